@@ -1,0 +1,61 @@
+"""What a user may do right now: the bot offers exactly these buttons (design.md §2, §5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .handlers_play import night_actions_for, valid_targets
+from .state import GameState, Phase
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    ready: bool = False
+    continue_: bool = False
+    end_speech: bool = False
+    nominate: tuple[int, ...] = ()
+    vote: int | None = None
+    exclude_vote: bool = False
+    night_action: str | None = None
+    night_targets: tuple[int, ...] = ()
+    sleep: bool = False
+    pause: bool = False
+    resume: bool = False
+    host_next: bool = False
+
+
+def legal_actions(st: GameState, user_id: int) -> LegalActions:
+    """The actions ``user_id`` may take in ``st`` (empty when the game is over or he is out)."""
+    if st.over or st.phase is Phase.LOBBY:
+        return LegalActions()
+    is_host = user_id == st.host
+    living = st.is_alive(user_id)
+    may_pause = living or is_host or user_id == st.organiser
+    if st.pause:
+        ok = is_host if st.pause.reason == "host_lost" else may_pause
+        return LegalActions(resume=ok)
+    kw: dict = {"pause": may_pause, "host_next": is_host}
+    ph = st.phase
+    if ph in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD):
+        kw["end_speech"] = user_id == st.speaker or is_host
+        if ph is Phase.SPEECH and user_id == st.speaker and not st.nominated_in_speech:
+            kw["nominate"] = tuple(p.user_id for p in st.alive() if p.user_id not in st.nominations)
+    if not living:
+        return LegalActions(**kw)
+    p = st.players[user_id]
+    if ph is Phase.READY:
+        kw["ready"] = user_id not in st.ready
+        kw["continue_"] = st.continue_allowed
+    elif ph is Phase.VOTING and user_id not in st.vote.votes:
+        kw["vote"] = st.vote.current
+    elif ph is Phase.EXCLUDE_VOTE:
+        kw["exclude_vote"] = user_id not in st.exclude_votes
+    elif ph is Phase.NIGHT:
+        actions = night_actions_for(st, p)
+        main = next((a for a in actions if a != "sleep"), None)
+        done = user_id in st.night_actions
+        if main and not done:
+            kw["night_action"] = main
+            kw["night_targets"] = tuple(valid_targets(st, p, main))
+        kw["sleep"] = "sleep" in actions and not done
+    return LegalActions(**kw)
