@@ -57,11 +57,14 @@ def thaw(s: Step, by: int | None, auto: bool) -> None:
     else:
         s.clear_timer()
     s.emit(Resumed(by=by, auto=auto))
+    _after_presence_change(s)  # players who dropped out during the pause hold nothing up
 
 
 def resume(s: Step, cmd: Resume) -> None:
     st = s.st
     if not st.pause:
+        if any(isinstance(e, Resumed) for e in s.events):
+            return  # a lost host's /resume: his return (reactivate) already resumed the game
         raise NotPaused()
     if st.pause.reason == "host_lost" and cmd.user_id != st.host:
         raise NotAllowed()  # PARTY-46: the game waits for its host
@@ -82,9 +85,15 @@ def _end_host_mode(s: Step, by: int | None, reason: str) -> None:
     st = s.st
     st.host, st.host_name = None, ""
     s.emit(HostModeEnded(by=by, reason=reason))
-    if st.phase is Phase.READY and st.pause and st.pause.frozen_kind is None:
-        st.pause.frozen_kind = "ready_wait"  # automatic mode needs the ready-wait timer
-        st.pause.frozen_remaining = st.timings["ready_wait"]
+    if st.phase is not Phase.READY:
+        return
+    if st.pause:
+        if st.pause.frozen_kind is None:
+            st.pause.frozen_kind = "ready_wait"  # automatic mode needs the ready-wait timer
+            st.pause.frozen_remaining = st.timings["ready_wait"]
+    elif st.timer is None:
+        s.set_timer("ready_wait")
+        _after_presence_change(s)  # everyone may be ready already: the night starts now
 
 
 def take_over(s: Step, cmd: TakeOver) -> None:

@@ -1,14 +1,13 @@
 """The engine's entry points: :func:`new_game`, :func:`apply`, :func:`replay`.
 
-``apply(state, command) -> (new_state, events)`` is one atomic step: it works on a deep copy, so a
-raised :class:`~engine.errors.IllegalCommand` leaves the caller's state untouched.  The engine never
-reads the clock and draws no random numbers; it is deterministic, so replaying a game's command log
-rebuilds exactly the same state (design.md §2-3).
+``apply(state, command) -> (new_state, events)`` is one atomic step: it works on a private deep copy
+(:meth:`GameState.clone`), so a raised :class:`~engine.errors.IllegalCommand` leaves the caller's
+state untouched.  The engine never reads the clock and draws no random numbers; it is deterministic,
+so replaying a game's command log rebuilds exactly the same state (design.md §2-3).
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Iterable
 
 from . import control, handlers_lobby as lobby, handlers_play as play
@@ -74,7 +73,7 @@ def apply(state: GameState | None, cmd: Command) -> tuple[GameState, list[Event]
         raise IllegalCommand(f"unknown command {type(cmd).__name__}")
     if state.pause and not isinstance(cmd, WHILE_PAUSED):
         raise GamePaused()
-    st = copy.deepcopy(state)
+    st = state.clone()
     s = Step(st, find_ruleset(st.ruleset))
     if not isinstance(cmd, NOT_PRESENCE):
         control.reactivate(s, cmd.user_id)

@@ -78,7 +78,7 @@ def _force_night(s: Step) -> None:
 def end_speech(s: Step, cmd: EndSpeech) -> None:
     """PARTY-35/36: only the current speaker (or the host) ends a turn early."""
     _expect(s, Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD)
-    if cmd.user_id != s.st.speaker and cmd.user_id != s.st.host:
+    if cmd.user_id is None or cmd.user_id not in (s.st.speaker, s.st.host):
         raise NotYourTurn()
     flow.next_turn(s)
 
@@ -206,7 +206,7 @@ def host_next(s: Step, cmd: HostNext) -> None:
     if cmd.user_id is None or cmd.user_id != st.host:
         raise NotAllowed()
     if st.phase is Phase.READY:
-        _force_night(s)
+        flow.start_night(s)  # the host's Next replaces readiness: nobody missed a deadline
     elif st.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD):
         flow.next_turn(s)
     elif st.phase is Phase.VOTING:

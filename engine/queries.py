@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .handlers_play import night_actions_for, valid_targets
+from .rulesets import find_ruleset
 from .state import GameState, Phase
 
 
@@ -31,10 +32,13 @@ def legal_actions(st: GameState, user_id: int) -> LegalActions:
     is_host = user_id == st.host
     living = st.is_alive(user_id)
     may_pause = living or is_host or user_id == st.organiser
+    me = st.players.get(user_id)
+    limit = find_ruleset(st.ruleset).pauses_per_player
+    may_pause_now = may_pause and (is_host or me is None or me.pauses_used < limit)
     if st.pause:
         ok = is_host if st.pause.reason == "host_lost" else may_pause
         return LegalActions(resume=ok)
-    kw: dict = {"pause": may_pause, "host_next": is_host}
+    kw: dict = {"pause": may_pause_now, "host_next": is_host}
     ph = st.phase
     if ph in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD):
         kw["end_speech"] = user_id == st.speaker or is_host

@@ -1,0 +1,138 @@
+"""Wiring: build the Bot, Dispatcher, Storage, Sender, Presenter, GameService and deadlines.
+
+``build_app`` is used by ``python -m bot`` and by the tests (with a recording session and a
+manual deadline clock), so both run exactly the same stack.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.session.base import BaseSession
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import BotCommand, ErrorEvent
+from aiogram.utils.callback_answer import CallbackAnswerMiddleware
+
+from .deadlines import Deadlines
+from .handlers import game, lobby, private, settings as settings_handlers
+from .i18n import Translator
+from .presenter import Presenter
+from .sender import Sender
+from .service import GameService, utcnow
+from .storage import Storage
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class App:
+    bot: Bot
+    dp: Dispatcher
+    storage: Storage
+    sender: Sender
+    presenter: Presenter
+    service: GameService
+    deadlines: Any
+    translator: Translator
+
+    async def start(self) -> int:
+        """Connect the store, learn the bot's username, recover running games. Returns their count."""
+        await self.storage.start()
+        me = await self.bot.me()
+        self.presenter.bot_username = me.username or self.presenter.bot_username
+        self.deadlines.start()
+        count = await self.service.recover()
+        for g in self.service.games.values():
+            if g.ui.get("title"):
+                self.presenter.titles[g.chat_id] = g.ui["title"]
+        return count
+
+    async def stop(self) -> None:
+        self.deadlines.shutdown()
+        await self.sender.drain()
+        await self.sender.close()
+        await self.storage.close()
+        await self.bot.session.close()
+
+
+def build_dispatcher() -> Dispatcher:
+    """A fresh Dispatcher with fresh routers (a Router attaches to one Dispatcher only)."""
+    dp = Dispatcher()
+    dp.callback_query.middleware(CallbackAnswerMiddleware())
+    dp.include_routers(lobby.router(), game.router(), settings_handlers.router(), private.router())
+    dp.errors.register(on_error)
+    return dp
+
+
+async def on_error(event: ErrorEvent) -> bool:
+    exc = event.exception
+    if isinstance(exc, TelegramBadRequest) and "query is too old" in str(exc).lower():
+        return True  # the work was done; the answer came too late
+    logger.error("update %s failed: %r", event.update.update_id, exc, exc_info=exc)
+    return True
+
+
+def build_app(*, token: str, database_url: str, api_url: str | None = None,
+              session: BaseSession | None = None, deadlines_cls=Deadlines, clock=utcnow,
+              default_locale: str = "ru", lobby_timeout: int = 1800,
+              sender_kwargs: dict | None = None) -> App:
+    if session is None:
+        from aiogram.client.telegram import TelegramAPIServer
+
+        session = AiohttpSession(api=TelegramAPIServer.from_base(api_url)) if api_url else AiohttpSession()
+    bot = Bot(token=token, session=session, default=DefaultBotProperties(parse_mode="HTML"))
+    storage = Storage(database_url)
+    translator = Translator(default_locale=default_locale)
+    service_ref: dict[str, GameService] = {}
+
+    async def on_forbidden(chat_id: int) -> None:
+        if chat_id > 0 and "s" in service_ref:
+            await service_ref["s"].user_unreachable(chat_id, "blocked")
+
+    async def on_migrate(old: int, new: int) -> None:
+        await storage.move_chat(old, new)
+
+    sender = Sender(bot, on_forbidden=on_forbidden, on_migrate=on_migrate, **(sender_kwargs or {}))
+    presenter = Presenter(sender, translator, bot_username="mafia_bot")
+    service = GameService(storage, presenter, clock=clock, lobby_timeout=lobby_timeout)
+    presenter.on_ui_change = service.persist_ui_soon
+    deadlines = deadlines_cls(service.on_deadline)
+    service.deadlines = deadlines
+    service_ref["s"] = service
+    dp = build_dispatcher()
+    dp["service"] = service
+    dp["storage"] = storage
+    dp["tr"] = translator
+    dp["presenter"] = presenter
+    return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
+               service=service, deadlines=deadlines, translator=translator)
+
+
+COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "host", "next",
+            "away", "back", "takehost", "rules", "help")
+
+
+async def set_commands(app: App) -> None:
+    """Register the command menu in both languages (descriptions are translated)."""
+    from .i18n import N_
+
+    descriptions = {
+        "newgame": N_("open a game lobby"), "startgame": N_("start the game"),
+        "cancel": N_("cancel or stop the game"), "settings": N_("language, tempo, roles"),
+        "pause": N_("pause the game"), "resume": N_("resume the game"),
+        "host": N_("host without playing"), "next": N_("host: move the game on"),
+        "away": N_("step away"), "back": N_("come back"), "takehost": N_("admin: take the game rights"),
+        "rules": N_("the rules"), "help": N_("all commands"),
+    }
+    for locale in ("ru", "en"):
+        _ = app.translator.get(locale)
+        cmds = [BotCommand(command=c, description=_(descriptions[c])) for c in COMMANDS]
+        try:
+            await app.bot.set_my_commands(cmds, language_code=locale)
+        except Exception:  # noqa: BLE001 - a menu is a nicety, never a reason to stop
+            logger.warning("setMyCommands failed for %s", locale)

@@ -1,0 +1,35 @@
+"""Callback data of every inline keyboard (≤ 64 bytes each, aiogram ``CallbackData``).
+
+Game buttons name the game, the phase they were offered in (``s`` = ``phase_seq``; 0 = any phase),
+the action and a target seat (0 = none).  The service accepts a press only if it matches what the
+current phase offers that user (design.md §5).
+"""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class Act(CallbackData, prefix="a"):
+    """In-game action. ``a``: ready | cont | end | nom | vote | exy | exn | kill | check | heal |
+    sleep | pause | resume | next."""
+
+    g: int
+    s: int
+    a: str
+    t: int = 0
+
+
+class LobbyAct(CallbackData, prefix="l"):
+    """Lobby button. ``a``: leave | start | cancel | tempo (``v`` = tempo name) | unhost."""
+
+    g: int
+    a: str
+    v: str = ""
+
+
+class Cfg(CallbackData, prefix="c"):
+    """/settings button. ``a``: lang | tempo | doctor | save; ``v``: the new value."""
+
+    a: str
+    v: str = ""

@@ -1,0 +1,240 @@
+"""Process configuration, read from the environment and ``.env``.
+
+Every setting is an environment variable of the same name in upper case
+(``BOT_TOKEN``, ``DATABASE_URL``, ...); the attribute on :class:`Settings` is the
+lower-case name (``settings.bot_token``). Real environment variables win over
+``.env``. Durations are in seconds.
+
+Secrets (``BOT_TOKEN``, ``WEBHOOK_SECRET``) are :class:`pydantic.SecretStr`: their
+``repr``/``str`` is masked, so a logged ``Settings`` never shows them. Database
+and Redis URLs may carry passwords: log :attr:`Settings.safe_database_url` /
+:attr:`Settings.safe_redis_url` instead of the raw values.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:  # aiogram costs ~3 s to import; only needed on demand
+    from aiogram.client.telegram import TelegramAPIServer
+
+__all__ = ["Settings", "get_settings", "load_settings_or_exit", "describe_errors", "configure_logging"]
+
+# "<bot id>:<secret>" as issued by @BotFather.
+_TOKEN_RE = re.compile(r"^\d+:[A-Za-z0-9_-]+$")
+_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+class Settings(BaseSettings):
+    """All settings of one bot process.
+
+    Raises :class:`pydantic.ValidationError` on construction when a value is
+    missing or malformed (``BOT_TOKEN`` is the only required one). Error
+    messages never include the offending value (``hide_input_in_errors``).
+    """
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+        hide_input_in_errors=True,
+    )
+
+    bot_token: SecretStr = Field(description="Bot token from @BotFather (required).")
+    database_url: str = Field(
+        "sqlite+aiosqlite:///mafia.db",
+        description="SQLAlchemy async URL: sqlite+aiosqlite:///file.db or postgresql+asyncpg://...",
+    )
+    telegram_api_url: str = Field(
+        "https://api.telegram.org",
+        description="Bot API server base URL; point it at a local telegram-bot-api server if you run one.",
+    )
+    webhook_url: str | None = Field(
+        None,
+        description="Public HTTPS base URL; when set the bot serves a webhook instead of long polling.",
+    )
+    webhook_path: str = Field("/webhook", description="Path of the webhook endpoint on the web server.")
+    webhook_secret: SecretStr | None = Field(
+        None, description="Secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -)."
+    )
+    web_host: str = Field("0.0.0.0", description="Interface the webhook server listens on.")
+    web_port: int = Field(8080, ge=1, le=65535, description="Port the webhook server listens on.")
+    default_locale: str = Field("ru", description="Language of chats that have not chosen one.")
+    log_level: str = Field("INFO", description="Python logging level name.")
+    lobby_timeout: int = Field(1800, gt=0, description="Seconds before an unstarted lobby is cancelled.")
+    polling_timeout: int = Field(30, ge=0, le=600, description="Long-polling timeout of getUpdates, seconds.")
+    redis_url: str | None = Field(
+        None, description="redis://... for shared rate limits and locks when running several workers."
+    )
+
+    @field_validator("bot_token", mode="before")
+    @classmethod
+    def _empty_token_is_missing(cls, value: object) -> object:
+        # .env.example ships "BOT_TOKEN=": report that as "not set", not as malformed.
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise PydanticCustomError("missing", "Field required")
+        return value
+
+    @field_validator("bot_token")
+    @classmethod
+    def _check_token(cls, value: SecretStr) -> SecretStr:
+        if not _TOKEN_RE.match(value.get_secret_value().strip()):
+            raise ValueError("does not look like a bot token (expected '<digits>:<letters>' from @BotFather)")
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("webhook_url", "redis_url", "webhook_secret", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        # "WEBHOOK_URL=" in .env means "not set", not "set to the empty string".
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _check_webhook_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("https://", "http://")):
+            raise ValueError("must be an http(s) URL, e.g. https://bot.example.com")
+        return value.rstrip("/") if value else value
+
+    @field_validator("webhook_path")
+    @classmethod
+    def _check_webhook_path(cls, value: str) -> str:
+        if not value.startswith("/"):
+            raise ValueError("must start with '/'")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _check_webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()):
+            raise ValueError("must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _check_api_url(cls, value: str) -> str:
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("must be an http(s) URL, e.g. https://api.telegram.org")
+        return value.rstrip("/")
+
+    @field_validator("log_level")
+    @classmethod
+    def _check_log_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in _LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(_LOG_LEVELS)}")
+        return level
+
+    @field_validator("default_locale")
+    @classmethod
+    def _check_locale(cls, value: str) -> str:
+        if not re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", value):
+            raise ValueError("must be a locale code such as 'ru' or 'en'")
+        return value
+
+    def __repr_args__(self):  # type: ignore[no-untyped-def]
+        # URLs may embed passwords: show them masked when settings are printed or logged.
+        for name, value in super().__repr_args__():
+            if name in ("database_url", "redis_url") and isinstance(value, str):
+                value = _mask_url(value)
+            yield name, value
+
+    # -- derived values ---------------------------------------------------------------
+
+    @property
+    def use_webhook(self) -> bool:
+        """True when updates arrive by webhook (``WEBHOOK_URL`` is set)."""
+        return self.webhook_url is not None
+
+    @property
+    def webhook_endpoint(self) -> str | None:
+        """Full URL registered with ``setWebhook``: ``WEBHOOK_URL`` + ``WEBHOOK_PATH``; None in polling mode."""
+        if self.webhook_url is None:
+            return None
+        return self.webhook_url + self.webhook_path
+
+    @property
+    def safe_database_url(self) -> str:
+        """``DATABASE_URL`` with any password masked, for logs."""
+        return _mask_url(self.database_url)
+
+    @property
+    def safe_redis_url(self) -> str | None:
+        """``REDIS_URL`` with any password masked, for logs; None when unset."""
+        return None if self.redis_url is None else _mask_url(self.redis_url)
+
+    def telegram_api_server(self) -> TelegramAPIServer:
+        """aiogram's :class:`TelegramAPIServer` for ``TELEGRAM_API_URL``.
+
+        Pass it as ``AiohttpSession(api=settings.telegram_api_server())``. Imports
+        aiogram on first use.
+        """
+        from aiogram.client.telegram import TelegramAPIServer
+
+        return TelegramAPIServer.from_base(self.telegram_api_url)
+
+
+def _mask_url(url: str) -> str:
+    """Replace the password in ``scheme://user:password@host/...`` with ``***``."""
+    return re.sub(r"^([a-zA-Z0-9+.-]+://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide :class:`Settings`, read once and cached.
+
+    Raises :class:`pydantic.ValidationError` when the configuration is invalid (for a
+    friendly exit use :func:`load_settings_or_exit`). Tests that change the
+    environment call ``get_settings.cache_clear()``.
+    """
+    return Settings()  # type: ignore[call-arg]  # values come from the environment
+
+
+def describe_errors(error: ValidationError) -> list[str]:
+    """One human-readable line per invalid setting, naming the env variable, never its value."""
+    lines = []
+    for item in error.errors(include_input=False, include_url=False):
+        name = ".".join(str(part) for part in item["loc"]).upper() or "settings"
+        if item["type"] == "missing":
+            if name == "BOT_TOKEN":
+                lines.append(
+                    "BOT_TOKEN is not set: copy .env.example to .env and put the token from @BotFather there"
+                )
+            else:
+                lines.append(f"{name} is not set")
+        else:
+            message = item["msg"].removeprefix("Value error, ")
+            lines.append(f"{name}: {message}")
+    return lines
+
+
+def load_settings_or_exit() -> Settings:
+    """Return :func:`get_settings`, or print what is wrong to stderr and exit with status 2.
+
+    Meant for ``python -m bot``: a missing ``BOT_TOKEN`` produces the single line
+    ``mafia-bot: BOT_TOKEN is not set: ...`` instead of a traceback.
+    """
+    try:
+        return get_settings()
+    except ValidationError as error:
+        for line in describe_errors(error):
+            print(f"mafia-bot: {line}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def configure_logging(settings: Settings) -> None:
+    """Set up root logging at ``LOG_LEVEL`` with a timestamped one-line format."""
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )

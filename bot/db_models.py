@@ -1,0 +1,175 @@
+"""SQLAlchemy 2 declarative models: the database schema of mafia-bot.
+
+The schema works on SQLite and PostgreSQL alike. Telegram chat and user ids do not
+fit in 32 bits, so every one of them is ``BIGINT``. Autoincrementing primary keys are
+``BIGINT`` on PostgreSQL and ``INTEGER`` on SQLite (only ``INTEGER PRIMARY KEY`` is a
+rowid alias there). Datetimes are stored in UTC and come back timezone-aware.
+
+Changing anything here needs an Alembic revision in ``bot/migrations/versions``
+(``python -m bot.migrations revision --autogenerate -m "..."``);
+``tests/test_migrations.py`` fails while models and migrations disagree.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "GAME_STATUSES",
+    "Base",
+    "ChatSettingsRow",
+    "Game",
+    "GameLogEntry",
+    "GamePlayer",
+    "UTCDateTime",
+    "utcnow",
+]
+
+#: Every value of ``games.status``.
+GAME_STATUSES = ("lobby", "running", "finished", "cancelled")
+#: Statuses of a game that still occupies its chat (at most one per chat).
+ACTIVE_STATUSES = ("lobby", "running")
+
+# Stable constraint names, so migrations can refer to them on every dialect.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+#: Autoincrementing primary key type: BIGINT, INTEGER on SQLite (rowid alias).
+AutoIdType = BigInteger().with_variant(Integer, "sqlite")
+
+
+def utcnow() -> datetime:
+    """The current time as a timezone-aware UTC datetime."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """``TIMESTAMP WITH TIME ZONE`` that always round-trips as an aware UTC datetime.
+
+    SQLite has no time zones: values are stored as naive UTC text and the UTC zone is
+    re-attached on load. Binding a naive datetime raises ``ValueError``.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given; use an aware one, e.g. datetime.now(UTC)")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {
+        datetime: UTCDateTime(),
+        dict[str, Any]: JSON(),
+        list[dict[str, Any]]: JSON(),
+    }
+
+
+class Game(Base):
+    """One game in one chat, from lobby to its end. Its state is the replay of its log."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        # At most one lobby/running game per chat, enforced by the database so that
+        # two concurrent /newgame in one chat cannot both succeed.
+        Index(
+            "uq_games_active_chat",
+            "chat_id",
+            unique=True,
+            sqlite_where=text("status IN ('lobby', 'running')"),
+            postgresql_where=text("status IN ('lobby', 'running')"),
+        ),
+        {"sqlite_autoincrement": True},  # never reuse the id of a deleted game
+    )
+
+    id: Mapped[int] = mapped_column(AutoIdType, primary_key=True, autoincrement=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    ruleset: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), default="lobby")
+    locale: Mapped[str] = mapped_column(String(8))
+    settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    creator_id: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    winner: Mapped[str | None] = mapped_column(String(16))
+    timer_seq: Mapped[int | None] = mapped_column(Integer)
+    deadline_at: Mapped[datetime | None]
+    ui: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    log_len: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+
+
+class GameLogEntry(Base):
+    """One applied command of a game and the events it produced; ``seq`` counts from 0."""
+
+    __tablename__ = "game_log"
+    __table_args__ = (UniqueConstraint("game_id", "seq"), {"sqlite_autoincrement": True})
+
+    id: Mapped[int] = mapped_column(AutoIdType, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(AutoIdType, ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    command: Mapped[dict[str, Any]]
+    events: Mapped[list[dict[str, Any]]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GamePlayer(Base):
+    """A user who joined a game, with their display name, seat (once dealt) and join time."""
+
+    __tablename__ = "game_players"
+
+    game_id: Mapped[int] = mapped_column(
+        AutoIdType, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False, index=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(256))
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ChatSettingsRow(Base):
+    """Per-chat preferences: chosen locale (None = default) and a dict of game settings."""
+
+    __tablename__ = "chat_settings"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    locale: Mapped[str | None] = mapped_column(String(8))
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)

@@ -1,0 +1,75 @@
+"""Deadlines as data: one APScheduler job per game (design.md §4).
+
+A job carries only ids: ``fire(game_id, timer_seq)``.  Job ids are fixed (``game:{id}:timer``,
+``replace_existing=True``), so re-arming replaces the previous timer; a stale timer that still
+fires is a no-op in the engine.  On start-up the service re-arms every open deadline from the
+database; overdue ones fire at once (``misfire_grace_time=None``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+
+from apscheduler.jobstores.base import JobLookupError
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+logger = logging.getLogger(__name__)
+
+Fire = Callable[[int, int | None], Awaitable[None]]
+
+
+class Deadlines:
+    """Arms and cancels per-game deadlines. ``timer_seq`` None marks the lobby expiry."""
+
+    def __init__(self, fire: Fire) -> None:
+        self.fire = fire
+        self.scheduler = AsyncIOScheduler(timezone="UTC")
+
+    def start(self) -> None:
+        if not self.scheduler.running:
+            self.scheduler.start()
+
+    def shutdown(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+
+    def arm(self, game_id: int, timer_seq: int | None, run_at: datetime) -> None:
+        """Fire ``fire(game_id, timer_seq)`` at ``run_at`` (aware UTC), replacing any earlier job."""
+        self.scheduler.add_job(
+            self.fire, "date", run_date=run_at, args=[game_id, timer_seq],
+            id=f"game:{game_id}:timer", replace_existing=True, misfire_grace_time=None,
+            coalesce=True,
+        )
+
+    def cancel(self, game_id: int) -> None:
+        try:
+            self.scheduler.remove_job(f"game:{game_id}:timer")
+        except JobLookupError:
+            pass
+
+
+class ManualDeadlines(Deadlines):
+    """Test double: records armed deadlines; tests fire them with :meth:`fire_now`."""
+
+    def __init__(self, fire: Fire) -> None:  # noqa: D401 - same shape as Deadlines
+        self.fire = fire
+        self.pending: dict[int, tuple[int | None, datetime]] = {}
+
+    def start(self) -> None:
+        pass
+
+    def shutdown(self) -> None:
+        pass
+
+    def arm(self, game_id: int, timer_seq: int | None, run_at: datetime) -> None:
+        self.pending[game_id] = (timer_seq, run_at)
+
+    def cancel(self, game_id: int) -> None:
+        self.pending.pop(game_id, None)
+
+    async def fire_now(self, game_id: int) -> None:
+        """Fire the game's pending deadline now (raises KeyError when none is armed)."""
+        seq, _ = self.pending.pop(game_id)
+        await self.fire(game_id, seq)

@@ -1,0 +1,157 @@
+"""In-game buttons and commands: every inline keyboard press of a running game, /pause,
+/resume, /next, /away, /back, /takehost."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
+
+from engine import (
+    CastExcludeVote, CastVote, Continue, EndSpeech, HostNext, IllegalCommand, MarkActive,
+    MarkInactive, MarkReady, NightAction, Nominate, Resume, TakeOver,
+)
+
+from ..callbacks import Act
+from .common import is_chat_admin, refusal
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+PHASE_BOUND = {"ready", "cont", "end", "nom", "vote", "exy", "exn", "kill", "check", "heal", "sleep"}
+
+CONFIRM = {
+    "ready": "✅", "cont": "▶️", "end": "⏹", "nom": "🎯", "vote": "🗳", "exy": "✅", "exn": "❌",
+    "kill": "🕶", "check": "🔎", "heal": "💉", "sleep": "💤", "pause": "⏸", "resume": "▶️",
+    "next": "⏭",
+}
+
+
+def router() -> Router:
+    r = Router(name="game")
+    r.callback_query.register(game_button, Act.filter())
+    r.message.register(pause_cmd, Command("pause"))
+    r.message.register(resume_cmd, Command("resume"))
+    r.message.register(next_cmd, Command("next"))
+    r.message.register(away_cmd, Command("away"))
+    r.message.register(back_cmd, Command("back"))
+    r.message.register(takehost_cmd, Command("takehost"), GROUPS)
+    return r
+
+
+def _command(data: Act, user_id: int, st):
+    a = data.a
+    target = None
+    if a in ("nom", "vote", "kill", "check", "heal"):
+        try:
+            target = st.by_seat(data.t).user_id
+        except KeyError:
+            return None
+    return {
+        "ready": lambda: MarkReady(user_id=user_id),
+        "cont": lambda: Continue(user_id=user_id),
+        "end": lambda: EndSpeech(user_id=user_id),
+        "nom": lambda: Nominate(user_id=user_id, target=target),
+        "vote": lambda: CastVote(user_id=user_id, target=target),
+        "exy": lambda: CastExcludeVote(user_id=user_id, yes=True),
+        "exn": lambda: CastExcludeVote(user_id=user_id, yes=False),
+        "kill": lambda: NightAction(user_id=user_id, action="kill", target=target),
+        "check": lambda: NightAction(user_id=user_id, action="check", target=target),
+        "heal": lambda: NightAction(user_id=user_id, action="heal", target=target),
+        "sleep": lambda: NightAction(user_id=user_id, action="sleep"),
+        "resume": lambda: Resume(user_id=user_id),
+        "next": lambda: HostNext(user_id=user_id),
+    }.get(a, lambda: None)()
+
+
+async def game_button(query: CallbackQuery, callback_data: Act, service, tr,
+                      callback_answer: CallbackAnswer) -> None:
+    """Validate a press against the current phase, then run it (design.md §5)."""
+    try:
+        g = await service.live(callback_data.g)
+    except KeyError:
+        callback_answer.text = tr.get(None)("This game does not exist any more.")
+        return
+    _ = tr.get(g.locale)
+    st = g.state
+    uid = query.from_user.id
+    if st is None or st.over:
+        callback_answer.text = _("This game is over.")
+        return
+    if callback_data.a in PHASE_BOUND and callback_data.s != st.phase_seq:
+        callback_answer.text = _("This button is out of date.")
+        return
+    try:
+        if callback_data.a == "pause":
+            await service.pause(g.id, uid)
+        else:
+            cmd = _command(callback_data, uid, st)
+            if cmd is None:
+                callback_answer.text = _("This button is out of date.")
+                return
+            await service.execute(g.id, cmd)
+    except IllegalCommand as exc:
+        callback_answer.text = refusal(tr, g.locale, exc)
+        return
+    callback_answer.text = CONFIRM.get(callback_data.a, "✅")
+
+
+async def _game_of(message: Message, service) -> int | None:
+    if message.chat.type == "private":
+        return await service.game_for_user(message.from_user.id)
+    return await service.game_for_chat(message.chat.id)
+
+
+async def _run(message: Message, service, tr, make) -> None:
+    game_id = await _game_of(message, service)
+    if game_id is None:
+        await message.answer(tr.get(None)("You are not in a running game."))
+        return
+    g = await service.live(game_id)
+    try:
+        await make(g)
+    except IllegalCommand as exc:
+        await message.answer(refusal(tr, g.locale, exc))
+
+
+async def pause_cmd(message: Message, service, tr) -> None:
+    await _run(message, service, tr, lambda g: service.pause(g.id, message.from_user.id))
+
+
+async def resume_cmd(message: Message, service, tr) -> None:
+    await _run(message, service, tr,
+               lambda g: service.execute(g.id, Resume(user_id=message.from_user.id)))
+
+
+async def next_cmd(message: Message, service, tr) -> None:
+    await _run(message, service, tr,
+               lambda g: service.execute(g.id, HostNext(user_id=message.from_user.id)))
+
+
+async def away_cmd(message: Message, service, tr) -> None:
+    uid = message.from_user.id
+    await _run(message, service, tr,
+               lambda g: service.execute(g.id, MarkInactive(user_id=uid, player=uid, reason="away")))
+
+
+async def back_cmd(message: Message, service, tr) -> None:
+    uid = message.from_user.id
+    await _run(message, service, tr, lambda g: service.execute(g.id, MarkActive(user_id=uid)))
+
+
+async def takehost_cmd(message: Message, bot: Bot, service, tr) -> None:
+    """PARTY-Q22: a group admin takes the game rights (and ends host mode)."""
+    uid = message.from_user.id
+    game_id = await service.game_for_chat(message.chat.id)
+    if game_id is None:
+        await message.answer(tr.get(None)("You are not in a running game."))
+        return
+    g = await service.live(game_id)
+    _ = tr.get(g.locale)
+    anonymous = message.sender_chat is not None and message.sender_chat.id == message.chat.id
+    if not anonymous and not await is_chat_admin(bot, message.chat.id, uid):
+        await message.answer(_("Only a group admin can do that."))
+        return
+    try:
+        await service.execute(game_id, TakeOver(user_id=uid))
+    except IllegalCommand as exc:
+        await message.answer(refusal(tr, g.locale, exc))

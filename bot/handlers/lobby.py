@@ -1,0 +1,164 @@
+"""Lobby: /newgame, joining through the deep link, /startgame, /cancel, lobby buttons."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.utils.callback_answer import CallbackAnswer
+
+from engine import BecomeHost, CancelGame, ChangeSettings, IllegalCommand, Join, Leave, Phase
+
+from ..callbacks import LobbyAct
+from ..storage import ActiveGameExists
+from .common import display_name, may_manage, refusal
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+
+
+def router() -> Router:
+    r = Router(name="lobby")
+    r.message.register(new_game, Command("newgame"), GROUPS)
+    r.message.register(start_game_cmd, Command("startgame"), GROUPS)
+    r.message.register(cancel_cmd, Command("cancel", "stop"), GROUPS)
+    r.message.register(host_cmd, Command("host"), GROUPS)
+    r.message.register(private_start, CommandStart(), F.chat.type == "private")
+    r.callback_query.register(lobby_button, LobbyAct.filter())
+    return r
+
+
+async def _locale(storage, chat_id: int, tr) -> str:
+    return tr.locale((await storage.get_chat_settings(chat_id)).locale)
+
+
+async def new_game(message: Message, service, storage, tr, presenter) -> None:
+    chat_id = message.chat.id
+    locale = await _locale(storage, chat_id, tr)
+    _ = tr.get(locale)
+    if message.from_user is None:
+        return
+    settings = dict((await storage.get_chat_settings(chat_id)).data)
+    try:
+        game_id = await service.new_game(chat_id, message.from_user.id, locale, settings)
+    except ActiveGameExists:
+        await message.answer(_("A game is already open in this chat. Finish it or /cancel it first."))
+        return
+    g = await service.live(game_id)
+    g.ui["title"] = message.chat.title or ""
+    presenter.titles[chat_id] = message.chat.title or ""
+    service.persist_ui_soon(g)
+
+
+async def _manage(message: Message, bot: Bot, service, tr, action) -> None:
+    game_id = await service.game_for_chat(message.chat.id)
+    if game_id is None:
+        locale = tr.locale(None)
+        await message.answer(tr.get(locale)(
+            "There is no open game here. /newgame starts one."))
+        return
+    g = await service.live(game_id)
+    _ = tr.get(g.locale)
+    user_id = message.from_user.id if message.from_user else 0
+    if not await may_manage(bot, message, user_id, g.state):
+        await message.answer(_("Only the organiser or a group admin can do that."))
+        return
+    try:
+        await action(game_id, user_id)
+    except IllegalCommand as exc:
+        await message.answer(refusal(tr, g.locale, exc))
+
+
+async def start_game_cmd(message: Message, bot: Bot, service, tr) -> None:
+    await _manage(message, bot, service, tr, service.start)
+
+
+async def cancel_cmd(message: Message, bot: Bot, service, tr) -> None:
+    reason = "stopped" if (message.text or "").lstrip("/").startswith("stop") else "cancelled"
+    await _manage(message, bot, service, tr,
+                  lambda gid, uid: service.execute(gid, CancelGame(user_id=uid, reason=reason)))
+
+
+async def host_cmd(message: Message, service, tr, presenter) -> None:
+    game_id = await service.game_for_chat(message.chat.id)
+    if game_id is None:
+        await message.answer(tr.get(None)("There is no open game here. /newgame starts one."))
+        return
+    g = await service.live(game_id)
+    _ = tr.get(g.locale)
+    url = presenter.deep_link(f"host_{game_id}")
+    await message.answer(_("🎩 To host this game (without playing), open the bot:"),
+                         reply_markup=InlineKeyboardMarkup(inline_keyboard=[[
+                             InlineKeyboardButton(text=_("🎩 Be the host"), url=url)]]))
+
+
+async def private_start(message: Message, command: CommandObject, service, storage, tr) -> None:
+    user = message.from_user
+    payload = command.args or ""
+    kind, _sep, raw_id = payload.partition("_")
+    if kind not in ("join", "host") or not raw_id.isdigit():
+        _ = tr.get(None)
+        await message.answer(_(
+            "👋 I host mafia games in group chats. Add me to a group and send /newgame there; "
+            "players join with the «Join» button. /help lists every command."))
+        await service.touch_user(user.id)
+        return
+    game_id = int(raw_id)
+    try:
+        g = await service.live(game_id)
+    except KeyError:
+        await message.answer(tr.get(None)("This game does not exist any more."))
+        return
+    _ = tr.get(g.locale)
+    st = g.state
+    if st is None or st.phase is not Phase.LOBBY:
+        await message.answer(_("This game has already started or ended."))
+        return
+    other = await service.game_for_user(user.id)
+    if other is not None and other != game_id:
+        await message.answer(_("You are already in another game. Leave it first."))
+        return
+    cmd = Join(user_id=user.id, name=display_name(user)) if kind == "join" else \
+        BecomeHost(user_id=user.id, name=display_name(user))
+    try:
+        await service.execute(game_id, cmd)
+    except IllegalCommand as exc:
+        await message.answer(refusal(tr, g.locale, exc))
+        return
+    title = g.ui.get("title", "")
+    if kind == "join":
+        await message.answer(_("✅ You joined the game in «{chat}». Your role will come here when "
+                               "the game starts.").format(chat=title))
+    else:
+        await message.answer(_("🎩 You host the game in «{chat}». You will see every role and "
+                               "move the game on with «Next».").format(chat=title))
+
+
+async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, service, tr,
+                       callback_answer: CallbackAnswer) -> None:
+    try:
+        g = await service.live(callback_data.g)
+    except KeyError:
+        callback_answer.text = tr.get(None)("This game does not exist any more.")
+        return
+    _ = tr.get(g.locale)
+    uid = query.from_user.id
+    act = callback_data.a
+    try:
+        if act == "leave":
+            await service.execute(g.id, Leave(user_id=uid))
+            callback_answer.text = _("You left the game.")
+            return
+        chat_id = query.message.chat.id if query.message else g.chat_id
+        if not await may_manage(bot, chat_id, uid, g.state):
+            callback_answer.text = _("Only the organiser or a group admin can do that.")
+            return
+        if act == "start":
+            await service.start(g.id, uid)
+        elif act == "cancel":
+            await service.execute(g.id, CancelGame(user_id=uid))
+        elif act == "tempo" and callback_data.v in ("short", "normal", "detailed"):
+            await service.execute(g.id, ChangeSettings(user_id=uid, settings={"tempo": callback_data.v}))
+            callback_answer.text = _("Tempo changed.")
+    except IllegalCommand as exc:
+        callback_answer.text = refusal(tr, g.locale, exc)
+        callback_answer.show_alert = exc.code == "not_enough_players"

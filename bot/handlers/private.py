@@ -1,0 +1,127 @@
+"""Private chat: the mafia relay at night (PARTY-Q11), /help and /rules anywhere, and chat
+membership updates (kicked bot, players leaving, supergroup migration)."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import ChatMemberUpdated, Message
+
+from engine import CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage, Team
+
+logger = logging.getLogger(__name__)
+
+
+def router() -> Router:
+    r = Router(name="private")
+    r.message.register(help_cmd, Command("help"))
+    r.message.register(rules_cmd, Command("rules"))
+    r.message.register(migrated, F.migrate_to_chat_id)
+    r.message.register(member_left, F.left_chat_member)
+    r.my_chat_member.register(bot_membership)
+    r.message.register(relay, F.chat.type == "private", F.text, ~F.text.startswith("/"))
+    return r
+
+
+async def help_cmd(message: Message, storage, tr) -> None:
+    locale = None
+    if message.chat.type != "private":
+        locale = (await storage.get_chat_settings(message.chat.id)).locale
+    _ = tr.get(locale)
+    await message.answer(_(
+        "<b>Commands</b>\n"
+        "/newgame — open a lobby in this group\n"
+        "/startgame — start (organiser or admin)\n"
+        "/cancel — cancel the lobby or stop the game\n"
+        "/host — host the game without playing\n"
+        "/settings — language, tempo, timings, roles\n"
+        "/pause, /resume — pause and resume\n"
+        "/next — the host moves the game on\n"
+        "/away, /back — step away and come back\n"
+        "/takehost — an admin takes over the game rights\n"
+        "/rules — the rules of party mafia"))
+
+
+async def rules_cmd(message: Message, storage, tr) -> None:
+    locale = None
+    if message.chat.type != "private":
+        locale = (await storage.get_chat_settings(message.chat.id)).locale
+    _ = tr.get(locale)
+    await message.answer(_(
+        "<b>Party mafia</b>\n"
+        "Town wins when no mafioso is left; the mafia wins when it is as many as everyone else.\n"
+        "Night 1: the mafia gets acquainted; nobody acts.\n"
+        "Day: speeches in seat order; during his speech a player may nominate one living player "
+        "(himself too). Nominees defend. A single nominee leaves without a vote; with several, "
+        "everyone votes once, candidate by candidate. A tie: the tied defend again and a new vote "
+        "follows; the same tie again: a vote on eliminating them all (a majority of the active "
+        "living players). With 3 alive, everyone tied or half the table tied, night falls.\n"
+        "Night: the mafia must agree on one victim; the Commissar checks a player; the Doctor "
+        "protects one (himself too).\n"
+        "Everyone eliminated gets a last word; roles are revealed only at the end."))
+
+
+async def relay(message: Message, service, tr) -> None:
+    """Texts from a mafioso at night go to his living teammates; the rest get a hint."""
+    uid = message.from_user.id
+    game_id = await service.game_for_user(uid)
+    if game_id is None:
+        await message.answer(tr.get(None)(
+            "I host mafia games in groups. Send /newgame in a group; /help lists the commands."))
+        return
+    g = await service.live(game_id)
+    await service.touch(game_id, uid)
+    st = g.state
+    _ = tr.get(g.locale)
+    p = st.players.get(uid) if st else None
+    if st is None or p is None or not p.seat or p.team is not Team.MAFIA or not p.alive:
+        await message.answer(_("Talk in the group; I pass private messages only between mafiosi "
+                               "at night."))
+        return
+    if st.phase is not Phase.NIGHT:
+        await message.answer(_("Your team hears you only at night."))
+        return
+    try:
+        await service.execute(game_id, RelayMessage(user_id=uid, text=message.text or ""))
+    except IllegalCommand:
+        await message.answer(_("Your team hears you only at night."))
+
+
+async def member_left(message: Message, service) -> None:
+    """A player who leaves the group becomes inactive (PARTY-Q20 b)."""
+    user = message.left_chat_member
+    if user is None or user.is_bot:
+        return
+    game_id = await service.game_for_chat(message.chat.id)
+    if game_id is None:
+        return
+    st = await service.state(game_id)
+    if st is None or st.phase is Phase.LOBBY:
+        return
+    if user.id in st.players or user.id == st.host:
+        try:
+            await service.execute(game_id, MarkInactive(player=user.id, reason="left"))
+        except IllegalCommand:
+            pass
+
+
+async def bot_membership(update: ChatMemberUpdated, service) -> None:
+    """The bot was removed from a group: its open game is cancelled cleanly."""
+    if update.new_chat_member.status in ("left", "kicked"):
+        game_id = await service.game_for_chat(update.chat.id)
+        if game_id is not None:
+            try:
+                await service.execute(game_id, CancelGame(reason="bot_removed"))
+            except IllegalCommand:
+                pass
+
+
+async def migrated(message: Message, service, storage) -> None:
+    """A group became a supergroup: the game and the settings move with it."""
+    old, new = message.chat.id, message.migrate_to_chat_id
+    await storage.move_chat(old, new)
+    for g in service.games.values():
+        if g.chat_id == old:
+            g.chat_id = new

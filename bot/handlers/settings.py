@@ -1,0 +1,157 @@
+"""/settings per group: language, tempo, single timings, Doctor, save announcements (PARTY-33/34).
+
+Stored in ``chat_settings``; a lobby or running game of the chat gets the change too (timings from
+the next phase, role options only in the lobby: PARTY-Q17).
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from engine import BadSetup, ChangeSettings, IllegalCommand, Phase, find_ruleset
+from engine.rulesets import TIMING_LIMITS
+
+from ..callbacks import Cfg
+from ..i18n import SUPPORTED_LOCALES
+from ..views import tempo_name
+from .common import may_manage, refusal
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+
+
+def router() -> Router:
+    r = Router(name="settings")
+    r.message.register(settings_cmd, Command("settings"), GROUPS)
+    r.callback_query.register(settings_button, Cfg.filter())
+    return r
+
+
+def settings_text(_, locale: str, data: dict) -> str:
+    rs = find_ruleset("party")
+    timings = rs.timings(data)
+    opts = {**rs.default_options, **(data.get("options") or {})}
+    lines = [_("⚙️ <b>Settings of this chat</b>"),
+             _("Language: {lang}").format(lang={"ru": "Русский", "en": "English"}[locale]),
+             _("Tempo: {tempo}").format(tempo=tempo_name(_, data.get("tempo", rs.default_tempo))),
+             _("speech {speech} s · defence {defence} s · last word {last_word} s · vote {vote} s · "
+               "night {night} s").format(**timings),
+             _("Doctor: {state}").format(state=_("on") if opts.get("doctor") else _("off")),
+             _("Announce saved victims: {state}").format(
+                 state=_("on") if opts.get("announce_save") else _("off")),
+             "",
+             _("Change one timing: /settings speech 45 (speech, defence, last_word, vote, night); "
+               "/settings reset restores the tempo's values.")]
+    return "\n".join(lines)
+
+
+def settings_keyboard(_, data: dict):
+    rs = find_ruleset("party")
+    opts = {**rs.default_options, **(data.get("options") or {})}
+    kb = InlineKeyboardBuilder()
+    kb.button(text="🇷🇺 Русский", callback_data=Cfg(a="lang", v="ru"))
+    kb.button(text="🇬🇧 English", callback_data=Cfg(a="lang", v="en"))
+    for t in ("short", "normal", "detailed"):
+        kb.button(text=tempo_name(_, t), callback_data=Cfg(a="tempo", v=t))
+    kb.button(text=_("Doctor: {state}").format(state=_("on") if opts["doctor"] else _("off")),
+              callback_data=Cfg(a="doctor", v="0" if opts["doctor"] else "1"))
+    kb.button(text=_("Announce saves: {state}").format(
+        state=_("on") if opts["announce_save"] else _("off")),
+              callback_data=Cfg(a="save", v="0" if opts["announce_save"] else "1"))
+    kb.adjust(2, 3, 1, 1)
+    return kb.as_markup()
+
+
+async def _apply_to_game(service, chat_id: int, user_id: int, data: dict) -> None:
+    game_id = await service.game_for_chat(chat_id)
+    if game_id is None:
+        return
+    st = await service.state(game_id)
+    change = {"tempo": data.get("tempo", "normal"), "timings": data.get("timings", {})}
+    if st is not None and st.phase is Phase.LOBBY:
+        change["options"] = data.get("options", {})
+    try:
+        await service.execute(game_id, ChangeSettings(user_id=user_id, settings=change))
+    except IllegalCommand:
+        pass
+
+
+async def settings_cmd(message: Message, command: CommandObject, bot: Bot, service, storage,
+                       tr) -> None:
+    chat_id = message.chat.id
+    cs = await storage.get_chat_settings(chat_id)
+    locale = tr.locale(cs.locale)
+    _ = tr.get(locale)
+    data = dict(cs.data)
+    args = (command.args or "").split()
+    if args:
+        game_id = await service.game_for_chat(chat_id)
+        st = await service.state(game_id) if game_id else None
+        if not await may_manage(bot, message, message.from_user.id, st):
+            await message.answer(_("Only the organiser or a group admin can do that."))
+            return
+        if args[0] == "reset":
+            data["timings"] = {}
+        elif len(args) == 2 and args[0] in TIMING_LIMITS and args[1].isdigit():
+            timings = dict(data.get("timings") or {})
+            timings[args[0]] = int(args[1])
+            try:
+                find_ruleset("party").timings({**data, "timings": timings})
+            except BadSetup:
+                lo, hi = TIMING_LIMITS[args[0]]
+                await message.answer(_("{key} must be from {lo} to {hi} seconds.")
+                                     .format(key=args[0], lo=lo, hi=hi))
+                return
+            data["timings"] = timings
+        else:
+            await message.answer(_("Usage: /settings speech 45 — or /settings reset."))
+            return
+        await storage.save_chat_settings(chat_id, data=data)
+        await _apply_to_game(service, chat_id, message.from_user.id, data)
+    await message.answer(settings_text(_, locale, data), reply_markup=settings_keyboard(_, data))
+
+
+async def settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service, storage,
+                          tr, callback_answer: CallbackAnswer) -> None:
+    if query.message is None:
+        return
+    chat_id = query.message.chat.id
+    game_id = await service.game_for_chat(chat_id)
+    st = await service.state(game_id) if game_id else None
+    cs = await storage.get_chat_settings(chat_id)
+    _ = tr.get(cs.locale)
+    if not await may_manage(bot, chat_id, query.from_user.id, st):
+        callback_answer.text = _("Only the organiser or a group admin can do that.")
+        return
+    data = dict(cs.data)
+    locale = cs.locale
+    a, v = callback_data.a, callback_data.v
+    if a == "lang" and v in SUPPORTED_LOCALES:
+        locale = v
+        await storage.save_chat_settings(chat_id, locale=v)
+        if game_id is not None:
+            (await service.live(game_id)).locale = v
+    elif a == "tempo" and v in ("short", "normal", "detailed"):
+        data["tempo"] = v
+    elif a in ("doctor", "save") and v in ("0", "1"):
+        if st is not None and st.phase is not Phase.LOBBY:
+            callback_answer.text = _("Roles can be changed only before the game starts.")
+            return
+        key = "doctor" if a == "doctor" else "announce_save"
+        data["options"] = {**(data.get("options") or {}), key: v == "1"}
+    else:
+        callback_answer.text = _("This button is out of date.")
+        return
+    if a != "lang":
+        await storage.save_chat_settings(chat_id, data=data)
+        await _apply_to_game(service, chat_id, query.from_user.id, data)
+    _ = tr.get(locale)
+    callback_answer.text = "✅"
+    await query.message.edit_text(settings_text(_, tr.locale(locale), data),
+                                  reply_markup=settings_keyboard(_, data))
+
+
+__all__ = ["router", "refusal"]

@@ -1,0 +1,70 @@
+"""Translations: gettext catalogues in ``locales/<lang>/LC_MESSAGES/messages.po`` (Babel).
+
+Catalogues are compiled to ``.mo`` with Babel when missing or older than the ``.po`` (so a fresh
+checkout needs no build step), then loaded with aiogram's :class:`~aiogram.utils.i18n.I18n`.
+The locale is chosen per group chat (``/settings``); private messages of a game use its group's.
+
+Extraction (maintainers): ``pybabel extract -F babel.cfg -k _ -k N_ -k ngettext:1,2 -o locales/messages.pot bot``
+then ``pybabel update -i locales/messages.pot -d locales -D messages``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from aiogram.utils.i18n import I18n
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+DOMAIN = "messages"
+SUPPORTED_LOCALES = ("ru", "en")
+DEFAULT_LOCALE = "ru"
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction without translating it now."""
+    return message
+
+
+def compile_catalogues(path: Path = LOCALES_DIR) -> None:
+    """Compile every ``.po`` under ``path`` whose ``.mo`` is missing or stale."""
+    for po in path.glob(f"*/LC_MESSAGES/{DOMAIN}.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=po.parent.parent.name)
+        with mo.open("wb") as f:
+            write_mo(f, catalog)
+
+
+class Translator:
+    """Per-locale ``gettext``: ``tr.get("en")("Night {n}").format(n=2)``."""
+
+    def __init__(self, path: Path = LOCALES_DIR, default_locale: str = DEFAULT_LOCALE) -> None:
+        compile_catalogues(path)
+        self.i18n = I18n(path=path, default_locale=default_locale, domain=DOMAIN)
+        self.default_locale = default_locale
+
+    def locale(self, locale: str | None) -> str:
+        return locale if locale in SUPPORTED_LOCALES else self.default_locale
+
+    def get(self, locale: str | None) -> Callable[[str], str]:
+        loc = self.locale(locale)
+        i18n = self.i18n
+
+        def _(message: str) -> str:
+            return i18n.gettext(message, locale=loc)
+
+        return _
+
+    def nget(self, locale: str | None) -> Callable[[str, str, int], str]:
+        loc = self.locale(locale)
+        i18n = self.i18n
+
+        def ngettext(singular: str, plural: str, n: int) -> str:
+            return i18n.gettext(singular, plural, n, locale=loc)
+
+        return ngettext

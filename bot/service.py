@@ -1,0 +1,298 @@
+"""GameService: the application service between handlers and the engine (design.md §1).
+
+One command at a time per game (an ``asyncio.Lock`` per game id): load the state (cached; rebuilt
+by replaying the log after a restart), ``engine.apply``, append command + events to the log in one
+transaction, re-arm the deadline, then hand the events to the presenter, which only enqueues
+messages on the :class:`~bot.sender.Sender`.  A failed send therefore never loses a command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from engine import (
+    CancelGame, Command, CreateGame, GameOver, GameState, IllegalCommand, MarkActive, MarkInactive,
+    Pause, Phase, PhaseTimeout, StartGame, apply, command_from_dict, find_ruleset, replay, to_dict,
+)
+from engine.events import Event
+
+from .storage import GameRecord, LogConflict, Storage
+
+logger = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class LiveGame:
+    """A game held in memory: its record's fixed fields, current state and presentation refs.
+
+    ``ui`` holds message ids (ints) persisted in ``games.ui``; ``refs`` may hold futures of
+    messages still queued in the sender.
+    """
+
+    id: int
+    chat_id: int
+    locale: str
+    seed: int
+    state: GameState | None = None
+    deadline: datetime | None = None
+    ui: dict[str, Any] = field(default_factory=dict)
+    refs: dict[str, Any] = field(default_factory=dict)
+
+
+class GameService:
+    """Runs commands for games. All public coroutines are safe to call concurrently."""
+
+    def __init__(self, storage: Storage, presenter, *, deadlines=None, clock: Clock = utcnow,
+                 lobby_timeout: int = 1800) -> None:
+        self.storage = storage
+        self.presenter = presenter
+        self.deadlines = deadlines
+        self.clock = clock
+        self.lobby_timeout = lobby_timeout
+        self.games: dict[int, LiveGame] = {}
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._tasks: set[asyncio.Task] = set()
+
+    # --- loading ---------------------------------------------------------------------------
+    async def _load(self, game_id: int) -> LiveGame:
+        g = self.games.get(game_id)
+        if g is not None:
+            return g
+        rec = await self.storage.get_game(game_id)
+        if rec is None:
+            raise KeyError(game_id)
+        g = await self._rebuild(rec)
+        self.games[game_id] = g
+        return g
+
+    async def _rebuild(self, rec: GameRecord) -> LiveGame:
+        g = LiveGame(id=rec.id, chat_id=rec.chat_id, locale=rec.locale, seed=rec.seed,
+                     deadline=rec.deadline_at, ui=dict(rec.ui or {}))
+        log = await self.storage.load_log(rec.id)
+        if log:
+            g.state, _ = replay(command_from_dict(c) for c in log)
+        return g
+
+    async def state(self, game_id: int) -> GameState | None:
+        return (await self._load(game_id)).state
+
+    async def live(self, game_id: int) -> LiveGame:
+        return await self._load(game_id)
+
+    # --- the one way to change a game ------------------------------------------------------
+    async def execute(self, game_id: int, command: Command | Callable[[LiveGame], Command]
+                      ) -> list[Event]:
+        """Apply ``command`` (or ``command(live_game)``, built under the lock) to the game.
+
+        Returns the events. Raises :class:`engine.IllegalCommand` when the rules refuse it
+        (nothing is stored or sent) and ``KeyError`` for an unknown game id.
+        """
+        async with self._locks[game_id]:
+            g = await self._load(game_id)
+            cmd = command(g) if callable(command) and not isinstance(command, Command) else command
+            for attempt in range(2):
+                before = g.state
+                new, events = apply(before, cmd)
+                status, winner = self._status_change(before, new)
+                try:
+                    await self.storage.append(
+                        game_id, before.commands if before else 0, to_dict(cmd),
+                        [to_dict(e) for e in events], status=status, winner=winner)
+                    break
+                except LogConflict:
+                    if attempt:
+                        raise
+                    logger.warning("game %s: log conflict, reloading", game_id)
+                    self.games.pop(game_id, None)
+                    g = await self._load(game_id)
+            g.state = new
+            await self._sync_players(g, before, cmd)
+            await self._arm(g, before, new)
+            try:
+                self.presenter.present(g, before, new, events)
+            except Exception:  # a rendering bug must never lose the stored command
+                logger.exception("game %s: presenting %s failed", game_id, type(cmd).__name__)
+            if new.over:
+                self._forget_later(game_id)
+            return events
+
+    @staticmethod
+    def _status_change(before: GameState | None, new: GameState) -> tuple[str | None, str | None]:
+        if new.phase is Phase.CANCELLED:
+            return "cancelled", None
+        if new.phase is Phase.ENDED:
+            return "finished", new.winner.value if new.winner else None
+        if before is not None and before.phase is Phase.LOBBY and new.phase is not Phase.LOBBY:
+            return "running", None
+        return None, None
+
+    async def _sync_players(self, g: LiveGame, before: GameState | None, cmd: Command) -> None:
+        st = g.state
+        name = type(cmd).__name__
+        if name == "Join":
+            await self.storage.set_player(g.id, cmd.user_id, cmd.name)
+        elif name == "BecomeHost":
+            await self.storage.set_player(g.id, cmd.user_id, cmd.name or "host")
+        elif name == "Leave":
+            await self.storage.remove_player(g.id, cmd.user_id)
+        elif name == "StartGame":
+            for p in st.seated():
+                await self.storage.set_player(g.id, p.user_id, p.name, seat=p.seat)
+
+    async def _arm(self, g: LiveGame, before: GameState | None, new: GameState) -> None:
+        """Turn the engine's timer (seconds) into a stored, scheduled deadline."""
+        if self.deadlines is None:
+            return
+        old_seq = before.timer.seq if before and before.timer else None
+        if new.over or (new.timer is None and new.phase is not Phase.LOBBY):
+            if g.deadline is not None or old_seq is not None:
+                self.deadlines.cancel(g.id)
+                g.deadline = None
+                await self.storage.set_deadline(g.id, None, None)
+            return
+        if new.timer is not None and new.timer.seq != old_seq:
+            g.deadline = self.clock() + timedelta(seconds=new.timer.seconds)
+            await self.storage.set_deadline(g.id, new.timer.seq, g.deadline)
+            self.deadlines.arm(g.id, new.timer.seq, g.deadline)
+
+    def _forget_later(self, game_id: int) -> None:
+        self.games.pop(game_id, None)
+        self._locks.pop(game_id, None)
+
+    # --- high-level operations used by handlers --------------------------------------------
+    async def new_game(self, chat_id: int, user_id: int, locale: str, settings: dict,
+                       ruleset: str = "party") -> int:
+        """Create a lobby. Raises ``storage.ActiveGameExists`` if the chat has one already."""
+        rs = find_ruleset(ruleset)
+        game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings,
+                                                 secrets.randbits(62))
+        await self.execute(game_id, CreateGame(user_id=user_id, ruleset=rs.name,
+                                               settings=settings))
+        if self.deadlines is not None:
+            g = self.games[game_id]
+            g.deadline = self.clock() + timedelta(seconds=self.lobby_timeout)
+            await self.storage.set_deadline(game_id, None, g.deadline)
+            self.deadlines.arm(game_id, None, g.deadline)
+        return game_id
+
+    async def start(self, game_id: int, user_id: int) -> list[Event]:
+        """Deal with the game's seed (replayable) and start. Raises IllegalCommand."""
+
+        def build(g: LiveGame) -> Command:
+            st = g.state
+            rs = find_ruleset(st.ruleset)
+            rng = random.Random(g.seed)
+            seating = list(st.players)
+            rng.shuffle(seating)
+            roles = rs.roles_for(len(seating), st.options)
+            rng.shuffle(roles)
+            return StartGame(user_id=user_id, seating=tuple(seating), roles=tuple(roles))
+
+        return await self.execute(game_id, build)
+
+    async def pause(self, game_id: int, user_id: int) -> list[Event]:
+        """Pause with the remaining time measured now (the engine never reads the clock)."""
+
+        def build(g: LiveGame) -> Command:
+            remaining = None
+            if g.deadline is not None:
+                remaining = max(0.0, (g.deadline - self.clock()).total_seconds())
+            return Pause(user_id=user_id, remaining=remaining)
+
+        return await self.execute(game_id, build)
+
+    async def on_deadline(self, game_id: int, timer_seq: int | None) -> None:
+        """Deadline job entry point; never raises."""
+        try:
+            if timer_seq is None:
+                st = await self.state(game_id)
+                if st is not None and st.phase is Phase.LOBBY:
+                    await self.execute(game_id, CancelGame(reason="expired"))
+                return
+            await self.execute(game_id, PhaseTimeout(timer_seq=timer_seq))
+        except (IllegalCommand, KeyError):
+            pass
+        except Exception:
+            logger.exception("game %s: deadline %s failed", game_id, timer_seq)
+
+    async def user_unreachable(self, user_id: int, reason: str = "blocked") -> None:
+        """A DM failed with 403 or the user left the group: mark him inactive (PARTY-Q20)."""
+        game_id = await self.storage.active_game_for_user(user_id)
+        if game_id is None:
+            return
+        st = await self.state(game_id)
+        if st is None or st.phase is Phase.LOBBY or st.over:
+            return
+        p = st.players.get(user_id)
+        if (p and p.active and p.alive) or (user_id == st.host and st.host_active):
+            try:
+                await self.execute(game_id, MarkInactive(player=user_id, reason=reason))
+            except IllegalCommand:
+                pass
+
+    async def touch(self, game_id: int, user_id: int) -> None:
+        """Any update from an inactive player or lost host brings him back (PARTY-44)."""
+        st = await self.state(game_id)
+        if st is None or st.over or st.phase is Phase.LOBBY:
+            return
+        p = st.players.get(user_id)
+        if (p and p.seat and not p.active) or (user_id == st.host and not st.host_active):
+            try:
+                await self.execute(game_id, MarkActive(user_id=user_id))
+            except IllegalCommand:
+                pass
+
+    async def touch_user(self, user_id: int) -> None:
+        """Any update from a user brings him back if he was inactive in his game (PARTY-44)."""
+        game_id = await self.storage.active_game_for_user(user_id)
+        if game_id is not None:
+            await self.touch(game_id, user_id)
+
+    # --- start-up --------------------------------------------------------------------------
+    async def recover(self) -> int:
+        """Reload every lobby/running game and re-arm its deadline (overdue ones fire at once).
+
+        Returns the number of games recovered.
+        """
+        count = 0
+        for rec in await self.storage.active_games():
+            try:
+                g = await self._rebuild(rec)
+            except (IllegalCommand, ValueError):
+                logger.exception("game %s: log does not replay; cancelling", rec.id)
+                continue
+            self.games[rec.id] = g
+            count += 1
+            if self.deadlines is not None and rec.deadline_at is not None:
+                self.deadlines.arm(rec.id, rec.timer_seq, rec.deadline_at)
+        return count
+
+    def persist_ui_soon(self, g: LiveGame) -> None:
+        task = asyncio.get_running_loop().create_task(self.storage.update_ui(g.id, dict(g.ui)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def game_for_chat(self, chat_id: int) -> int | None:
+        rec = await self.storage.active_game_for_chat(chat_id)
+        return rec.id if rec else None
+
+    async def game_for_user(self, user_id: int) -> int | None:
+        return await self.storage.active_game_for_user(user_id)
+
+
+__all__ = ["GameService", "LiveGame", "utcnow", "GameOver"]
+

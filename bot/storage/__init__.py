@@ -1,0 +1,45 @@
+"""Async persistence of games, their command logs, players and chat settings.
+
+The log is the truth (design §3): a game's state is the replay of its commands,
+appended with :meth:`Storage.append` before any Telegram side effect. Works on SQLite
+(``sqlite+aiosqlite:///file.db``, WAL mode) and PostgreSQL (``postgresql+asyncpg://``).
+All datetimes are timezone-aware UTC; all ids are Python ints stored as signed 64-bit
+integers (a ``seed`` must fit in -2**63 .. 2**63-1 too).
+
+Usage::
+
+    storage = Storage(settings.database_url)
+    await storage.start()          # connects and runs Alembic "upgrade head"
+    game_id = await storage.create_game(chat_id, "classic", user_id, "ru", {}, seed)
+    await storage.append(game_id, 0, command, events)
+    ...
+    await storage.close()
+"""
+
+from bot.storage.engine import create_engine
+from bot.storage.records import (
+    KEEP,
+    ActiveGameExists,
+    ChatSettings,
+    GameNotFound,
+    GameRecord,
+    LogConflict,
+    PlayerRecord,
+    StatusError,
+    StorageError,
+)
+from bot.storage.store import Storage
+
+__all__ = [
+    "KEEP",
+    "ActiveGameExists",
+    "ChatSettings",
+    "GameNotFound",
+    "GameRecord",
+    "LogConflict",
+    "PlayerRecord",
+    "StatusError",
+    "Storage",
+    "StorageError",
+    "create_engine",
+]

@@ -1,0 +1,444 @@
+"""The :class:`Storage` class: every query the bot makes."""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from bot.db_models import (
+    ACTIVE_STATUSES,
+    GAME_STATUSES,
+    ChatSettingsRow,
+    Game,
+    GameLogEntry,
+    GamePlayer,
+    UTCDateTime,
+    utcnow,
+)
+from bot.migrations import run_migrations
+from bot.storage.engine import BEGIN_IMMEDIATE, create_engine, migration_lock, upsert
+from bot.storage.records import (
+    KEEP,
+    ActiveGameExists,
+    ChatSettings,
+    GameNotFound,
+    GameRecord,
+    LogConflict,
+    PlayerRecord,
+    StatusError,
+    _Keep,
+)
+
+__all__ = ["Storage"]
+
+log = logging.getLogger(__name__)
+
+games = Game.__table__
+game_log = GameLogEntry.__table__
+game_players = GamePlayer.__table__
+chat_settings = ChatSettingsRow.__table__
+
+#: Statuses each status may be entered from (re-entering a status is a no-op update).
+_ENTERED_FROM: Final = {
+    "lobby": ("lobby",),
+    "running": ("lobby", "running"),
+    "finished": ("lobby", "running", "finished"),
+    "cancelled": ("lobby", "running", "cancelled"),
+}
+
+
+def _stamps(status: str, now: datetime) -> dict[str, Any]:
+    """Column updates that entering ``status`` implies: status and first start/finish stamps."""
+    values: dict[str, Any] = {"status": status}
+    stamp = bindparam(None, now, type_=UTCDateTime())
+    if status == "running":
+        values["started_at"] = func.coalesce(games.c.started_at, stamp)
+    elif status in ("finished", "cancelled"):
+        values["finished_at"] = func.coalesce(games.c.finished_at, stamp)
+    return values
+
+
+def _check_status(game_id: int, status: str) -> None:
+    if status not in GAME_STATUSES:
+        raise StatusError(game_id, None, status)
+
+
+def _is_active_chat_violation(error: IntegrityError) -> bool:
+    text = str(error.orig)
+    return "uq_games_active_chat" in text or "games.chat_id" in text
+
+
+class Storage:
+    """The bot's database. Create with a SQLAlchemy async URL, ``await start()`` before use,
+    ``await close()`` at shutdown. Safe for concurrent use by many coroutines and, on
+    PostgreSQL, by several processes.
+
+    An in-memory SQLite URL (``sqlite+aiosqlite://`` or ``...///:memory:``) gets a
+    temporary database file instead, deleted by :meth:`close` (a true ``:memory:``
+    database would be one connection shared by every coroutine, i.e. one transaction).
+    ``engine_options`` go to :func:`create_engine`.
+    """
+
+    def __init__(self, url: str, **engine_options: Any) -> None:
+        self.url = url
+        self._engine_options = engine_options
+        self._engine: AsyncEngine | None = None
+        self._writer: AsyncEngine | None = None
+        self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
+
+    def _effective_url(self) -> str:
+        parsed = make_url(self.url)
+        if parsed.get_backend_name() != "sqlite" or parsed.database not in (None, "", ":memory:"):
+            return self.url
+        self._tmpdir = tempfile.TemporaryDirectory(prefix="mafia-bot-")
+        database = str(Path(self._tmpdir.name) / "mafia.db")
+        return parsed.set(database=database).render_as_string(hide_password=False)
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect and bring the schema to the newest Alembic revision (``upgrade head``).
+
+        Raises SQLAlchemy/driver errors when the database is unreachable, and Alembic's
+        errors when the database has a revision this code does not know.
+        """
+        if self._engine is not None:
+            return
+        engine = create_engine(self._effective_url(), **self._engine_options)
+        try:
+            # Alembic keeps its running context in module globals: one migration per
+            # process at a time. (Other processes are held off by env.py's locks.)
+            async with migration_lock():
+                async with engine.connect() as connection:
+                    await connection.run_sync(run_migrations)
+        except BaseException:
+            await engine.dispose()
+            self._drop_tmpdir()
+            raise
+        self._engine = engine
+        self._writer = engine.execution_options(**{BEGIN_IMMEDIATE: True})
+        log.info("storage ready: %s", make_url(self.url).render_as_string(hide_password=True))
+
+    async def close(self) -> None:
+        """Dispose of the connection pool (and an in-memory database). May be started again."""
+        if self._engine is not None:
+            await self._engine.dispose()
+        self._engine = self._writer = None
+        self._drop_tmpdir()
+
+    def _drop_tmpdir(self) -> None:
+        if self._tmpdir is not None:
+            self._tmpdir.cleanup()
+            self._tmpdir = None
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The started engine; ``RuntimeError`` before :meth:`start`."""
+        if self._engine is None:
+            raise RuntimeError("Storage.start() has not been awaited")
+        return self._engine
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as connection:
+            yield connection
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        self.engine  # noqa: B018 - raises before start()
+        assert self._writer is not None
+        async with self._writer.begin() as connection:
+            yield connection
+
+    # -- games ----------------------------------------------------------------------------
+
+    async def create_game(
+        self, chat_id: int, ruleset: str, creator_id: int, locale: str, settings: dict[str, Any], seed: int
+    ) -> int:
+        """Insert a game in status ``lobby`` and return its id.
+
+        Raises :class:`ActiveGameExists` when the chat already has a lobby or running game
+        (enforced by a unique index, so of two concurrent calls exactly one wins).
+        """
+        try:
+            async with self._write() as connection:
+                result = await connection.execute(
+                    insert(games).values(
+                        chat_id=chat_id, ruleset=ruleset, status="lobby", locale=locale,
+                        settings=settings, seed=seed, creator_id=creator_id, ui={}, log_len=0,
+                    )
+                )
+        except IntegrityError as error:
+            if _is_active_chat_violation(error):
+                raise ActiveGameExists(chat_id) from None
+            raise
+        return int(result.inserted_primary_key[0])
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game with this id, or None."""
+        async with self._read() as connection:
+            row = (await connection.execute(select(games).where(games.c.id == game_id))).first()
+        return None if row is None else GameRecord(**row._mapping)
+
+    async def active_game_for_chat(self, chat_id: int) -> GameRecord | None:
+        """The chat's lobby or running game, or None."""
+        query = select(games).where(games.c.chat_id == chat_id, games.c.status.in_(ACTIVE_STATUSES))
+        async with self._read() as connection:
+            row = (await connection.execute(query)).first()
+        return None if row is None else GameRecord(**row._mapping)
+
+    async def active_games(self) -> list[GameRecord]:
+        """Every lobby or running game, oldest first (for re-arming timers at start-up)."""
+        query = select(games).where(games.c.status.in_(ACTIVE_STATUSES)).order_by(games.c.id)
+        async with self._read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [GameRecord(**row._mapping) for row in rows]
+
+    async def finished_games(
+        self, chat_id: int, offset: int = 0, limit: int = 10, *, include_cancelled: bool = False
+    ) -> list[GameRecord]:
+        """A page of the chat's ended games, most recently finished first."""
+        statuses = ("finished", "cancelled") if include_cancelled else ("finished",)
+        query = (
+            select(games)
+            .where(games.c.chat_id == chat_id, games.c.status.in_(statuses))
+            .order_by(games.c.finished_at.desc(), games.c.id.desc())
+            .offset(offset)
+            .limit(limit)
+        )
+        async with self._read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [GameRecord(**row._mapping) for row in rows]
+
+    async def count_finished_games(self, chat_id: int, *, include_cancelled: bool = False) -> int:
+        """How many games :meth:`finished_games` can page through."""
+        statuses = ("finished", "cancelled") if include_cancelled else ("finished",)
+        query = select(func.count()).where(games.c.chat_id == chat_id, games.c.status.in_(statuses))
+        async with self._read() as connection:
+            return int((await connection.execute(query)).scalar_one())
+
+    async def set_status(self, game_id: int, status: str, winner: str | None = None) -> None:
+        """Change the game's status; ``running`` stamps ``started_at``, ``finished``/``cancelled``
+        stamp ``finished_at`` (first time only). ``winner`` is stored when given.
+
+        Raises :class:`StatusError` for a forbidden change (see ``_ENTERED_FROM``: finished
+        and cancelled are final, running never returns to lobby), :class:`GameNotFound`.
+        """
+        _check_status(game_id, status)
+        values = _stamps(status, utcnow())
+        if winner is not None:
+            values["winner"] = winner
+        async with self._write() as connection:
+            result = await connection.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.status.in_(_ENTERED_FROM[status]))
+                .values(**values)
+            )
+            if result.rowcount == 0:
+                current = await self._status(connection, game_id)
+                raise StatusError(game_id, current, status)
+
+    async def set_deadline(self, game_id: int, timer_seq: int | None, deadline_at: datetime | None) -> None:
+        """Store (or clear, with None) the game's pending timer: its sequence number and
+        aware UTC deadline. Raises :class:`GameNotFound`, ``ValueError`` for a naive datetime.
+        """
+        if deadline_at is not None and deadline_at.tzinfo is None:
+            raise ValueError("deadline_at must be timezone-aware")
+        async with self._write() as connection:
+            result = await connection.execute(
+                update(games).where(games.c.id == game_id).values(timer_seq=timer_seq, deadline_at=deadline_at)
+            )
+            if result.rowcount == 0:
+                raise GameNotFound(game_id)
+
+    async def update_ui(self, game_id: int, ui: dict[str, Any]) -> dict[str, Any]:
+        """Merge ``ui`` into the game's presentation state (a key with value None is removed)
+        and return the merged dict. Raises :class:`GameNotFound`.
+        """
+        async with self._write() as connection:
+            current = (
+                await connection.execute(select(games.c.ui).where(games.c.id == game_id).with_for_update())
+            ).scalar_one_or_none()
+            if current is None:
+                raise GameNotFound(game_id)
+            merged = {**current, **ui}
+            merged = {key: value for key, value in merged.items() if value is not None}
+            await connection.execute(update(games).where(games.c.id == game_id).values(ui=merged))
+        return merged
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        """Re-key a chat after a group became a supergroup: its games and its settings
+        (which replace any the new id already has). Returns the number of games moved.
+        Raises :class:`ActiveGameExists` if both chats have an active game.
+        """
+        try:
+            async with self._write() as connection:
+                moved = await connection.execute(
+                    update(games).where(games.c.chat_id == old_chat_id).values(chat_id=new_chat_id)
+                )
+                old_settings = select(chat_settings.c.chat_id).where(chat_settings.c.chat_id == old_chat_id)
+                if (await connection.execute(old_settings)).first() is not None:
+                    await connection.execute(delete(chat_settings).where(chat_settings.c.chat_id == new_chat_id))
+                    await connection.execute(
+                        update(chat_settings)
+                        .where(chat_settings.c.chat_id == old_chat_id)
+                        .values(chat_id=new_chat_id, updated_at=utcnow())
+                    )
+        except IntegrityError as error:
+            if _is_active_chat_violation(error):
+                raise ActiveGameExists(new_chat_id) from None
+            raise
+        return int(moved.rowcount)
+
+    # -- the command log --------------------------------------------------------------------
+
+    async def append(
+        self,
+        game_id: int,
+        seq: int,
+        command: dict[str, Any],
+        events: list[dict[str, Any]],
+        *,
+        status: str | None = None,
+        winner: str | None = None,
+    ) -> None:
+        """Append one command and its events at position ``seq`` in one transaction.
+
+        ``seq`` must equal the current log length (0 for the first command); afterwards
+        ``games.log_len == seq + 1``. ``status``/``winner`` are applied as by
+        :meth:`set_status` in the same transaction. Raises :class:`LogConflict` when
+        ``seq`` is taken or out of order (another writer was first: reload and replay),
+        :class:`GameNotFound`, :class:`StatusError`.
+        """
+        values: dict[str, Any] = {"log_len": seq + 1}
+        condition = [games.c.id == game_id, games.c.log_len == seq]
+        if status is not None:
+            _check_status(game_id, status)
+            values.update(_stamps(status, utcnow()))
+            condition.append(games.c.status.in_(_ENTERED_FROM[status]))
+        if winner is not None:
+            values["winner"] = winner
+        try:
+            async with self._write() as connection:
+                # The update comes first: it takes the row lock (the write lock on SQLite),
+                # so concurrent appenders queue here and the loser sees log_len moved on.
+                result = await connection.execute(update(games).where(*condition).values(**values))
+                if result.rowcount == 0:
+                    row = (
+                        await connection.execute(select(games.c.log_len, games.c.status).where(games.c.id == game_id))
+                    ).first()
+                    if row is None:
+                        raise GameNotFound(game_id)
+                    if row.log_len != seq:
+                        raise LogConflict(game_id, seq, row.log_len)
+                    raise StatusError(game_id, row.status, status or row.status)
+                await connection.execute(
+                    insert(game_log).values(game_id=game_id, seq=seq, command=command, events=events)
+                )
+        except IntegrityError:
+            # Only reachable if the log has rows beyond log_len (written outside append()).
+            raise LogConflict(game_id, seq, seq) from None
+
+    async def load_log(self, game_id: int, start: int = 0) -> list[dict[str, Any]]:
+        """The game's commands from ``seq >= start`` in seq order ([] for an unknown game)."""
+        query = select(game_log.c.command).where(game_log.c.game_id == game_id, game_log.c.seq >= start)
+        async with self._read() as connection:
+            return list((await connection.execute(query.order_by(game_log.c.seq))).scalars())
+
+    async def load_events(self, game_id: int, start: int = 0) -> list[list[dict[str, Any]]]:
+        """The events of each command from ``seq >= start``, in seq order (one list per command)."""
+        query = select(game_log.c.events).where(game_log.c.game_id == game_id, game_log.c.seq >= start)
+        async with self._read() as connection:
+            return list((await connection.execute(query.order_by(game_log.c.seq))).scalars())
+
+    # -- players --------------------------------------------------------------------------
+
+    async def set_player(self, game_id: int, user_id: int, name: str, seat: int | None = None) -> None:
+        """Add the user to the game, or update their name and seat. Raises :class:`GameNotFound`."""
+        statement = upsert(self.engine, game_players).values(game_id=game_id, user_id=user_id, name=name, seat=seat)
+        statement = statement.on_conflict_do_update(
+            index_elements=[game_players.c.game_id, game_players.c.user_id],
+            set_={"name": statement.excluded.name, "seat": statement.excluded.seat},
+        )
+        try:
+            async with self._write() as connection:
+                await connection.execute(statement)
+        except IntegrityError:
+            raise GameNotFound(game_id) from None
+
+    async def remove_player(self, game_id: int, user_id: int) -> bool:
+        """Remove the user from the game; False if they were not in it."""
+        async with self._write() as connection:
+            result = await connection.execute(
+                delete(game_players).where(game_players.c.game_id == game_id, game_players.c.user_id == user_id)
+            )
+        return result.rowcount > 0
+
+    async def list_players(self, game_id: int) -> list[PlayerRecord]:
+        """The game's players: seated ones by seat, then the rest in join order."""
+        query = (
+            select(game_players.c.user_id, game_players.c.name, game_players.c.seat, game_players.c.joined_at)
+            .where(game_players.c.game_id == game_id)
+            .order_by(game_players.c.seat.is_(None), game_players.c.seat, game_players.c.joined_at)
+        )
+        async with self._read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [PlayerRecord(**row._mapping) for row in rows]
+
+    async def active_game_for_user(self, user_id: int) -> int | None:
+        """Id of a lobby or running game the user is in (the newest if several), or None."""
+        query = (
+            select(games.c.id)
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .where(game_players.c.user_id == user_id, games.c.status.in_(ACTIVE_STATUSES))
+            .order_by(games.c.id.desc())
+            .limit(1)
+        )
+        async with self._read() as connection:
+            return (await connection.execute(query)).scalar_one_or_none()
+
+    # -- chat settings --------------------------------------------------------------------
+
+    async def get_chat_settings(self, chat_id: int) -> ChatSettings:
+        """The chat's settings; ``ChatSettings(None, {})`` if it never saved any."""
+        query = select(chat_settings.c.locale, chat_settings.c.data).where(chat_settings.c.chat_id == chat_id)
+        async with self._read() as connection:
+            row = (await connection.execute(query)).first()
+        return ChatSettings() if row is None else ChatSettings(row.locale, row.data)
+
+    async def save_chat_settings(
+        self, chat_id: int, locale: str | None | _Keep = KEEP, data: dict[str, Any] | _Keep = KEEP
+    ) -> ChatSettings:
+        """Store the chat's ``locale`` (None = back to the default) and/or replace its ``data``;
+        an argument left out keeps its stored value. Returns the settings now stored.
+        """
+        changes: dict[str, Any] = {"updated_at": utcnow()}
+        if not isinstance(locale, _Keep):
+            changes["locale"] = locale
+        if not isinstance(data, _Keep):
+            changes["data"] = dict(data)
+        row = {"chat_id": chat_id, "locale": None, "data": {}, **changes}
+        statement = upsert(self.engine, chat_settings).values(row)
+        statement = statement.on_conflict_do_update(index_elements=[chat_settings.c.chat_id], set_=changes)
+        query = select(chat_settings.c.locale, chat_settings.c.data).where(chat_settings.c.chat_id == chat_id)
+        async with self._write() as connection:
+            await connection.execute(statement)
+            stored = (await connection.execute(query)).one()
+        return ChatSettings(stored.locale, stored.data)
+
+    @staticmethod
+    async def _status(connection: AsyncConnection, game_id: int) -> str:
+        status = (await connection.execute(select(games.c.status).where(games.c.id == game_id))).scalar_one_or_none()
+        if status is None:
+            raise GameNotFound(game_id)
+        return status

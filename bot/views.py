@@ -1,0 +1,274 @@
+"""Text and inline keyboards of the game's standing messages (lobby, table, turn, vote, ready,
+night DMs).  Pure functions of the engine state; every string is translatable."""
+
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from engine import GameState, Phase, Role, Team, find_ruleset, legal_actions
+
+from .callbacks import Act, LobbyAct
+from .texts import ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
+
+TEMPO_NAMES = {"short": "Short", "normal": "Normal", "detailed": "Detailed"}
+
+
+def tempo_name(_, tempo: str) -> str:
+    return {"short": _("Short"), "normal": _("Normal"), "detailed": _("Detailed")}.get(tempo, tempo)
+
+
+def timings_line(_, st: GameState) -> str:
+    t = st.timings
+    return _("speech {speech} s · defence {defence} s · last word {last_word} s · vote {vote} s · "
+             "night {night} s").format(**t)
+
+
+# --- lobby -----------------------------------------------------------------------------------
+def lobby_text(_, ngettext, st: GameState, title: str = "") -> str:
+    rs = find_ruleset(st.ruleset)
+    lines = [_("🎲 <b>Party mafia</b> — new game"), ""]
+    tempo = st.settings.get("tempo", rs.default_tempo)
+    lines.append(_("Tempo: {tempo} ({timings})").format(tempo=tempo_name(_, tempo),
+                                                       timings=timings_line(_, st)))
+    lines.append(_("Doctor: {state}").format(
+        state=_("on") if st.options.get("doctor", True) else _("off")))
+    if st.host:
+        lines.append(_("Host: {name}").format(name=escape(st.host_name)))
+    n = len(st.players)
+    lines.append("")
+    lines.append(ngettext("{n} player (from {min} to {max}):", "{n} players (from {min} to {max}):",
+                          n).format(n=n, min=rs.min_players, max=rs.max_players))
+    for i, p in enumerate(st.players.values(), start=1):
+        lines.append(f"{i}. {escape(p.name)}")
+    lines.append("")
+    lines.append(_("Press «Join»: the bot opens your private chat with it, where you will get "
+                   "your role."))
+    return "\n".join(lines)
+
+
+def lobby_keyboard(_, game_id: int, join_url: str, host_url: str) -> InlineKeyboardMarkup:
+    kb = InlineKeyboardBuilder()
+    kb.row(InlineKeyboardButton(text=_("➕ Join"), url=join_url),
+           InlineKeyboardButton(text=_("➖ Leave"), callback_data=LobbyAct(g=game_id, a="leave").pack()))
+    kb.row(InlineKeyboardButton(text=_("▶️ Start"), callback_data=LobbyAct(g=game_id, a="start").pack()),
+           InlineKeyboardButton(text=_("✖️ Cancel"), callback_data=LobbyAct(g=game_id, a="cancel").pack()))
+    kb.row(*[InlineKeyboardButton(text=tempo_name(_, t),
+                                  callback_data=LobbyAct(g=game_id, a="tempo", v=t).pack())
+             for t in ("short", "normal", "detailed")])
+    kb.row(InlineKeyboardButton(text=_("🎩 Be the host"), url=host_url))
+    return kb.as_markup()
+
+
+# --- table -----------------------------------------------------------------------------------
+def table_text(_, st: GameState) -> str:
+    if st.phase is Phase.ENDED:
+        head = _("🏁 <b>Game over</b>")
+    elif st.phase in (Phase.NIGHT, Phase.READY):
+        head = _("🌙 <b>Night {n}</b>").format(n=st.night)
+    else:
+        head = _("☀️ <b>Day {n}</b>").format(n=max(st.day, 1))
+    mafia = sum(1 for p in st.seated() if p.team is Team.MAFIA)
+    lines = [head, _("Mafia: {n} · Commissar{doctor}").format(
+        n=mafia, doctor=_(" · Doctor") if any(p.role is Role.DOCTOR for p in st.seated()) else "")]
+    if st.host:
+        lines.append(_("Host: {name}").format(name=escape(st.host_name)))
+    lines.append("")
+    for p in st.seated():
+        mark = "" if p.alive else " ☠️"
+        if p.alive and not p.active:
+            mark = " 💤"
+        name = f"№{p.seat} {escape(p.name)}"
+        lines.append(f"<s>{name}</s>{mark}" if not p.alive else name + mark)
+    if st.pause:
+        lines.append("")
+        lines.append(_("⏸ Paused") if st.pause.reason != "host_lost"
+                     else _("⏸ Waiting for the host"))
+    return "\n".join(lines)
+
+
+def table_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | None:
+    if st.over:
+        return None
+    if st.pause:
+        btn = InlineKeyboardButton(text=_("▶️ Resume"),
+                                   callback_data=Act(g=game_id, s=0, a="resume").pack())
+    else:
+        btn = InlineKeyboardButton(text=_("⏸ Pause"),
+                                   callback_data=Act(g=game_id, s=0, a="pause").pack())
+    return InlineKeyboardMarkup(inline_keyboard=[[btn]])
+
+
+# --- turns -----------------------------------------------------------------------------------
+def turn_text(_, st: GameState) -> str:
+    sp = label(st, st.speaker)
+    secs = st.timer.seconds if st.timer else 0
+    if st.phase is Phase.SPEECH:
+        lines = [_("🎙 Day {day}. Speech of {player} — {s} s.").format(day=st.day, player=sp, s=secs)]
+        if st.nominations:
+            lines.append(_("Nominated: {list}").format(
+                list=", ".join(label(st, u) for u in st.nominations)))
+        if st.nominated_in_speech:
+            lines.append(_("🎯 {player} nominated {target}.").format(
+                player=sp, target=label(st, st.nominations[-1])))
+        else:
+            lines.append(_("The speaker may nominate one player with the buttons below."))
+        return "\n".join(lines)
+    if st.phase is Phase.DEFENCE:
+        return _("🛡 Defence of {player} — {s} s.").format(player=sp, s=secs)
+    return _("🕯 Last word of {player} — {s} s.").format(player=sp, s=secs)
+
+
+def turn_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+    kb = InlineKeyboardBuilder()
+    kb.button(text=_("⏹ End speech"), callback_data=Act(g=game_id, s=st.phase_seq, a="end"))
+    if st.phase is Phase.SPEECH and st.speaker is not None:
+        for uid in legal_actions(st, st.speaker).nominate:
+            kb.button(text="🎯 " + _plain_label(st, uid),
+                      callback_data=Act(g=game_id, s=st.phase_seq, a="nom",
+                                        t=st.players[uid].seat))
+    kb.adjust(1, 3)
+    return kb.as_markup()
+
+
+def _plain_label(st: GameState, uid: int) -> str:
+    p = st.players[uid]
+    return f"№{p.seat} {p.name}"[:40]
+
+
+# --- ready gate ------------------------------------------------------------------------------
+def ready_text(_, st: GameState) -> str:
+    total = len(st.alive_active())
+    ready = sum(1 for p in st.alive_active() if p.user_id in st.ready)
+    if st.host:
+        return _("🌙 Night {n} is coming. Waiting for the host to start it.").format(n=st.night)
+    if st.ready_purpose == "intro":
+        lines = [_("🌙 Night 1 — the mafia meets. Everyone: open your private chat with the bot, "
+                   "read your role and press «I have read my role».")]
+    else:
+        lines = [_("🌙 Night {n} is coming. Press «Ready» when you are ready.").format(n=st.night)]
+    lines.append(_("Ready: {r}/{t}").format(r=ready, t=total))
+    waiting = [label(st, p.user_id) for p in st.alive_active() if p.user_id not in st.ready]
+    if waiting:
+        lines.append(_("Waiting for: {list}").format(list=", ".join(waiting)))
+    if st.continue_allowed:
+        lines.append(_("The wait is over: any player may press «Continue»."))
+    return "\n".join(lines)
+
+
+def ready_keyboard(_, game_id: int, st: GameState, bot_url: str) -> InlineKeyboardMarkup:
+    kb = InlineKeyboardBuilder()
+    if st.ready_purpose == "intro":
+        kb.row(InlineKeyboardButton(text=_("📩 Open the bot"), url=bot_url))
+    else:
+        kb.row(InlineKeyboardButton(text=_("✅ Ready"),
+                                    callback_data=Act(g=game_id, s=st.phase_seq, a="ready").pack()))
+    if st.continue_allowed:
+        kb.row(InlineKeyboardButton(text=_("▶️ Continue"),
+                                    callback_data=Act(g=game_id, s=st.phase_seq, a="cont").pack()))
+    return kb.as_markup()
+
+
+# --- voting ----------------------------------------------------------------------------------
+def vote_text(_, st: GameState, final: bool = False) -> str:
+    vote = st.vote
+    revote = vote.previous_tie is not None
+    lines = [_("🗳 <b>Revote</b> among the tied:") if revote else _("🗳 <b>Vote</b>. Candidates in order:")]
+    for i, c in enumerate(vote.candidates):
+        voters = [v for v, t in vote.votes.items() if t == c]
+        pointer = "▶️ " if i == vote.index and not final else ""
+        names = ", ".join(f"№{st.players[v].seat}" for v in sorted(voters, key=lambda u: st.players[u].seat))
+        lines.append(f"{pointer}{label(st, c)} — {len(voters)}" + (f": {names}" if names else ""))
+    if not final:
+        lines.append("")
+        lines.append(_("One vote per player in this round; a vote not cast is lost."))
+    return "\n".join(lines)
+
+
+def vote_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+    c = st.vote.current
+    kb = InlineKeyboardBuilder()
+    kb.button(text=_("👎 Against {player}").format(player=_plain_label(st, c)),
+              callback_data=Act(g=game_id, s=st.phase_seq, a="vote", t=st.players[c].seat))
+    return kb.as_markup()
+
+
+def exclude_text(_, st: GameState, result: tuple | None = None) -> str:
+    m = len(st.alive_active())
+    needed = m // 2 + 1
+    names = ", ".join(label(st, u) for u in st.exclude_candidates)
+    yes = [label(st, u) for u, v in st.exclude_votes.items() if v]
+    no = [label(st, u) for u, v in st.exclude_votes.items() if not v]
+    lines = [_("⚖️ The tie did not change. Eliminate all of them: {list}?").format(list=names),
+             _("It takes {needed} «yes» votes.").format(needed=needed if result is None else result[1]),
+             _("Yes ({n}): {list}").format(n=len(yes), list=", ".join(yes) or "—"),
+             _("No ({n}): {list}").format(n=len(no), list=", ".join(no) or "—")]
+    return "\n".join(lines)
+
+
+def exclude_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+    kb = InlineKeyboardBuilder()
+    kb.button(text=_("✅ Yes"), callback_data=Act(g=game_id, s=st.phase_seq, a="exy"))
+    kb.button(text=_("❌ No"), callback_data=Act(g=game_id, s=st.phase_seq, a="exn"))
+    return kb.as_markup()
+
+
+# --- private ---------------------------------------------------------------------------------
+def role_card(_, st: GameState, uid: int, title: str) -> str:
+    p = st.players[uid]
+    lines = [_("🎭 Your role: {icon} <b>{role}</b>").format(icon=ROLE_ICONS[p.role],
+                                                           role=_(ROLE_NAMES[p.role])),
+             _("Team: {team}").format(team=_(TEAM_NAMES[p.role.team])),
+             _("Your seat: №{seat} in «{chat}».").format(seat=p.seat, chat=escape(title)),
+             "", _(ROLE_HELP[p.role]), "",
+             _("Keep your role secret until the end of the game.")]
+    return "\n".join(lines)
+
+
+def night_text(_, st: GameState, uid: int) -> str:
+    p = st.players[uid]
+    la = legal_actions(st, uid)
+    n = st.night
+    if st.night <= 1:
+        return _("🌙 Night 1: the mafia gets acquainted; nobody acts tonight. Press «Sleep».")
+    if p.role is Role.MAFIA:
+        lines = [_("🕶 Night {n}. Choose the victim together: the shot happens only if all of you "
+                   "pick the same player.").format(n=n)]
+        for m in st.mafia_alive():
+            pick = st.mafia_picks.get(m.user_id)
+            lines.append(f"{label(st, m.user_id)} → {label(st, pick) if pick else '…'}")
+        return "\n".join(lines)
+    done = st.night_actions.get(uid)
+    if done:
+        action, target = done
+        if action == "check":
+            return _("🔎 You check {player}.").format(player=label(st, target))
+        if action == "heal":
+            return _("💉 You protect {player}.").format(player=label(st, target))
+        return _("💤 You sleep. Good night.")
+    if la.night_action == "check":
+        return _("🔎 Night {n}. Choose a player to check.").format(n=n)
+    if la.night_action == "heal":
+        return _("💉 Night {n}. Choose a player to protect from the mafia.").format(n=n)
+    return _("🌙 Night {n}. You sleep. Press «Sleep» so the night can end sooner.").format(n=n)
+
+
+def night_keyboard(_, game_id: int, st: GameState, uid: int) -> InlineKeyboardMarkup | None:
+    la = legal_actions(st, uid)
+    kb = InlineKeyboardBuilder()
+    code = {"kill": "kill", "check": "check", "heal": "heal"}
+    mine = st.mafia_picks.get(uid)
+    if la.night_action:
+        for t in la.night_targets:
+            mark = "✅ " if t == mine else ""
+            kb.button(text=mark + _plain_label(st, t),
+                      callback_data=Act(g=game_id, s=st.phase_seq, a=code[la.night_action],
+                                        t=st.players[t].seat))
+    if la.sleep:
+        kb.button(text=_("💤 Sleep") if not la.night_action else _("💤 Skip"),
+                  callback_data=Act(g=game_id, s=st.phase_seq, a="sleep"))
+    kb.adjust(2)
+    markup = kb.as_markup()
+    return markup if markup.inline_keyboard else None

@@ -1,0 +1,284 @@
+"""Builders for engine tests: games driven through real commands, never hand-made states.
+
+Seats and users: players join in seat order and the deal seats them in that order, so seat ``k`` is
+always user ``uid(k)`` (= 100 + k).  A deal is written as a string of role codes by seat:
+``M`` mafioso, ``C`` Commissar, ``D`` Doctor, ``T`` civilian (Town), e.g. ``"MMCDTTT"``.
+
+    t = started_game(7, roles="MMCDTTT")   # READY before night 1 (automatic mode)
+    t.to_day(1)                             # everyone ready, night 1 slept through, day 1 speeches
+    t.speeches({1: 5})                      # seat 1 nominates seat 5, the others pass
+    t.defences()                            # seat 5 defends -> sole nominee leaves (PARTY-11)
+
+Every step goes through :func:`engine.apply`; ``Table.refuse`` asserts that a refused command
+raises the expected :class:`engine.IllegalCommand` *and* leaves the state unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import pytest
+
+from engine import (
+    BecomeHost, CastExcludeVote, CastVote, Command, CreateGame, EndSpeech, Event, GameState,
+    HostNext, IllegalCommand, Join, MarkReady, NightAction, Nominate, Phase, PhaseTimeout, Role, StartGame,
+    apply, find_ruleset,
+)
+
+ORGANISER = 100 + 1  # seat 1 creates the game unless told otherwise
+HOST = 900
+SPECTATOR = 990
+
+CODES = {"M": Role.MAFIA, "C": Role.COMMISSAR, "D": Role.DOCTOR, "T": Role.CIVILIAN}
+
+
+def uid(seat: int) -> int:
+    """The user id sitting at ``seat`` in games built here."""
+    return 100 + seat
+
+
+def default_deal(n: int, *, doctor: bool = True) -> str:
+    """The role table for ``n`` in a fixed order: mafiosi first, then C, D, civilians."""
+    roles = find_ruleset("party").roles_for(n, {"doctor": doctor})
+    back = {v: k for k, v in CODES.items()}
+    return "".join(back[r] for r in roles)
+
+
+class Table:
+    """A game under test: the current state, the command log and the events of every command."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+        self.log: list[Command] = []
+        self.produced: list[list[Event]] = []
+
+    # --- applying ----------------------------------------------------------------------------
+    def do(self, cmd: Command) -> list[Event]:
+        self.state, events = apply(self.state, cmd)
+        self.log.append(cmd)
+        self.produced.append(events)
+        return events
+
+    def refuse(self, cmd: Command, error: type[IllegalCommand]) -> IllegalCommand:
+        """Assert ``cmd`` is refused with ``error`` and changes nothing."""
+        before = self.state
+        snapshot = before.clone() if before is not None else None
+        with pytest.raises(error) as info:
+            apply(before, cmd)
+        assert self.state is before and before == snapshot, "a refused command changed the state"
+        return info.value
+
+    @property
+    def last(self) -> list[Event]:
+        return self.produced[-1] if self.produced else []
+
+    def events(self, kind: type | None = None, since: int = 0) -> list[Event]:
+        """All events (of class ``kind``) produced by commands ``since`` .. now."""
+        out = [e for evs in self.produced[since:] for e in evs]
+        return [e for e in out if kind is None or isinstance(e, kind)]
+
+    def mark(self) -> int:
+        """A position in the log, for ``events(..., since=t.mark())``."""
+        return len(self.produced)
+
+    # --- reading -----------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def speaker(self) -> int | None:
+        """Seat of the current speaker (None outside turns)."""
+        sp = self.state.speaker
+        return self.state.players[sp].seat if sp is not None else None
+
+    def alive_seats(self) -> list[int]:
+        return [p.seat for p in self.state.alive()]
+
+    def seats_with(self, role: Role) -> list[int]:
+        return [p.seat for p in self.state.seated() if p.role is role]
+
+    def timeout(self) -> list[Event]:
+        """Fire the running deadline (the shell's PhaseTimeout)."""
+        assert self.state.timer is not None, f"no timer in {self.phase}"
+        return self.do(PhaseTimeout(timer_seq=self.state.timer.seq))
+
+    # --- readiness and night -----------------------------------------------------------------
+    def ready_all(self, *, skip: Iterable[int] = ()) -> None:
+        """Every living active player (except seats in ``skip``) taps Ready."""
+        assert self.phase is Phase.READY, self.phase
+        for p in list(self.state.alive_active()):
+            if self.phase is not Phase.READY:
+                break
+            if p.seat not in skip and p.user_id not in self.state.ready:
+                self.do(MarkReady(user_id=p.user_id))
+
+    def night(self, *, kill: int | dict[int, int] | None = None, check: int | None = None,
+              heal: int | None = None, sleep_skip: Iterable[int] = (), close: bool = True) -> None:
+        """Play the NIGHT phase by seat numbers.
+
+        ``kill``: the seat every living mafioso picks, or ``{mafioso seat: target seat}``.
+        ``check`` / ``heal``: the Commissar's / Doctor's target (else they tap Sleep).  Everybody
+        else taps Sleep except ``sleep_skip``.  If the night is still open afterwards and ``close``
+        is true, its deadline fires.
+        """
+        assert self.phase is Phase.NIGHT, self.phase
+        st = self.state
+        night = st.night
+        picks = kill if isinstance(kill, dict) else (
+            {p.seat: kill for p in st.mafia_alive()} if kill is not None else {})
+        for p in list(st.alive()):
+            if self.phase is not Phase.NIGHT or self.state.night != night:
+                return
+            if p.seat in sleep_skip:
+                continue
+            if p.role is Role.MAFIA and night > 1:
+                if p.seat in picks:
+                    self.do(NightAction(user_id=p.user_id, action="kill",
+                                        target=uid(picks[p.seat])))
+            elif p.role is Role.COMMISSAR and night > 1 and check is not None:
+                self.do(NightAction(user_id=p.user_id, action="check", target=uid(check)))
+            elif p.role is Role.DOCTOR and night > 1 and heal is not None:
+                self.do(NightAction(user_id=p.user_id, action="heal", target=uid(heal)))
+            else:
+                self.do(NightAction(user_id=p.user_id, action="sleep"))
+        if close and self.phase is Phase.NIGHT and self.state.night == night:
+            self.timeout()
+
+    # --- day ---------------------------------------------------------------------------------
+    def end_turn(self) -> list[Event]:
+        """The current speaker presses End speech."""
+        return self.do(EndSpeech(user_id=self.state.speaker))
+
+    def speeches(self, nominations: dict[int, int] | None = None) -> None:
+        """Run the speech phase: each speaker nominates ``nominations[his seat]`` (if any), then
+        ends his speech."""
+        nominations = nominations or {}
+        while self.phase is Phase.SPEECH:
+            seat = self.speaker
+            if seat in nominations:
+                self.do(Nominate(user_id=uid(seat), target=uid(nominations[seat])))
+            self.end_turn()
+
+    def defences(self) -> None:
+        while self.phase is Phase.DEFENCE:
+            self.end_turn()
+
+    def last_words(self) -> None:
+        while self.phase is Phase.LAST_WORD:
+            self.end_turn()
+
+    def vote(self, votes: dict[int, int]) -> None:
+        """Run one voting round: ``votes`` maps voter seat -> candidate seat; each window's
+        voters vote, then the window's deadline fires unless the round already closed."""
+        assert self.phase is Phase.VOTING, self.phase
+        while self.phase is Phase.VOTING:
+            current = self.state.players[self.state.vote.current].seat
+            seq = self.state.timer.seq
+            for voter, target in votes.items():
+                if target == current and self.phase is Phase.VOTING:
+                    self.do(CastVote(user_id=uid(voter), target=uid(target)))
+            if self.phase is Phase.VOTING and self.state.timer.seq == seq:
+                self.timeout()
+
+    def exclude_vote(self, yes: Iterable[int] = (), no: Iterable[int] = (),
+                     close: bool = True) -> None:
+        assert self.phase is Phase.EXCLUDE_VOTE, self.phase
+        for seat in yes:
+            self.do(CastExcludeVote(user_id=uid(seat), yes=True))
+        for seat in no:
+            self.do(CastExcludeVote(user_id=uid(seat), yes=False))
+        if close and self.phase is Phase.EXCLUDE_VOTE:
+            self.timeout()
+
+    # --- jumping ahead -----------------------------------------------------------------------
+    def to_day(self, day: int) -> None:
+        """Advance to the first speech of ``day``: quiet days (no nominations) and quiet nights
+        (nobody picks, everybody sleeps)."""
+        while not (self.phase is Phase.SPEECH and self.state.day == day):
+            assert self.state.day <= day and not self.state.over, "overshot"
+            self._step_quietly()
+
+    def to_night(self, night: int) -> None:
+        """Advance to the NIGHT phase of ``night`` (its ready gate passed by everyone)."""
+        while not (self.phase is Phase.NIGHT and self.state.night == night):
+            assert self.state.night <= night and not self.state.over, "overshot"
+            self._step_quietly()
+
+    def to_ready(self, night: int) -> None:
+        """Advance to the ready gate before ``night``."""
+        while not (self.phase is Phase.READY and self.state.night == night):
+            assert self.state.night <= night and not self.state.over, "overshot"
+            self._step_quietly()
+
+    def _step_quietly(self) -> None:
+        ph = self.phase
+        if ph is Phase.READY:
+            if self.state.host:
+                self.do(HostNext(user_id=self.state.host))
+            else:
+                self.ready_all()
+                if self.phase is Phase.READY:  # inactive players: wait the gate out
+                    self.timeout()
+        elif ph is Phase.NIGHT:
+            self.night()
+        elif ph is Phase.SPEECH:
+            self.speeches()
+        elif ph in (Phase.DEFENCE, Phase.LAST_WORD):
+            self.end_turn()
+        elif ph in (Phase.VOTING, Phase.EXCLUDE_VOTE):
+            self.timeout()
+        else:
+            raise AssertionError(f"cannot advance from {ph}")
+
+
+def lobby(n: int, *, host: bool = False, settings: dict | None = None,
+          organiser: int = ORGANISER) -> Table:
+    """A lobby with ``n`` joined players (users uid(1)..uid(n)) and optionally a human host."""
+    t = Table()
+    t.do(CreateGame(user_id=organiser, ruleset="party", settings=settings or {}))
+    if host:
+        t.do(BecomeHost(user_id=HOST, name="Host"))
+    for seat in range(1, n + 1):
+        t.do(Join(user_id=uid(seat), name=f"P{seat}"))
+    return t
+
+
+def deal(roles: str) -> StartGame:
+    """The StartGame command seating uid(1)..uid(n) in order with ``roles`` by seat."""
+    return StartGame(user_id=ORGANISER, seating=tuple(uid(i) for i in range(1, len(roles) + 1)),
+                     roles=tuple(CODES[c] for c in roles))
+
+
+def started_game(n: int, roles: str | None = None, *, host: bool = False,
+                 settings: dict | None = None, organiser: int = ORGANISER) -> Table:
+    """A started game (READY before the introduction night) with the deal ``roles`` by seat."""
+    doctor = ((settings or {}).get("options") or {}).get("doctor", True)
+    roles = roles or default_deal(n, doctor=doctor)
+    assert len(roles) == n
+    t = lobby(n, host=host, settings=settings, organiser=organiser)
+    t.do(deal(roles))
+    return t
+
+
+def game_at_day(n: int, roles: str | None = None, day: int = 1, **kw) -> Table:
+    """A started game advanced to the first speech of ``day`` (nobody eliminated)."""
+    t = started_game(n, roles, **kw)
+    t.to_day(day)
+    return t
+
+
+def game_at_night(n: int, roles: str | None = None, night: int = 2, **kw) -> Table:
+    """A started game advanced to the NIGHT phase of ``night`` (nobody eliminated)."""
+    t = started_game(n, roles, **kw)
+    t.to_night(night)
+    return t
+
+
+def eliminate_by_vote(t: Table, seat: int) -> None:
+    """From the start of a day's speeches: the first speaker nominates ``seat``, who leaves as
+    the sole nominee (PARTY-11) and says his last word.  Ends at the next ready gate (or the end)."""
+    assert t.phase is Phase.SPEECH
+    t.speeches({t.speaker: seat})
+    t.defences()
+    t.last_words()

@@ -1,0 +1,472 @@
+"""An in-process stand-in for the Telegram Bot API, plugged into aiogram as a session.
+
+``RecordingSession`` subclasses aiogram's ``BaseSession``. Every API call a ``Bot`` makes is
+recorded in ``session.calls`` and answered with a plausible fabricated result, which is parsed
+through ``BaseSession.check_response`` exactly as a real HTTP answer would be. Results are therefore
+real aiogram objects bound to the bot: ``(await bot.send_message(...)).edit_text(...)`` works.
+
+Errors are injected with :meth:`RecordingSession.fail`; they are also produced by
+``check_response``, so tests see the same exception classes production code sees
+(``TelegramForbiddenError``, ``TelegramRetryAfter``, ``TelegramMigrateToChat``, ...).
+
+Incoming updates are built with :class:`tests.fakes.updates.Updates`.
+
+Shapes::
+
+    session = RecordingSession()
+    bot = make_bot(session)                # token "123456:TEST-TOKEN-NOT-REAL", HTML parse mode
+    session.fail("sendMessage", chat_id=42, error_code=403)
+    session.calls.calls_to("sendMessage")       # -> list[Call]
+    session.calls.texts_in(-100)                # -> list[str] (texts as sent, HTML included)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import AsyncGenerator, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiogram import Bot
+from aiogram.client.default import Default, DefaultBotProperties
+from aiogram.client.session.base import BaseSession
+from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramNetworkError
+from aiogram.methods import TelegramMethod
+from aiogram.methods.base import TelegramType
+
+from tests.fakes.calls import Call, CallLog, FailRule, error_payload
+from tests.fakes.telegram import (
+    BOT_FIRST_NAME,
+    BOT_USERNAME,
+    DEFAULT_DESCRIPTIONS,
+    MIGRATED,
+    NOT_MODIFIED,
+    TEST_TOKEN,
+    EntityError,
+    member_dict,
+    plain_text,
+)
+
+if TYPE_CHECKING:
+    from tests.fakes.updates import FakeUser
+
+
+def make_bot(session: BaseSession, token: str = TEST_TOKEN) -> Bot:
+    """A ``Bot`` on ``session`` with HTML as the default parse mode and an obviously fake token."""
+    bot = Bot(token=token, session=session, default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    if isinstance(session, RecordingSession):
+        session.bot_id = bot.id
+    return bot
+
+
+@dataclass
+class _Counter:
+    values: dict[int | str, Iterator[int]] = field(default_factory=dict)
+
+    def next(self, key: int | str) -> int:
+        if key not in self.values:
+            self.values[key] = itertools.count(1)
+        return next(self.values[key])
+
+
+class RecordingSession(BaseSession):
+    """aiogram session that records calls and fabricates Bot API results in process.
+
+    Attributes worth touching in tests:
+      ``calls`` (:class:`CallLog`), ``messages`` (current state of messages the bot sent, keyed by
+      ``(chat_id, message_id)``, JSON-shaped dicts), ``chat_types`` / ``chat_titles`` (overrides),
+      ``latency`` (seconds added to every call) and :meth:`set_latency` per chat, ``strict_edits``
+      (editing a known message to identical content raises "message is not modified", as
+      Telegram does),
+      ``strict_html`` (malformed HTML raises "can't parse entities", as Telegram does).
+    """
+
+    def __init__(
+        self,
+        *,
+        bot_username: str = BOT_USERNAME,
+        bot_first_name: str = BOT_FIRST_NAME,
+        latency: float = 0.0,
+        strict_edits: bool = True,
+        strict_html: bool = True,
+    ) -> None:
+        super().__init__()
+        self.bot_username = bot_username
+        self.bot_first_name = bot_first_name
+        self.latency = latency
+        self.strict_edits = strict_edits
+        self.strict_html = strict_html
+        self.calls = CallLog()
+        self.messages: dict[tuple[int | str, int], dict[str, Any]] = {}
+        self.chat_types: dict[int, str] = {}
+        self.chat_titles: dict[int, str] = {}
+        self.users: dict[int, dict[str, Any]] = {}
+        self.members: dict[tuple[int | str, int], dict[str, Any]] = {}
+        self.downloads: dict[str, bytes] = {}
+        self.closed = False
+        self._rules: list[FailRule] = []
+        self._latency_by_chat: dict[int | str, float] = {}
+        self._message_ids = _Counter()
+        self._file_ids = itertools.count(1)
+        self.bot_id: int = int(TEST_TOKEN.split(":", 1)[0])
+
+    # ----------------------------------------------------------------- configuration for tests
+
+    def fail(
+        self,
+        method: str | None = "sendMessage",
+        chat_id: int | str | None = None,
+        error_code: int = 400,
+        description: str | None = None,
+        times: int | None = 1,
+        retry_after: int | None = None,
+        migrate_to_chat_id: int | None = None,
+        network: bool = False,
+    ) -> FailRule:
+        """Make matching calls fail.
+
+        ``method`` is the Bot API name (``"sendMessage"``; ``None`` = any), ``chat_id`` ``None`` =
+        any chat, ``times`` how many calls fail (``None`` = forever). ``retry_after`` (seconds)
+        makes a 429
+        (``TelegramRetryAfter``); ``migrate_to_chat_id`` a ``TelegramMigrateToChat``; ``network``
+        raises ``TelegramNetworkError`` as aiohttp timeouts do. Rules are checked in the order
+        added.
+        """
+        if retry_after is not None:
+            error_code = 429
+        if description is None:
+            if migrate_to_chat_id is not None:
+                description = MIGRATED
+            else:
+                template = DEFAULT_DESCRIPTIONS.get(error_code, "Error")
+                description = template.format(retry_after=retry_after)
+        rule = FailRule(
+            method=method,
+            chat_id=chat_id,
+            error_code=error_code,
+            description=description,
+            remaining=times,
+            retry_after=retry_after,
+            migrate_to_chat_id=migrate_to_chat_id,
+            network=network,
+        )
+        self._rules.append(rule)
+        return rule
+
+    def clear_failures(self) -> None:
+        self._rules.clear()
+
+    def set_latency(self, chat_id: int | str, seconds: float) -> None:
+        """Delay every call to ``chat_id`` by ``seconds`` (simulates a slow chat)."""
+        self._latency_by_chat[chat_id] = seconds
+
+    def register_user(self, user: FakeUser) -> None:
+        """Remember a user so private chats and chat members get their names."""
+        self.users[user.id] = user.as_dict()
+
+    def set_member(
+        self, chat_id: int, user_id: int, status: str = "administrator", **fields: Any
+    ) -> None:
+        """Make ``getChatMember(chat_id, user_id)`` answer with ``status`` (``creator``,
+        ``administrator``, ``member``, ``restricted``, ``left``, ``kicked``); ``fields`` override
+        the rights (e.g. ``can_delete_messages=False``)."""
+        self.members[(chat_id, user_id)] = member_dict(self._user_dict(user_id), status, **fields)
+
+    def next_message_id(self, chat_id: int | str) -> int:
+        """Allocate the next message id in ``chat_id`` (shared with incoming updates)."""
+        return self._message_ids.next(chat_id)
+
+    def message(self, chat_id: int | str, message_id: int) -> dict[str, Any] | None:
+        """Current JSON-shaped state of a message the bot sent (``None`` if unknown/deleted)."""
+        return self.messages.get((chat_id, message_id))
+
+    def clear(self) -> None:
+        """Forget recorded calls (messages and configuration stay)."""
+        self.calls.clear()
+
+    # ----------------------------------------------------------------- BaseSession interface
+
+    async def close(self) -> None:
+        self.closed = True
+
+    async def stream_content(
+        self,
+        url: str,
+        headers: dict[str, Any] | None = None,
+        timeout: int = 30,
+        chunk_size: int = 65536,
+        raise_for_status: bool = True,
+    ) -> AsyncGenerator[bytes, None]:
+        """Yield bytes registered in ``self.downloads`` for a URL ending with the key."""
+        for suffix, content in self.downloads.items():
+            if url.endswith(suffix):
+                for start in range(0, len(content), chunk_size):
+                    yield content[start : start + chunk_size]
+                return
+        raise FileNotFoundError("no fake download registered for this file path")
+
+    async def make_request(
+        self,
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+        timeout: int | None = None,
+    ) -> TelegramType:
+        name = method.__api_method__
+        chat_id = getattr(method, "chat_id", None)
+        loop = asyncio.get_running_loop()
+        call = Call(
+            method=name,
+            request=method,
+            chat_id=chat_id,
+            text=getattr(method, "text", None) or getattr(method, "caption", None),
+            reply_markup=getattr(method, "reply_markup", None),
+            message_id=getattr(method, "message_id", None),
+            time=loop.time(),
+        )
+        self.calls.append(call)
+        self.bot_id = bot.id
+
+        delay = (
+            self._latency_by_chat.get(chat_id, self.latency)
+            if chat_id is not None
+            else self.latency
+        )
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+        try:
+            status, payload = self._answer(bot, method, name, chat_id)
+            response = self.check_response(
+                bot=bot, method=method, status_code=status, content=json.dumps(payload)
+            )
+        except BaseException as error:
+            call.error = error
+            raise
+        call.result = response.result
+        return response.result  # type: ignore[return-value]
+
+    # ----------------------------------------------------------------- fabrication
+
+    def _answer(
+        self, bot: Bot, method: TelegramMethod[Any], name: str, chat_id: Any
+    ) -> tuple[int, dict[str, Any]]:
+        for rule in self._rules:
+            if rule.matches(name, chat_id):
+                if rule.remaining is not None:
+                    rule.remaining -= 1
+                rule.hits += 1
+                if rule.network:
+                    raise TelegramNetworkError(method=method, message="Request timeout error")
+                return rule.error_code, error_payload(rule)
+
+        handler = getattr(self, f"_result_{name}", None)
+        if handler is not None:
+            try:
+                outcome = handler(bot, method)
+            except EntityError as error:
+                return 400, {"ok": False, "error_code": 400, "description": str(error)}
+            if isinstance(outcome, FailRule):
+                return outcome.error_code, error_payload(outcome)
+            return 200, {"ok": True, "result": outcome}
+        # answerCallbackQuery, deleteMessage, pinChatMessage, setMyCommands, restrictChatMember, ...
+        return 200, {"ok": True, "result": True}
+
+    def _result_getMe(self, bot: Bot, method: Any) -> dict[str, Any]:
+        return {
+            **self._bot_user(bot),
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    def _result_sendMessage(self, bot: Bot, method: Any) -> dict[str, Any]:
+        message = self._new_message(bot, method.chat_id)
+        message["text"] = self._plain(bot, method.text, getattr(method, "parse_mode", None))
+        self._attach_markup(bot, message, method.reply_markup)
+        self._store(message)
+        return message
+
+    def _result_sendDocument(self, bot: Bot, method: Any) -> dict[str, Any]:
+        message = self._new_message(bot, method.chat_id)
+        number = next(self._file_ids)
+        file_name = getattr(method.document, "filename", None) or f"document{number}"
+        message["document"] = {
+            "file_id": f"DOC{number}",
+            "file_unique_id": f"UDOC{number}",
+            "file_name": file_name,
+        }
+        if method.caption:
+            message["caption"] = self._plain(
+                bot, method.caption, getattr(method, "parse_mode", None)
+            )
+        self._attach_markup(bot, message, method.reply_markup)
+        self._store(message)
+        return message
+
+    def _result_editMessageText(self, bot: Bot, method: Any) -> dict[str, Any] | bool | FailRule:
+        if method.inline_message_id:
+            return True
+        text = self._plain(bot, method.text, getattr(method, "parse_mode", None))
+        markup = self._dump(bot, method.reply_markup)
+        return self._edit(bot, method, text=text, markup=markup)
+
+    def _result_editMessageReplyMarkup(
+        self, bot: Bot, method: Any
+    ) -> dict[str, Any] | bool | FailRule:
+        if method.inline_message_id:
+            return True
+        known = self.messages.get((method.chat_id, method.message_id))
+        text = known.get("text") if known else None
+        return self._edit(bot, method, text=text, markup=self._dump(bot, method.reply_markup))
+
+    def _result_deleteMessage(self, bot: Bot, method: Any) -> bool:
+        self.messages.pop((method.chat_id, method.message_id), None)
+        return True
+
+    def _result_getChatMember(self, bot: Bot, method: Any) -> dict[str, Any]:
+        key = (method.chat_id, method.user_id)
+        if key in self.members:
+            return self.members[key]
+        user = self._bot_user(bot) if method.user_id == bot.id else self._user_dict(method.user_id)
+        return member_dict(user, "member")
+
+    def _result_getChatAdministrators(self, bot: Bot, method: Any) -> list[dict[str, Any]]:
+        return [
+            member
+            for (chat_id, _), member in self.members.items()
+            if chat_id == method.chat_id and member["status"] in {"creator", "administrator"}
+        ]
+
+    def _result_getChat(self, bot: Bot, method: Any) -> dict[str, Any]:
+        return {
+            **self.chat_dict(method.chat_id),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        }
+
+    def _result_getMyCommands(self, bot: Bot, method: Any) -> list[dict[str, Any]]:
+        for call in reversed(self.calls):
+            if call.method == "setMyCommands" and call.ok:
+                return [
+                    {"command": c.command, "description": c.description}
+                    for c in call.request.commands
+                ]
+        return []
+
+    def _result_getUpdates(self, bot: Bot, method: Any) -> list[Any]:
+        return []
+
+    def _result_getWebhookInfo(self, bot: Bot, method: Any) -> dict[str, Any]:
+        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+
+    # ----------------------------------------------------------------- helpers
+
+    def chat_dict(self, chat_id: int | str) -> dict[str, Any]:
+        """JSON shape of a chat: private for positive ids, else supergroup (see ``chat_types``)."""
+        if isinstance(chat_id, str):  # "@channelusername"
+            return {
+                "id": -1_000_000_000_000 - abs(hash(chat_id)) % 10**9,
+                "type": "channel",
+                "title": chat_id,
+            }
+        chat_type = self.chat_types.get(chat_id, "private" if chat_id > 0 else "supergroup")
+        if chat_type == "private":
+            user = self._user_dict(chat_id)
+            chat = {"id": chat_id, "type": "private", "first_name": user["first_name"]}
+            if user.get("username"):
+                chat["username"] = user["username"]
+            return chat
+        return {
+            "id": chat_id,
+            "type": chat_type,
+            "title": self.chat_titles.get(chat_id, f"Group {chat_id}"),
+        }
+
+    def _bot_user(self, bot: Bot) -> dict[str, Any]:
+        return {
+            "id": bot.id,
+            "is_bot": True,
+            "first_name": self.bot_first_name,
+            "username": self.bot_username,
+        }
+
+    def bot_user_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": self.bot_first_name,
+            "username": self.bot_username,
+        }
+
+    def _user_dict(self, user_id: int) -> dict[str, Any]:
+        if user_id == self.bot_id:
+            return self.bot_user_dict()
+        return self.users.get(
+            user_id, {"id": user_id, "is_bot": False, "first_name": f"User {user_id}"}
+        )
+
+    def _new_message(self, bot: Bot, chat_id: int | str) -> dict[str, Any]:
+        chat = self.chat_dict(chat_id)
+        return {
+            "message_id": self.next_message_id(chat["id"]),
+            "date": int(time.time()),
+            "chat": chat,
+            "from": self._bot_user(bot),
+        }
+
+    def _store(self, message: dict[str, Any]) -> None:
+        self.messages[(message["chat"]["id"], message["message_id"])] = message
+
+    def _edit(
+        self, bot: Bot, method: Any, *, text: str | None, markup: Any
+    ) -> dict[str, Any] | FailRule:
+        key = (method.chat_id, method.message_id)
+        known = self.messages.get(key)
+        if known is None:
+            message = {**self._new_message(bot, method.chat_id), "message_id": method.message_id}
+        else:
+            if (
+                self.strict_edits
+                and known.get("text") == text
+                and known.get("reply_markup") == markup
+            ):
+                return FailRule(None, None, 400, NOT_MODIFIED, None)
+            message = dict(known)
+        if text is not None:
+            message["text"] = text
+        message.pop("reply_markup", None)
+        if markup:
+            message["reply_markup"] = markup
+        message["edit_date"] = int(time.time())
+        self.messages[key] = message
+        return message
+
+    def _attach_markup(self, bot: Bot, message: dict[str, Any], markup: Any) -> None:
+        dumped = self._dump(bot, markup)
+        # Only inline keyboards are echoed back on a message; reply keyboards are not.
+        if dumped and "inline_keyboard" in dumped:
+            message["reply_markup"] = dumped
+
+    def _dump(self, bot: Bot, value: Any) -> Any:
+        if value is None:
+            return None
+        return self.prepare_value(value, bot=bot, files={}, _dumps_json=False)
+
+    def _plain(self, bot: Bot, text: str, parse_mode: Any) -> str:
+        """Text as Telegram returns it (HTML parsed; malformed HTML fails if ``strict_html``)."""
+        if isinstance(parse_mode, Default):
+            parse_mode = bot.default[parse_mode.name]
+        if parse_mode != ParseMode.HTML:
+            return text
+        return plain_text(text, strict=self.strict_html)
