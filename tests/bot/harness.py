@@ -76,7 +76,7 @@ class Harness:
         before = len(self.session.calls.calls_to("answerCallbackQuery"))
         await self.feed(self.updates.callback(user, (chat_id, message_id), data))
         answers = self.session.calls.calls_to("answerCallbackQuery")[before:]
-        return answers[-1].method.text if answers else None
+        return answers[-1].request.text if answers else None
 
     async def fire(self) -> None:
         """Fire the game's pending deadline."""
