@@ -3,14 +3,50 @@
 from __future__ import annotations
 
 import asyncio
+import getpass
 import logging
+import os
+import re
+import sys
+from pathlib import Path
 
 from .config import configure_logging, load_settings_or_exit
 
 logger = logging.getLogger("bot")
 
 
+TOKEN_RE = re.compile(r"^\d+:[A-Za-z0-9_-]{20,}$")
+
+
+def ask_token_once(env_file: Path = Path(".env")) -> None:
+    """First run at a terminal without a token: ask for it and keep it in ``.env`` (mode 600).
+
+    Without a terminal (CI, Procfile) nothing is asked; the settings loader then explains what
+    is missing and exits 2.  The token is never echoed or logged.
+    """
+    if os.environ.get("BOT_TOKEN", "").strip() or not sys.stdin.isatty():
+        return
+    text = env_file.read_text(encoding="utf-8") if env_file.exists() else ""
+    if re.search(r"^BOT_TOKEN=\S+", text, re.M):
+        return
+    print("No BOT_TOKEN yet. Create a bot with @BotFather (/newbot) and paste its token here.")
+    token = getpass.getpass("Bot token (hidden): ").strip()
+    if not TOKEN_RE.match(token):
+        print("That does not look like a bot token (digits, a colon, then letters).", file=sys.stderr)
+        return
+    if not text and Path(".env.example").exists():
+        text = Path(".env.example").read_text(encoding="utf-8")
+    if re.search(r"^BOT_TOKEN=.*$", text, re.M):
+        text = re.sub(r"^BOT_TOKEN=.*$", lambda _m: f"BOT_TOKEN={token}", text, count=1, flags=re.M)
+    else:
+        text = f"BOT_TOKEN={token}\n" + text
+    env_file.write_text(text, encoding="utf-8")
+    env_file.chmod(0o600)
+    print(f"Saved to {env_file}.")
+
+
 async def run() -> None:
+    ask_token_once()
     settings = load_settings_or_exit()
     configure_logging(settings)
     from .app import build_app, set_commands
@@ -18,7 +54,17 @@ async def run() -> None:
     app = build_app(token=settings.bot_token.get_secret_value(),
                     database_url=settings.database_url, api_url=settings.telegram_api_url,
                     default_locale=settings.default_locale, lobby_timeout=settings.lobby_timeout)
-    recovered = await app.start()
+    from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
+
+    try:
+        recovered = await app.start()
+    except TelegramUnauthorizedError:
+        await app.stop()
+        raise SystemExit("mafia-bot: Telegram rejected BOT_TOKEN; check it with @BotFather")
+    except TelegramNetworkError as exc:
+        await app.stop()
+        raise SystemExit(f"mafia-bot: cannot reach the Bot API at {settings.telegram_api_url}: "
+                         f"{exc.message}")
     logger.info("database %s; %d open game(s) recovered", settings.safe_database_url, recovered)
     await set_commands(app)
     allowed = app.dp.resolve_used_update_types()

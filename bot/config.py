@@ -7,8 +7,7 @@ lower-case name (``settings.bot_token``). Real environment variables win over
 
 Secrets (``BOT_TOKEN``, ``WEBHOOK_SECRET``) are :class:`pydantic.SecretStr`: their
 ``repr``/``str`` is masked, so a logged ``Settings`` never shows them. Database
-and Redis URLs may carry passwords: log :attr:`Settings.safe_database_url` /
-:attr:`Settings.safe_redis_url` instead of the raw values.
+URLs may carry passwords: log :attr:`Settings.safe_database_url` instead of the raw value.
 """
 
 from __future__ import annotations
@@ -72,9 +71,6 @@ class Settings(BaseSettings):
     log_level: str = Field("INFO", description="Python logging level name.")
     lobby_timeout: int = Field(1800, gt=0, description="Seconds before an unstarted lobby is cancelled.")
     polling_timeout: int = Field(30, ge=0, le=600, description="Long-polling timeout of getUpdates, seconds.")
-    redis_url: str | None = Field(
-        None, description="redis://... for shared rate limits and locks when running several workers."
-    )
 
     @field_validator("bot_token", mode="before")
     @classmethod
@@ -91,7 +87,7 @@ class Settings(BaseSettings):
             raise ValueError("does not look like a bot token (expected '<digits>:<letters>' from @BotFather)")
         return SecretStr(value.get_secret_value().strip())
 
-    @field_validator("webhook_url", "redis_url", "webhook_secret", mode="before")
+    @field_validator("webhook_url", "webhook_secret", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # "WEBHOOK_URL=" in .env means "not set", not "set to the empty string".
@@ -145,7 +141,7 @@ class Settings(BaseSettings):
     def __repr_args__(self):  # type: ignore[no-untyped-def]
         # URLs may embed passwords: show them masked when settings are printed or logged.
         for name, value in super().__repr_args__():
-            if name in ("database_url", "redis_url") and isinstance(value, str):
+            if name == "database_url" and isinstance(value, str):
                 value = _mask_url(value)
             yield name, value
 
@@ -167,11 +163,6 @@ class Settings(BaseSettings):
     def safe_database_url(self) -> str:
         """``DATABASE_URL`` with any password masked, for logs."""
         return _mask_url(self.database_url)
-
-    @property
-    def safe_redis_url(self) -> str | None:
-        """``REDIS_URL`` with any password masked, for logs; None when unset."""
-        return None if self.redis_url is None else _mask_url(self.redis_url)
 
     def telegram_api_server(self) -> TelegramAPIServer:
         """aiogram's :class:`TelegramAPIServer` for ``TELEGRAM_API_URL``.
@@ -238,3 +229,6 @@ def configure_logging(settings: Settings) -> None:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # Migrations and the scheduler are chatty at INFO; their news matters only when it is bad.
+    for name in ("alembic", "apscheduler"):
+        logging.getLogger(name).setLevel(max(logging.WARNING, logging.getLevelName(settings.log_level)))

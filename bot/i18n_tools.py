@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
@@ -43,6 +44,10 @@ TEMPLATE_NAME = f"{DOMAIN}.pot"
 #: The project's only translation markers; ``ngettext`` takes (singular, plural, n).
 KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "ngettext": (1, 2)}
 
+_HEADER = ("# {what} for PROJECT.\n"
+           "# Maintained with `python -m bot.i18n_tools update` (see bot/i18n_tools.py).\n#")
+_CATALOG_META = {"copyright_holder": "the mafia-bot developers",
+                 "last_translator": "the mafia-bot developers"}
 _PO_OPTIONS = {"width": 76, "no_location": True, "sort_output": True}
 _DATE_HEADER = re.compile(rb'^"(POT-Creation-Date|PO-Revision-Date): .*\\n"\n', re.MULTILINE)
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s[^<>]*)?>")
@@ -69,7 +74,8 @@ def extract_template(source_dir: Path = SOURCE_DIR, mapping_file: Path = MAPPING
     else:
         method_map, options_map = [("**.py", "python")], {}
     name, version = _project()
-    template = Catalog(project=name, version=version, fuzzy=True)
+    template = Catalog(project=name, version=version, fuzzy=True,
+                       header_comment=_HEADER.format(what="Translations template"), **_CATALOG_META)
     for filename, lineno, message, comments, context in extract_from_dir(
             source_dir, method_map, options_map, keywords=KEYWORDS):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
@@ -129,7 +135,10 @@ def update_catalogues(locales_dir: Path = LOCALES_DIR, source_dir: Path = SOURCE
         if path.exists():
             catalog = read_catalogue(path, locale)
         else:
-            catalog = Catalog(locale=locale, project=template.project, version=template.version)
+            catalog = Catalog(locale=locale, project=template.project, version=template.version,
+                              header_comment=_HEADER.format(what=f"{Locale.parse(locale).english_name} "
+                                                                 "translations"),
+                              language_team=Locale.parse(locale).english_name, **_CATALOG_META)
         catalog.update(template, no_fuzzy_matching=True)
         catalog.fuzzy = False  # a fuzzy header would make msgfmt drop Plural-Forms
         write_catalogue(path, catalog, keep_obsolete=keep_obsolete)

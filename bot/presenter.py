@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime, timezone
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -77,16 +78,8 @@ class Presenter:
                 handler(g, _, before, after, e)
             except Exception:
                 logger.exception("game %s: rendering %s failed", g.id, type(e).__name__)
-        if events and not after.over and after.phase is not Phase.LOBBY and self._table_changed(events):
-            self.refresh_table(g, _, after)
-
-    @staticmethod
-    def _table_changed(events) -> bool:
-        kinds = (ev.PlayerEliminated, ev.PlayerInactive, ev.PlayerActive, ev.Paused, ev.Resumed,
-                 ev.HostModeEnded)
-        return any(isinstance(e, kinds) or (isinstance(e, ev.PhaseStarted) and e.phase in
-                   ("night", "ready") or (isinstance(e, ev.PhaseStarted) and e.phase == "speech"))
-                   for e in events)
+        if events and not after.over and after.phase is not Phase.LOBBY:
+            self.refresh_table(g, _, after)  # skipped by edit() when nothing changed
 
     def group(self, g, text: str, markup=None, **kw):
         return self.sender.send(g.chat_id, text, markup, **kw)
@@ -140,8 +133,10 @@ class Presenter:
         if ref is not None:
             names = ", ".join(label(st, p.user_id) for p in st.seated())
             self.sender.edit(g.chat_id, ref, _("🎲 The game has started: {names}").format(names=names))
-        fut = self.group(g, views.table_text(_, st), views.table_keyboard(_, g.id, st), merge=False)
+        text, markup = views.table_text(_, st), views.table_keyboard(_, g.id, st)
+        fut = self.group(g, text, markup, merge=False)
         self.keep(g, "table", fut)
+        self.remember(g, "table", text, markup)
         fut.add_done_callback(lambda f: self._pin(g, f))
         self.group(g, _("🎭 Roles are dealt in private messages. Seats are drawn at random."))
 
@@ -151,9 +146,21 @@ class Presenter:
             self.sender.pin(g.chat_id, msg.message_id)
 
     def refresh_table(self, g, _, st: GameState) -> None:
-        ref = self.ref(g, "table")
-        if ref is not None:
-            self.sender.edit(g.chat_id, ref, views.table_text(_, st), views.table_keyboard(_, g.id, st))
+        self.edit(g, "table", g.chat_id, views.table_text(_, st), views.table_keyboard(_, g.id, st))
+
+    def edit(self, g, key: str, chat_id: int, text: str, markup=None) -> None:
+        """Edit a standing message unless it already shows exactly this (saves the group budget)."""
+        ref = self.ref(g, key)
+        if ref is None:
+            return
+        shown = (text, markup.model_dump_json() if markup is not None else None)
+        if g.refs.get("shown:" + key) == shown:
+            return
+        g.refs["shown:" + key] = shown
+        self.sender.edit(chat_id, ref, text, markup)
+
+    def remember(self, g, key: str, text: str, markup=None) -> None:
+        g.refs["shown:" + key] = (text, markup.model_dump_json() if markup is not None else None)
 
     # --- roles -------------------------------------------------------------------------------
     def on_RoleAssigned(self, g, _, before, st, e):
@@ -190,8 +197,12 @@ class Presenter:
         if st.phase.value != phase or st.phase_seq != e.phase_seq:
             return  # a phase that ended within the same step: nothing to show
         if phase in ("speech", "defence", "last_word"):
-            fut = self.group(g, views.turn_text(_, st), views.turn_keyboard(_, g.id, st))
+            text, markup = views.turn_text(_, st), views.turn_keyboard(_, g.id, st)
+            fut = self.group(g, text, markup)
             self.keep(g, "turn", fut)
+            self.remember(g, "turn", text, markup)
+            if e.seconds:
+                self.countdown(g, e.phase_seq, e.seconds)
         elif phase == "ready":
             fut = self.group(g, views.ready_text(_, st),
                              views.ready_keyboard(_, g.id, st, self.bot_url()))
@@ -213,6 +224,25 @@ class Presenter:
             fut = self.group(g, views.exclude_text(_, st), views.exclude_keyboard(_, g.id, st))
             self.keep(g, "exclude", fut)
 
+    def countdown(self, g, phase_seq: int, seconds: int) -> None:
+        """Edit the turn message at half time and 10 s before the end (two edits a turn)."""
+        marks = sorted({m for m in (seconds // 2, 10) if 10 <= m < seconds and seconds >= 20},
+                       reverse=True)
+        loop = asyncio.get_running_loop()
+        for left in marks:
+            loop.call_later(seconds - left, self._tick, g, phase_seq, left)
+
+    def _tick(self, g, phase_seq: int, left: int) -> None:
+        st = g.state
+        if st is None or st.phase_seq != phase_seq or st.pause is not None or st.over:
+            return
+        if g.deadline is not None:  # after a pause the real remaining time differs
+            left = round((g.deadline - datetime.now(timezone.utc)).total_seconds())
+            if left < 3:
+                return
+        _ = self.tr.get(g.locale)
+        self.edit(g, "turn", g.chat_id, views.turn_text(_, st, left), views.turn_keyboard(_, g.id, st))
+
     def on_TurnSkipped(self, g, _, before, st, e):
         self.group(g, _("⏭ {player} is inactive: turn skipped.").format(player=label(st, e.user_id)))
 
@@ -229,9 +259,8 @@ class Presenter:
                              views.ready_keyboard(_, g.id, st, self.bot_url()))
 
     def on_NominationAccepted(self, g, _, before, st, e):
-        ref = self.ref(g, "turn")
-        if ref is not None and st.phase is Phase.SPEECH and st.speaker == e.by:
-            self.sender.edit(g.chat_id, ref, views.turn_text(_, st), views.turn_keyboard(_, g.id, st))
+        if st.phase is Phase.SPEECH and st.speaker == e.by:
+            self.edit(g, "turn", g.chat_id, views.turn_text(_, st), views.turn_keyboard(_, g.id, st))
 
     # --- voting ------------------------------------------------------------------------------
     def on_VoteWindowOpened(self, g, _, before, st, e):
@@ -331,6 +360,8 @@ class Presenter:
         self.group(g, text.format(player=label(st, e.by), m=(e.seconds or 0) // 60))
 
     def on_Resumed(self, g, _, before, st, e):
+        if st.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD) and st.timer:
+            self.countdown(g, st.phase_seq, st.timer.seconds)
         self.group(g, _("▶️ The game goes on.") if e.by is None else
                    _("▶️ {player} resumed the game.").format(player=label(st, e.by)))
 

@@ -69,7 +69,8 @@ def table_text(_, st: GameState) -> str:
     elif st.phase in (Phase.NIGHT, Phase.READY):
         head = _("🌙 <b>Night {n}</b>").format(n=st.night)
     else:
-        head = _("☀️ <b>Day {n}</b>").format(n=max(st.day, 1))
+        morning = st.phase is Phase.LAST_WORD and st.after_last_words == "day"
+        head = _("☀️ <b>Day {n}</b>").format(n=st.day + 1 if morning else max(st.day, 1))
     mafia = sum(1 for p in st.seated() if p.team is Team.MAFIA)
     lines = [head, _("Mafia: {n} · Commissar{doctor}").format(
         n=mafia, doctor=_(" · Doctor") if any(p.role is Role.DOCTOR for p in st.seated()) else "")]
@@ -102,7 +103,15 @@ def table_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | Non
 
 
 # --- turns -----------------------------------------------------------------------------------
-def turn_text(_, st: GameState) -> str:
+def turn_text(_, st: GameState, left: int | None = None) -> str:
+    """The current turn's message; ``left`` (seconds) adds the countdown line."""
+    text = _turn_body(_, st)
+    if left is not None:
+        text += "\n" + _("⏳ {s} s left").format(s=left)
+    return text
+
+
+def _turn_body(_, st: GameState) -> str:
     sp = label(st, st.speaker)
     secs = st.timer.seconds if st.timer else 0
     if st.phase is Phase.SPEECH:

@@ -119,7 +119,7 @@ class Table:
 
         ``kill``: the seat every living mafioso picks, or ``{mafioso seat: target seat}``.
         ``check`` / ``heal``: the Commissar's / Doctor's target (else they tap Sleep).  Everybody
-        else taps Sleep except ``sleep_skip``.  If the night is still open afterwards and ``close``
+        else taps Sleep except ``sleep_skip`` and those who have acted already.  If the night is still open afterwards and ``close``
         is true, its deadline fires.
         """
         assert self.phase is Phase.NIGHT, self.phase
@@ -130,7 +130,7 @@ class Table:
         for p in list(st.alive()):
             if self.phase is not Phase.NIGHT or self.state.night != night:
                 return
-            if p.seat in sleep_skip:
+            if p.seat in sleep_skip or p.user_id in self.state.night_actions:
                 continue
             if p.role is Role.MAFIA and night > 1:
                 if p.seat in picks:
