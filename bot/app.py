@@ -109,6 +109,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["storage"] = storage
     dp["tr"] = translator
     dp["presenter"] = presenter
+    dp["sender"] = sender
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
                service=service, deadlines=deadlines, translator=translator)
 

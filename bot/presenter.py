@@ -169,7 +169,7 @@ class Presenter:
             markup = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
                 text=_("✅ I have read my role"),
                 callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])
-        text = views.role_card(_, st, e.user_id, self.titles.get(g.chat_id, ""))
+        text = views.role_card(_, st, e.user_id, g.ui.get("title") or self.titles.get(g.chat_id, ""))
         self.keep(g, f"role:{e.user_id}", self.dm(e.user_id, text, markup, protect_content=True))
 
     def on_HostRoles(self, g, _, before, st, e):
@@ -373,6 +373,25 @@ class Presenter:
 
     def on_PlayerActive(self, g, _, before, st, e):
         self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
+        self.resync(g, _, st, e.user_id)
+
+    def resync(self, g, _, st: GameState, uid: int) -> None:
+        """A returning player gets his role card and, at night, his night keyboard again
+        (a DM may have failed while he was away: PARTY-44)."""
+        p = st.players.get(uid)
+        if p is None or not p.seat:
+            return
+        text = views.role_card(_, st, uid, g.ui.get("title", ""))
+        self.dm(uid, text, None, protect_content=True)
+        if p.alive and st.phase is Phase.NIGHT:
+            fut = self.dm(uid, views.night_text(_, st, uid), views.night_keyboard(_, g.id, st, uid))
+            self.keep(g, f"night:{uid}", fut)
+        elif p.alive and st.phase is Phase.READY and st.ready_purpose == "intro" \
+                and uid not in st.ready and not st.host:
+            self.dm(uid, _("Press the button when you have read your role."),
+                    InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+                        text=_("✅ I have read my role"),
+                        callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]]))
 
     def on_OrganiserChanged(self, g, _, before, st, e):
         self.group(g, _("👑 {player} now holds the game rights (pause, settings, stop).")

@@ -6,6 +6,9 @@
   a not yet started :class:`bot.storage.Storage` on it (call it again to simulate a
   restart of the bot on the same data).
 * ``storage`` -- a started Storage on ``database``, closed after the test.
+* ``db_url`` -- just a URL of an empty, isolated database, for code that builds its own
+  Storage from a URL (``bot.app.build_app``): a temporary SQLite file, or a fresh PostgreSQL
+  database created for the test and dropped afterwards.
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage import Storage, create_engine
 
-__all__ = ["Database", "database", "storage", "TEST_DATABASE_URL"]
+__all__ = ["Database", "database", "db_url", "storage", "TEST_DATABASE_URL"]
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
 
@@ -83,3 +87,21 @@ async def storage(database: Database) -> AsyncIterator[Storage]:
         yield store
     finally:
         await store.close()
+
+
+@pytest.fixture(params=_BACKENDS)
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'mafia.db'}"
+        return
+    assert TEST_DATABASE_URL is not None
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    admin = create_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as connection:
+            await connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        yield make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        async with admin.connect() as connection:
+            await connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.dispose()

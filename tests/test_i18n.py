@@ -109,8 +109,8 @@ def test_a_new_untranslated_message_is_caught(tmp_path):
     src = tmp_path / "bot"
     shutil.copytree(BOT_DIR, src, ignore=shutil.ignore_patterns("__pycache__"))
     (src / "new_feature.py").write_text('def f(_):\n    return _("A brand new sentence")\n')
-    problems = untranslated(src, LOCALES)
-    assert problems == [f"{loc}: missing 'A brand new sentence'" for loc in SUPPORTED_LOCALES]
+    new = set(untranslated(src, LOCALES)) - set(untranslated(BOT_DIR, LOCALES))
+    assert new == {f"{loc}: missing 'A brand new sentence'" for loc in SUPPORTED_LOCALES}
 
 
 def test_template_is_up_to_date():

@@ -49,3 +49,8 @@ async def may_manage(bot: Bot, message_or_chat_id, user_id: int, st: GameState |
     if st is not None and user_id in (st.organiser, st.host):
         return True
     return await is_chat_admin(bot, chat_id, user_id)
+
+
+def say(sender, chat_id: int, text: str, reply_markup=None, **kwargs):
+    """Reply through the Sender (rate limits, retries, per-recipient errors), never directly."""
+    return sender.send(chat_id, text, reply_markup, merge=False, **kwargs)

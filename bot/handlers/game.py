@@ -14,7 +14,7 @@ from engine import (
 )
 
 from ..callbacks import Act
-from .common import is_chat_admin, refusal
+from .common import say, is_chat_admin, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PHASE_BOUND = {"ready", "cont", "end", "nom", "vote", "exy", "exn", "kill", "check", "heal", "sleep"}
@@ -101,57 +101,57 @@ async def _game_of(message: Message, service) -> int | None:
     return await service.game_for_chat(message.chat.id)
 
 
-async def _run(message: Message, service, tr, make) -> None:
+async def _run(message: Message, service, tr, sender, make) -> None:
     game_id = await _game_of(message, service)
     if game_id is None:
-        await message.answer(tr.get(None)("You are not in a running game."))
+        say(sender, message.chat.id, tr.get(None)("You are not in a running game."))
         return
     g = await service.live(game_id)
     try:
         await make(g)
     except IllegalCommand as exc:
-        await message.answer(refusal(tr, g.locale, exc))
+        say(sender, message.chat.id, refusal(tr, g.locale, exc))
 
 
-async def pause_cmd(message: Message, service, tr) -> None:
-    await _run(message, service, tr, lambda g: service.pause(g.id, message.from_user.id))
+async def pause_cmd(message: Message, service, tr, sender) -> None:
+    await _run(message, service, tr, sender, lambda g: service.pause(g.id, message.from_user.id))
 
 
-async def resume_cmd(message: Message, service, tr) -> None:
-    await _run(message, service, tr,
+async def resume_cmd(message: Message, service, tr, sender) -> None:
+    await _run(message, service, tr, sender,
                lambda g: service.execute(g.id, Resume(user_id=message.from_user.id)))
 
 
-async def next_cmd(message: Message, service, tr) -> None:
-    await _run(message, service, tr,
+async def next_cmd(message: Message, service, tr, sender) -> None:
+    await _run(message, service, tr, sender,
                lambda g: service.execute(g.id, HostNext(user_id=message.from_user.id)))
 
 
-async def away_cmd(message: Message, service, tr) -> None:
+async def away_cmd(message: Message, service, tr, sender) -> None:
     uid = message.from_user.id
-    await _run(message, service, tr,
+    await _run(message, service, tr, sender,
                lambda g: service.execute(g.id, MarkInactive(user_id=uid, player=uid, reason="away")))
 
 
-async def back_cmd(message: Message, service, tr) -> None:
+async def back_cmd(message: Message, service, tr, sender) -> None:
     uid = message.from_user.id
-    await _run(message, service, tr, lambda g: service.execute(g.id, MarkActive(user_id=uid)))
+    await _run(message, service, tr, sender, lambda g: service.execute(g.id, MarkActive(user_id=uid)))
 
 
-async def takehost_cmd(message: Message, bot: Bot, service, tr) -> None:
+async def takehost_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
     """PARTY-Q22: a group admin takes the game rights (and ends host mode)."""
     uid = message.from_user.id
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
-        await message.answer(tr.get(None)("You are not in a running game."))
+        say(sender, message.chat.id, tr.get(None)("You are not in a running game."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
     anonymous = message.sender_chat is not None and message.sender_chat.id == message.chat.id
     if not anonymous and not await is_chat_admin(bot, message.chat.id, uid):
-        await message.answer(_("Only a group admin can do that."))
+        say(sender, message.chat.id, _("Only a group admin can do that."))
         return
     try:
         await service.execute(game_id, TakeOver(user_id=uid))
     except IllegalCommand as exc:
-        await message.answer(refusal(tr, g.locale, exc))
+        say(sender, message.chat.id, refusal(tr, g.locale, exc))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -11,7 +13,7 @@ from engine import BecomeHost, CancelGame, ChangeSettings, IllegalCommand, Join,
 
 from ..callbacks import LobbyAct
 from ..storage import ActiveGameExists
-from .common import display_name, may_manage, refusal
+from .common import say, display_name, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
@@ -31,7 +33,7 @@ async def _locale(storage, chat_id: int, tr) -> str:
     return tr.locale((await storage.get_chat_settings(chat_id)).locale)
 
 
-async def new_game(message: Message, service, storage, tr, presenter) -> None:
+async def new_game(message: Message, service, storage, tr, presenter, sender) -> None:
     chat_id = message.chat.id
     locale = await _locale(storage, chat_id, tr)
     _ = tr.get(locale)
@@ -41,7 +43,7 @@ async def new_game(message: Message, service, storage, tr, presenter) -> None:
     try:
         game_id = await service.new_game(chat_id, message.from_user.id, locale, settings)
     except ActiveGameExists:
-        await message.answer(_("A game is already open in this chat. Finish it or /cancel it first."))
+        say(sender, message.chat.id, _("A game is already open in this chat. Finish it or /cancel it first."))
         return
     g = await service.live(game_id)
     g.ui["title"] = message.chat.title or ""
@@ -49,55 +51,55 @@ async def new_game(message: Message, service, storage, tr, presenter) -> None:
     service.persist_ui_soon(g)
 
 
-async def _manage(message: Message, bot: Bot, service, tr, action) -> None:
+async def _manage(message: Message, bot: Bot, service, tr, sender, action) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         locale = tr.locale(None)
-        await message.answer(tr.get(locale)(
+        say(sender, message.chat.id, tr.get(locale)(
             "There is no open game here. /newgame starts one."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
     user_id = message.from_user.id if message.from_user else 0
     if not await may_manage(bot, message, user_id, g.state):
-        await message.answer(_("Only the organiser or a group admin can do that."))
+        say(sender, message.chat.id, _("Only the organiser or a group admin can do that."))
         return
     try:
         await action(game_id, user_id)
     except IllegalCommand as exc:
-        await message.answer(refusal(tr, g.locale, exc))
+        say(sender, message.chat.id, refusal(tr, g.locale, exc))
 
 
-async def start_game_cmd(message: Message, bot: Bot, service, tr) -> None:
-    await _manage(message, bot, service, tr, service.start)
+async def start_game_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
+    await _manage(message, bot, service, tr, sender, service.start)
 
 
-async def cancel_cmd(message: Message, bot: Bot, service, tr) -> None:
+async def cancel_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
     reason = "stopped" if (message.text or "").lstrip("/").startswith("stop") else "cancelled"
-    await _manage(message, bot, service, tr,
+    await _manage(message, bot, service, tr, sender,
                   lambda gid, uid: service.execute(gid, CancelGame(user_id=uid, reason=reason)))
 
 
-async def host_cmd(message: Message, service, tr, presenter) -> None:
+async def host_cmd(message: Message, service, tr, presenter, sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
-        await message.answer(tr.get(None)("There is no open game here. /newgame starts one."))
+        say(sender, message.chat.id, tr.get(None)("There is no open game here. /newgame starts one."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
     url = presenter.deep_link(f"host_{game_id}")
-    await message.answer(_("🎩 To host this game (without playing), open the bot:"),
+    say(sender, message.chat.id, _("🎩 To host this game (without playing), open the bot:"),
                          reply_markup=InlineKeyboardMarkup(inline_keyboard=[[
                              InlineKeyboardButton(text=_("🎩 Be the host"), url=url)]]))
 
 
-async def private_start(message: Message, command: CommandObject, service, storage, tr) -> None:
+async def private_start(message: Message, command: CommandObject, service, storage, tr, sender) -> None:
     user = message.from_user
     payload = command.args or ""
     kind, _sep, raw_id = payload.partition("_")
     if kind not in ("join", "host") or not raw_id.isdigit():
         _ = tr.get(None)
-        await message.answer(_(
+        say(sender, message.chat.id, _(
             "👋 I host mafia games in group chats. Add me to a group and send /newgame there; "
             "players join with the «Join» button. /help lists every command."))
         await service.touch_user(user.id)
@@ -106,30 +108,30 @@ async def private_start(message: Message, command: CommandObject, service, stora
     try:
         g = await service.live(game_id)
     except KeyError:
-        await message.answer(tr.get(None)("This game does not exist any more."))
+        say(sender, message.chat.id, tr.get(None)("This game does not exist any more."))
         return
     _ = tr.get(g.locale)
     st = g.state
     if st is None or st.phase is not Phase.LOBBY:
-        await message.answer(_("This game has already started or ended."))
+        say(sender, message.chat.id, _("This game has already started or ended."))
         return
     other = await service.game_for_user(user.id)
     if other is not None and other != game_id:
-        await message.answer(_("You are already in another game. Leave it first."))
+        say(sender, message.chat.id, _("You are already in another game. Leave it first."))
         return
     cmd = Join(user_id=user.id, name=display_name(user)) if kind == "join" else \
         BecomeHost(user_id=user.id, name=display_name(user))
     try:
         await service.execute(game_id, cmd)
     except IllegalCommand as exc:
-        await message.answer(refusal(tr, g.locale, exc))
+        say(sender, message.chat.id, refusal(tr, g.locale, exc))
         return
-    title = g.ui.get("title", "")
+    title = escape(g.ui.get("title", ""))
     if kind == "join":
-        await message.answer(_("✅ You joined the game in «{chat}». Your role will come here when "
+        say(sender, message.chat.id, _("✅ You joined the game in «{chat}». Your role will come here when "
                                "the game starts.").format(chat=title))
     else:
-        await message.answer(_("🎩 You host the game in «{chat}». You will see every role and "
+        say(sender, message.chat.id, _("🎩 You host the game in «{chat}». You will see every role and "
                                "move the game on with «Next».").format(chat=title))
 
 

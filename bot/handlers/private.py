@@ -11,6 +11,8 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from engine import CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage, Team
 
+from .common import say
+
 logger = logging.getLogger(__name__)
 
 
@@ -25,12 +27,12 @@ def router() -> Router:
     return r
 
 
-async def help_cmd(message: Message, storage, tr) -> None:
+async def help_cmd(message: Message, storage, tr, sender) -> None:
     locale = None
     if message.chat.type != "private":
         locale = (await storage.get_chat_settings(message.chat.id)).locale
     _ = tr.get(locale)
-    await message.answer(_(
+    say(sender, message.chat.id, _(
         "<b>Commands</b>\n"
         "/newgame — open a lobby in this group\n"
         "/startgame — start (organiser or admin)\n"
@@ -44,12 +46,12 @@ async def help_cmd(message: Message, storage, tr) -> None:
         "/rules — the rules of party mafia"))
 
 
-async def rules_cmd(message: Message, storage, tr) -> None:
+async def rules_cmd(message: Message, storage, tr, sender) -> None:
     locale = None
     if message.chat.type != "private":
         locale = (await storage.get_chat_settings(message.chat.id)).locale
     _ = tr.get(locale)
-    await message.answer(_(
+    say(sender, message.chat.id, _(
         "<b>Party mafia</b>\n"
         "Town wins when no mafioso is left; the mafia wins when it is as many as everyone else.\n"
         "Night 1: the mafia gets acquainted; nobody acts.\n"
@@ -63,12 +65,12 @@ async def rules_cmd(message: Message, storage, tr) -> None:
         "Everyone eliminated gets a last word; roles are revealed only at the end."))
 
 
-async def relay(message: Message, service, tr) -> None:
+async def relay(message: Message, service, tr, sender) -> None:
     """Texts from a mafioso at night go to his living teammates; the rest get a hint."""
     uid = message.from_user.id
     game_id = await service.game_for_user(uid)
     if game_id is None:
-        await message.answer(tr.get(None)(
+        say(sender, message.chat.id, tr.get(None)(
             "I host mafia games in groups. Send /newgame in a group; /help lists the commands."))
         return
     g = await service.live(game_id)
@@ -77,16 +79,16 @@ async def relay(message: Message, service, tr) -> None:
     _ = tr.get(g.locale)
     p = st.players.get(uid) if st else None
     if st is None or p is None or not p.seat or p.team is not Team.MAFIA or not p.alive:
-        await message.answer(_("Talk in the group; I pass private messages only between mafiosi "
+        say(sender, message.chat.id, _("Talk in the group; I pass private messages only between mafiosi "
                                "at night."))
         return
     if st.phase is not Phase.NIGHT:
-        await message.answer(_("Your team hears you only at night."))
+        say(sender, message.chat.id, _("Your team hears you only at night."))
         return
     try:
         await service.execute(game_id, RelayMessage(user_id=uid, text=message.text or ""))
     except IllegalCommand:
-        await message.answer(_("Your team hears you only at night."))
+        say(sender, message.chat.id, _("Your team hears you only at night."))
 
 
 async def member_left(message: Message, service) -> None:
@@ -107,9 +109,17 @@ async def member_left(message: Message, service) -> None:
             pass
 
 
-async def bot_membership(update: ChatMemberUpdated, service) -> None:
-    """The bot was removed from a group: its open game is cancelled cleanly."""
-    if update.new_chat_member.status in ("left", "kicked"):
+async def bot_membership(update: ChatMemberUpdated, service, storage, tr, sender) -> None:
+    """The bot was added to a group: say hello. Removed: its open game is cancelled cleanly."""
+    old_status, new_status = update.old_chat_member.status, update.new_chat_member.status
+    if update.chat.type in ("group", "supergroup") and old_status in ("left", "kicked") \
+            and new_status in ("member", "administrator"):
+        _ = tr.get((await storage.get_chat_settings(update.chat.id)).locale)
+        say(sender, update.chat.id, _(
+            "👋 Hi! I host party mafia here. /newgame opens a lobby, /rules tells the rules, "
+            "/settings sets the language and the tempo."))
+        return
+    if new_status in ("left", "kicked"):
         game_id = await service.game_for_chat(update.chat.id)
         if game_id is not None:
             try:

@@ -18,7 +18,7 @@ from engine.rulesets import TIMING_LIMITS
 from ..callbacks import Cfg
 from ..i18n import SUPPORTED_LOCALES
 from ..views import tempo_name
-from .common import may_manage, refusal
+from .common import say, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
@@ -80,7 +80,7 @@ async def _apply_to_game(service, chat_id: int, user_id: int, data: dict) -> Non
 
 
 async def settings_cmd(message: Message, command: CommandObject, bot: Bot, service, storage,
-                       tr) -> None:
+                       tr, sender) -> None:
     chat_id = message.chat.id
     cs = await storage.get_chat_settings(chat_id)
     locale = tr.locale(cs.locale)
@@ -91,7 +91,7 @@ async def settings_cmd(message: Message, command: CommandObject, bot: Bot, servi
         game_id = await service.game_for_chat(chat_id)
         st = await service.state(game_id) if game_id else None
         if not await may_manage(bot, message, message.from_user.id, st):
-            await message.answer(_("Only the organiser or a group admin can do that."))
+            say(sender, message.chat.id, _("Only the organiser or a group admin can do that."))
             return
         if args[0] == "reset":
             data["timings"] = {}
@@ -102,20 +102,20 @@ async def settings_cmd(message: Message, command: CommandObject, bot: Bot, servi
                 find_ruleset("party").timings({**data, "timings": timings})
             except BadSetup:
                 lo, hi = TIMING_LIMITS[args[0]]
-                await message.answer(_("{key} must be from {lo} to {hi} seconds.")
+                say(sender, message.chat.id, _("{key} must be from {lo} to {hi} seconds.")
                                      .format(key=args[0], lo=lo, hi=hi))
                 return
             data["timings"] = timings
         else:
-            await message.answer(_("Usage: /settings speech 45 — or /settings reset."))
+            say(sender, message.chat.id, _("Usage: /settings speech 45 — or /settings reset."))
             return
         await storage.save_chat_settings(chat_id, data=data)
         await _apply_to_game(service, chat_id, message.from_user.id, data)
-    await message.answer(settings_text(_, locale, data), reply_markup=settings_keyboard(_, data))
+    say(sender, message.chat.id, settings_text(_, locale, data), reply_markup=settings_keyboard(_, data))
 
 
 async def settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service, storage,
-                          tr, callback_answer: CallbackAnswer) -> None:
+                          tr, callback_answer: CallbackAnswer, sender) -> None:
     if query.message is None:
         return
     chat_id = query.message.chat.id
@@ -150,7 +150,7 @@ async def settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, se
         await _apply_to_game(service, chat_id, query.from_user.id, data)
     _ = tr.get(locale)
     callback_answer.text = "✅"
-    await query.message.edit_text(settings_text(_, tr.locale(locale), data),
+    sender.edit(query.message.chat.id, query.message.message_id, settings_text(_, tr.locale(locale), data),
                                   reply_markup=settings_keyboard(_, data))
 
 

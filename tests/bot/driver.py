@@ -1,4 +1,9 @@
-"""Plays whole games through the bot as users would: pressing the buttons the bot sent."""
+"""Plays whole games through the bot as users would: pressing the buttons the bot sent.
+
+Inactive players (away, blocked, missed deadlines) do nothing, as real absent users would; when
+nobody can act, the pending deadline is fired. With ``chatter`` every living mafioso also writes
+to the bot once a night (the mafia relay, PARTY-Q11).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,9 @@ import random
 from bot.callbacks import Act
 from engine import Phase, Role
 from tests.bot.harness import GROUP, Harness
+
+
+_chatted: set[int] = set()  # phase_seq of nights whose mafia already talked
 
 
 async def join_all(h: Harness, users=None) -> int:
@@ -31,7 +39,7 @@ async def press_action(h: Harness, user, chat_id: int, action: str, seat: int | 
     return None
 
 
-async def step(h: Harness, rng: random.Random) -> bool:
+async def step(h: Harness, rng: random.Random, chatter: bool = False) -> bool:
     """Do one round of sensible actions; returns False when the game is over."""
     g = await h.game()
     if g is None or g.state is None or g.state.over:
@@ -43,7 +51,7 @@ async def step(h: Harness, rng: random.Random) -> bool:
         await h.fire()
         return True
     if st.phase is Phase.READY:
-        for p in st.alive():
+        for p in st.alive_active():
             if p.user_id in st.ready:
                 continue
             chat = p.user_id if st.ready_purpose == "intro" else GROUP
@@ -51,11 +59,17 @@ async def step(h: Harness, rng: random.Random) -> bool:
                 acted = True
             break
     elif st.phase is Phase.NIGHT:
+        if chatter and st.night > 1 and st.phase_seq not in _chatted:
+            _chatted.add(st.phase_seq)
+            for p in st.mafia_alive():
+                if p.active:
+                    await h.dm(by_id[p.user_id], f"night {st.night}: let us pick carefully")
+            return True
         mafia_target = None
         town = [p for p in st.alive() if p.role is not Role.MAFIA]
         if town:
             mafia_target = rng.choice(town).seat
-        for p in st.alive():
+        for p in st.alive_active():
             if p.user_id in st.night_actions:
                 continue
             u = by_id[p.user_id]
@@ -93,9 +107,10 @@ async def step(h: Harness, rng: random.Random) -> bool:
     return True
 
 
-async def play_to_end(h: Harness, seed: int, max_steps: int = 3000) -> None:
+async def play_to_end(h: Harness, seed: int, max_steps: int = 3000, chatter: bool = False) -> None:
     rng = random.Random(seed)
+    _chatted.clear()
     for _ in range(max_steps):
-        if not await step(h, rng):
+        if not await step(h, rng, chatter):
             return
     raise AssertionError("game did not end")

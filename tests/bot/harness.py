@@ -1,20 +1,53 @@
 """In-process bot harness: the real stack (dispatcher, service, engine, storage, presenter,
-sender) over a RecordingSession, with deadlines fired by hand."""
+sender) over a RecordingSession, with deadlines fired by hand and a clock moved by hand.
+
+Shapes::
+
+    h = await make_harness(db_url, n_users=7)       # started; users are registered FakeUsers
+    await h.command(h.users[0], "/newgame")         # a group command (GROUP by default)
+    await h.dm(h.users[1], "/start join_1")         # a private message
+    answer = await h.press(user, chat_id, message_id, callback_data)   # -> callback answer text
+    await h.fire()                                  # fire every pending deadline
+    h.clock.advance(20)                             # seconds
+    await h.stop()
+    h2 = await make_harness(db_url, session=h.session)   # a restart: same Telegram, same database
+
+Every ``feed`` waits until the Sender has nothing queued, so after it every message the update
+caused is in ``session.messages`` / ``session.calls``.
+"""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 
 from aiogram.types import Update
 
 from bot.app import App, build_app
 from bot.callbacks import Act
 from bot.deadlines import ManualDeadlines
+from tests.fakes.calls import Call
 from tests.fakes.session import RecordingSession, TEST_TOKEN
+from tests.fakes.telegram import plain_text
 from tests.fakes.updates import FakeUser, Updates
 
 GROUP = -1001234567890
+SEND_METHODS = ("sendMessage", "editMessageText")
+FAST_RATES = {"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
+              "global_rate": (10_000, 1.0)}
+
+
+class FakeClock:
+    """The service's clock (aware UTC), moved only by :meth:`advance` (seconds)."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
 
 
 @dataclass
@@ -22,11 +55,16 @@ class Harness:
     app: App
     session: RecordingSession
     updates: Updates
+    clock: FakeClock
     users: list[FakeUser] = field(default_factory=list)
 
     @property
     def service(self):
         return self.app.service
+
+    @property
+    def deadlines(self) -> ManualDeadlines:
+        return self.app.deadlines
 
     async def feed(self, update: Update) -> None:
         await self.app.dp.feed_update(self.app.bot, update)
@@ -38,6 +76,9 @@ class Harness:
     async def dm(self, user: FakeUser, text: str) -> None:
         await self.feed(self.updates.private_text(user, text))
 
+    async def stop(self) -> None:
+        await self.app.stop()
+
     # --- messages the bot sent ---------------------------------------------------------------
     def messages(self, chat_id: int) -> list[dict]:
         return [m for (c, _), m in sorted(self.session.messages.items(), key=lambda kv: kv[0][1])
@@ -45,6 +86,15 @@ class Harness:
 
     def texts(self, chat_id: int) -> list[str]:
         return [m.get("text", "") for m in self.messages(chat_id)]
+
+    def sent(self, chat_id: int, methods=SEND_METHODS, *, ok_only: bool = True) -> list[Call]:
+        """Every send/edit call to ``chat_id`` in order (successful ones by default)."""
+        return [c for c in self.session.calls if c.method in methods and c.chat_id == chat_id
+                and (c.ok or not ok_only)]
+
+    def sent_texts(self, chat_id: int, methods=SEND_METHODS) -> list[str]:
+        """Plain texts (as users see them) of every successful send/edit to ``chat_id``."""
+        return [plain_text(c.text) for c in self.sent(chat_id, methods) if c.text is not None]
 
     def buttons(self, chat_id: int) -> list[tuple[int, dict]]:
         """(message_id, button) for every inline button in the chat, newest message first."""
@@ -78,28 +128,47 @@ class Harness:
         answers = self.session.calls.calls_to("answerCallbackQuery")[before:]
         return answers[-1].request.text if answers else None
 
+    async def press_data(self, user: FakeUser, chat_id: int, data: str) -> str | None:
+        """Press a (possibly forged) ``data`` as if on the newest bot message in ``chat_id``."""
+        mids = [m["message_id"] for m in self.messages(chat_id)]
+        return await self.press(user, chat_id, mids[-1] if mids else 1, data)
+
     async def fire(self) -> None:
-        """Fire the game's pending deadline."""
-        dl: ManualDeadlines = self.app.deadlines
+        """Fire every pending deadline."""
+        dl = self.deadlines
         for game_id in list(dl.pending):
             await dl.fire_now(game_id)
         await self.app.sender.drain()
 
-    async def game(self):
-        game_id = await self.service.game_for_chat(GROUP)
+    async def game(self, chat_id: int = GROUP):
+        game_id = await self.service.game_for_chat(chat_id)
         return await self.service.live(game_id) if game_id else None
 
+    async def log_len(self, game_id: int) -> int:
+        return (await self.service.storage.get_game(game_id)).log_len
 
-async def make_harness(db_url: str, n_users: int = 6, **kw) -> Harness:
-    session = RecordingSession()
-    session.chat_titles[GROUP] = "Test group"
+    def user(self, user_id: int) -> FakeUser:
+        return next(u for u in self.users if u.id == user_id)
+
+
+def make_users(n: int, first: int = 1) -> list[FakeUser]:
+    return [FakeUser(700_000_000_000 + i, f"Player{i}", username=f"p{i}")
+            for i in range(first, first + n)]
+
+
+async def make_harness(db_url: str, n_users: int = 6, *, session: RecordingSession | None = None,
+                       clock: FakeClock | None = None, **kw) -> Harness:
+    """A started harness. Pass the ``session`` of a stopped harness to restart on the same
+    "Telegram" (its messages and ids stay); ``kw`` go to :func:`bot.app.build_app`."""
+    session = session or RecordingSession()
+    session.chat_titles.setdefault(GROUP, "Test group")
+    clock = clock or FakeClock()
+    kw.setdefault("sender_kwargs", FAST_RATES)
     app = build_app(token=TEST_TOKEN, database_url=db_url, session=session,
-                    deadlines_cls=ManualDeadlines,
-                    sender_kwargs={"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
-                                   "global_rate": (10_000, 1.0)}, **kw)
+                    deadlines_cls=ManualDeadlines, clock=clock, **kw)
     await app.start()
-    updates = Updates(app.bot, session)
-    users = [FakeUser(700_000_000_000 + i, f"Player{i}", username=f"p{i}") for i in range(1, n_users + 1)]
+    updates = Updates(app.bot, session, first_update_id=len(session.calls) + 1)
+    users = make_users(n_users)
     for u in users:
         session.register_user(u)
-    return Harness(app=app, session=session, updates=updates, users=users)
+    return Harness(app=app, session=session, updates=updates, clock=clock, users=users)

@@ -1,4 +1,15 @@
-"""Seeded random playouts of whole games, used by the invariant tests (and handy in a REPL)."""
+"""Seeded random playouts of whole games, used by the invariant tests (and handy in a REPL).
+
+``play(seed, n, host=..., chaos=...)`` drives one game through :func:`engine.apply` only: every
+step it asks :func:`engine.legal_actions` what each user may do, adds the running deadline and,
+with probability ``chaos``, one disruptive command (a lost connection, a pause, a stale timer, a
+forged vote, a take-over...), then applies one of them at random.  A command built from
+``legal_actions`` must be accepted -- the bot offers exactly those buttons -- so a refusal there
+fails the playout; chaos commands may be refused (counted in ``Playout.refused``).
+
+    >>> po = play(seed=7, n=9, host=True)
+    >>> po.state.winner, len(po.log), po.refused
+"""
 
 from __future__ import annotations
 
@@ -8,21 +19,28 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine import (
-    PUBLIC, CastExcludeVote, CastVote, Continue, CreateGame, EndSpeech, GameEnded, GameState,
-    HostNext, IllegalCommand, Join, MarkActive, MarkInactive, MarkReady, NightAction, Nominate,
-    Pause, PhaseTimeout, RelayMessage, Resume, Role, StartGame, Team, BecomeHost, apply,
-    find_ruleset, legal_actions,
+    PUBLIC, CastExcludeVote, CastVote, ChangeSettings, Continue, CreateGame, EndSpeech, Event,
+    GameEnded, GameState, HostNext, IllegalCommand, Join, MarkActive, MarkInactive, MarkReady,
+    NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume, Role, StartGame, Team,
+    BecomeHost, TakeOver, apply, find_ruleset, legal_actions,
 )
 
+#: Commands only a living player may have accepted (the dead never act, PARTY-49).
 ACTING = (CastVote, CastExcludeVote, Nominate, NightAction, MarkReady, Continue, RelayMessage)
+
+HOST_ID = 999
+ADMIN_ID = 998  # a group admin who is not in the game (TakeOver)
 
 
 @dataclass
 class Playout:
-    state: GameState
+    state: GameState | None
     log: list = field(default_factory=list)
-    events: list = field(default_factory=list)  # (command index, event)
+    #: (index of the command in ``log``, event) for every event, in order
+    events: list[tuple[int, Event]] = field(default_factory=list)
     refused: int = 0
+    #: the refusal of StartGame for tables outside the preset's range (then the game never starts)
+    start_error: IllegalCommand | None = None
 
 
 def _walk(value):
@@ -45,19 +63,24 @@ def leaks_role(event) -> bool:
 
 def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
          settings: dict | None = None, max_steps: int = 20000) -> Playout:
+    """Play one seeded game with ``n`` players; see the module docstring.
+
+    Raises AssertionError when an invariant of a single step breaks (a legal command refused,
+    a dead player acting, nothing to do and no timer).
+    """
     rng = random.Random(seed)
     rs = find_ruleset("party")
     users = [1_000_000_000_000 + seed * 100 + i for i in range(n)]  # ids past 32 bits
     organiser = users[0]
-    po = Playout(state=None)  # type: ignore[arg-type]
+    po = Playout(state=None)
 
     def do(cmd, expect_ok=True):
         before = po.state
         try:
             st, ev = apply(before, cmd)
-        except IllegalCommand:
+        except IllegalCommand as exc:
             if expect_ok:
-                raise
+                raise AssertionError(f"a legal command was refused: {cmd} -> {exc!r}") from exc
             po.refused += 1
             return False
         check_step(before, cmd, st)
@@ -69,17 +92,26 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
     do(CreateGame(user_id=organiser, ruleset="party", settings=settings or {}))
     host_id = None
     if host:
-        host_id = 999
+        host_id = HOST_ID
         do(BecomeHost(user_id=host_id, name="Host"))
     for i, u in enumerate(users):
         do(Join(user_id=u, name=f"P{i + 1} <b>&"))
-    roles = rs.roles_for(n, po.state.options)
+    if rs.min_players <= n <= rs.max_players:
+        roles = rs.roles_for(n, po.state.options)
+    else:  # what a careless shell would deal: refused by StartGame
+        roles = ([Role.MAFIA, Role.COMMISSAR, Role.DOCTOR] + [Role.CIVILIAN] * n)[:n]
     rng.shuffle(roles)
     seating = users[:]
     rng.shuffle(seating)
+    try:
+        apply(po.state, StartGame(user_id=organiser, seating=tuple(seating), roles=tuple(roles)))
+    except IllegalCommand as exc:
+        po.start_error = exc
+        return po
     do(StartGame(user_id=organiser, seating=tuple(seating), roles=tuple(roles)))
 
     everyone = users + ([host_id] if host_id else [])
+    strangers = everyone + [ADMIN_ID]
     for _ in range(max_steps):
         st = po.state
         if st.over:
@@ -111,22 +143,39 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
                 options.append(HostNext(user_id=u))
         if st.timer and (not options or rng.random() < 0.15):
             options.append(PhaseTimeout(timer_seq=st.timer.seq))
-        if rng.random() < chaos:
-            u = rng.choice(everyone)
-            options.append(rng.choice([
-                MarkInactive(player=u, reason="blocked"), MarkActive(user_id=u),
-                Pause(user_id=u, remaining=rng.uniform(0, 60)),
-                PhaseTimeout(timer_seq=max(0, (st.timer.seq if st.timer else 1) - 1)),
-                CastVote(user_id=u, target=rng.choice(users)),
-                NightAction(user_id=u, action="kill", target=rng.choice(users)),
-                Nominate(user_id=u, target=rng.choice(users)),
-                RelayMessage(user_id=u, text="hi"),
-            ]))
         if not options:
             raise AssertionError(f"stuck in {st.phase} with no timer and no legal action")
-        cmd = rng.choice(options)
-        do(cmd, expect_ok=False)
+        if rng.random() < chaos:
+            do(_chaos(rng, st, everyone, strangers, users), expect_ok=False)
+        else:
+            do(rng.choice(options))
     return po
+
+
+def _chaos(rng: random.Random, st: GameState, everyone: list[int], strangers: list[int],
+           users: list[int]):
+    """One disruptive command: connection loss, pause, stale timer, forgery, take-over..."""
+    u = rng.choice(strangers)
+    target = rng.choice(users)
+    return rng.choice([
+        MarkInactive(player=rng.choice(everyone), reason=rng.choice(["blocked", "left", "away"])),
+        MarkInactive(player=rng.choice(everyone), reason="blocked"),
+        MarkActive(user_id=u),
+        Pause(user_id=u, remaining=rng.uniform(0, 60)),
+        Resume(user_id=u),
+        PhaseTimeout(timer_seq=max(0, (st.timer.seq if st.timer else 1) - 1)),
+        CastVote(user_id=u, target=target),
+        CastExcludeVote(user_id=u, yes=True),
+        NightAction(user_id=u, action=rng.choice(["kill", "check", "heal"]), target=target),
+        Nominate(user_id=u, target=target),
+        EndSpeech(user_id=u),
+        Continue(user_id=u),
+        HostNext(user_id=u),
+        RelayMessage(user_id=u, text="hi"),
+        ChangeSettings(user_id=st.organiser, settings={"tempo": rng.choice(
+            ["short", "normal", "detailed"])}),
+        TakeOver(user_id=ADMIN_ID) if rng.random() < 0.2 else MarkActive(user_id=u),
+    ])
 
 
 def check_step(before: GameState | None, cmd, after: GameState) -> None:
@@ -136,6 +185,8 @@ def check_step(before: GameState | None, cmd, after: GameState) -> None:
     if isinstance(cmd, ACTING) and cmd.user_id in before.players:
         p = before.players[cmd.user_id]
         assert p.seat and p.alive, f"dead or unseated player acted: {cmd}"
+    if isinstance(cmd, EndSpeech) and cmd.user_id in before.players:
+        assert cmd.user_id in (before.speaker, before.host), f"ended another's turn: {cmd}"
     for uid, p in before.players.items():
         if not p.alive:
             assert not after.players[uid].alive, "a dead player came back"
