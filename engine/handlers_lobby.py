@@ -6,7 +6,7 @@ from collections import Counter
 
 from . import flow
 from .commands import BecomeHost, CancelGame, ChangeSettings, Join, Leave, StartGame
-from .errors import AlreadyJoined, BadSetup, GameFull, NotEnoughPlayers, PhaseClosed
+from .errors import AlreadyJoined, BadSetup, GameFull, NotEnoughPlayers, NotInGame, PhaseClosed
 from .events import (
     GameCancelled, GameStarted, HostAssigned, HostRoles, PlayerJoined, PlayerLeft, RoleAssigned,
     SettingsChanged,
@@ -41,7 +41,7 @@ def leave(s: Step, cmd: Leave) -> None:
         s.emit(HostAssigned(user_id=None))
         return
     if cmd.user_id not in st.players:
-        raise PhaseClosed("not joined")
+        raise NotInGame()
     del st.players[cmd.user_id]
     s.emit(PlayerLeft(user_id=cmd.user_id, count=len(st.players)))
 

@@ -1,0 +1,178 @@
+"""The bot under test as a separate OS process (``python -m bot``) talking HTTP to FakeBotAPI.
+
+    proc = BotProcess(api, database_url="sqlite+aiosqlite:////tmp/x/e2e.db", workdir=tmp_path)
+    await proc.start()      # spawns the process, waits until it long-polls getUpdates
+    ...
+    proc.kill()             # SIGKILL: a crash, nothing is flushed
+    await proc.start()      # again, on the same database
+    await proc.stop()       # SIGTERM, graceful shutdown; returns the exit status
+
+The process gets a clean environment for its settings (``BOT_TOKEN`` = the stand-in's token,
+``TELEGRAM_API_URL`` = the stand-in, ``DATABASE_URL``, ``LOG_LEVEL=INFO``, ``POLLING_TIMEOUT=1``)
+and runs in ``workdir`` so no developer ``.env`` leaks in.  Its stdout and stderr go to
+``workdir/bot-<n>.log`` (one file per start); :meth:`BotProcess.log_tail` puts them in failure
+messages.
+
+Group rate: the Sender honours Telegram's 20 messages per minute per group, so one game in one
+group would take minutes.  ``group_rate`` (``(max_calls, window_seconds)``, default generous)
+replaces the Sender's default group rate inside the child before ``bot.__main__`` runs (the same
+``runpy`` call ``python -m bot`` makes); ``group_rate=None`` runs the plain ``python -m bot``.
+Private-chat and global rates stay Telegram's.  Times are in seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from .fake_api import FakeBotAPI
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+FAST_GROUP_RATE = (1200, 60.0)
+
+#: Settings the child must not inherit from the developer's shell (bot/config.py reads them).
+_SETTINGS_ENV = ("BOT_TOKEN", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_PATH",
+                 "WEBHOOK_SECRET", "WEB_HOST", "WEB_PORT", "DEFAULT_LOCALE", "LOG_LEVEL",
+                 "LOBBY_TIMEOUT", "POLLING_TIMEOUT", "REDIS_URL")
+
+_BOOTSTRAP = """\
+import runpy, sys
+from bot.sender import Sender
+defaults = Sender.__init__.__kwdefaults__
+assert "group_rate" in defaults, "Sender has no group_rate keyword any more"
+defaults["group_rate"] = ({calls}, {window})
+sys.argv[0] = "bot"
+runpy.run_module("bot", run_name="__main__", alter_sys=True)
+"""
+
+
+class BotProcessError(RuntimeError):
+    """The bot process died or did not come up; the message ends with its log."""
+
+
+class BotProcess:
+    """One bot process at a time against ``api``; start it again after kill/stop."""
+
+    def __init__(self, api: FakeBotAPI, database_url: str, workdir: Path, *,
+                 group_rate: tuple[int, float] | None = FAST_GROUP_RATE,
+                 env: dict[str, str] | None = None) -> None:
+        self.api = api
+        self.database_url = database_url
+        self.workdir = Path(workdir)
+        self.group_rate = group_rate
+        self.extra_env = dict(env or {})
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+        self.log_path: Path | None = None
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    def command(self) -> list[str]:
+        if self.group_rate is None:
+            return [sys.executable, "-m", "bot"]
+        calls, window = self.group_rate
+        return [sys.executable, "-c", _BOOTSTRAP.format(calls=int(calls), window=float(window))]
+
+    def environment(self) -> dict[str, str]:
+        assert self.api.base_url is not None, "start the FakeBotAPI first"
+        env = {k: v for k, v in os.environ.items() if k.upper() not in _SETTINGS_ENV}
+        env.update({
+            "BOT_TOKEN": self.api.token,
+            "TELEGRAM_API_URL": self.api.base_url,
+            "DATABASE_URL": self.database_url,
+            "LOG_LEVEL": "INFO",
+            "POLLING_TIMEOUT": "1",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT), env.get("PYTHONPATH")])),
+            "PYTHONUNBUFFERED": "1",
+        })
+        env.update(self.extra_env)
+        return env
+
+    async def start(self, timeout: float = 40.0) -> None:
+        """Spawn the process and wait until it long-polls getUpdates.
+
+        Raises BotProcessError (with the log) if it exits first or does not poll within ``timeout``.
+        """
+        if self.running:
+            raise BotProcessError("the bot process is already running")
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.starts += 1
+        self.log_path = self.workdir / f"bot-{self.starts}.log"
+        polls_before = self.api.poll_count
+        with self.log_path.open("wb") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                *self.command(), cwd=self.workdir, env=self.environment(),
+                stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT)
+        await self.wait_until(lambda: self.api.poll_count > polls_before, timeout,
+                              what="poll getUpdates")
+
+    async def wait_until(self, predicate, timeout: float, *, what: str = "meet the condition"):
+        """``api.wait_for(predicate)``, failing fast (with the log) if the process exits meanwhile."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            if self.process is not None and self.process.returncode is not None:
+                raise BotProcessError(f"the bot exited with status {self.process.returncode} "
+                                      f"before it could {what}\n{self.log_tail()}")
+            left = deadline - loop.time()
+            if left <= 0:
+                raise BotProcessError(f"the bot did not {what} within {timeout} s\n{self.log_tail()}")
+            try:
+                return await self.api.wait_for(predicate, min(left, 1.0))
+            except TimeoutError:
+                continue
+
+    def kill(self) -> None:
+        """SIGKILL the process (a crash: no shutdown code runs). The exit is reaped by :meth:`reap`."""
+        if self.running:
+            assert self.process is not None
+            self.process.send_signal(signal.SIGKILL)
+
+    async def reap(self, timeout: float = 10.0) -> int | None:
+        """Wait for the process to exit; returns its status (None if never started)."""
+        if self.process is None:
+            return None
+        return await asyncio.wait_for(self.process.wait(), timeout)
+
+    async def stop(self, timeout: float = 15.0) -> int | None:
+        """SIGTERM and wait for a graceful exit (SIGKILL after ``timeout``); returns the status."""
+        if self.process is None:
+            return None
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), timeout)
+            except TimeoutError:
+                self.process.send_signal(signal.SIGKILL)
+                await self.process.wait()
+                raise BotProcessError(f"the bot did not stop within {timeout} s of SIGTERM\n"
+                                      f"{self.log_tail()}") from None
+        return self.process.returncode
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    # --- logs ------------------------------------------------------------------------------
+
+    def log_text(self, start: int | None = None) -> str:
+        """Output of start number ``start`` (default: the latest)."""
+        path = self.workdir / f"bot-{start}.log" if start else self.log_path
+        if path is None or not path.exists():
+            return ""
+        return path.read_text(encoding="utf-8", errors="replace")
+
+    def all_logs(self) -> str:
+        return "\n".join(self.log_text(n) for n in range(1, self.starts + 1))
+
+    def log_tail(self, lines: int = 60) -> str:
+        tail = self.log_text().splitlines()[-lines:]
+        return "--- bot log (last lines) ---\n" + "\n".join(tail)
+
+    def errors(self) -> list[str]:
+        """Log lines at ERROR/CRITICAL level and tracebacks, over every start."""
+        return [line for line in self.all_logs().splitlines()
+                if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")]
