@@ -118,6 +118,13 @@ def _translated(message: Message) -> bool:
     return bool(forms) and all(forms)
 
 
+def _new_catalogue(locale: str, template: Catalog) -> Catalog:
+    language = Locale.parse(locale).english_name
+    return Catalog(locale=locale, project=template.project, version=template.version,
+                   header_comment=_HEADER.format(what=f"{language} translations"),
+                   language_team=language, **_CATALOG_META)
+
+
 # --- update ----------------------------------------------------------------------------------
 def update_catalogues(locales_dir: Path = LOCALES_DIR, source_dir: Path = SOURCE_DIR,
                       mapping_file: Path = MAPPING_FILE, locales: Iterable[str] = SUPPORTED_LOCALES,
@@ -132,13 +139,7 @@ def update_catalogues(locales_dir: Path = LOCALES_DIR, source_dir: Path = SOURCE
     untranslated: dict[str, list[str]] = {}
     for locale in locales:
         path = po_path(locales_dir, locale)
-        if path.exists():
-            catalog = read_catalogue(path, locale)
-        else:
-            catalog = Catalog(locale=locale, project=template.project, version=template.version,
-                              header_comment=_HEADER.format(what=f"{Locale.parse(locale).english_name} "
-                                                                 "translations"),
-                              language_team=Locale.parse(locale).english_name, **_CATALOG_META)
+        catalog = read_catalogue(path, locale) if path.exists() else _new_catalogue(locale, template)
         catalog.update(template, no_fuzzy_matching=True)
         catalog.fuzzy = False  # a fuzzy header would make msgfmt drop Plural-Forms
         write_catalogue(path, catalog, keep_obsolete=keep_obsolete)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .handlers_play import night_actions_for, valid_targets
-from .rulesets import find_ruleset
+from .rulesets import RULESETS
 from .state import GameState, Phase
 
 
@@ -25,16 +25,19 @@ class LegalActions:
     host_next: bool = False
 
 
+NOTHING = LegalActions()
+
+
 def legal_actions(st: GameState, user_id: int) -> LegalActions:
     """The actions ``user_id`` may take in ``st`` (empty when the game is over or he is out)."""
     if st.over or st.phase is Phase.LOBBY:
-        return LegalActions()
+        return NOTHING
     is_host = user_id == st.host
     living = st.is_alive(user_id)
     may_pause = living or is_host or user_id == st.organiser
     me = st.players.get(user_id)
-    limit = find_ruleset(st.ruleset).pauses_per_player
-    may_pause_now = may_pause and (is_host or me is None or me.pauses_used < limit)
+    may_pause_now = may_pause and (is_host or me is None
+                                   or me.pauses_used < RULESETS[st.ruleset].pauses_per_player)
     if st.pause:
         ok = is_host if st.pause.reason == "host_lost" else may_pause
         return LegalActions(resume=ok)

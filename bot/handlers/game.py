@@ -69,7 +69,8 @@ async def game_button(query: CallbackQuery, callback_data: Act, service, tr,
     try:
         g = await service.live(callback_data.g)
     except KeyError:
-        callback_answer.text = tr.get(None)("This game does not exist any more.")
+        _ = tr.get(None)
+        callback_answer.text = _("This game does not exist any more.")
         return
     _ = tr.get(g.locale)
     st = g.state
@@ -104,7 +105,8 @@ async def _game_of(message: Message, service) -> int | None:
 async def _run(message: Message, service, tr, sender, make) -> None:
     game_id = await _game_of(message, service)
     if game_id is None:
-        say(sender, message.chat.id, tr.get(None)("You are not in a running game."))
+        _ = tr.get(None)
+        say(sender, message.chat.id, _("You are not in a running game."))
         return
     g = await service.live(game_id)
     try:
@@ -143,7 +145,8 @@ async def takehost_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
     uid = message.from_user.id
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
-        say(sender, message.chat.id, tr.get(None)("You are not in a running game."))
+        _ = tr.get(None)
+        say(sender, message.chat.id, _("You are not in a running game."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)

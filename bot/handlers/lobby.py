@@ -55,7 +55,8 @@ async def _manage(message: Message, bot: Bot, service, tr, sender, action) -> No
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         locale = tr.locale(None)
-        say(sender, message.chat.id, tr.get(locale)(
+        _ = tr.get(locale)
+        say(sender, message.chat.id, _(
             "There is no open game here. /newgame starts one."))
         return
     g = await service.live(game_id)
@@ -83,7 +84,8 @@ async def cancel_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
 async def host_cmd(message: Message, service, tr, presenter, sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
-        say(sender, message.chat.id, tr.get(None)("There is no open game here. /newgame starts one."))
+        _ = tr.get(None)
+        say(sender, message.chat.id, _("There is no open game here. /newgame starts one."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
@@ -108,7 +110,8 @@ async def private_start(message: Message, command: CommandObject, service, stora
     try:
         g = await service.live(game_id)
     except KeyError:
-        say(sender, message.chat.id, tr.get(None)("This game does not exist any more."))
+        _ = tr.get(None)
+        say(sender, message.chat.id, _("This game does not exist any more."))
         return
     _ = tr.get(g.locale)
     st = g.state
@@ -140,7 +143,8 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
     try:
         g = await service.live(callback_data.g)
     except KeyError:
-        callback_answer.text = tr.get(None)("This game does not exist any more.")
+        _ = tr.get(None)
+        callback_answer.text = _("This game does not exist any more.")
         return
     _ = tr.get(g.locale)
     uid = query.from_user.id

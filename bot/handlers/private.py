@@ -70,7 +70,8 @@ async def relay(message: Message, service, tr, sender) -> None:
     uid = message.from_user.id
     game_id = await service.game_for_user(uid)
     if game_id is None:
-        say(sender, message.chat.id, tr.get(None)(
+        _ = tr.get(None)
+        say(sender, message.chat.id, _(
             "I host mafia games in groups. Send /newgame in a group; /help lists the commands."))
         return
     g = await service.live(game_id)

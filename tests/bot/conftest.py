@@ -1,17 +1,29 @@
 """Fixtures of the bot-level tests: a started harness on a temporary SQLite database.
 
 Tests that must also run on PostgreSQL take ``db_url`` (tests/fixtures_db.py) and build their
-harness with :func:`tests.bot.harness.make_harness` themselves.
+harness with :func:`tests.bot.harness.make_harness` themselves. Deals are deterministic per test.
 """
 
 from __future__ import annotations
 
+import random
+import types
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+import bot.service
+
 from tests.bot.harness import Harness, make_harness
+
+
+@pytest.fixture(autouse=True)
+def deterministic_deals(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Game seeds (seating and role deal) follow the test's id, so every run plays the same
+    games; the bot draws them with ``secrets.randbits``."""
+    rng = random.Random(request.node.nodeid)
+    monkeypatch.setattr(bot.service, "secrets", types.SimpleNamespace(randbits=rng.getrandbits))
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from tests.bot.harness import GROUP, Harness
 
 
 _chatted: set[int] = set()  # phase_seq of nights whose mafia already talked
+_targets: dict[int, int] = {}  # phase_seq of a night -> the mafia's victim (a seat)
 
 
 async def join_all(h: Harness, users=None) -> int:
@@ -65,10 +66,10 @@ async def step(h: Harness, rng: random.Random, chatter: bool = False) -> bool:
                 if p.active:
                     await h.dm(by_id[p.user_id], f"night {st.night}: let us pick carefully")
             return True
-        mafia_target = None
+        mafia_target = _targets.get(st.phase_seq)
         town = [p for p in st.alive() if p.role is not Role.MAFIA]
-        if town:
-            mafia_target = rng.choice(town).seat
+        if mafia_target is None and town:  # the mafia agrees on one victim a night
+            mafia_target = _targets[st.phase_seq] = rng.choice(town).seat
         for p in st.alive_active():
             if p.user_id in st.night_actions:
                 continue
@@ -110,6 +111,7 @@ async def step(h: Harness, rng: random.Random, chatter: bool = False) -> bool:
 async def play_to_end(h: Harness, seed: int, max_steps: int = 3000, chatter: bool = False) -> None:
     rng = random.Random(seed)
     _chatted.clear()
+    _targets.clear()
     for _ in range(max_steps):
         if not await step(h, rng, chatter):
             return

@@ -159,11 +159,13 @@ def make_users(n: int, first: int = 1) -> list[FakeUser]:
 async def make_harness(db_url: str, n_users: int = 6, *, session: RecordingSession | None = None,
                        clock: FakeClock | None = None, **kw) -> Harness:
     """A started harness. Pass the ``session`` of a stopped harness to restart on the same
-    "Telegram" (its messages and ids stay); ``kw`` go to :func:`bot.app.build_app`."""
+    "Telegram" (its messages and ids stay); ``kw`` go to :func:`bot.app.build_app`
+    (``default_locale`` is "en" unless given)."""
     session = session or RecordingSession()
     session.chat_titles.setdefault(GROUP, "Test group")
     clock = clock or FakeClock()
     kw.setdefault("sender_kwargs", FAST_RATES)
+    kw.setdefault("default_locale", "en")  # assertions read English; test_settings covers ru
     app = build_app(token=TEST_TOKEN, database_url=db_url, session=session,
                     deadlines_cls=ManualDeadlines, clock=clock, **kw)
     await app.start()

@@ -21,8 +21,8 @@ import pytest
 
 from engine import (
     BecomeHost, CastExcludeVote, CastVote, Command, CreateGame, EndSpeech, Event, GameState,
-    HostNext, IllegalCommand, Join, MarkReady, NightAction, Nominate, Phase, PhaseTimeout, Role, StartGame,
-    apply, find_ruleset,
+    HostNext, IllegalCommand, Join, MarkReady, NightAction, Nominate, Phase, PhaseTimeout, Role,
+    StartGame, apply, find_ruleset,
 )
 
 ORGANISER = 100 + 1  # seat 1 creates the game unless told otherwise
@@ -119,8 +119,8 @@ class Table:
 
         ``kill``: the seat every living mafioso picks, or ``{mafioso seat: target seat}``.
         ``check`` / ``heal``: the Commissar's / Doctor's target (else they tap Sleep).  Everybody
-        else taps Sleep except ``sleep_skip`` and those who have acted already.  If the night is still open afterwards and ``close``
-        is true, its deadline fires.
+        else taps Sleep except ``sleep_skip`` and those who have acted already.  If the night is
+        still open afterwards and ``close`` is true, its deadline fires.
         """
         assert self.phase is Phase.NIGHT, self.phase
         st = self.state

@@ -112,12 +112,15 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
 
     everyone = users + ([host_id] if host_id else [])
     strangers = everyone + [ADMIN_ID]
+    intent: dict[tuple[int, int], int | None] = {}  # (phase_seq, voter) -> chosen candidate
     for _ in range(max_steps):
         st = po.state
         if st.over:
             break
         options = []
         for u in everyone:
+            if u != st.speaker and u != st.organiser and u != st.host and not st.is_alive(u):
+                continue  # an eliminated player has nothing to do (saves half the queries)
             la = legal_actions(st, u)
             if la.ready:
                 options.append(MarkReady(user_id=u))
@@ -128,8 +131,14 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
             for t in la.nominate:
                 if rng.random() < 0.3:
                     options.append(Nominate(user_id=u, target=t))
-            if la.vote is not None and rng.random() < 0.8:
-                options.append(CastVote(user_id=u, target=la.vote))
+            if la.vote is not None:
+                # each voter picks his candidate (or none) once per round and waits for its
+                # window, so rounds produce realistic ties and lost votes
+                key = (st.phase_seq, u)
+                if key not in intent:
+                    intent[key] = rng.choice(st.vote.candidates + [None])
+                if intent[key] == la.vote:
+                    options.append(CastVote(user_id=u, target=la.vote))
             if la.exclude_vote:
                 options.append(CastExcludeVote(user_id=u, yes=rng.random() < 0.6))
             if la.night_action:

@@ -288,8 +288,10 @@ def test_PARTY_Q18_host_next_moves_every_phase_on():
     assert t.phase is Phase.READY
     t.do(HostNext(user_id=HOST))
     assert t.phase is Phase.NIGHT
+    assert all(p.misses == 0 for p in t.state.seated())   # the gate counted no misses
     t.do(HostNext(user_id=HOST))           # the host closes the night like its deadline
     assert t.phase is Phase.SPEECH and t.state.day == 2
+    assert all(p.misses == 1 for p in t.state.seated())   # nobody acted at night
 
 
 # --- X08/X09, cancel: timers, refusals, the end of the log --------------------------------------
@@ -324,7 +326,7 @@ def test_PARTY_X09_forged_commands_change_nothing():
     t.refuse(CastVote(user_id=uid(1), target=uid(6)), Exception)           # not offered now
 
 
-def test_PARTY_X24_cancelled_game_accepts_nothing_more():
+def test_PARTY_X22_cancelled_game_accepts_nothing_more():
     t = game_at_day(5, "MCDTT")
     t.do(Pause(user_id=uid(1), remaining=5))
     events = t.do(CancelGame(user_id=uid(1), reason="stopped"))            # even while paused
@@ -335,7 +337,7 @@ def test_PARTY_X24_cancelled_game_accepts_nothing_more():
     assert legal_actions(t.state, uid(1)) == legal_actions(t.state, 0)
 
 
-def test_PARTY_X24_a_lobby_can_expire():
+def test_PARTY_X22_a_lobby_can_expire():
     t = lobby(3)
     assert t.do(CancelGame(reason="expired")) == [GameCancelled(by=None, reason="expired")]
 

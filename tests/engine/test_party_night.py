@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine import (
     PUBLIC, AlreadyActed, CheckResult, Continue, ContinueAvailable, HostNext, InvalidTarget,
-    MafiaPicks, MafiaRevealed, MarkInactive, MarkReady, NightAction, NightActionAccepted,
-    NightResult, NoNightAction, NotAllowed, Pause, Phase, PhaseClosed, PhaseStarted, PlayerDead,
+    MafiaPicks, MafiaRevealed, MarkInactive, MarkReady, NightAction, NightResult, NoNightAction,
+    NotAllowed, Pause, Phase, PhaseClosed, PhaseStarted, PlayerDead,
     PlayerEliminated, PlayerInactive, Private, ReadyMarked, RelayedMessage, RelayMessage, Resume,
     TargetNotAlive, Team, TeamChat, legal_actions,
 )

@@ -6,14 +6,12 @@ import pytest
 
 from engine import (
     HOST as HOST_AUDIENCE, PUBLIC, AlreadyJoined, BadSetup, BecomeHost, ChangeSettings, CreateGame,
-    GameFull, GameStarted, HostRoles, Join, Leave, NotEnoughPlayers, Phase, PhaseClosed, Private,
-    Role, RoleAssigned, SettingsChanged, StartGame, Team, apply, find_ruleset,
+    GameFull, GameStarted, HostRoles, Join, Leave, NotEnoughPlayers, NotInGame, Phase, PhaseClosed,
+    Private, Role, RoleAssigned, SettingsChanged, StartGame, Team, apply, find_ruleset,
 )
 from engine.rulesets import PARTY
 
-from .helpers import (
-    HOST, ORGANISER, deal, game_at_day, lobby, started_game, uid,
-)
+from .helpers import CODES, HOST, ORGANISER, deal, game_at_day, lobby, started_game, uid
 
 
 # --- PARTY-01/02, Q01: teams and the role table ---------------------------------------------------
@@ -81,7 +79,6 @@ def test_PARTY_Q01_thirteenth_player_refused():
     ((1, 2, 3, 4, 9), "MCDTT"),          # a stranger seated
 ])
 def test_PARTY_Q01_deal_is_validated(seating, roles):
-    from .helpers import CODES
     t = lobby(5)
     t.refuse(StartGame(user_id=ORGANISER, seating=tuple(uid(s) for s in seating),
                        roles=tuple(CODES[c] for c in roles)), BadSetup)
@@ -116,7 +113,7 @@ def test_PARTY_Q18_host_gets_every_role_and_does_not_play():
     assert HOST not in t.state.players and t.state.host == HOST
 
 
-def test_PARTY_X23_lobby_rules():
+def test_PARTY_X21_lobby_rules():
     t = lobby(5)
     t.refuse(Join(user_id=uid(1), name="again"), AlreadyJoined)
     t.refuse(BecomeHost(user_id=uid(1), name="me"), AlreadyJoined)  # a player cannot host
@@ -126,7 +123,7 @@ def test_PARTY_X23_lobby_rules():
     assert t.state.host is None
     t.do(Leave(user_id=uid(5)))
     assert uid(5) not in t.state.players
-    t.refuse(Leave(user_id=uid(5)), PhaseClosed)
+    t.refuse(Leave(user_id=uid(5)), NotInGame)
     t.do(Join(user_id=uid(5), name="P5"))
     t.do(deal("MCDTT"))
     for cmd in (Join(user_id=uid(6), name="late"), Leave(user_id=uid(2)),
@@ -134,7 +131,7 @@ def test_PARTY_X23_lobby_rules():
         t.refuse(cmd, PhaseClosed)
 
 
-def test_PARTY_X23_log_must_start_with_create_game():
+def test_PARTY_X21_log_must_start_with_create_game():
     with pytest.raises(BadSetup):
         apply(None, Join(user_id=1, name="x"))
     with pytest.raises(BadSetup):
@@ -218,3 +215,11 @@ def test_PARTY_X07_aliases_and_defaults_of_the_preset():
     rs = find_ruleset("classic")
     assert rs is PARTY and (rs.min_players, rs.max_players) == (5, 12)
     assert rs.default_options == {"doctor": True, "announce_save": False}
+
+
+def test_PARTY_X16_the_table_is_public_the_roles_are_not():
+    t = started_game(8, "TMCTDTMT")
+    (start,) = t.events(GameStarted)
+    assert start.audience == PUBLIC
+    assert start.seating == tuple((s, uid(s)) for s in range(1, 9))
+    assert (start.mafia_count, start.doctor) == (2, True)

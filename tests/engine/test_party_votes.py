@@ -6,8 +6,8 @@ import pytest
 
 from engine import (
     PUBLIC, AlreadyVoted, CastExcludeVote, CastVote, DayWithoutElimination, ExcludeVoteResult,
-    InvalidTarget, MarkInactive, NotInGame, Phase, PhaseClosed, PhaseStarted, PlayerEliminated, TieRevote,
-    VoteCast, VoteResult, VoteWindowOpened,
+    InvalidTarget, MarkInactive, NotInGame, Phase, PhaseClosed, PhaseStarted, PlayerEliminated,
+    TieRevote, VoteCast, VoteResult, VoteWindowOpened,
 )
 
 from .helpers import SPECTATOR, eliminate_by_vote, game_at_day, uid

@@ -1,0 +1,11 @@
+"""Benchmarks of mafia-bot: ``python -m benchmarks`` (full stack) and ``--engine`` (engine only).
+
+See ``python -m benchmarks --help``. The full-stack run plays simulated party games through the
+real dispatcher, service, engine, store, presenter and sender against an in-process fake of the
+Telegram Bot API (``tests/fakes``), so it needs the test helpers on ``sys.path``: run it from the
+repository root.
+"""
+
+from .cli import main
+
+__all__ = ["main"]

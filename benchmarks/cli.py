@@ -1,0 +1,74 @@
+"""Command line of the benchmarks (``python -m benchmarks --help``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import sys
+from collections.abc import Sequence
+
+from engine import find_ruleset
+
+DEFAULT_GAMES = 20
+DEFAULT_ENGINE_GAMES = 300
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    rs = find_ruleset("party")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description="Play simulated party games through the whole bot (or, with --engine, the "
+                    "rules engine alone) and print throughput, latency, Telegram API calls per "
+                    "game, the busiest minute of a group chat and memory.")
+    parser.add_argument("--games", type=int, default=None, metavar="N",
+                        help=f"games to play (default {DEFAULT_GAMES} concurrent games; "
+                             f"{DEFAULT_ENGINE_GAMES} playouts with --engine)")
+    parser.add_argument("--players", type=int, default=7, metavar="K",
+                        help=f"players per game, {rs.min_players}-{rs.max_players} (default 7)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S",
+                        help="seed of the simulated players' choices and delays (default 1)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="SQLAlchemy URL of the store (default: a fresh temporary SQLite "
+                             "file), e.g. postgresql+asyncpg://user@host/db")
+    parser.add_argument("--engine", action="store_true",
+                        help="benchmark the engine alone (random playouts, no bot, no store)")
+    parser.add_argument("--no-bare", action="store_true",
+                        help="skip replaying the updates through a bare aiogram Dispatcher")
+    args = parser.parse_args(argv)
+    if not rs.min_players <= args.players <= rs.max_players:
+        parser.error(f"--players must be {rs.min_players}-{rs.max_players}")
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.engine and args.db:
+        parser.error("--engine uses no store; drop --db")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark chosen by ``argv``, print its report; 1 if a game failed, else 0."""
+    args = parse_args(argv)
+    if args.engine:
+        from .engine_bench import report_engine, run_engine
+
+        run = run_engine(args.games or DEFAULT_ENGINE_GAMES, args.players, args.seed)
+        print(report_engine(run, args.seed))
+        return 0
+    return asyncio.run(_stack(args))
+
+
+async def _stack(args: argparse.Namespace) -> int:
+    from .bare import replay_bare
+    from .report import report_stack
+    from .stack import run_stack
+
+    run = await run_stack(args.games or DEFAULT_GAMES, args.players, args.seed, args.db)
+    bare = None
+    if not args.no_bare and run.recorder.updates:
+        bot = run.tables[0].app.bot if run.tables else None
+        if bot is not None:
+            gc.collect()  # the full run's garbage is not the bare dispatcher's cost
+            bare = await replay_bare(bot, run.recorder.updates)
+    print(report_stack(run, bare, args.seed))
+    sys.stdout.flush()
+    return 1 if run.failures or not all(t.finished for t in run.tables) else 0

@@ -1,0 +1,155 @@
+"""The full-stack run: N tables play concurrently on one bot application.
+
+One :class:`~bot.app.App` (as in production: one dispatcher, service, store and sender) serves N
+group chats, each with its own K users. The Telegram side is a :class:`BenchSession` (an in-process
+fake Bot API), deadlines are fired by the simulated players (``ManualDeadlines``) in game time, and
+the sender's rate limits are lifted so the run takes seconds instead of hours of game time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import random
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from time import perf_counter
+
+from bot.app import App, build_app
+from bot.deadlines import ManualDeadlines
+from bot.service import utcnow
+from engine import GameState
+from tests.fakes.telegram import TEST_TOKEN
+from tests.fakes.updates import FakeUser, Updates
+
+from .figures import deep_sizeof
+from .players import BenchSession, Recorder, Table, table_clock
+
+#: The sender's limits, lifted (calls per second); production uses bot.telegram_limits.
+UNLIMITED = {"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
+             "global_rate": (10_000, 1.0)}
+GROUP_BASE = -1_009_000_000_000  #: supergroup-like ids of the simulated group chats
+USER_BASE = 800_000_000_000  #: user ids (past 32 bits, as real ones are)
+
+
+class _ErrorLog(logging.Handler):
+    """Counts warnings and errors logged while the benchmark runs; keeps the first few."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.counts: Counter[str] = Counter()
+        self.samples: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.counts[record.levelname] += 1
+        if len(self.samples) < 5:
+            self.samples.append(f"{record.levelname} {record.name}: {record.getMessage()[:300]}")
+
+
+@dataclass
+class StackRun:
+    """Everything measured in one full-stack run (seconds, bytes)."""
+
+    games: int
+    players: int
+    db_url: str
+    wall: float = 0.0
+    recorder: Recorder = field(default_factory=Recorder)
+    tables: list[Table] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    winners: Counter[str] = field(default_factory=Counter)
+    log_bytes: list[int] = field(default_factory=list)
+    log_commands: list[int] = field(default_factory=list)
+    logged: Counter[str] = field(default_factory=Counter)
+    log_samples: list[str] = field(default_factory=list)
+
+
+def fresh_sqlite_url(folder: str) -> str:
+    return f"sqlite+aiosqlite:///{os.path.join(folder, 'bench.db')}"
+
+
+async def run_stack(games: int, players: int, seed: int, db_url: str | None = None) -> StackRun:
+    """Play ``games`` party games of ``players`` each, concurrently, through the whole bot.
+
+    ``db_url`` None uses a fresh SQLite file in a temporary folder (removed afterwards); any other
+    URL (``postgresql+asyncpg://...``) is used as is, with chat and user ids unique to this run.
+    """
+    if db_url is None:
+        with tempfile.TemporaryDirectory(prefix="mafia-bench-") as folder:
+            return await _run(games, players, seed, fresh_sqlite_url(folder), nonce=0)
+    return await _run(games, players, seed, db_url, nonce=random.SystemRandom().randrange(1, 10**6))
+
+
+async def _run(games: int, players: int, seed: int, db_url: str, nonce: int) -> StackRun:
+    run = StackRun(games=games, players=players, db_url=db_url)
+    errors = _ErrorLog()
+    root = logging.getLogger()
+    root.addHandler(errors)
+    session = BenchSession()
+    app = build_app(token=TEST_TOKEN, database_url=db_url, session=session,
+                    deadlines_cls=ManualDeadlines, clock=table_clock(utcnow),
+                    sender_kwargs=dict(UNLIMITED))
+    try:
+        await app.start()
+        run.tables = _tables(app, session, games, players, seed, nonce, run.recorder)
+        started = perf_counter()
+        outcomes = await asyncio.gather(*(t.play() for t in run.tables), return_exceptions=True)
+        run.wall = perf_counter() - started
+        await _settle_background(app)
+        for table, outcome in zip(run.tables, outcomes):
+            if isinstance(outcome, BaseException):
+                run.failures.append(f"table {table.index + 1}: {outcome!r}")
+            elif table.live and table.live.state and table.live.state.winner:
+                run.winners[table.live.state.winner.value] += 1
+        await _log_sizes(app, run)
+    finally:
+        root.removeHandler(errors)
+        await app.stop()
+    run.logged, run.log_samples = errors.counts, errors.samples
+    return run
+
+
+def _tables(app: App, session: BenchSession, games: int, players: int, seed: int, nonce: int,
+            recorder: Recorder) -> list[Table]:
+    updates = Updates(app.bot, session)
+    epoch = utcnow()
+    tables = []
+    for k in range(games):
+        group_id = GROUP_BASE - nonce * 1_000 - k
+        users = [FakeUser(USER_BASE + nonce * 10_000 + k * 100 + i, f"Player {k + 1}.{i}",
+                          username=f"bench_{k + 1}_{i}") for i in range(1, players + 1)]
+        for user in users:
+            session.register_user(user)
+        table = Table(k, app, session, updates, group_id, users, random.Random(seed * 1_000 + k),
+                      epoch, recorder)
+        table.measure_state = _state_size
+        tables.append(table)
+    return tables
+
+
+def _state_size(st: GameState) -> int:
+    return deep_sizeof(st)
+
+
+async def _settle_background(app: App) -> None:
+    """Let the sender and the service's background writes (UI message ids) finish."""
+    await app.sender.drain()
+    current = asyncio.current_task()
+    pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=10)
+
+
+async def _log_sizes(app: App, run: StackRun) -> None:
+    """Per finished game: commands in the log and bytes of its commands and events as JSON."""
+    for table in run.tables:
+        if table.game_id is None:
+            continue
+        commands = await app.storage.load_log(table.game_id)
+        events = await app.storage.load_events(table.game_id)
+        run.log_commands.append(len(commands))
+        run.log_bytes.append(len(json.dumps(commands, ensure_ascii=False, separators=(",", ":")))
+                             + len(json.dumps(events, ensure_ascii=False, separators=(",", ":"))))

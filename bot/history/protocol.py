@@ -1,0 +1,646 @@
+"""Protocols and replays of finished games, derived from the stored log alone (pure, no I/O).
+
+Theory of operation
+-------------------
+A game's log is a list of :class:`Entry` (one stored command and the events it produced, as the
+JSON-safe dicts of :mod:`engine.serialize`).  Everything here reads only that, so any preset whose
+engine emits the shared events (``GameStarted``, ``RoleAssigned``, ``PhaseStarted``,
+``NominationAccepted``, ``VoteResult``, ``PlayerEliminated``, ``NightResult``, ``GameEnded``...)
+gets protocols, replays and statistics without new code; an event type this module does not know
+is skipped (it stays in the JSON export).
+
+1. **Visibility** -- :func:`visible_events` keeps the events one user received *at the time*:
+   ``public`` ones, his ``private`` ones, his team's chat while he was alive and on that team,
+   and the host's events while he hosted.  The full view keeps every event.
+2. **Replay** -- :func:`build_replay` walks (possibly filtered) events and groups them into
+   :class:`Chapter` s: the seating, each night (ready gate, night moves, the morning and its last
+   word), each day's speeches, each vote round with its defences, the vote on eliminating a tied
+   group, and the result.  A chapter holds *facts* (small frozen dataclasses below) in log order.
+   Because a viewer's replay is built from his filtered events only, it cannot show what he
+   did not see: "what I knew" is the same replay with less input.
+3. **Protocol** -- :func:`build_protocol` folds a full replay into the game's record: seating and
+   roles, each day (nominations, vote rounds with voters and stage, eliminations, last words),
+   each night (mafia picks, checks, protections, the announced result), fouls, best moves, result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import Role
+
+Event = dict[str, Any]
+
+#: Phase name (``PhaseStarted.phase``) -> chapter kind; ``None``: the phase joins the chapter
+#: that is open (a last word belongs to the vote or the night that caused it).
+CHAPTER_OF_PHASE: dict[str, str | None] = {
+    "ready": "night", "night": "night", "speech": "speeches", "defence": "vote",
+    "voting": "vote", "exclude_vote": "exclude", "last_word": None,
+}
+TURN_PHASES = ("speech", "defence", "last_word")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One stored command (``seq`` from 0) with the events it produced."""
+
+    seq: int
+    command: dict[str, Any]
+    events: list[Event]
+
+
+# --- facts -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Seating:
+    seats: tuple[tuple[int, int], ...]  # (seat, user_id)
+    mafia_count: int
+
+
+@dataclass(frozen=True)
+class RoleFact:
+    user_id: int
+    role: str
+    team: str | None
+
+
+@dataclass(frozen=True)
+class TeamMet:
+    members: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Turn:
+    phase: str  # speech | defence | last_word | another preset's turn phase
+    user_id: int
+
+
+@dataclass(frozen=True)
+class Skipped:
+    user_id: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Nomination:
+    by: int
+    target: int
+
+
+@dataclass(frozen=True)
+class Vote:
+    stage: str  # "vote" (the day's first round) | "revote"
+    round: int
+    tally: tuple[tuple[int, tuple[int, ...]], ...]  # (candidate, voters) in ballot order
+    leaders: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Tie:
+    candidates: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ExcludeVote:
+    candidates: tuple[int, ...]
+    yes_votes: tuple[int, ...]
+    no_votes: tuple[int, ...]
+    needed: int
+    passed: bool
+
+
+@dataclass(frozen=True)
+class NoElimination:
+    reason: str
+    candidates: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Eliminated:
+    user_id: int
+    cause: str
+
+
+@dataclass(frozen=True)
+class NightMove:
+    """A night action other than the mafia's shot and the check (e.g. the Doctor's protection)."""
+
+    user_id: int
+    action: str
+    target: int | None
+
+
+@dataclass(frozen=True)
+class Picks:
+    """The mafia's picks as they stood when the night closed; ``agreed``: the shot, if any."""
+
+    picks: tuple[tuple[int, int | None], ...]
+    agreed: int | None
+
+
+@dataclass(frozen=True)
+class Check:
+    checker: int
+    target: int
+    is_mafia: bool
+
+
+@dataclass(frozen=True)
+class Relay:
+    sender: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Morning:
+    killed: int | None
+    saved: bool  # as announced
+
+
+@dataclass(frozen=True)
+class Presence:
+    user_id: int
+    active: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class PauseFact:
+    by: int | None
+    paused: bool  # False: resumed
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Foul:
+    """A foul or warning (``FoulIssued`` / ``WarningIssued`` events of presets that have them)."""
+
+    user_id: int
+    kind: str  # "foul" | "warning"
+    count: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class BestMove:
+    """The first victim's guess of the mafia (``BestMove`` events of presets that have it)."""
+
+    user_id: int
+    targets: tuple[int, ...]
+    hits: int | None
+
+
+@dataclass(frozen=True)
+class Result:
+    winner: str | None
+    roles: tuple[tuple[int, int, str], ...]  # (seat, user_id, role)
+    days: int
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    reason: str
+
+
+Fact = Any  # one of the dataclasses above
+
+
+@dataclass
+class Chapter:
+    """One step of the replay. ``kind``: setup | night | speeches | vote | exclude | end | the
+    name of a phase this module does not know. ``round``: vote rounds of the day so far (1 = the
+    day's first vote). ``alive``: seated players alive when the chapter began, in seat order."""
+
+    kind: str
+    day: int
+    night: int
+    round: int = 0
+    alive: tuple[int, ...] = ()
+    facts: list[Fact] = field(default_factory=list)
+
+    def has(self, cls) -> bool:
+        return any(isinstance(f, cls) for f in self.facts)
+
+
+@dataclass
+class Replay:
+    """``players``: user_id -> (seat, name) for the seated; ``viewer``: whose view (None = full)."""
+
+    ruleset: str
+    players: dict[int, tuple[int, str]]
+    host: int | None
+    host_name: str
+    chapters: list[Chapter]
+    viewer: int | None = None
+    full: bool = True
+
+    def seat(self, user_id: int | None) -> int | None:
+        p = self.players.get(user_id) if user_id is not None else None
+        return p[0] if p else None
+
+    def name(self, user_id: int | None) -> str:
+        if user_id is not None and user_id in self.players:
+            return self.players[user_id][1]
+        if user_id is not None and user_id == self.host:
+            return self.host_name
+        return "?"
+
+
+# --- reading the log ---------------------------------------------------------------------------
+def entries_from(rows: Iterable[Any]) -> list[Entry]:
+    """Entries from ``(seq, command, events)`` rows (or :class:`Entry` objects), in seq order."""
+    out = [r if isinstance(r, Entry) else Entry(int(r[0]), r[1], list(r[2])) for r in rows]
+    out.sort(key=lambda e: e.seq)
+    return out
+
+
+def all_events(entries: Sequence[Entry]) -> list[tuple[int, Event]]:
+    """Every event as ``(seq, event)``, in log order."""
+    return [(en.seq, e) for en in entries for e in en.events]
+
+
+def _audience(e: Event) -> dict[str, Any]:
+    return e.get("audience") or {"kind": "public"}
+
+
+class _Tracker:
+    """Who was seated, alive, on which team, and who hosted, event by event."""
+
+    def __init__(self) -> None:
+        self.team: dict[int, str] = {}
+        self.alive: set[int] = set()
+        self.host: int | None = None
+
+    def observe(self, e: Event) -> None:
+        t = e.get("type")
+        if t == "GameStarted":
+            self.alive = {int(uid) for _, uid in e.get("seating", ())}
+        elif t == "RoleAssigned":
+            self.team[int(e["user_id"])] = e.get("team")
+        elif t == "PlayerEliminated":
+            self.alive.discard(int(e["user_id"]))
+        elif t == "HostAssigned":
+            self.host = e.get("user_id")
+        elif t == "HostModeEnded":
+            self.host = None
+
+    def sees(self, viewer: int | None, e: Event) -> bool:
+        a = _audience(e)
+        kind = a.get("kind")
+        if kind == "public":
+            return True
+        if viewer is None:
+            return False
+        if kind == "private":
+            return a.get("user_id") == viewer
+        if kind == "team":
+            return viewer in self.alive and self.team.get(viewer) == a.get("team")
+        if kind == "host":
+            return viewer == self.host
+        return False
+
+
+def visible_events(entries: Sequence[Entry], viewer: int | None) -> list[tuple[int, Event]]:
+    """The events ``viewer`` received when they happened (``None``: an onlooker, public only)."""
+    tracker = _Tracker()
+    out = []
+    for seq, e in all_events(entries):
+        if tracker.sees(viewer, e):
+            out.append((seq, e))
+        tracker.observe(e)
+    return out
+
+
+def participants(entries: Sequence[Entry]) -> set[int]:
+    """Users who were seated in the game or hosted it at some point."""
+    out: set[int] = set()
+    for _, e in all_events(entries):
+        if e.get("type") == "GameStarted":
+            out |= {int(uid) for _, uid in e.get("seating", ())}
+        elif e.get("type") == "HostAssigned" and e.get("user_id") is not None:
+            out.add(int(e["user_id"]))
+    return out
+
+
+def _roster(entries: Sequence[Entry]) -> tuple[str, dict[int, str], dict[int, int], str]:
+    """(ruleset, names by user, seats by user, host name) from the commands and public events."""
+    ruleset, names, seats, host_name = "", {}, {}, ""
+    for en in entries:
+        cmd = en.command
+        ctype = cmd.get("type")
+        if ctype == "CreateGame":
+            ruleset = cmd.get("ruleset", "")
+        elif ctype == "Join" and cmd.get("user_id") is not None:
+            names[int(cmd["user_id"])] = str(cmd.get("name", ""))
+        elif ctype == "BecomeHost":
+            host_name = str(cmd.get("name", ""))
+        for e in en.events:
+            t = e.get("type")
+            if t == "GameCreated":
+                ruleset = e.get("ruleset", ruleset)
+            elif t == "PlayerJoined":
+                names[int(e["user_id"])] = str(e.get("name", ""))
+            elif t == "GameStarted":
+                seats = {int(uid): int(seat) for seat, uid in e.get("seating", ())}
+    return ruleset, names, seats, host_name
+
+
+# --- the replay --------------------------------------------------------------------------------
+class _Builder:
+    def __init__(self, players: dict[int, tuple[int, str]]) -> None:
+        self.players = players
+        self.chapters: list[Chapter] = []
+        self.day = self.night = 0
+        self.rounds_today = 0
+        self.alive: set[int] = set()
+        self.exclude_votes: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self.host: int | None = None
+
+    @property
+    def current(self) -> Chapter | None:
+        return self.chapters[-1] if self.chapters else None
+
+    def open(self, kind: str) -> Chapter:
+        if kind == "vote":
+            self.rounds_today += 1
+        alive = tuple(sorted(self.alive, key=lambda u: self.players.get(u, (0, ""))[0]))
+        ch = Chapter(kind=kind, day=self.day, night=self.night,
+                     round=self.rounds_today if kind == "vote" else 0, alive=alive)
+        self.chapters.append(ch)
+        return ch
+
+    def add(self, fact: Fact) -> None:
+        (self.current or self.open("setup")).facts.append(fact)
+
+    def phase(self, e: Event) -> None:
+        phase = str(e.get("phase", ""))
+        day, night = int(e.get("day") or 0), int(e.get("night") or 0)
+        if day != self.day:
+            self.rounds_today = 0
+        self.day, self.night = day, night
+        kind = CHAPTER_OF_PHASE.get(phase, phase)
+        cur = self.current
+        if kind is not None:
+            fresh = cur is None or cur.kind != kind or (kind == "vote" and cur.has(Vote))
+            if kind == "night" and cur is not None and cur.kind == "night" and cur.night != night:
+                fresh = True
+            if fresh:
+                self.open(kind)
+        if e.get("speaker") is not None and (phase in TURN_PHASES or kind not in CHAPTER_OF_PHASE):
+            self.add(Turn(phase=phase, user_id=int(e["speaker"])))
+
+    def event(self, e: Event) -> None:
+        t = e.get("type")
+        handler = getattr(self, "on_" + str(t), None)
+        if handler is not None:
+            handler(e)
+
+    # one method per event type -----------------------------------------------------------
+    def on_GameStarted(self, e):
+        self.alive = {int(uid) for _, uid in e.get("seating", ())}
+        self.open("setup")
+        self.add(Seating(seats=tuple((int(s), int(u)) for s, u in e.get("seating", ())),
+                         mafia_count=int(e.get("mafia_count") or 0)))
+
+    def on_RoleAssigned(self, e):
+        self.add(RoleFact(int(e["user_id"]), str(e.get("role")), e.get("team")))
+
+    def on_HostRoles(self, e):
+        known = {f.user_id for f in self.current.facts if isinstance(f, RoleFact)} \
+            if self.current else set()
+        for uid, role in e.get("roles", ()):
+            if int(uid) not in known:
+                self.add(RoleFact(int(uid), str(role), None))
+
+    def on_MafiaRevealed(self, e):
+        self.add(TeamMet(tuple(int(u) for u in e.get("members", ()))))
+
+    def on_PhaseStarted(self, e):
+        self.phase(e)
+
+    def on_TurnSkipped(self, e):
+        self.add(Skipped(int(e["user_id"]), str(e.get("reason", ""))))
+
+    def on_NominationAccepted(self, e):
+        self.add(Nomination(int(e["by"]), int(e["target"])))
+
+    def on_VoteResult(self, e):
+        cur = self.current
+        rnd = cur.round if cur is not None and cur.kind == "vote" else max(1, self.rounds_today)
+        tally = tuple((int(c), tuple(int(v) for v in voters)) for c, voters in e.get("tally", ()))
+        self.add(Vote(stage="vote" if rnd <= 1 else "revote", round=rnd, tally=tally,
+                      leaders=tuple(int(u) for u in e.get("leaders", ()))))
+
+    def on_TieRevote(self, e):
+        self.add(Tie(tuple(int(u) for u in e.get("candidates", ()))))
+
+    def on_ExcludeVoteCast(self, e):
+        self.exclude_votes = (tuple(int(u) for u in e.get("yes_votes", ())),
+                              tuple(int(u) for u in e.get("no_votes", ())))
+
+    def on_ExcludeVoteResult(self, e):
+        yes, no = self.exclude_votes
+        self.exclude_votes = ((), ())
+        self.add(ExcludeVote(tuple(int(u) for u in e.get("candidates", ())), yes, no,
+                             int(e.get("needed") or 0), bool(e.get("passed"))))
+
+    def on_DayWithoutElimination(self, e):
+        self.add(NoElimination(str(e.get("reason", "")),
+                               tuple(int(u) for u in e.get("candidates", ()))))
+
+    def on_PlayerEliminated(self, e):
+        self.alive.discard(int(e["user_id"]))
+        self.add(Eliminated(int(e["user_id"]), str(e.get("cause", ""))))
+
+    def on_NightActionAccepted(self, e):
+        if e.get("action") not in ("kill", "check", "sleep"):
+            target = e.get("target")
+            self.add(NightMove(int(e["user_id"]), str(e.get("action")),
+                               None if target is None else int(target)))
+
+    def on_MafiaPicks(self, e):
+        cur = self.current
+        picks = Picks(tuple((int(m), None if t is None else int(t)) for m, t in e.get("picks", ())),
+                      None if e.get("agreed") is None else int(e["agreed"]))
+        if cur is not None:  # only the picks as they stood at the end of the night count
+            cur.facts = [f for f in cur.facts if not isinstance(f, Picks)]
+        self.add(picks)
+
+    def on_CheckResult(self, e):
+        self.add(Check(int(e["checker"]), int(e["target"]), bool(e.get("is_mafia"))))
+
+    def on_RelayedMessage(self, e):
+        self.add(Relay(int(e["sender"]), str(e.get("text", ""))))
+
+    def on_NightResult(self, e):
+        killed = e.get("killed")
+        self.add(Morning(None if killed is None else int(killed), bool(e.get("saved"))))
+
+    def on_PlayerInactive(self, e):
+        if int(e["user_id"]) in self.players:
+            self.add(Presence(int(e["user_id"]), False, str(e.get("reason", ""))))
+
+    def on_PlayerActive(self, e):
+        if int(e["user_id"]) in self.players:
+            self.add(Presence(int(e["user_id"]), True))
+
+    def on_Paused(self, e):
+        self.add(PauseFact(e.get("by"), True, str(e.get("reason", ""))))
+
+    def on_Resumed(self, e):
+        self.add(PauseFact(e.get("by"), False))
+
+    def on_FoulIssued(self, e):
+        self.add(Foul(int(e["user_id"]), "foul", e.get("count"), str(e.get("reason", ""))))
+
+    def on_WarningIssued(self, e):
+        self.add(Foul(int(e["user_id"]), "warning", e.get("count"), str(e.get("reason", ""))))
+
+    def on_BestMove(self, e):
+        self.add(BestMove(int(e["user_id"]), tuple(int(u) for u in e.get("targets", ())),
+                          e.get("hits")))
+
+    def on_GameEnded(self, e):
+        self.open("end")
+        self.add(Result(e.get("winner"),
+                        tuple((int(s), int(u), str(r)) for s, u, r in e.get("roles", ())),
+                        int(e.get("days") or 0)))
+
+    def on_GameCancelled(self, e):
+        self.open("end")
+        self.add(Cancelled(str(e.get("reason", ""))))
+
+
+def build_replay(entries: Sequence[Entry], viewer: int | None = None, *,
+                 full: bool | None = None) -> Replay:
+    """The replay of a game: every event (``viewer`` None, the default), or only what ``viewer``
+    received at the time (``full=False`` with ``viewer=None``: an onlooker's public view).
+    Chapters before ``GameStarted`` (the lobby) are not part of it."""
+    full = viewer is None if full is None else full
+    ruleset, names, seats, host_name = _roster(entries)
+    players = {uid: (seat, names.get(uid, "?")) for uid, seat in seats.items()}
+    events = all_events(entries) if full else visible_events(entries, viewer)
+    b = _Builder(players)
+    host = None
+    started = False
+    for _, e in events:
+        t = e.get("type")
+        if t == "HostAssigned":
+            host = e.get("user_id")
+        if t == "GameStarted":
+            started = True
+        if started or t in ("GameEnded", "GameCancelled"):
+            b.event(e)
+    return Replay(ruleset=ruleset, players=players, host=host, host_name=host_name,
+                  chapters=b.chapters, viewer=viewer, full=full)
+
+
+def team_of(role: str | None) -> str | None:
+    """The team of a role value known to the engine (None for an unknown one)."""
+    try:
+        return Role(role).team.value if role is not None else None
+    except ValueError:
+        return None
+
+
+# --- the protocol ------------------------------------------------------------------------------
+@dataclass
+class PlayerLine:
+    user_id: int
+    seat: int
+    name: str
+    role: str | None
+    team: str | None
+    alive: bool = True
+    out: tuple[str, int, str] | None = None  # ("day" | "night", number, cause)
+    fouls: int = 0
+
+
+@dataclass
+class Round:
+    """One day or night of the protocol."""
+
+    kind: str  # "day" | "night"
+    number: int
+    facts: list[Fact] = field(default_factory=list)
+    last_words: list[int] = field(default_factory=list)
+
+    def of(self, cls) -> list:
+        return [f for f in self.facts if isinstance(f, cls)]
+
+
+@dataclass
+class Protocol:
+    ruleset: str
+    players: list[PlayerLine]
+    rounds: list[Round]
+    host: int | None
+    host_name: str
+    last_words: list[int]
+    fouls: list[Foul]
+    best_moves: list[BestMove]
+    result: Result | None
+    cancelled: Cancelled | None = None
+
+    def player(self, user_id: int) -> PlayerLine | None:
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+
+def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
+    """The game's protocol from its full log (or from a full :class:`Replay`)."""
+    rp = entries if isinstance(entries, Replay) else build_replay(entries)
+    roles: dict[int, tuple[str, str | None]] = {}
+    rounds: list[Round] = []
+    last_words: list[int] = []
+    fouls: list[Foul] = []
+    best: list[BestMove] = []
+    result = cancelled = None
+    out: dict[int, tuple[str, int, str]] = {}
+    for ch in rp.chapters:
+        if ch.kind == "setup":
+            for f in ch.facts:
+                if isinstance(f, RoleFact):
+                    roles[f.user_id] = (f.role, f.team)
+            continue
+        if ch.kind == "end":
+            for f in ch.facts:
+                if isinstance(f, Result):
+                    result = f
+                    for _, uid, role in f.roles:
+                        roles.setdefault(uid, (role, None))
+                elif isinstance(f, Cancelled):
+                    cancelled = f
+            continue
+        kind, number = ("night", ch.night) if ch.kind == "night" else ("day", ch.day)
+        if not rounds or (rounds[-1].kind, rounds[-1].number) != (kind, number):
+            rounds.append(Round(kind, number))
+        rnd = rounds[-1]
+        for f in ch.facts:
+            if isinstance(f, Turn):
+                if f.phase == "last_word":
+                    rnd.last_words.append(f.user_id)
+                    last_words.append(f.user_id)
+                continue
+            if isinstance(f, (Presence, PauseFact, Relay)):
+                continue
+            if isinstance(f, Eliminated):
+                out.setdefault(f.user_id, (kind, number, f.cause))
+            elif isinstance(f, Foul):
+                fouls.append(f)
+            elif isinstance(f, BestMove):
+                best.append(f)
+            rnd.facts.append(f)
+    fouls_of: dict[int, int] = {}
+    for f in fouls:
+        if f.kind == "foul":
+            fouls_of[f.user_id] = fouls_of.get(f.user_id, 0) + 1
+    players = []
+    for uid, (seat, name) in sorted(rp.players.items(), key=lambda kv: kv[1][0]):
+        role, team = roles.get(uid, (None, None))
+        team = team or team_of(role)
+        players.append(PlayerLine(uid, seat, name, role, team, alive=uid not in out,
+                                  out=out.get(uid), fouls=fouls_of.get(uid, 0)))
+    return Protocol(ruleset=rp.ruleset, players=players, rounds=rounds, host=rp.host,
+                    host_name=rp.host_name, last_words=last_words, fouls=fouls, best_moves=best,
+                    result=result, cancelled=cancelled)

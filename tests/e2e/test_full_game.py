@@ -1,0 +1,74 @@
+"""A whole game, end to end: the bot runs as its own process (``python -m bot``) and talks HTTP to
+the stand-in Bot API; six simulated people play it in a supergroup (Russian, the default
+language) by pressing the buttons the bot sends them."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Phase, Role, Team
+
+from .botproc import BotProcess
+from .conftest import Plan, Table, ids
+from .fake_api import FakeBotAPI
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+GROUP = -1001000000001
+
+
+async def test_six_players_play_a_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess, reader) -> None:
+    table = Table(bot_api, bot_proc, reader, GROUP, first_user_id=1001)
+    _ = table._
+    await table.join_all()
+    cards = await table.start_game()
+
+    st = await table.state()
+    assert st.phase is Phase.READY and st.ready_purpose == "intro"
+    assert sorted(p.seat for p in st.seated()) == [1, 2, 3, 4, 5, 6]
+    for p in st.seated():  # each card names his own role and seat, and no other role
+        card = cards[p.user_id].text or ""
+        assert table.role_label(p.role) in card, card
+        assert _("Your seat: №{seat} in «{chat}».").format(seat=p.seat, chat="Mafia night") in card
+        assert [r for r in Role if r is not p.role and table.role_label(r) in card] == []
+        assert _("✅ I have read my role") in cards[p.user_id].button_texts
+    assert bot_api.pinned_messages(GROUP), "the table message is pinned"
+
+    civilians, mafia = ids(st, Role.CIVILIAN), ids(st, Role.MAFIA)
+    (commissar,), (doctor,) = ids(st, Role.COMMISSAR), ids(st, Role.DOCTOR)
+    assert (len(civilians), len(mafia)) == (2, 2)
+    # Day 1: two nominees (a civilian, then the Commissar); everyone votes out the civilian.
+    # Night 2: both mafiosi pick the other civilian; the Doctor protects himself; the Commissar
+    # checks a mafioso.  Two mafiosi against two townsfolk: the mafia wins.
+    plan = Plan(nominations={1: [lambda s: civilians[0], lambda s: commissar]},
+                kill=lambda s: civilians[1], heal=lambda s: doctor, check=lambda s: mafia[0])
+    end = await table.play(plan)
+    assert end.phase is Phase.ENDED and end.winner is Team.MAFIA and end.day == 1
+    assert [p.user_id for p in end.seated() if not p.alive] == sorted(civilians, key=lambda u: end.players[u].seat)
+
+    finale = await table.wait_message(GROUP, _("Roles:"))
+    await bot_api.settle(quiet=1.5, timeout=20)  # > 1 s: private chats get 1 message/s
+    group = bot_api.messages(GROUP)
+    assert group[-1] is finale, "the results are the last message in the group"
+    assert _("🏆 <b>Mafia wins!</b>").replace("<b>", "").replace("</b>", "") in finale.text
+    for p in end.seated():
+        assert f"№{p.seat} {p.name} — {table.role_label(p.role)}" in finale.text, finale.text
+    assert table.role_leaks(group[:-1]) == []
+    assert len(table.role_leaks([finale])) == 6  # the check does see roles where they are
+    assert not bot_api.pinned_messages(GROUP), "the table is unpinned at the end"
+
+    # What the players saw on the way.
+    votes = [m for m in group if m.contains(_("🗳 Result of the vote:"))]
+    assert len(votes) == 1 and f"{_label(end, civilians[0])} — 6" in votes[0].text
+    checked = _("🔎 {player} is <b>mafia</b>.").format(player=_label(end, mafia[0]))
+    await table.wait_message(commissar, checked.replace("<b>", "").replace("</b>", ""))
+    morning = _("☀️ Morning. {player} was killed tonight.").format(player=_label(end, civilians[1]))
+    await table.wait_message(GROUP, morning)
+    for user_id in mafia:  # both mafiosi learnt their team at night 1
+        await table.wait_message(user_id, _("🕶 Your team: {list}.").split("{")[0])
+    assert bot_proc.errors() == []
+
+
+def _label(st, user_id: int) -> str:
+    p = st.players[user_id]
+    return f"№{p.seat} {p.name}"
