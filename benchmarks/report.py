@@ -47,8 +47,8 @@ def report_stack(run: StackRun, bare: BareRun | None, seed: int) -> str:
         f"({sum(lat) / max(run.wall, 1e-9):.1f} updates in flight on average; "
         f"{sum(t.deadlines_fired for t in run.tables):,} deadlines fired besides)",
         f"  update latency        p50 {_ms(percentile(lat, 50))}, p99 {_ms(percentile(lat, 99))}, "
-        f"max {_ms(max(lat, default=0.0))} (time of one dp.feed_update, {run.games} games "
-        f"in flight)",
+        f"max {_ms(max(lat, default=0.0))} (time of one dp.feed_update; {run.games} "
+        f"game{'s' if run.games != 1 else ''} played at once)",
         f"  Telegram API calls    {total:.1f} per game = group {per_game['group']:.1f} + "
         f"private {per_game['private']:.1f} + callback answers {per_game['callback']:.1f} "
         f"+ other {per_game['other']:.1f} (getMe, getChatMember)",

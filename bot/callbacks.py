@@ -33,3 +33,15 @@ class Cfg(CallbackData, prefix="c"):
 
     a: str
     v: str = ""
+
+
+class Hist(CallbackData, prefix="h"):
+    """/history button. ``a``: l (list page ``p``) | p (protocol page ``p`` of game ``g``) |
+    r (replay step ``p``) | kn (send me "what I knew") | k (step ``p`` of "what I knew", in a
+    private chat) | x (export) | d (ask to delete) | dy (delete, confirmed). ``b``: the list page
+    to go back to."""
+
+    a: str
+    g: int = 0
+    p: int = 0
+    b: int = 0

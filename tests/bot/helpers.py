@@ -88,7 +88,9 @@ async def drive_until(h: Harness, done: Callable[[GameState], bool], seed: int =
     """Play with the driver until ``done(state)``; fails if the game ends first."""
     rng = random.Random(seed)
     for _ in range(max_steps):
-        st = (await h.game()).state
+        g = await h.game()
+        assert g is not None, "the game ended first"
+        st = g.state
         if done(st):
             return st
         assert await step(h, rng), "the game ended first"

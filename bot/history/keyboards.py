@@ -1,0 +1,77 @@
+"""Inline keyboards of /history (≤ 100 buttons each; callback data ≤ 64 bytes, ``Hist``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ..callbacks import Hist
+
+Gettext = Callable[[str], str]
+GAMES_PER_ROW = 5
+
+
+def _btn(text: str, data: Hist) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data.pack())
+
+
+def nav_row(make: Callable[[int], Hist], page: int, pages: int) -> list[InlineKeyboardButton]:
+    """◀ ▶ between pages ``0..pages-1`` (only the arrows that lead somewhere)."""
+    row = []
+    if page > 0:
+        row.append(_btn("◀️", make(page - 1)))
+    if page + 1 < pages:
+        row.append(_btn("▶️", make(page + 1)))
+    return row
+
+
+def list_keyboard(game_ids: Sequence[int], page: int, pages: int) -> InlineKeyboardMarkup | None:
+    rows: list[list[InlineKeyboardButton]] = []
+    for i in range(0, len(game_ids), GAMES_PER_ROW):
+        rows.append([_btn(f"#{gid}", Hist(a="p", g=gid, b=page))
+                     for gid in game_ids[i:i + GAMES_PER_ROW]])
+    nav = nav_row(lambda p: Hist(a="l", p=p), page, pages)
+    if nav:
+        rows.append(nav)
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
+def protocol_keyboard(_: Gettext, game_id: int, page: int, pages: int, back: int
+                      ) -> InlineKeyboardMarkup:
+    rows = []
+    nav = nav_row(lambda p: Hist(a="p", g=game_id, p=p, b=back), page, pages)
+    if nav:
+        rows.append(nav)
+    rows.append([_btn(_("🎬 Replay"), Hist(a="r", g=game_id, b=back)),
+                 _btn(_("🧠 What I knew"), Hist(a="kn", g=game_id, b=back))])
+    rows.append([_btn(_("📄 Export"), Hist(a="x", g=game_id, b=back)),
+                 _btn(_("🗑 Delete"), Hist(a="d", g=game_id, b=back))])
+    rows.append([_btn(_("⬅️ All games"), Hist(a="l", p=back))])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def replay_keyboard(_: Gettext, game_id: int, step: int, steps: int, back: int
+                    ) -> InlineKeyboardMarkup:
+    rows = []
+    nav = nav_row(lambda p: Hist(a="r", g=game_id, p=p, b=back), step, steps)
+    if nav:
+        rows.append(nav)
+    rows.append([_btn(_("📜 Protocol"), Hist(a="p", g=game_id, b=back))])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def knew_keyboard(game_id: int, step: int, steps: int) -> InlineKeyboardMarkup | None:
+    nav = nav_row(lambda p: Hist(a="k", g=game_id, p=p), step, steps)
+    return InlineKeyboardMarkup(inline_keyboard=[nav]) if nav else None
+
+
+def delete_keyboard(_: Gettext, game_id: int, back: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[
+        _btn(_("🗑 Yes, delete it"), Hist(a="dy", g=game_id, b=back)),
+        _btn(_("↩️ Keep it"), Hist(a="p", g=game_id, b=back)),
+    ]])
+
+
+def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=text, url=url)]])
