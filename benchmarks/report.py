@@ -46,6 +46,8 @@ def report_stack(run: StackRun, bare: BareRun | None, seed: int) -> str:
         f"{n_updates / max(run.wall, 1e-9):,.0f} updates/s "
         f"({sum(lat) / max(run.wall, 1e-9):.1f} updates in flight on average; "
         f"{sum(t.deadlines_fired for t in run.tables):,} deadlines fired besides)",
+        f"  CPU                   {run.cpu:.2f} s → {_ms(run.cpu / max(n_updates, 1))} per update "
+        f"(players' simulation and deadlines included)",
         f"  update latency        p50 {_ms(percentile(lat, 50))}, p99 {_ms(percentile(lat, 99))}, "
         f"max {_ms(max(lat, default=0.0))} (time of one dp.feed_update; {run.games} "
         f"game{'s' if run.games != 1 else ''} played at once)",

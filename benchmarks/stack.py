@@ -16,7 +16,7 @@ import random
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from time import perf_counter
+from time import perf_counter, process_time
 
 from bot.app import App, build_app
 from bot.deadlines import ManualDeadlines
@@ -57,6 +57,7 @@ class StackRun:
     players: int
     db_url: str
     wall: float = 0.0
+    cpu: float = 0.0  # process CPU time (all threads) while the games ran
     recorder: Recorder = field(default_factory=Recorder)
     tables: list[Table] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
@@ -95,9 +96,9 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int) -> 
     try:
         await app.start()
         run.tables = _tables(app, session, games, players, seed, nonce, run.recorder)
-        started = perf_counter()
+        started, cpu_started = perf_counter(), process_time()
         outcomes = await asyncio.gather(*(t.play() for t in run.tables), return_exceptions=True)
-        run.wall = perf_counter() - started
+        run.wall, run.cpu = perf_counter() - started, process_time() - cpu_started
         await _settle_background(app)
         for table, outcome in zip(run.tables, outcomes):
             if isinstance(outcome, BaseException):

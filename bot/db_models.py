@@ -18,7 +18,9 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -37,6 +39,11 @@ __all__ = [
     "Base",
     "ChatSettingsRow",
     "Game",
+    "GameDeletion",
+    "GameSummaryRow",
+    "NextGameSubscription",
+    "PlayerResultRow",
+    "RatingRow",
     "GameLogEntry",
     "GamePlayer",
     "UTCDateTime",
@@ -173,3 +180,90 @@ class ChatSettingsRow(Base):
     locale: Mapped[str | None] = mapped_column(String(8))
     data: Mapped[dict[str, Any]] = mapped_column(default=dict)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+# --- history (bot/history): rows derived from finished games' logs, kept for fast queries -------
+
+
+class GameSummaryRow(Base):
+    """A finished game as the history list shows it (written when the game ends)."""
+
+    __tablename__ = "game_summaries"
+    __table_args__ = (Index("ix_game_summaries_history", "chat_id", "finished_at", "game_id"),)
+
+    game_id: Mapped[int] = mapped_column(
+        AutoIdType, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    title: Mapped[str] = mapped_column(String(256), default="")
+    ruleset: Mapped[str] = mapped_column(String(32))
+    winner: Mapped[str | None] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    days: Mapped[int] = mapped_column(Integer)
+    duration: Mapped[int | None] = mapped_column(Integer)  # seconds
+    finished_at: Mapped[datetime]
+
+
+class PlayerResultRow(Base):
+    """One player's result in one finished game (/stats, /me; the rating is rebuilt from it)."""
+
+    __tablename__ = "player_results"
+    __table_args__ = (
+        # covers the per-chat and per-player aggregates (index-only scans)
+        Index("ix_player_results_chat", "chat_id", "user_id", "team", "role", "won", "survived", "fouls"),
+        Index("ix_player_results_user", "user_id"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        AutoIdType, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(256))
+    seat: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(16))
+    team: Mapped[str] = mapped_column(String(16))
+    won: Mapped[bool] = mapped_column(Boolean)
+    survived: Mapped[bool] = mapped_column(Boolean)
+    fouls: Mapped[int] = mapped_column(Integer, default=0)
+    finished_at: Mapped[datetime]
+
+
+class RatingRow(Base):
+    """A player's Elo rating on one team's track in one chat (see bot/history/stats.py)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_user", "user_id"),)
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    team: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(256))
+    rating: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GameDeletion(Base):
+    """A game a group admin removed from the history (its log is kept, never shown)."""
+
+    __tablename__ = "game_deletions"
+
+    game_id: Mapped[int] = mapped_column(
+        AutoIdType, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    deleted_by: Mapped[int | None] = mapped_column(BigInteger)
+    deleted_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class NextGameSubscription(Base):
+    """/nextgame: DM ``user_id`` when the next lobby opens in ``chat_id``."""
+
+    __tablename__ = "next_game_subscriptions"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    title: Mapped[str] = mapped_column(String(256), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

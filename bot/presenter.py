@@ -417,8 +417,12 @@ class Presenter:
             self.sender.unpin(g.chat_id, ref)
 
     def on_GameCancelled(self, g, _, before, st, e):
-        text = _("⌛ The lobby expired: not enough players.") if e.reason == "expired" else \
-            _("✖️ The game was cancelled.")
+        if e.reason == "expired":
+            text = _("⌛ The lobby expired: not enough players.")
+        elif e.reason == "abandoned":
+            text = _("💤 Every player is away: the game is abandoned. /newgame starts another.")
+        else:
+            text = _("✖️ The game was cancelled.")
         ref = self.ref(g, "lobby")
         if before is not None and before.phase is Phase.LOBBY and ref is not None:
             self.sender.edit(g.chat_id, ref, text, None)

@@ -10,7 +10,7 @@ check runs only after the last words (PARTY-32).
 from __future__ import annotations
 
 from .events import (
-    CheckResult, DayWithoutElimination, ExcludeVoteResult, GameEnded, MafiaRevealed, NightResult,
+    CheckResult, DayWithoutElimination, ExcludeVoteResult, GameCancelled, GameEnded, MafiaRevealed, NightResult,
     PlayerEliminated, PlayerInactive, TieRevote, TurnSkipped, VoteResult, VoteWindowOpened,
 )
 from .roles import Role, Team
@@ -53,6 +53,9 @@ def next_turn(s: Step) -> None:
 def start_day(s: Step) -> None:
     """PARTY-07, PARTY-Q02: day 1 opens with seat 1, each later day with the next living seat."""
     st = s.st
+    if not st.alive_active():  # PARTY-X23: nobody left at the table
+        abandon(s)
+        return
     st.day += 1
     st.nominations, st.nominated_by, st.vote = [], {}, None
     alive = st.alive()
@@ -64,6 +67,18 @@ def start_day(s: Step) -> None:
     st.last_opener_seat = opener.seat
     i = alive.index(opener)
     start_turns(s, Phase.SPEECH, [p.user_id for p in alive[i:] + alive[:i]])
+
+
+def abandon(s: Step) -> None:
+    """PARTY-X23: a day that would start with every living player inactive ends the game as
+    abandoned (cancelled, no winner): otherwise empty days and nights would alternate forever."""
+    st = s.st
+    st.phase = Phase.CANCELLED
+    st.phase_seq += 1
+    st.speaker = None
+    st.pause = None
+    s.clear_timer()
+    s.emit(GameCancelled(by=None, reason="abandoned"))
 
 
 def speeches_done(s: Step) -> None:

@@ -347,3 +347,23 @@ def test_PARTY_X09_turn_skip_event_names_no_role():
     t.do(MarkInactive(player=uid(2), reason="left"))
     events = t.end_turn()
     assert events[0] == TurnSkipped(user_id=uid(2))
+
+
+def test_PARTY_X23_game_with_nobody_active_is_abandoned():
+    t = game_at_night(5, "MCDTT")
+    for k in range(1, 5):
+        t.do(MarkInactive(player=uid(k), reason="blocked"))
+    assert t.state.phase is Phase.NIGHT
+    # the last active player drops: nobody holds the night up, and the day cannot begin
+    events = t.do(MarkInactive(player=uid(5), reason="blocked"))
+    assert isinstance(events[-1], GameCancelled) and events[-1].reason == "abandoned"
+    assert t.state.phase is Phase.CANCELLED and t.state.timer is None
+    t.refuse(MarkActive(user_id=uid(1)), GameOver)
+
+
+def test_PARTY_X23_one_active_player_keeps_the_game_going():
+    t = game_at_night(5, "MCDTT")
+    for k in range(1, 5):
+        t.do(MarkInactive(player=uid(k), reason="blocked"))
+    t.timeout()
+    assert t.state.phase is Phase.SPEECH and t.state.speaker == uid(5)

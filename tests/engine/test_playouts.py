@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 from engine import (
-    GameEnded, MafiaPicks, NotEnoughPlayers, Phase, PlayerEliminated, Private, Team,
+    GameCancelled, GameEnded, MafiaPicks, NotEnoughPlayers, Phase, PlayerEliminated, Private, Team,
     command_from_dict, replay, to_dict,
 )
 from engine.flow import winner
@@ -35,8 +35,14 @@ def seed_of(n: int, host: bool, i: int) -> int:
 def check_game(po: Playout) -> Counter:
     """All end-of-game invariants; returns a count of notable events for the coverage check."""
     st = po.state
-    assert st.over and st.phase is Phase.ENDED, f"unfinished game in {st.phase}"
     flat = [e for _, e in po.events]
+    if st.phase is Phase.CANCELLED:  # PARTY-X23: everybody went inactive
+        assert isinstance(flat[-1], GameCancelled) and flat[-1].reason == "abandoned"
+        assert not st.alive_active() and not [e for e in flat if isinstance(e, GameEnded)]
+        state, _ = replay(po.log)
+        assert state == st
+        return Counter({"abandoned": 1})
+    assert st.over and st.phase is Phase.ENDED, f"unfinished game in {st.phase}"
 
     # exactly one GameEnded, the very last event, matching the final state
     ends = [(i, e) for i, e in po.events if isinstance(e, GameEnded)]

@@ -1,0 +1,177 @@
+"""The lobby: /newgame, joining by deep link, leaving, starting, expiry and /cancel."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.callbacks import LobbyAct
+from engine import Phase
+from tests.bot.harness import GROUP, Harness, make_harness, make_users
+from tests.bot.helpers import start_game
+
+ALREADY_OPEN = "A game is already open in this chat. Finish it or /cancel it first."
+
+
+def lobby_message(h: Harness, game) -> dict:
+    return h.session.message(GROUP, game.ui["lobby"])
+
+
+async def test_two_simultaneous_newgame_open_exactly_one_lobby(db_url: str):
+    h = await make_harness(db_url, n_users=2)
+    try:
+        a, b = h.users
+        updates = [h.updates.group_command(GROUP, u, "/newgame") for u in (a, b)]
+        await asyncio.gather(*(h.app.dp.feed_update(h.app.bot, u) for u in updates))
+        await h.app.sender.drain()
+        lobbies = [t for t in h.sent_texts(GROUP, ("sendMessage",)) if "new game" in t]
+        refusals = [t for t in h.sent_texts(GROUP, ("sendMessage",)) if t == ALREADY_OPEN]
+        assert len(lobbies) == 1 and len(refusals) == 1
+        g = await h.game()
+        assert g.state.phase is Phase.LOBBY and g.state.organiser in (a.id, b.id)
+        assert len(h.service.games) == 1
+
+        await h.command(a, "/newgame")  # and later, too
+        assert h.sent_texts(GROUP, ("sendMessage",))[-1] == ALREADY_OPEN
+    finally:
+        await h.stop()
+
+
+async def test_join_by_deep_link_and_a_second_join_is_refused(h: Harness):
+    organiser, alice = h.users[0], h.users[1]
+    await h.command(organiser, "/newgame")
+    g = await h.game()
+    lobby = lobby_message(h, g)
+    join = next(b for row in lobby["reply_markup"]["inline_keyboard"] for b in row if b.get("url"))
+    assert join["url"] == f"https://t.me/{h.session.bot_username}?start=join_{g.id}"
+
+    await h.dm(alice, f"/start join_{g.id}")
+    assert h.sent_texts(alice.id)[-1].startswith("✅ You joined the game in «Test group»")
+    assert "1. Player2" in lobby_message(h, g)["text"]
+    assert alice.id in (await h.game()).state.players
+
+    await h.dm(alice, f"/start join_{g.id}")
+    assert h.sent_texts(alice.id)[-1] == "You are already in this game."
+    assert list((await h.game()).state.players) == [alice.id]
+
+    await h.dm(alice, "/start join_999999")
+    assert h.sent_texts(alice.id)[-1] == "This game does not exist any more."
+
+
+async def test_player_of_a_running_game_elsewhere_cannot_join(h: Harness):
+    other_group = GROUP - 1
+    others = make_users(5, first=50)
+    for u in others:
+        h.session.register_user(u)
+    await h.command(others[0], "/newgame", chat_id=other_group)
+    g2 = await h.game(other_group)
+    for u in others:
+        await h.dm(u, f"/start join_{g2.id}")
+    await h.command(others[0], "/startgame", chat_id=other_group)
+    assert (await h.game(other_group)).state.phase is Phase.READY
+
+    await h.command(h.users[0], "/newgame")
+    g = await h.game()
+    busy = others[1]
+    await h.dm(busy, f"/start join_{g.id}")
+    assert h.sent_texts(busy.id)[-1] == "You are already in another game. Leave it first."
+    assert busy.id not in (await h.game()).state.players
+    # ...and a game that has started takes nobody new.
+    await h.dm(h.users[1], f"/start join_{g2.id}")
+    assert h.sent_texts(h.users[1].id)[-1] == "This game has already started or ended."
+
+
+async def test_leave_the_lobby(h: Harness):
+    organiser, alice = h.users[0], h.users[1]
+    await h.command(organiser, "/newgame")
+    g = await h.game()
+    await h.dm(alice, f"/start join_{g.id}")
+    leave = LobbyAct(g=g.id, a="leave").pack()
+    assert await h.press(alice, GROUP, g.ui["lobby"], leave) == "You left the game."
+    assert (await h.game()).state.players == {}
+    assert "Player2" not in lobby_message(h, g)["text"]
+    assert await h.service.storage.list_players(g.id) == []
+    # Not in the game (any more): refused, nothing changes.
+    log_len = await h.log_len(g.id)
+    answer = await h.press(alice, GROUP, g.ui["lobby"], leave)
+    assert answer == "This button is out of date."
+    assert await h.log_len(g.id) == log_len
+    # He may join again.
+    await h.dm(alice, f"/start join_{g.id}")
+    assert alice.id in (await h.game()).state.players
+
+
+async def test_start_below_the_minimum_is_refused_with_a_clear_answer(h: Harness):
+    organiser = h.users[0]
+    await h.command(organiser, "/newgame")
+    g = await h.game()
+    for u in h.users[:4]:
+        await h.dm(u, f"/start join_{g.id}")
+    await h.command(organiser, "/startgame")
+    assert h.sent_texts(GROUP, ("sendMessage",))[-1] == "Not enough players yet."
+    answer = await h.press(organiser, GROUP, g.ui["lobby"], LobbyAct(g=g.id, a="start").pack())
+    assert answer == "Not enough players yet."
+    assert h.session.calls.calls_to("answerCallbackQuery")[-1].request.show_alert is True
+    assert (await h.game()).state.phase is Phase.LOBBY
+
+    await h.dm(h.users[4], f"/start join_{g.id}")  # the fifth player: now it starts
+    await h.command(organiser, "/startgame")
+    assert (await h.game()).state.phase is Phase.READY
+
+
+async def test_only_the_organiser_or_an_admin_can_start(h: Harness):
+    organiser, player, admin = h.users[0], h.users[1], h.users[6]
+    await h.command(organiser, "/newgame")
+    g = await h.game()
+    for u in h.users[:6]:
+        await h.dm(u, f"/start join_{g.id}")
+    log_len = await h.log_len(g.id)
+    await h.command(player, "/startgame")
+    assert h.sent_texts(GROUP, ("sendMessage",))[-1] == \
+        "Only the organiser or a group admin can do that."
+    answer = await h.press(player, GROUP, g.ui["lobby"], LobbyAct(g=g.id, a="start").pack())
+    assert answer == "Only the organiser or a group admin can do that."
+    await h.command(player, "/cancel")
+    assert await h.log_len(g.id) == log_len
+    assert (await h.game()).state.phase is Phase.LOBBY
+
+    h.session.set_member(GROUP, admin.id, "administrator")  # an admin who does not even play
+    await h.press(admin, GROUP, g.ui["lobby"], LobbyAct(g=g.id, a="start").pack())
+    st = (await h.game()).state
+    assert st.phase is Phase.READY and len(st.seated()) == 6
+
+
+async def test_idle_lobby_expires_when_its_deadline_fires(h: Harness):
+    await h.command(h.users[0], "/newgame")
+    g = await h.game()
+    await h.dm(h.users[1], f"/start join_{g.id}")
+    seq, run_at = h.deadlines.pending[g.id]
+    assert seq is None and (run_at - h.clock()).total_seconds() == 1800
+    await h.fire()
+    assert await h.game() is None
+    rec = await h.service.storage.get_game(g.id)
+    assert rec.status == "cancelled"
+    lobby = h.session.message(GROUP, g.ui["lobby"])
+    assert lobby["text"] == "⌛ The lobby expired: not enough players."
+    assert "reply_markup" not in lobby
+    await h.command(h.users[0], "/newgame")  # the chat is free again
+    assert (await h.game()).id != g.id
+
+
+async def test_cancel_the_lobby_and_a_running_game(h: Harness):
+    await h.command(h.users[0], "/newgame")
+    g = await h.game()
+    await h.command(h.users[0], "/cancel")
+    assert await h.game() is None
+    assert (await h.service.storage.get_game(g.id)).status == "cancelled"
+    assert h.session.message(GROUP, g.ui["lobby"])["text"] == "✖️ The game was cancelled."
+    assert g.id not in h.deadlines.pending
+    await h.command(h.users[0], "/cancel")
+    assert h.sent_texts(GROUP, ("sendMessage",))[-1] == \
+        "There is no open game here. /newgame starts one."
+
+    game_id = await start_game(h)
+    await h.command(h.users[0], "/cancel")
+    assert (await h.service.storage.get_game(game_id)).status == "cancelled"
+    assert "✖️ The game was cancelled." in h.sent_texts(GROUP, ("sendMessage",))[-1]
+    assert game_id not in h.deadlines.pending
+    assert h.session.calls.calls_to("unpinChatMessage", GROUP)
