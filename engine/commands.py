@@ -159,6 +159,22 @@ class MarkActive(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class IssueFoul(Command):
+    """CLUB-36: the host (or, without one, a group admin checked by the shell) fouls ``player``."""
+
+    player: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Disqualify(Command):
+    """CLUB-39: removal at once for a gross breach, without a last word."""
+
+    player: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class PhaseTimeout(Command):
     """The deadline of timer ``timer_seq`` passed. Stale timers are no-ops (design.md §2)."""
 
@@ -170,6 +186,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
     for cls in (
         CreateGame, Join, Leave, BecomeHost, ChangeSettings, StartGame, CancelGame, MarkReady,
         Continue, EndSpeech, Nominate, CastVote, CastExcludeVote, NightAction, RelayMessage,
-        Pause, Resume, HostNext, TakeOver, MarkInactive, MarkActive, PhaseTimeout,
+        Pause, Resume, HostNext, TakeOver, MarkInactive, MarkActive, PhaseTimeout, IssueFoul,
+        Disqualify,
     )
 }

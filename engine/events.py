@@ -77,6 +77,7 @@ class MafiaRevealed(Event):
     """The introduction night: the mafiosi learn each other (PARTY-05)."""
 
     members: tuple[int, ...]
+    don: int | None = None  # CLUB-09: the Don shows himself to his team
     audience: Audience = TeamChat(Team.MAFIA)
 
 
@@ -181,7 +182,8 @@ class ExcludeVoteResult(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerEliminated(Event):
-    """``cause``: 'vote' | 'sole_nominee' | 'exclude_all' | 'night'. Never carries the role."""
+    """``cause``: 'vote' | 'sole_nominee' | 'exclude_all' | 'night' | 'disqualified'.
+    Never carries the role."""
 
     user_id: int
     cause: str
@@ -209,6 +211,25 @@ class CheckResult(Event):
     checker: int
     target: int
     is_mafia: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class DonCheckResult(Event):
+    """CLUB-31, ONLINE-15: the Don learns whether his target is the Sheriff."""
+
+    checker: int
+    target: int
+    is_sheriff: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class FoulIssued(Event):
+    """CLUB-36: a foul, with the player's count after it; ``by`` the host (None: an admin)."""
+
+    player: int
+    count: int
+    by: int | None
+    reason: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,7 +10,7 @@ check runs only after the last words (PARTY-32).
 from __future__ import annotations
 
 from .events import (
-    CheckResult, DayWithoutElimination, ExcludeVoteResult, GameCancelled, GameEnded, MafiaRevealed, NightResult,
+    CheckResult, DayWithoutElimination, DonCheckResult, ExcludeVoteResult, GameCancelled, GameEnded, MafiaRevealed, NightResult,
     PlayerEliminated, PlayerInactive, TieRevote, TurnSkipped, VoteResult, VoteWindowOpened,
 )
 from .roles import Role, Team
@@ -40,7 +40,11 @@ def next_turn(s: Step) -> None:
             s.emit(TurnSkipped(user_id=uid))
             continue
         st.nominated_in_speech = False
-        s.new_phase(phase, TURN_TIMER[phase], speaker=uid,
+        timer, purpose = TURN_TIMER[phase], ""
+        if phase is Phase.SPEECH and p.silenced_next:  # CLUB-37: a nomination-only turn
+            p.silenced_next = False
+            timer, purpose = "silenced", "silenced"
+        s.new_phase(phase, timer, speaker=uid, purpose=purpose,
                     candidates=tuple(st.nominations if phase is Phase.SPEECH else st.vote.candidates
                                      if phase is Phase.DEFENCE and st.vote else ()))
         return
@@ -83,11 +87,22 @@ def abandon(s: Step) -> None:
 
 def speeches_done(s: Step) -> None:
     st = s.st
-    if not st.nominations:  # PARTY-13
+    if st.vote_cancelled_day == st.day and s.rs.fouls:  # CLUB-Q17
+        s.emit(DayWithoutElimination(reason="vote_cancelled", candidates=tuple(st.nominations)))
+        start_night_gate(s)
+        return
+    if not st.nominations:  # PARTY-13, CLUB-Q03
         s.emit(DayWithoutElimination(reason="no_nominations"))
         start_night_gate(s)
         return
     st.vote = VoteRound(candidates=list(st.nominations))
+    if len(st.nominations) == 1 and st.day == 1 and not s.rs.sole_nominee_day1:  # CLUB-Q02
+        s.emit(DayWithoutElimination(reason="day1_single", candidates=tuple(st.nominations)))
+        start_night_gate(s)
+        return
+    if s.rs.vote_style == "club":  # CLUB-20: the vote follows the speeches at once
+        defences_done(s)
+        return
     start_turns(s, Phase.DEFENCE, list(st.nominations))  # PARTY-10, PARTY-Q04
 
 
@@ -113,6 +128,13 @@ def start_voting(s: Step) -> None:
 
 def open_window(s: Step) -> None:
     st = s.st
+    vote = st.vote
+    if s.rs.vote_style == "club" and vote.index == len(vote.candidates) - 1:
+        # CLUB-24, CLUB-Q07: no window for the last nominee; every silent vote goes to him
+        for p in st.alive():
+            vote.votes.setdefault(p.user_id, vote.current)
+        close_round(s)
+        return
     t = s.set_timer("vote")
     s.emit(VoteWindowOpened(candidate=st.vote.current, index=st.vote.index, timer_seq=t.seq,
                             seconds=t.seconds, candidates=tuple(st.vote.candidates)))
@@ -127,8 +149,13 @@ def advance_window(s: Step) -> None:
         close_round(s)
 
 
+def voters(s: Step) -> list:
+    """Who counts for closing a vote: living active players (party) or all living (club)."""
+    return s.st.alive_active() if s.rs.exclude_base_active else s.st.alive()
+
+
 def everyone_voted(s: Step, votes: dict) -> bool:
-    return all(p.user_id in votes for p in s.st.alive_active())
+    return all(p.user_id in votes for p in voters(s))
 
 
 def close_round(s: Step) -> None:
@@ -161,10 +188,12 @@ def close_round(s: Step) -> None:
 def tie_exception(s: Step, leaders: tuple[int, ...]) -> str | None:
     """PARTY-22/23/24 with PARTY-Q09: checked on every tie, before any re-defence."""
     n = len(s.st.alive())
-    if n == 3:
-        return "three_alive"
     if len(leaders) == n:
         return "all_tied"
+    if s.rs.vote_style == "club":  # CLUB-Q01: only a whole-table tie ends the day
+        return None
+    if n == 3:
+        return "three_alive"
     if n >= 6 and n % 2 == 0 and 2 * len(leaders) == n:
         return "half_tied"
     return None
@@ -180,7 +209,7 @@ def start_exclude_vote(s: Step, candidates: list[int]) -> None:
 def close_exclude_vote(s: Step) -> None:
     """PARTY-21, PARTY-Q08: passes with yes from at least floor(m/2)+1 of m living active players."""
     st = s.st
-    m = len(st.alive_active())
+    m = len(voters(s))
     needed = m // 2 + 1
     yes = sum(1 for v in st.exclude_votes.values() if v)
     passed = yes >= needed
@@ -202,7 +231,7 @@ def eliminate(s: Step, uid: int, cause: str) -> None:
     p.alive = False
     s.st.mafia_picks.pop(uid, None)
     s.emit(PlayerEliminated(user_id=uid, cause=cause))  # PARTY-31: no role
-    if s.rs.last_word_for_all:
+    if s.rs.last_word_for_all and cause != "disqualified":  # CLUB-38/39: no last word
         s.st.queue.append(uid)
 
 
@@ -271,15 +300,17 @@ def start_night(s: Step) -> None:
     st.mafia_picks = {}
     st.continue_allowed = False
     purpose = "intro" if st.night == 1 else "night"
-    s.new_phase(Phase.NIGHT, "night", purpose=purpose)
-    if st.night == 1:  # PARTY-05
+    meeting = st.night == 1 and s.rs.intro == "meeting"  # CLUB-08
+    s.new_phase(Phase.NIGHT, "meeting" if meeting else "night", purpose=purpose)
+    if st.night == 1:  # PARTY-05, CLUB-09
         members = tuple(p.user_id for p in st.mafia_alive())
-        s.emit(MafiaRevealed(members=members))
+        don = next((p.user_id for p in st.mafia_alive() if p.role is Role.DON), None)
+        s.emit(MafiaRevealed(members=members, don=don))
 
 
-def agreed_target(st) -> int | None:
+def agreed_target(st, all_required: bool = False) -> int | None:
     """PARTY-25/26, PARTY-Q11: the pick every active living mafioso holds, else None."""
-    shooters = [p.user_id for p in st.mafia_alive() if p.active]
+    shooters = [p.user_id for p in st.mafia_alive() if p.active or all_required]
     if not shooters:
         return None
     picks = {st.mafia_picks.get(u) for u in shooters}
@@ -291,8 +322,12 @@ def agreed_target(st) -> int | None:
 
 
 def night_complete(s: Step) -> bool:
-    """Close early only when every living active player has submitted (PARTY-Q14)."""
+    """Close early only when every living active player has submitted (PARTY-Q14); never in a
+    preset whose night has a fixed length (CLUB-Q09/Q10), except the first night's acquaintance
+    when it is no meeting."""
     st = s.st
+    if not s.rs.night_close_early:
+        return False
     for p in st.alive_active():
         if p.team is Team.MAFIA and st.night > 1:
             if agreed_target(st) is None:
@@ -323,13 +358,18 @@ def end_night(s: Step, timed_out: bool) -> None:
     killed = None
     saved = False
     if st.night > 1:
-        target = agreed_target(st)
+        target = agreed_target(st, all_required=s.rs.final_shots)  # CLUB-30: every black
         healed = {t for a, t in st.night_actions.values() if a == "heal"}
         if target is not None:
             if target in healed:  # PARTY-28
                 saved = True
             else:
                 killed = target
+    if s.rs.checks_at_dawn:  # CLUB-33: shot, then the Don's check, then the Sheriff's
+        for action in ("don_check", "sheriff_check"):
+            for uid, (a, target) in st.night_actions.items():
+                if a == action:
+                    check_result(s, uid, target, action)
     st.night_actions, st.mafia_picks = {}, {}
     s.emit(NightResult(killed=killed, saved=saved and bool(st.options.get("announce_save"))))
     if killed is None:
@@ -340,9 +380,14 @@ def end_night(s: Step, timed_out: bool) -> None:
     start_last_words(s)
 
 
-def check_result(s: Step, checker: int, target: int) -> None:
+def check_result(s: Step, checker: int, target: int, action: str = "check") -> None:
+    """PARTY-27, CLUB-31/32, ONLINE-11/15: the answer goes to the checker only."""
     role = s.st.players[target].role
-    s.emit(CheckResult(checker=checker, target=target, is_mafia=role is Role.MAFIA,
+    if action == "don_check":
+        s.emit(DonCheckResult(checker=checker, target=target, is_sheriff=role is Role.SHERIFF,
+                              audience=_private(checker)))
+        return
+    s.emit(CheckResult(checker=checker, target=target, is_mafia=role.team is Team.MAFIA,
                        audience=_private(checker)))
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from . import control, handlers_lobby as lobby, handlers_play as play
+from . import control, handlers_lobby as lobby, handlers_play as play, moderation
 from .commands import (
     BecomeHost, CancelGame, CastExcludeVote, CastVote, ChangeSettings, Command, Continue,
-    CreateGame, EndSpeech, HostNext, Join, Leave, MarkActive, MarkInactive, MarkReady, Nominate,
+    CreateGame, Disqualify, EndSpeech, HostNext, IssueFoul, Join, Leave, MarkActive, MarkInactive, MarkReady, Nominate,
     NightAction, Pause, PhaseTimeout, RelayMessage, Resume, StartGame, TakeOver,
 )
 from .errors import BadSetup, GameOver, GamePaused, IllegalCommand
@@ -30,14 +30,16 @@ HANDLERS = {
     NightAction: play.night_action, RelayMessage: play.relay, HostNext: play.host_next,
     PhaseTimeout: play.phase_timeout, Pause: control.pause, Resume: control.resume,
     TakeOver: control.take_over, MarkInactive: control.mark_inactive,
-    MarkActive: control.mark_active,
+    MarkActive: control.mark_active, IssueFoul: moderation.issue_foul,
+    Disqualify: moderation.disqualify,
 }
 
 #: Commands accepted while the game is paused (everything else raises GamePaused).
 WHILE_PAUSED = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout, CancelGame, ChangeSettings,
                 TakeOver, RelayMessage)
 #: Commands that do not count as "the user is here" (PARTY-44).
-NOT_PRESENCE = (CreateGame, MarkInactive, PhaseTimeout, Join, Leave, BecomeHost, StartGame)
+NOT_PRESENCE = (CreateGame, MarkInactive, PhaseTimeout, Join, Leave, BecomeHost, StartGame,
+                IssueFoul, Disqualify)
 
 
 def new_game(cmd: CreateGame) -> tuple[GameState, list[Event]]:

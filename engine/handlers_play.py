@@ -140,6 +140,10 @@ def night_actions_for(st, p) -> tuple[str, ...]:
         return ("sleep",)
     if p.role is Role.MAFIA:
         return ("kill",)
+    if p.role is Role.DON:  # CLUB-31, ONLINE-15: he shoots and looks for the Sheriff
+        return ("kill", "don_check")
+    if p.role is Role.SHERIFF:  # CLUB-32, ONLINE-10
+        return ("sheriff_check", "sleep")
     if p.role is Role.COMMISSAR:
         return ("check", "sleep")
     if p.role is Role.DOCTOR:
@@ -149,8 +153,10 @@ def night_actions_for(st, p) -> tuple[str, ...]:
 
 def valid_targets(st, p, action: str) -> list[int]:
     alive = [q.user_id for q in st.alive()]
-    if action == "check":  # PARTY-Q12: any other living player
+    if action in ("check", "sheriff_check"):  # PARTY-Q12, CLUB-Q12: any other living player
         return [u for u in alive if u != p.user_id]
+    if action == "don_check":  # CLUB-Q11, ONLINE-Q13: living players outside his team
+        return [q.user_id for q in st.alive() if q.team is not Team.MAFIA]
     if action in ("kill", "heal"):  # PARTY-Q11, PARTY-29
         return alive
     return []
@@ -171,21 +177,24 @@ def night_action(s: Step, cmd: NightAction) -> None:
             raise InvalidTarget()
         target = cmd.target
     p.misses = 0
-    if cmd.action == "kill":  # changeable until the night closes
-        st.mafia_picks[p.user_id] = target
+    if cmd.action == "kill":
+        if s.rs.final_shots and p.user_id in st.mafia_picks:  # CLUB-Q09: a shot is final
+            raise AlreadyActed()
+        st.mafia_picks[p.user_id] = target  # party: changeable until the night closes
         s.emit(NightActionAccepted(user_id=p.user_id, action="kill", target=target,
                                    audience=Private(p.user_id)))
-        s.emit(MafiaPicks(picks=tuple((m.user_id, st.mafia_picks.get(m.user_id))
-                                      for m in st.mafia_alive()),
-                          agreed=flow.agreed_target(st)))
+        if not s.rs.final_shots:  # CLUB-10: blind shots; party: the team sees the picks
+            s.emit(MafiaPicks(picks=tuple((m.user_id, st.mafia_picks.get(m.user_id))
+                                          for m in st.mafia_alive()),
+                              agreed=flow.agreed_target(st)))
     else:
         if p.user_id in st.night_actions:
             raise AlreadyActed()
         st.night_actions[p.user_id] = (cmd.action, target)
         s.emit(NightActionAccepted(user_id=p.user_id, action=cmd.action, target=target,
                                    audience=Private(p.user_id)))
-        if cmd.action == "check":
-            flow.check_result(s, p.user_id, target)
+        if cmd.action in ("check", "sheriff_check", "don_check") and not s.rs.checks_at_dawn:
+            flow.check_result(s, p.user_id, target, cmd.action)
     if flow.night_complete(s):
         flow.end_night(s, timed_out=False)
 
@@ -196,6 +205,8 @@ def relay(s: Step, cmd: RelayMessage) -> None:
     p = living_player(s, cmd.user_id)
     if p.team is not Team.MAFIA:
         raise NotAllowed()
+    if s.rs.relay == "intro" and s.st.night != 1:  # CLUB-10, ONLINE-39: night 1 only
+        raise PhaseClosed("the team chat is closed")
     s.emit(RelayedMessage(sender=p.user_id, text=cmd.text[:MAX_RELAY_TEXT]))
 
 

@@ -19,6 +19,8 @@ class LegalActions:
     exclude_vote: bool = False
     night_action: str | None = None
     night_targets: tuple[int, ...] = ()
+    night_extra: str | None = None  # the Don's Sheriff search beside his shot
+    night_extra_targets: tuple[int, ...] = ()
     sleep: bool = False
     pause: bool = False
     resume: bool = False
@@ -59,10 +61,14 @@ def legal_actions(st: GameState, user_id: int) -> LegalActions:
         kw["exclude_vote"] = user_id not in st.exclude_votes
     elif ph is Phase.NIGHT:
         actions = night_actions_for(st, p)
-        main = next((a for a in actions if a != "sleep"), None)
         done = user_id in st.night_actions
-        if main and not done:
-            kw["night_action"] = main
-            kw["night_targets"] = tuple(valid_targets(st, p, main))
+        shot = RULESETS[st.ruleset].final_shots and user_id in st.mafia_picks
+        open_ = [a for a in actions if a != "sleep" and not (shot if a == "kill" else done)]
+        if open_:
+            kw["night_action"] = open_[0]
+            kw["night_targets"] = tuple(valid_targets(st, p, open_[0]))
+        if len(open_) > 1:
+            kw["night_extra"] = open_[1]
+            kw["night_extra_targets"] = tuple(valid_targets(st, p, open_[1]))
         kw["sleep"] = "sleep" in actions and not done
     return LegalActions(**kw)

@@ -15,10 +15,12 @@ class Role(str, Enum):
     MAFIA = "mafia"
     COMMISSAR = "commissar"
     DOCTOR = "doctor"
+    SHERIFF = "sheriff"
+    DON = "don"
 
     @property
     def team(self) -> Team:
         return Team.MAFIA if self in MAFIA_ROLES else Team.TOWN
 
 
-MAFIA_ROLES = frozenset({Role.MAFIA})
+MAFIA_ROLES = frozenset({Role.MAFIA, Role.DON})

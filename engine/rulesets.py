@@ -13,7 +13,7 @@ from typing import Callable
 from .errors import BadSetup
 from .roles import Role
 
-TIMING_KEYS = ("speech", "defence", "last_word", "vote", "night", "ready_wait")
+TIMING_KEYS = ("speech", "defence", "last_word", "vote", "night", "ready_wait", "meeting", "silenced")
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,8 @@ class Tempo:
     vote: int  # one candidate's voting window
     night: int
     ready_wait: int = 120  # PARTY-39: fixed under every preset
+    meeting: int = 60  # CLUB-08: the mafia's night-0 meeting
+    silenced: int = 10  # CLUB-Q14: the nomination-only turn of a player with 3 fouls
 
     def as_dict(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in TIMING_KEYS}
@@ -33,7 +35,8 @@ class Tempo:
 
 #: Limits for a single overridden timing, seconds.
 TIMING_LIMITS = {"speech": (10, 600), "defence": (10, 300), "last_word": (10, 300),
-                 "vote": (5, 120), "night": (20, 600), "ready_wait": (30, 600)}
+                 "vote": (5, 120), "night": (20, 600), "ready_wait": (30, 600),
+                 "meeting": (20, 300), "silenced": (5, 60)}
 
 
 def party_roles(n: int, options: dict) -> list[Role]:
@@ -63,6 +66,26 @@ class RuleSet:
     host_wait: int = 600  # seconds the game waits for a lost host (PARTY-Q22)
     missed_deadlines_to_inactive: int = 2  # PARTY-Q20 (c)
     default_options: dict = field(default_factory=dict)
+    #: night 1: 'ready' (party: readiness, then the acquaintance) | 'meeting' (club: a fixed
+    #: one-minute mafia meeting with the relay open, CLUB-08)
+    intro: str = "ready"
+    #: 'party': nominees defend, then vote; a vote not cast is lost (PARTY-17).
+    #: 'club': vote right after the speeches; silent votes go to the last nominee (CLUB-24)
+    vote_style: str = "party"
+    #: a lone nominee on day 1 leaves (party PARTY-11) or is not voted on (club CLUB-Q02)
+    sole_nominee_day1: bool = True
+    #: the night may end before its timer once everybody has acted (party) or never (club)
+    night_close_early: bool = True
+    #: check results are sent at once (party) or at dawn after the shot (club CLUB-33)
+    checks_at_dawn: bool = False
+    #: a mafia pick can be changed until the night closes (party) or is final (club CLUB-Q09)
+    final_shots: bool = False
+    #: nights on which the mafia relay is open: 'always' (party) | 'intro' (club, online)
+    relay: str = "always"
+    #: fouls, silencing and disqualification (club CLUB-36..39)
+    fouls: bool = False
+    #: the majority base of the exclude-all vote: living active players (party) | living (club)
+    exclude_base_active: bool = True
 
     def roles_for(self, n: int, options: dict | None = None) -> list[Role]:
         """The multiset of roles for ``n`` players. Raises :class:`BadSetup` outside the range."""
@@ -103,7 +126,36 @@ PARTY = RuleSet(
     default_options={"doctor": True, "announce_save": False},
 )
 
-RULESETS: dict[str, RuleSet] = {PARTY.name: PARTY}
+def club_roles(n: int, options: dict) -> list[Role]:
+    """CLUB-02: 7 red (6 Civilians and the Sheriff), 3 black (2 Mafia and the Don)."""
+    return [Role.DON, Role.MAFIA, Role.MAFIA, Role.SHERIFF] + [Role.CIVILIAN] * (n - 4)
+
+
+CLUB = RuleSet(
+    name="club",
+    aliases=("club-sport", "sport", "клуб", "спорт"),
+    min_players=10,
+    max_players=10,
+    role_table=club_roles,
+    tempos={
+        "short": Tempo(speech=45, defence=20, last_word=45, vote=10, night=30, meeting=45),
+        "normal": Tempo(speech=60, defence=30, last_word=60, vote=10, night=45, meeting=60),
+        "detailed": Tempo(speech=90, defence=45, last_word=90, vote=15, night=60, meeting=90),
+    },
+    sole_nominee_leaves=True,
+    ready_gates=False,
+    intro="meeting",
+    vote_style="club",
+    sole_nominee_day1=False,
+    night_close_early=False,
+    checks_at_dawn=True,
+    final_shots=True,
+    relay="intro",
+    fouls=True,
+    exclude_base_active=False,
+)
+
+RULESETS: dict[str, RuleSet] = {PARTY.name: PARTY, CLUB.name: CLUB}
 
 
 def find_ruleset(name: str) -> RuleSet:

@@ -34,6 +34,8 @@ class Player:
     active: bool = True
     misses: int = 0  # consecutive missed required actions (PARTY-Q20 c)
     pauses_used: int = 0
+    fouls: int = 0  # CLUB-36
+    silenced_next: bool = False  # CLUB-37: loses his next regular speech
 
     @property
     def team(self) -> Team | None:
@@ -106,6 +108,7 @@ class GameState:
     night_actions: dict[int, tuple[str, int | None]] = field(default_factory=dict)
     mafia_picks: dict[int, int] = field(default_factory=dict)
     last_opener_seat: int = 0
+    vote_cancelled_day: int = 0  # CLUB-Q17: the day whose vote a disqualification cancelled
     winner: Team | None = None
     commands: int = 0  # number of commands applied (== log length)
 

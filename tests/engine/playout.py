@@ -21,7 +21,7 @@ from enum import Enum
 from engine import (
     PUBLIC, CastExcludeVote, CastVote, ChangeSettings, Continue, CreateGame, EndSpeech, Event,
     GameEnded, GameState, HostNext, IllegalCommand, Join, MarkActive, MarkInactive, MarkReady,
-    NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume, Role, StartGame, Team,
+    Disqualify, IssueFoul, NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume, Role, StartGame, Team,
     BecomeHost, TakeOver, apply, find_ruleset, legal_actions,
 )
 
@@ -62,14 +62,15 @@ def leaks_role(event) -> bool:
 
 
 def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
-         settings: dict | None = None, max_steps: int = 20000) -> Playout:
+         settings: dict | None = None, max_steps: int = 20000,
+         ruleset: str = "party") -> Playout:
     """Play one seeded game with ``n`` players; see the module docstring.
 
     Raises AssertionError when an invariant of a single step breaks (a legal command refused,
     a dead player acting, nothing to do and no timer).
     """
     rng = random.Random(seed)
-    rs = find_ruleset("party")
+    rs = find_ruleset(ruleset)
     users = [1_000_000_000_000 + seed * 100 + i for i in range(n)]  # ids past 32 bits
     organiser = users[0]
     po = Playout(state=None)
@@ -89,7 +90,7 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
         po.state = st
         return True
 
-    do(CreateGame(user_id=organiser, ruleset="party", settings=settings or {}))
+    do(CreateGame(user_id=organiser, ruleset=rs.name, settings=settings or {}))
     host_id = None
     if host:
         host_id = HOST_ID
@@ -144,6 +145,9 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
             if la.night_action:
                 options.append(NightAction(user_id=u, action=la.night_action,
                                            target=rng.choice(la.night_targets)))
+            if la.night_extra:
+                options.append(NightAction(user_id=u, action=la.night_extra,
+                                           target=rng.choice(la.night_extra_targets)))
             if la.sleep:
                 options.append(NightAction(user_id=u, action="sleep"))
             if la.resume and rng.random() < 0.3:
@@ -155,17 +159,21 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
         if not options:
             raise AssertionError(f"stuck in {st.phase} with no timer and no legal action")
         if rng.random() < chaos:
-            do(_chaos(rng, st, everyone, strangers, users), expect_ok=False)
+            do(_chaos(rng, st, everyone, strangers, users, rs.fouls), expect_ok=False)
         else:
             do(rng.choice(options))
     return po
 
 
 def _chaos(rng: random.Random, st: GameState, everyone: list[int], strangers: list[int],
-           users: list[int]):
-    """One disruptive command: connection loss, pause, stale timer, forgery, take-over..."""
+           users: list[int], fouls: bool = False):
+    """One disruptive command: connection loss, pause, stale timer, forgery, take-over, fouls..."""
     u = rng.choice(strangers)
     target = rng.choice(users)
+    if fouls and rng.random() < 0.3:
+        judge = st.host if st.host and rng.random() < 0.8 else u
+        return (Disqualify(user_id=judge, player=target) if rng.random() < 0.1
+                else IssueFoul(user_id=judge, player=target, reason="gesture"))
     return rng.choice([
         MarkInactive(player=rng.choice(everyone), reason=rng.choice(["blocked", "left", "away"])),
         MarkInactive(player=rng.choice(everyone), reason="blocked"),

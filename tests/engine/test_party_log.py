@@ -12,6 +12,7 @@ from engine import (
     Command, Continue, CreateGame, EndSpeech, HostNext, IllegalCommand, Join, Leave, MarkActive,
     MarkInactive, MarkReady, NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume,
     Role, StartGame, TakeOver, command_from_dict, event_from_dict, replay, to_dict,
+    Disqualify, IssueFoul, Private,
 )
 from engine import events as ev
 from engine.errors import BadSetup
@@ -46,6 +47,8 @@ SAMPLES = [
     MarkInactive(player=BIG, reason="blocked"),
     MarkActive(user_id=BIG),
     PhaseTimeout(timer_seq=41),
+    IssueFoul(user_id=BIG, player=BIG + 1, reason="talking out of turn"),
+    Disqualify(user_id=None, player=BIG + 2),
 ]
 
 
@@ -86,6 +89,8 @@ EXTRA_EVENTS = [
     ev.Resumed(by=None, auto=True),
     ev.SettingsChanged(by=BIG, timings=(("speech", 45), ("vote", 10))),
     ev.TurnSkipped(user_id=BIG),
+    ev.DonCheckResult(checker=BIG, target=BIG + 1, is_sheriff=True, audience=Private(BIG)),
+    ev.FoulIssued(player=BIG, count=3, by=None, reason="gesture"),
 ]
 
 
