@@ -138,10 +138,9 @@ def _state_size(st: GameState) -> int:
 async def _settle_background(app: App) -> None:
     """Let the sender and the service's background writes (UI message ids) finish."""
     await app.sender.drain()
-    current = asyncio.current_task()
-    pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
-    if pending:
-        await asyncio.wait(pending, timeout=10)
+    drain = getattr(app.service, "drain", None)
+    if drain is not None:
+        await drain()
 
 
 async def _log_sizes(app: App, run: StackRun) -> None:

@@ -24,7 +24,7 @@ from engine import (
 )
 from engine.events import Event
 
-from .storage import GameRecord, LogConflict, Storage
+from .storage import KEEP, GameRecord, LogConflict, Storage
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +66,11 @@ class GameService:
         self.games: dict[int, LiveGame] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task] = set()
+        self._ui_lock = asyncio.Lock()
+        self._ui_pending: dict[int, dict] = {}
+        #: ``await listener(game, before, after, events)`` after each stored command (under the
+        #: game's lock, after the presenter); e.g. the history (bot/history/service.py).
+        self.listeners: list[Callable[..., Any]] = []
 
     # --- loading ---------------------------------------------------------------------------
     async def _load(self, game_id: int) -> LiveGame:
@@ -108,10 +113,12 @@ class GameService:
                 before = g.state
                 new, events = apply(before, cmd)
                 status, winner = self._status_change(before, new)
+                deadline = self._plan_deadline(g, before, new)
                 try:
                     await self.storage.append(
                         game_id, before.commands if before else 0, to_dict(cmd),
-                        [to_dict(e) for e in events], status=status, winner=winner)
+                        [to_dict(e) for e in events], status=status, winner=winner,
+                        deadline=deadline if deadline is not None else KEEP)
                     break
                 except LogConflict:
                     if attempt:
@@ -121,11 +128,16 @@ class GameService:
                     g = await self._load(game_id)
             g.state = new
             await self._sync_players(g, before, cmd)
-            await self._arm(g, before, new)
+            self._arm(g, deadline)
             try:
                 self.presenter.present(g, before, new, events)
             except Exception:  # a rendering bug must never lose the stored command
                 logger.exception("game %s: presenting %s failed", game_id, type(cmd).__name__)
+            for listener in self.listeners:
+                try:
+                    await listener(g, before, new, events)
+                except Exception:  # a listener's bug must not fail the command either
+                    logger.exception("game %s: listener %r failed", game_id, listener)
             if new.over:
                 self._forget_later(game_id)
             return events
@@ -153,21 +165,31 @@ class GameService:
             for p in st.seated():
                 await self.storage.set_player(g.id, p.user_id, p.name, seat=p.seat)
 
-    async def _arm(self, g: LiveGame, before: GameState | None, new: GameState) -> None:
-        """Turn the engine's timer (seconds) into a stored, scheduled deadline."""
+    def _plan_deadline(self, g: LiveGame, before: GameState | None, new: GameState
+                       ) -> tuple[int | None, datetime | None] | None:
+        """The engine's timer (seconds) as a deadline to store with the command:
+        ``(timer_seq, deadline_at)``, ``(None, None)`` to clear it, or None for no change."""
         if self.deadlines is None:
-            return
+            return None
         old_seq = before.timer.seq if before and before.timer else None
         if new.over or (new.timer is None and new.phase is not Phase.LOBBY):
             if g.deadline is not None or old_seq is not None:
-                self.deadlines.cancel(g.id)
-                g.deadline = None
-                await self.storage.set_deadline(g.id, None, None)
-            return
+                return (None, None)
+            return None
         if new.timer is not None and new.timer.seq != old_seq:
-            g.deadline = self.clock() + timedelta(seconds=new.timer.seconds)
-            await self.storage.set_deadline(g.id, new.timer.seq, g.deadline)
-            self.deadlines.arm(g.id, new.timer.seq, g.deadline)
+            return (new.timer.seq, self.clock() + timedelta(seconds=new.timer.seconds))
+        return None
+
+    def _arm(self, g: LiveGame, deadline: tuple[int | None, datetime | None] | None) -> None:
+        """Schedule (or cancel) the deadline stored with the command."""
+        if deadline is None or self.deadlines is None:
+            return
+        seq, at = deadline
+        g.deadline = at
+        if at is None:
+            self.deadlines.cancel(g.id)
+        else:
+            self.deadlines.arm(g.id, seq, at)
 
     def _forget_later(self, game_id: int) -> None:
         self.games.pop(game_id, None)
@@ -198,7 +220,8 @@ class GameService:
             rng = random.Random(g.seed)
             seating = list(st.players)
             rng.shuffle(seating)
-            roles = rs.roles_for(len(seating), st.options)
+            # Too few players: no role table exists; let the engine refuse with NotEnoughPlayers.
+            roles = rs.roles_for(len(seating), st.options) if len(seating) >= rs.min_players else []
             rng.shuffle(roles)
             return StartGame(user_id=user_id, seating=tuple(seating), roles=tuple(roles))
 
@@ -282,9 +305,27 @@ class GameService:
         return count
 
     def persist_ui_soon(self, g: LiveGame) -> None:
-        task = asyncio.get_running_loop().create_task(self.storage.update_ui(g.id, dict(g.ui)))
+        """Store ``g.ui`` in the background. Writes run one at a time in call order, so an older
+        snapshot never overwrites a newer one; :meth:`drain` waits for them."""
+        first = g.id not in self._ui_pending
+        self._ui_pending[g.id] = dict(g.ui)  # only the newest snapshot is ever written
+        if not first:
+            return
+
+        async def write() -> None:
+            async with self._ui_lock:
+                snapshot = self._ui_pending.pop(g.id, None)
+                if snapshot is not None:
+                    await self.storage.update_ui(g.id, snapshot)
+
+        task = asyncio.get_running_loop().create_task(write())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def drain(self) -> None:
+        """Wait for the background writes started so far (call before closing the storage)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def game_for_chat(self, chat_id: int) -> int | None:
         rec = await self.storage.active_game_for_chat(chat_id)

@@ -347,3 +347,23 @@ async def test_in_memory_url_supports_concurrent_coroutines(url: str) -> None:
     finally:
         await storage.close()
     assert not Path(folder).exists()
+
+
+async def test_append_stores_the_deadline_in_the_same_transaction(storage: Storage) -> None:
+    game_id = await new_game(storage)
+    at = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+    await storage.append(game_id, 0, {"type": "a"}, [], deadline=(7, at))
+    game = await storage.get_game(game_id)
+    assert (game.timer_seq, game.deadline_at) == (7, at)
+    await storage.append(game_id, 1, {"type": "b"}, [])  # KEEP: unchanged
+    game = await storage.get_game(game_id)
+    assert (game.timer_seq, game.deadline_at) == (7, at)
+    await storage.append(game_id, 2, {"type": "c"}, [], deadline=(None, None))
+    game = await storage.get_game(game_id)
+    assert (game.timer_seq, game.deadline_at) == (None, None)
+    # a refused append stores no deadline either
+    with pytest.raises(LogConflict):
+        await storage.append(game_id, 2, {"type": "dup"}, [], deadline=(9, at))
+    assert (await storage.get_game(game_id)).timer_seq is None
+    with pytest.raises(ValueError):
+        await storage.append(game_id, 3, {"type": "d"}, [], deadline=(1, datetime(2030, 1, 1)))

@@ -51,6 +51,13 @@ async def may_manage(bot: Bot, message_or_chat_id, user_id: int, st: GameState |
     return await is_chat_admin(bot, chat_id, user_id)
 
 
+async def chat_locale(storage, chat_id: int) -> str | None:
+    """The language a group chose in /settings (None for a private chat: the bot's default)."""
+    if chat_id > 0:
+        return None
+    return (await storage.get_chat_settings(chat_id)).locale
+
+
 def say(sender, chat_id: int, text: str, reply_markup=None, **kwargs):
     """Reply through the Sender (rate limits, retries, per-recipient errors), never directly."""
     return sender.send(chat_id, text, reply_markup, merge=False, **kwargs)

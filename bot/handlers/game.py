@@ -14,7 +14,7 @@ from engine import (
 )
 
 from ..callbacks import Act
-from .common import say, is_chat_admin, refusal
+from .common import say, chat_locale, is_chat_admin, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PHASE_BOUND = {"ready", "cont", "end", "nom", "vote", "exy", "exn", "kill", "check", "heal", "sleep"}
@@ -105,7 +105,7 @@ async def _game_of(message: Message, service) -> int | None:
 async def _run(message: Message, service, tr, sender, make) -> None:
     game_id = await _game_of(message, service)
     if game_id is None:
-        _ = tr.get(None)
+        _ = tr.get(await chat_locale(service.storage, message.chat.id))
         say(sender, message.chat.id, _("You are not in a running game."))
         return
     g = await service.live(game_id)
@@ -145,7 +145,7 @@ async def takehost_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
     uid = message.from_user.id
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
-        _ = tr.get(None)
+        _ = tr.get(await chat_locale(service.storage, message.chat.id))
         say(sender, message.chat.id, _("You are not in a running game."))
         return
     g = await service.live(game_id)

@@ -13,7 +13,7 @@ from engine import BecomeHost, CancelGame, ChangeSettings, IllegalCommand, Join,
 
 from ..callbacks import LobbyAct
 from ..storage import ActiveGameExists
-from .common import say, display_name, may_manage, refusal
+from .common import say, chat_locale, display_name, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
@@ -54,8 +54,7 @@ async def new_game(message: Message, service, storage, tr, presenter, sender) ->
 async def _manage(message: Message, bot: Bot, service, tr, sender, action) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
-        locale = tr.locale(None)
-        _ = tr.get(locale)
+        _ = tr.get(await chat_locale(service.storage, message.chat.id))
         say(sender, message.chat.id, _(
             "There is no open game here. /newgame starts one."))
         return
@@ -84,7 +83,7 @@ async def cancel_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
 async def host_cmd(message: Message, service, tr, presenter, sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
-        _ = tr.get(None)
+        _ = tr.get(await chat_locale(service.storage, message.chat.id))
         say(sender, message.chat.id, _("There is no open game here. /newgame starts one."))
         return
     g = await service.live(game_id)

@@ -43,7 +43,11 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
         "/next — the host moves the game on\n"
         "/away, /back — step away and come back\n"
         "/takehost — an admin takes over the game rights\n"
-        "/rules — the rules of party mafia"))
+        "/rules — the rules of party mafia") + "\n" + _(
+        "/history — finished games: protocols, replays, export\n"
+        "/stats, /top — the group's statistics and rating\n"
+        "/me — your statistics\n"
+        "/nextgame — a private message when the next game opens"))
 
 
 async def rules_cmd(message: Message, storage, tr, sender) -> None:

@@ -68,6 +68,7 @@ class RoleFact:
 @dataclass(frozen=True)
 class TeamMet:
     members: tuple[int, ...]
+    don: int | None = None
 
 
 @dataclass(frozen=True)
@@ -140,10 +141,25 @@ class Picks:
 
 
 @dataclass(frozen=True)
+class Shot:
+    """One mafioso's shot, for presets whose mafia shoots blind (no ``MafiaPicks``)."""
+
+    user_id: int
+    target: int | None
+
+
+@dataclass(frozen=True)
 class Check:
     checker: int
     target: int
     is_mafia: bool
+
+
+@dataclass(frozen=True)
+class DonCheck:
+    checker: int
+    target: int
+    is_sheriff: bool
 
 
 @dataclass(frozen=True)
@@ -414,7 +430,9 @@ class _Builder:
                 self.add(RoleFact(int(uid), str(role), None))
 
     def on_MafiaRevealed(self, e):
-        self.add(TeamMet(tuple(int(u) for u in e.get("members", ()))))
+        don = e.get("don")
+        self.add(TeamMet(tuple(int(u) for u in e.get("members", ())),
+                         None if don is None else int(don)))
 
     def on_PhaseStarted(self, e):
         self.phase(e)
@@ -454,21 +472,30 @@ class _Builder:
         self.add(Eliminated(int(e["user_id"]), str(e.get("cause", ""))))
 
     def on_NightActionAccepted(self, e):
-        if e.get("action") not in ("kill", "check", "sleep"):
-            target = e.get("target")
-            self.add(NightMove(int(e["user_id"]), str(e.get("action")),
-                               None if target is None else int(target)))
+        action, target = str(e.get("action")), e.get("target")
+        target = None if target is None else int(target)
+        if action == "kill":
+            cur = self.current
+            if cur is not None:  # a changed pick replaces the earlier one
+                cur.facts = [f for f in cur.facts
+                             if not (isinstance(f, Shot) and f.user_id == int(e["user_id"]))]
+            self.add(Shot(int(e["user_id"]), target))
+        elif action != "sleep" and not action.endswith("check"):  # checks come with results
+            self.add(NightMove(int(e["user_id"]), action, target))
 
     def on_MafiaPicks(self, e):
         cur = self.current
         picks = Picks(tuple((int(m), None if t is None else int(t)) for m, t in e.get("picks", ())),
                       None if e.get("agreed") is None else int(e["agreed"]))
         if cur is not None:  # only the picks as they stood at the end of the night count
-            cur.facts = [f for f in cur.facts if not isinstance(f, Picks)]
+            cur.facts = [f for f in cur.facts if not isinstance(f, (Picks, Shot))]
         self.add(picks)
 
     def on_CheckResult(self, e):
         self.add(Check(int(e["checker"]), int(e["target"]), bool(e.get("is_mafia"))))
+
+    def on_DonCheckResult(self, e):
+        self.add(DonCheck(int(e["checker"]), int(e["target"]), bool(e.get("is_sheriff"))))
 
     def on_RelayedMessage(self, e):
         self.add(Relay(int(e["sender"]), str(e.get("text", ""))))
@@ -492,10 +519,12 @@ class _Builder:
         self.add(PauseFact(e.get("by"), False))
 
     def on_FoulIssued(self, e):
-        self.add(Foul(int(e["user_id"]), "foul", e.get("count"), str(e.get("reason", ""))))
+        self.add(Foul(int(e.get("player", e.get("user_id"))), "foul", e.get("count"),
+                      str(e.get("reason", ""))))
 
     def on_WarningIssued(self, e):
-        self.add(Foul(int(e["user_id"]), "warning", e.get("count"), str(e.get("reason", ""))))
+        self.add(Foul(int(e.get("player", e.get("user_id"))), "warning", e.get("count"),
+                      str(e.get("reason", ""))))
 
     def on_BestMove(self, e):
         self.add(BestMove(int(e["user_id"]), tuple(int(u) for u in e.get("targets", ())),

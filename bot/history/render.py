@@ -65,7 +65,8 @@ def role_text(_: Gettext, role: str | None) -> str:
         r = Role(role)
     except ValueError:
         return escape(role)
-    return f"{ROLE_ICONS[r]} {_(ROLE_NAMES[r])}"
+    name = _(ROLE_NAMES[r]) if r in ROLE_NAMES else escape(role)
+    return f"{ROLE_ICONS.get(r, '▫️')} {name}"
 
 
 def team_text(_: Gettext, team: str | None) -> str:
@@ -180,7 +181,10 @@ def fact_lines(_: Gettext, L: Labels, fact, *, relay: bool = True) -> list[str]:
     """Lines for one fact of a replay chapter or protocol round (empty: nothing to show)."""
     f = fact
     if isinstance(f, P.TeamMet):
-        return [_("🕶 The mafia met: {list}.").format(list=", ".join(L.full(u) for u in f.members))]
+        line = _("🕶 The mafia met: {list}.").format(list=", ".join(L.full(u) for u in f.members))
+        if f.don is not None:
+            line += " " + _("The Don: {player}.").format(player=L.seat(f.don))
+        return [line]
     if isinstance(f, P.Turn):
         icon = {"speech": "🎙", "defence": "🛡", "last_word": "🕯"}.get(f.phase, "▫️")
         if f.phase == "last_word":
@@ -222,6 +226,15 @@ def fact_lines(_: Gettext, L: Labels, fact, *, relay: bool = True) -> list[str]:
         shot = _("the shot: {player}").format(player=L.full(f.agreed)) if f.agreed is not None \
             else _("no agreement, no shot")
         return [_("🕶 Mafia's picks: {picks}; {shot}.").format(picks=picks, shot=shot)]
+    if isinstance(f, P.Shot):
+        if f.target is None:
+            return []
+        return [_("🕶 {player} shot at {target}.").format(player=L.full(f.user_id),
+                                                         target=L.full(f.target))]
+    if isinstance(f, P.DonCheck):
+        text = _("🔎 The Don {player} checked {target}: the sheriff.") if f.is_sheriff else \
+            _("🔎 The Don {player} checked {target}: not the sheriff.")
+        return [text.format(player=L.full(f.checker), target=L.full(f.target))]
     if isinstance(f, P.Check):
         text = _("🔎 {player} checked {target}: mafia.") if f.is_mafia else \
             _("🔎 {player} checked {target}: not mafia.")

@@ -129,3 +129,36 @@ class RoleLine:
 
 def percent(part: int, whole: int) -> int:
     return round(100 * part / whole) if whole else 0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place in a chat's rating: ``tracks`` team -> (rating, games, wins)."""
+
+    user_id: int
+    name: str
+    rating: float
+    games: int
+    wins: int
+    tracks: dict[str, tuple[float, int, int]]
+
+
+def standings(tracks: Iterable) -> list[Standing]:
+    """Rating rows (``RatingTrack``) of one chat -> standings, best first (ties: more games,
+    then user id)."""
+    by_user: dict[int, list] = {}
+    for t in tracks:
+        by_user.setdefault(t.user_id, []).append(t)
+    out = []
+    for uid, ts in by_user.items():
+        out.append(Standing(
+            user_id=uid, name=ts[0].name, rating=overall(t.rating for t in ts),
+            games=sum(t.games for t in ts), wins=sum(t.wins for t in ts),
+            tracks={t.team: (t.rating, t.games, t.wins) for t in ts}))
+    out.sort(key=lambda s: (-s.rating, -s.games, s.user_id))
+    return out
+
+
+def ranked(board: list[Standing], min_games: int = MIN_GAMES_FOR_TOP) -> list[Standing]:
+    """The standings of players with at least ``min_games`` games (the /top list)."""
+    return [s for s in board if s.games >= min_games]

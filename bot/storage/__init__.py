@@ -17,6 +17,7 @@ Usage::
 """
 
 from bot.storage.engine import create_engine
+from bot.storage.history import HistoryStorage
 from bot.storage.records import (
     KEEP,
     ActiveGameExists,
@@ -28,7 +29,12 @@ from bot.storage.records import (
     StatusError,
     StorageError,
 )
-from bot.storage.store import Storage
+from bot.storage.store import Storage as _CoreStorage
+
+
+class Storage(HistoryStorage, _CoreStorage):
+    """The bot's database: the core queries (store.py) and the history queries (history.py)."""
+
 
 __all__ = [
     "KEEP",

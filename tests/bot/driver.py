@@ -14,10 +14,6 @@ from engine import Phase, Role
 from tests.bot.harness import GROUP, Harness
 
 
-_chatted: set[int] = set()  # phase_seq of nights whose mafia already talked
-_targets: dict[int, int] = {}  # phase_seq of a night -> the mafia's victim (a seat)
-
-
 async def join_all(h: Harness, users=None) -> int:
     users = users or h.users
     await h.command(users[0], "/newgame")
@@ -60,16 +56,18 @@ async def step(h: Harness, rng: random.Random, chatter: bool = False) -> bool:
                 acted = True
             break
     elif st.phase is Phase.NIGHT:
-        if chatter and st.night > 1 and st.phase_seq not in _chatted:
-            _chatted.add(st.phase_seq)
+        chatted = h.notes.setdefault("chatted", set())  # nights whose mafia already talked
+        targets = h.notes.setdefault("targets", {})  # (game, night phase_seq) -> victim seat
+        if chatter and st.night > 1 and (g.id, st.phase_seq) not in chatted:
+            chatted.add((g.id, st.phase_seq))
             for p in st.mafia_alive():
                 if p.active:
                     await h.dm(by_id[p.user_id], f"night {st.night}: let us pick carefully")
             return True
-        mafia_target = _targets.get(st.phase_seq)
+        mafia_target = targets.get((g.id, st.phase_seq))
         town = [p for p in st.alive() if p.role is not Role.MAFIA]
         if mafia_target is None and town:  # the mafia agrees on one victim a night
-            mafia_target = _targets[st.phase_seq] = rng.choice(town).seat
+            mafia_target = targets[g.id, st.phase_seq] = rng.choice(town).seat
         for p in st.alive_active():
             if p.user_id in st.night_actions:
                 continue
@@ -110,8 +108,6 @@ async def step(h: Harness, rng: random.Random, chatter: bool = False) -> bool:
 
 async def play_to_end(h: Harness, seed: int, max_steps: int = 3000, chatter: bool = False) -> None:
     rng = random.Random(seed)
-    _chatted.clear()
-    _targets.clear()
     for _ in range(max_steps):
         if not await step(h, rng, chatter):
             return

@@ -57,6 +57,7 @@ class Harness:
     updates: Updates
     clock: FakeClock
     users: list[FakeUser] = field(default_factory=list)
+    notes: dict = field(default_factory=dict)  # scratch space for drivers (tests/bot/driver.py)
 
     @property
     def service(self):

@@ -55,6 +55,12 @@ async def test_PARTY_Q25_full_game_ends_with_result_and_full_reveal(db_url: str,
         table = h.session.message(GROUP, table_id)
         assert "Game over" in table["text"] and "reply_markup" not in table
         assert h.session.calls.calls_to("unpinChatMessage", GROUP)
+
+        # A button left over from the game changes nothing any more.
+        mid, button = next((m, b) for m, b in h.buttons(GROUP) if (b.get("callback_data") or "")
+                           .startswith("a:"))
+        assert await h.press(h.users[0], GROUP, mid, button["callback_data"]) == "This game is over."
+        assert (await h.service.storage.get_game(game_id)).log_len == rec.log_len
     finally:
         await h.stop()
 

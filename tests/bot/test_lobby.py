@@ -93,7 +93,7 @@ async def test_leave_the_lobby(h: Harness):
     # Not in the game (any more): refused, nothing changes.
     log_len = await h.log_len(g.id)
     answer = await h.press(alice, GROUP, g.ui["lobby"], leave)
-    assert answer == "This button is out of date."
+    assert answer == "You are not playing in this game."
     assert await h.log_len(g.id) == log_len
     # He may join again.
     await h.dm(alice, f"/start join_{g.id}")

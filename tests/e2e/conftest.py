@@ -20,7 +20,6 @@ import re
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 import pytest_asyncio

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.texts import ROLE_NAMES
 from engine import Phase, Role, Team
 
 from .botproc import BotProcess
@@ -30,7 +31,7 @@ async def test_six_players_play_a_game_to_the_end(bot_api: FakeBotAPI, bot_proc:
         card = cards[p.user_id].text or ""
         assert table.role_label(p.role) in card, card
         assert _("Your seat: №{seat} in «{chat}».").format(seat=p.seat, chat="Mafia night") in card
-        assert [r for r in Role if r is not p.role and table.role_label(r) in card] == []
+        assert [r for r in ROLE_NAMES if r is not p.role and table.role_label(r) in card] == []
         assert _("✅ I have read my role") in cards[p.user_id].button_texts
     assert bot_api.pinned_messages(GROUP), "the table message is pinned"
 
@@ -66,7 +67,7 @@ async def test_six_players_play_a_game_to_the_end(bot_api: FakeBotAPI, bot_proc:
     await table.wait_message(GROUP, morning)
     for user_id in mafia:  # both mafiosi learnt their team at night 1
         await table.wait_message(user_id, _("🕶 Your team: {list}.").split("{")[0])
-    assert bot_proc.errors() == []
+    assert bot_proc.problems() == []
 
 
 def _label(st, user_id: int) -> str:

@@ -84,9 +84,13 @@ async def test_game_survives_a_crash_during_a_vote(bot_api: FakeBotAPI, bot_proc
     for p in end.seated():
         assert f"№{p.seat} {p.name} — {table.role_label(p.role)}" in finale.text, finale.text
     assert table.role_leaks(bot_api.messages(GROUP)[:-1]) == []
+    # The table was pinned before the crash; the restarted bot still knows it, edits and unpins it.
+    table_message = bot_api.message(GROUP, (await reader.get_game(table.game_id)).ui["table"])
+    await table.wait(lambda: not bot_api.pinned_messages(GROUP), "unpin the table")
+    assert table_message.text.startswith("🏁 Game over") and table_message.reply_markup is None
     await table.wait_message(commissar, _("🔎 {player} is <b>mafia</b>.").format(
         player=_label(end, mafia[1])).replace("<b>", "").replace("</b>", ""))
-    assert bot_proc.errors() == []
+    assert bot_proc.problems() == []
 
 
 def _with_button(api: FakeBotAPI, chat_id: int, text: str):

@@ -1,0 +1,106 @@
+"""Community commands: /stats and /top (group), /me (group: this group; private: every group),
+/nextgame (group: a private message when the next lobby opens here; ``/nextgame off`` cancels)."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from ..history import keyboards as kb
+from ..history import render_stats as rs
+from ..history.stats import MIN_GAMES_FOR_TOP, Standing, ranked, standings
+from .common import display_name, say
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+MAX_COMMUNITIES = 8  # communities shown by /me in a private chat (those with most games)
+
+
+def router() -> Router:
+    r = Router(name="community")
+    r.message.register(stats_cmd, Command("stats"), GROUPS)
+    r.message.register(top_cmd, Command("top"), GROUPS)
+    r.message.register(me_cmd, Command("me"))
+    r.message.register(nextgame_cmd, Command("nextgame"), GROUPS)
+    r.message.register(group_only, Command("stats", "top", "nextgame"), F.chat.type == "private")
+    return r
+
+
+async def _gettext(storage, tr, chat_id: int | None):
+    locale = tr.locale((await storage.get_chat_settings(chat_id)).locale if chat_id else None)
+    return locale, tr.get(locale), tr.nget(locale)
+
+
+async def group_only(message: Message, tr, sender) -> None:
+    _ = tr.get(None)
+    say(sender, message.chat.id, _("Send this command in a group where I host games."))
+
+
+async def stats_cmd(message: Message, storage, tr, sender) -> None:
+    chat_id = message.chat.id
+    locale, _, ngettext = await _gettext(storage, tr, chat_id)
+    overview = await storage.chat_overview(chat_id)
+    roles = await storage.role_totals(chat_id=chat_id)
+    board = standings(await storage.rating_tracks(chat_id=chat_id))
+    say(sender, chat_id, rs.stats_text(_, ngettext, locale, message.chat.title or "", overview,
+                                       roles, board))
+
+
+async def top_cmd(message: Message, storage, tr, sender) -> None:
+    chat_id = message.chat.id
+    locale, _, ngettext = await _gettext(storage, tr, chat_id)
+    board = standings(await storage.rating_tracks(chat_id=chat_id))
+    say(sender, chat_id, rs.top_text(_, ngettext, locale, message.chat.title or "", board))
+
+
+def _place(board: list[Standing], user_id: int) -> tuple[Standing | None, int | None, int]:
+    me = next((s for s in board if s.user_id == user_id), None)
+    top = ranked(board, MIN_GAMES_FOR_TOP)
+    rank = next((i for i, s in enumerate(top, start=1) if s.user_id == user_id), None)
+    return me, rank, len(top)
+
+
+async def me_cmd(message: Message, storage, tr, sender) -> None:
+    user = message.from_user
+    if user is None:
+        return
+    private = message.chat.type == "private"
+    locale, _, ngettext = await _gettext(storage, tr, None if private else message.chat.id)
+    if private:
+        totals = await storage.role_totals(user_id=user.id)
+    else:
+        totals = await storage.role_totals(chat_id=message.chat.id, user_id=user.id)
+    by_chat: dict[int, list] = {}
+    for t in totals:
+        by_chat.setdefault(t.chat_id, []).append(t)
+    order = sorted(by_chat, key=lambda c: -sum(t.games for t in by_chat[c]))[:MAX_COMMUNITIES]
+    sections = []
+    for chat_id in order:
+        board = standings(await storage.rating_tracks(chat_id=chat_id))
+        me, rank, count = _place(board, user.id)
+        title = message.chat.title or "" if not private else await storage.chat_title(chat_id)
+        sections.append(rs.me_section(_, ngettext, locale, title, me, rank, count, by_chat[chat_id]))
+    say(sender, message.chat.id, rs.me_text(_, display_name(user), sections))
+
+
+async def nextgame_cmd(message: Message, command: CommandObject, storage, service, presenter, tr,
+                       sender) -> None:
+    user = message.from_user
+    if user is None:
+        return
+    chat_id = message.chat.id
+    _locale, _, _n = await _gettext(storage, tr, chat_id)
+    if (command.args or "").strip().lower() in ("off", "stop", "cancel"):
+        if await storage.unsubscribe(chat_id, user.id):
+            say(sender, chat_id, _("🔕 OK, no message about the next game."))
+        else:
+            say(sender, chat_id, _("You were not subscribed to the next game here."))
+        return
+    await storage.subscribe(chat_id, user.id, message.chat.title or "")
+    text = _("🔔 I will message you privately when the next game opens here. "
+             "/nextgame off cancels it.")
+    if await service.game_for_chat(chat_id) is not None:
+        text += "\n" + _("A game is already open or running here; I will tell you about the one "
+                         "after it.")
+    text += "\n" + _("Make sure you have started a private chat with me, or I cannot write to you.")
+    say(sender, chat_id, text, kb.link_keyboard(_("📩 Open the bot"), presenter.bot_url()))

@@ -1,0 +1,122 @@
+"""Localized texts of /stats, /me, /top and /nextgame (HTML, well under 4096 characters)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from html import escape
+
+from babel.numbers import format_decimal
+
+from ..storage.history import ChatOverview, RoleTotals
+from .render import duration_text, role_text, team_text
+from .stats import MIN_GAMES_FOR_TOP, Standing, percent
+
+Gettext = Callable[[str], str]
+TOP_SIZE = 15
+NAME_LIMIT = 40
+
+
+def _num(locale: str, value: float) -> str:
+    return format_decimal(value, "#,##0.#", locale=locale)
+
+
+def _name(name: str) -> str:
+    return escape(name[:NAME_LIMIT])
+
+
+def _chat(_: Gettext, title: str) -> str:
+    return f"«{escape(title)}»" if title else _("this group")
+
+
+def _role_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals]) -> list[str]:
+    lines = []
+    for r in sorted(roles, key=lambda r: (-r.games, r.role)):
+        lines.append(_("{role} — {games} · {wins}% wins · {survived}% survived").format(
+            role=role_text(_, r.role),
+            games=ngettext("{n} game", "{n} games", r.games).format(n=r.games),
+            wins=percent(r.wins, r.games), survived=percent(r.survived, r.games)))
+    return lines
+
+
+def stats_text(_: Gettext, ngettext, locale: str, title: str, ov: ChatOverview,
+               roles: Sequence[RoleTotals], board: Sequence[Standing]) -> str:
+    head = _("📊 <b>Statistics of {chat}</b>").format(chat=_chat(_, title))
+    if not ov.games:
+        return head + "\n\n" + _("No finished games here yet. /newgame starts one.")
+    lines = [head, ngettext("{n} game played", "{n} games played", ov.games).format(n=ov.games)]
+    wins = [f"{team_text(_, team)} {percent(n, ov.games)}%"
+            for team, n in sorted(ov.wins.items(), key=lambda kv: -kv[1]) if team is not None]
+    if wins:
+        lines.append("🏆 " + " · ".join(wins))
+    lines.append(_("Average game: {players} players · {days} days · {duration}").format(
+        players=_num(locale, ov.avg_players), days=_num(locale, ov.avg_days),
+        duration=duration_text(_, None if ov.avg_duration is None else int(ov.avg_duration))))
+    lines += ["", _("<b>By role</b>")] + _role_lines(_, ngettext, roles)
+    fouls = sum(r.fouls for r in roles)
+    lines.append(_("⚠️ Fouls: {n}").format(n=fouls))
+    active = sorted(board, key=lambda s: (-s.games, s.user_id))[:3]
+    if active:
+        lines += ["", _("<b>Most games</b>: {list}").format(
+            list=", ".join(f"{_name(s.name)} ({s.games})" for s in active))]
+    lines += ["", _("/top — the rating · /me — your statistics")]
+    return "\n".join(lines)
+
+
+def top_text(_: Gettext, ngettext, locale: str, title: str, board: Sequence[Standing],
+             min_games: int = MIN_GAMES_FOR_TOP) -> str:
+    lines = [_("🏆 <b>Rating of {chat}</b>").format(chat=_chat(_, title)),
+             ngettext("Elo with separate town and mafia tracks; players with at least {n} game.",
+                      "Elo with separate town and mafia tracks; players with at least {n} games.",
+                      min_games).format(n=min_games), ""]
+    ranked = [s for s in board if s.games >= min_games][:TOP_SIZE]
+    if not ranked:
+        lines.append(ngettext("Nobody has played {n} game here yet.",
+                              "Nobody has played {n} games here yet.", min_games)
+                     .format(n=min_games))
+        return "\n".join(lines)
+    for i, s in enumerate(ranked, start=1):
+        tracks = " · ".join(f"{team_text(_, team)} {round(r)}"
+                            for team, (r, _g, _w) in sorted(s.tracks.items()))
+        lines.append(f"{i}. {_name(s.name)} — <b>{round(s.rating)}</b> · {tracks} · "
+                     + ngettext("{n} game", "{n} games", s.games).format(n=s.games))
+    return "\n".join(lines)
+
+
+def me_section(_: Gettext, ngettext, locale: str, title: str, me: Standing | None, rank: int | None,
+               ranked_count: int, roles: Sequence[RoleTotals],
+               min_games: int = MIN_GAMES_FOR_TOP) -> str:
+    """One community's part of /me."""
+    games = sum(r.games for r in roles)
+    wins = sum(r.wins for r in roles)
+    survived = sum(r.survived for r in roles)
+    lines = [f"<b>{_chat(_, title)}</b>"]
+    if me is not None:
+        if rank is not None:
+            lines.append(_("Rating {r} (#{k} of {n})").format(r=round(me.rating), k=rank,
+                                                              n=ranked_count))
+        else:
+            lines.append(_("Rating {r} (provisional: {g} of {n} games)").format(
+                r=round(me.rating), g=me.games, n=min_games))
+    lines.append(_("{games} · wins {w} ({p}%) · survived {s}%").format(
+        games=ngettext("{n} game", "{n} games", games).format(n=games), w=wins,
+        p=percent(wins, games), s=percent(survived, games)))
+    teams: dict[str, list[int]] = {}
+    for r in roles:
+        t = teams.setdefault(r.team, [0, 0])
+        t[0] += r.games
+        t[1] += r.wins
+    lines.append(" · ".join(
+        _("{team}: {games}, {p}% wins").format(
+            team=team_text(_, team), games=ngettext("{n} game", "{n} games", g).format(n=g),
+            p=percent(w, g))
+        for team, (g, w) in sorted(teams.items(), key=lambda kv: -kv[1][0])))
+    lines += _role_lines(_, ngettext, roles)
+    lines.append(_("⚠️ Fouls: {n}").format(n=sum(r.fouls for r in roles)))
+    return "\n".join(lines)
+
+
+def me_text(_: Gettext, name: str, sections: Sequence[str]) -> str:
+    head = _("👤 <b>{name}</b> — statistics").format(name=_name(name))
+    if not sections:
+        return head + "\n\n" + _("You have no finished games yet.")
+    return "\n\n".join([head, *sections])

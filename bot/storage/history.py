@@ -1,0 +1,352 @@
+"""History queries of :class:`bot.storage.Storage` (a mixin over the core queries in store.py).
+
+The game log stays the truth; the tables here (``game_summaries``, ``player_results``,
+``ratings``) are derived from finished games' logs by :mod:`bot.history.service` so the history
+list, /stats, /me and /top stay fast with 100,000 games.  ``game_deletions`` records games a group
+admin removed from the history; ``next_game_subscriptions`` holds /nextgame requests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Integer, cast, delete, exists, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.db_models import (
+    Game, GameDeletion, GameLogEntry, GameSummaryRow, NextGameSubscription, PlayerResultRow,
+    RatingRow, utcnow,
+)
+from bot.storage.engine import upsert
+
+__all__ = ["ChatOverview", "HistoryRecord", "HistoryStorage", "RateFn", "RatingTrack", "RoleTotals"]
+
+games = Game.__table__
+game_log = GameLogEntry.__table__
+summaries = GameSummaryRow.__table__
+results = PlayerResultRow.__table__
+ratings = RatingRow.__table__
+deletions = GameDeletion.__table__
+subscriptions = NextGameSubscription.__table__
+
+#: ``rate(current, teams, winner) -> new``: (user_id, team) -> rating for one game's players
+#: (see :func:`bot.history.stats.rate`).
+RateFn = Callable[[Mapping[tuple[int, str], float], Mapping[int, str], str | None],
+                  dict[tuple[int, str], float]]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRecord:
+    """One row of ``game_summaries``: a finished game in the history list. ``duration``: s."""
+
+    game_id: int
+    chat_id: int
+    title: str
+    ruleset: str
+    winner: str | None
+    players: int
+    days: int
+    duration: int | None
+    finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ChatOverview:
+    """Game-level aggregates of one chat: ``wins`` team -> games won (None = no winner)."""
+
+    games: int
+    wins: dict[str | None, int]
+    avg_players: float
+    avg_days: float
+    avg_duration: float | None  # seconds
+
+
+@dataclass(frozen=True, slots=True)
+class RoleTotals:
+    """Aggregates of one (team, role), optionally per chat: games, wins, survived, fouls."""
+
+    chat_id: int
+    team: str
+    role: str
+    games: int
+    wins: int
+    survived: int
+    fouls: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingTrack:
+    """One player's Elo on one team's track in one chat."""
+
+    chat_id: int
+    user_id: int
+    team: str
+    name: str
+    rating: float
+    games: int
+    wins: int
+
+
+class HistoryStorage:
+    """Mixed into :class:`bot.storage.Storage`; uses its ``_read``/``_write``/``engine``."""
+
+    # -- the log -----------------------------------------------------------------------------
+    async def load_entries(self, game_id: int) -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+        """``(seq, command, events)`` of every logged command, in seq order ([] if unknown)."""
+        query = (select(game_log.c.seq, game_log.c.command, game_log.c.events)
+                 .where(game_log.c.game_id == game_id).order_by(game_log.c.seq))
+        async with self._read() as c:
+            return [tuple(row) for row in (await c.execute(query)).all()]
+
+    # -- recording finished games ------------------------------------------------------------
+    async def record_game(self, summary: Any, players: Sequence[Any], rate: RateFn) -> bool:
+        """Store a finished game's summary and player results (dataclasses shaped like the
+        tables) and update the players' ratings, in one transaction. Returns False (and changes
+        nothing) if the game is already recorded or was deleted from the history."""
+        async with self._write() as c:
+            gid = summary.game_id
+            known = select(summaries.c.game_id).where(summaries.c.game_id == gid).union_all(
+                select(deletions.c.game_id).where(deletions.c.game_id == gid))
+            if (await c.execute(known)).first() is not None:
+                return False
+            await c.execute(insert(summaries).values(**dataclasses.asdict(summary)))
+            if players:
+                await c.execute(insert(results), [dataclasses.asdict(p) for p in players])
+            await self._rate_game(c, summary.chat_id, summary.winner, players, rate)
+        return True
+
+    async def _rate_game(self, c: AsyncConnection, chat_id: int, winner: str | None,
+                         players: Sequence[Any], rate: RateFn) -> None:
+        uids = [p.user_id for p in players]
+        if not uids:
+            return
+        rows = (await c.execute(select(ratings).where(ratings.c.chat_id == chat_id,
+                                                      ratings.c.user_id.in_(uids)))).all()
+        current = {(r.user_id, r.team): r for r in rows}
+        new = rate({k: r.rating for k, r in current.items()}, {p.user_id: p.team for p in players},
+                   winner)
+        now = utcnow()
+        values = []
+        for p in players:
+            old = current.get((p.user_id, p.team))
+            values.append({"chat_id": chat_id, "user_id": p.user_id, "team": p.team,
+                           "name": p.name, "rating": new[(p.user_id, p.team)],
+                           "games": (old.games if old else 0) + 1,
+                           "wins": (old.wins if old else 0) + int(p.won), "updated_at": now})
+        stmt = upsert(self.engine, ratings)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[ratings.c.chat_id, ratings.c.user_id, ratings.c.team],
+            set_={k: stmt.excluded[k] for k in ("name", "rating", "games", "wins", "updated_at")})
+        await c.execute(stmt, values)
+        for p in players:  # the newest name on the player's other tracks too
+            await c.execute(update(ratings).where(ratings.c.chat_id == chat_id,
+                                                  ratings.c.user_id == p.user_id,
+                                                  ratings.c.name != p.name).values(name=p.name))
+
+    async def unrecorded_games(self) -> list[int]:
+        """Finished games with no summary that were not deleted, oldest finish first."""
+        query = (select(games.c.id).where(
+            games.c.status == "finished",
+            ~exists().where(summaries.c.game_id == games.c.id),
+            ~exists().where(deletions.c.game_id == games.c.id),
+        ).order_by(games.c.finished_at, games.c.id))
+        async with self._read() as c:
+            return list((await c.execute(query)).scalars())
+
+    async def rebuild_ratings(self, chat_id: int, rate: RateFn) -> int:
+        """Recompute the chat's ratings from its player results in finishing order.
+        Returns the number of games rated."""
+        async with self._write() as c:
+            return await self._rebuild(c, chat_id, rate)
+
+    async def _rebuild(self, c: AsyncConnection, chat_id: int, rate: RateFn) -> int:
+        query = (select(results.c.game_id, results.c.user_id, results.c.team, results.c.won,
+                        results.c.name, summaries.c.winner)
+                 .join(summaries, summaries.c.game_id == results.c.game_id)
+                 .where(results.c.chat_id == chat_id)
+                 .order_by(summaries.c.finished_at, summaries.c.game_id))
+        state: dict[tuple[int, str], list] = {}  # (user, team) -> [rating, games, wins, name]
+        games_rated = 0
+        batch: list = []
+
+        def flush() -> None:
+            nonlocal games_rated
+            if not batch:
+                return
+            games_rated += 1
+            teams = {r.user_id: r.team for r in batch}
+            new = rate({k: state[k][0] for k in ((r.user_id, r.team) for r in batch) if k in state},
+                       teams, batch[0].winner)
+            for r in batch:
+                s = state.setdefault((r.user_id, r.team), [0.0, 0, 0, r.name])
+                s[0] = new[(r.user_id, r.team)]
+                s[1] += 1
+                s[2] += int(bool(r.won))
+                s[3] = r.name
+            batch.clear()
+
+        for row in (await c.execute(query)).all():
+            if batch and batch[0].game_id != row.game_id:
+                flush()
+            batch.append(row)
+        flush()
+        await c.execute(delete(ratings).where(ratings.c.chat_id == chat_id))
+        now = utcnow()
+        names: dict[int, str] = {}
+        for (uid, _team), s in state.items():
+            names[uid] = s[3]
+        rows = [{"chat_id": chat_id, "user_id": uid, "team": team, "name": names[uid],
+                 "rating": s[0], "games": s[1], "wins": s[2], "updated_at": now}
+                for (uid, team), s in state.items()]
+        if rows:
+            await c.execute(insert(ratings), rows)
+        return games_rated
+
+    async def delete_from_history(self, game_id: int, by: int | None, rate: RateFn) -> int | None:
+        """Remove a finished game from the history (summary and results; the log is kept and
+        the deletion recorded) and recompute the chat's ratings. Returns the chat id, or None
+        if the game is not in the history."""
+        async with self._write() as c:
+            chat_id = (await c.execute(select(summaries.c.chat_id)
+                                       .where(summaries.c.game_id == game_id))).scalar_one_or_none()
+            if chat_id is None:
+                return None
+            await c.execute(insert(deletions).values(game_id=game_id, chat_id=chat_id,
+                                                     deleted_by=by, deleted_at=utcnow()))
+            await c.execute(delete(results).where(results.c.game_id == game_id))
+            await c.execute(delete(summaries).where(summaries.c.game_id == game_id))
+            await self._rebuild(c, chat_id, rate)
+        return chat_id
+
+    async def is_deleted(self, game_id: int) -> bool:
+        async with self._read() as c:
+            row = (await c.execute(select(deletions.c.game_id)
+                                   .where(deletions.c.game_id == game_id))).first()
+        return row is not None
+
+    # -- the history list --------------------------------------------------------------------
+    async def history_page(self, chat_id: int, offset: int = 0, limit: int = 10) -> list[HistoryRecord]:
+        """A page of the chat's history, most recently finished first."""
+        query = (select(summaries).where(summaries.c.chat_id == chat_id)
+                 .order_by(summaries.c.finished_at.desc(), summaries.c.game_id.desc())
+                 .offset(offset).limit(limit))
+        async with self._read() as c:
+            return [HistoryRecord(**row._mapping) for row in (await c.execute(query)).all()]
+
+    async def history_count(self, chat_id: int) -> int:
+        query = select(func.count()).select_from(summaries).where(summaries.c.chat_id == chat_id)
+        async with self._read() as c:
+            return int((await c.execute(query)).scalar_one())
+
+    async def history_record(self, game_id: int) -> HistoryRecord | None:
+        async with self._read() as c:
+            row = (await c.execute(select(summaries).where(summaries.c.game_id == game_id))).first()
+        return None if row is None else HistoryRecord(**row._mapping)
+
+    async def played_in(self, game_id: int, user_id: int) -> bool:
+        query = select(results.c.user_id).where(results.c.game_id == game_id,
+                                                 results.c.user_id == user_id)
+        async with self._read() as c:
+            return (await c.execute(query)).first() is not None
+
+    # -- statistics --------------------------------------------------------------------------
+    async def chat_overview(self, chat_id: int) -> ChatOverview:
+        query = (select(summaries.c.winner, func.count(), func.sum(summaries.c.players),
+                        func.sum(summaries.c.days), func.sum(summaries.c.duration),
+                        func.count(summaries.c.duration))
+                 .where(summaries.c.chat_id == chat_id).group_by(summaries.c.winner))
+        async with self._read() as c:
+            rows = (await c.execute(query)).all()
+        n = sum(r[1] for r in rows)
+        timed = sum(r[5] for r in rows)
+        return ChatOverview(
+            games=n, wins={r[0]: r[1] for r in rows},
+            avg_players=sum(r[2] or 0 for r in rows) / n if n else 0.0,
+            avg_days=sum(r[3] or 0 for r in rows) / n if n else 0.0,
+            avg_duration=sum(r[4] or 0 for r in rows) / timed if timed else None)
+
+    async def role_totals(self, chat_id: int | None = None, user_id: int | None = None
+                          ) -> list[RoleTotals]:
+        """Per (chat, team, role) aggregates, of one chat and/or one user (at least one)."""
+        if chat_id is None and user_id is None:
+            raise ValueError("give chat_id or user_id")
+        query = select(results.c.chat_id, results.c.team, results.c.role, func.count(),
+                       func.sum(cast(results.c.won, Integer)),
+                       func.sum(cast(results.c.survived, Integer)), func.sum(results.c.fouls))
+        if chat_id is not None:
+            query = query.where(results.c.chat_id == chat_id)
+        if user_id is not None:
+            query = query.where(results.c.user_id == user_id)
+        query = query.group_by(results.c.chat_id, results.c.team, results.c.role)
+        async with self._read() as c:
+            rows = (await c.execute(query)).all()
+        return [RoleTotals(int(r[0]), r[1], r[2], int(r[3]), int(r[4] or 0), int(r[5] or 0),
+                           int(r[6] or 0)) for r in rows]
+
+    async def rating_tracks(self, chat_id: int | None = None, user_id: int | None = None
+                            ) -> list[RatingTrack]:
+        """Rating rows of one chat and/or one user (at least one)."""
+        if chat_id is None and user_id is None:
+            raise ValueError("give chat_id or user_id")
+        query = select(ratings.c.chat_id, ratings.c.user_id, ratings.c.team, ratings.c.name,
+                       ratings.c.rating, ratings.c.games, ratings.c.wins)
+        if chat_id is not None:
+            query = query.where(ratings.c.chat_id == chat_id)
+        if user_id is not None:
+            query = query.where(ratings.c.user_id == user_id)
+        async with self._read() as c:
+            return [RatingTrack(*row) for row in (await c.execute(query)).all()]
+
+    async def chat_title(self, chat_id: int) -> str:
+        """The chat's title as of its latest recorded game ("" if none)."""
+        query = (select(summaries.c.title).where(summaries.c.chat_id == chat_id)
+                 .order_by(summaries.c.finished_at.desc(), summaries.c.game_id.desc()).limit(1))
+        async with self._read() as c:
+            return (await c.execute(query)).scalar_one_or_none() or ""
+
+    # -- /nextgame ---------------------------------------------------------------------------
+    async def subscribe(self, chat_id: int, user_id: int, title: str = "") -> bool:
+        """Subscribe the user to the chat's next lobby. False if he already was."""
+        stmt = upsert(self.engine, subscriptions).values(
+            chat_id=chat_id, user_id=user_id, title=title[:256], created_at=utcnow())
+        async with self._write() as c:
+            result = await c.execute(stmt.on_conflict_do_nothing())
+        return result.rowcount > 0
+
+    async def unsubscribe(self, chat_id: int, user_id: int) -> bool:
+        async with self._write() as c:
+            result = await c.execute(delete(subscriptions).where(
+                subscriptions.c.chat_id == chat_id, subscriptions.c.user_id == user_id))
+        return result.rowcount > 0
+
+    async def take_subscriptions(self, chat_id: int) -> list[tuple[int, str]]:
+        """Remove and return the chat's subscriptions as ``(user_id, title)``, oldest first."""
+        async with self._write() as c:
+            rows = (await c.execute(select(subscriptions.c.user_id, subscriptions.c.title)
+                                    .where(subscriptions.c.chat_id == chat_id)
+                                    .order_by(subscriptions.c.created_at))).all()
+            await c.execute(delete(subscriptions).where(subscriptions.c.chat_id == chat_id))
+        return [(int(r[0]), r[1]) for r in rows]
+
+    # -- supergroup migration ----------------------------------------------------------------
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        """The core move (games, settings) plus the history rows of the chat."""
+        moved = await super().move_chat(old_chat_id, new_chat_id)  # type: ignore[misc]
+        async with self._write() as c:
+            for table in (summaries, results, deletions):
+                await c.execute(update(table).where(table.c.chat_id == old_chat_id)
+                                .values(chat_id=new_chat_id))
+        for table in (ratings, subscriptions):
+            try:
+                async with self._write() as c:
+                    await c.execute(update(table).where(table.c.chat_id == old_chat_id)
+                                    .values(chat_id=new_chat_id))
+            except IntegrityError:  # the new chat has rows of its own: keep those
+                async with self._write() as c:
+                    await c.execute(delete(table).where(table.c.chat_id == old_chat_id))
+        return moved

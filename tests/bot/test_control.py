@@ -1,0 +1,160 @@
+"""Flow control through the bot: pause and resume (PARTY-40), stepping away and coming back
+(PARTY-41..44), and host mode (PARTY-Q18)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.texts import ROLE_ICONS, ROLE_NAMES
+from engine import Phase
+from tests.bot.driver import press_action
+from tests.bot.harness import GROUP, Harness
+from tests.bot.helpers import act, end_speech, role_card_heads, start_game, to_day
+from tests.fakes.telegram import plain_text
+
+
+def table(h: Harness, g) -> dict:
+    return h.session.message(GROUP, g.ui["table"])
+
+
+async def test_PARTY_40_pause_and_resume_keep_the_remaining_time(h: Harness):
+    game_id = await start_game(h)
+    st = await to_day(h)
+    speaker, seq = st.speaker, st.phase_seq
+    assert st.timer.seconds == 60
+    other = h.user(next(p.user_id for p in st.alive() if p.user_id != speaker))
+    third = h.user(next(p.user_id for p in st.alive() if p.user_id not in (speaker, other.id)))
+
+    # /pause 20 s into a 60-s speech; five minutes later someone else sends /resume.
+    h.clock.advance(20)
+    await h.command(other, "/pause")
+    g = await h.game()
+    assert g.state.pause is not None and g.state.pause.frozen_remaining == 40
+    assert any(t.startswith(f"⏸ №{g.state.players[other.id].seat} {other.first_name} paused")
+               for t in h.sent_texts(GROUP))
+    assert "⏸ Paused" in table(h, g)["text"]
+    assert "Resume" in str(table(h, g)["reply_markup"])
+    pause_seq, pause_at = h.deadlines.pending[game_id]
+    assert (pause_at - h.clock()) == timedelta(seconds=900)
+    # While paused, the speaker's «End speech» is refused and changes nothing.
+    log_len = await h.log_len(game_id)
+    assert await h.press_data(h.user(speaker), GROUP, act(game_id, g.state, "end")) == \
+        "The game is paused."
+    assert await h.log_len(game_id) == log_len
+
+    h.clock.advance(300)
+    await h.command(third, "/resume")
+    st = (await h.game()).state
+    assert st.pause is None and (st.speaker, st.phase_seq) == (speaker, seq)
+    assert st.timer.seconds == 40
+    timer_seq, run_at = h.deadlines.pending[game_id]
+    assert timer_seq == st.timer.seq and run_at - h.clock() == timedelta(seconds=40)
+    assert "Paused" not in table(h, await h.game())["text"]
+
+    # The same through the table message's buttons.
+    h.clock.advance(15)
+    g = await h.game()
+    mid = g.ui["table"]
+    pause_button = h.find_button(GROUP, action="pause")
+    assert pause_button[0] == mid
+    assert await h.press(other, GROUP, mid, pause_button[1]["callback_data"]) == "⏸"
+    assert (await h.game()).state.pause.frozen_remaining == 25
+    resume_button = h.find_button(GROUP, action="resume")
+    assert resume_button[0] == mid
+    h.clock.advance(60)
+    assert await h.press(third, GROUP, mid, resume_button[1]["callback_data"]) == "▶️"
+    st = (await h.game()).state
+    assert st.pause is None and st.timer.seconds == 25 and st.speaker == speaker
+    assert h.deadlines.pending[game_id][1] - h.clock() == timedelta(seconds=25)
+
+    # A pause nobody ends resumes by itself when its deadline fires.
+    await h.command(other, "/pause")
+    await h.fire()
+    st = (await h.game()).state
+    assert st.pause is None and st.speaker == speaker
+    assert "▶️ The game goes on." in h.sent_texts(GROUP, ("sendMessage",))[-1]
+    # Nobody may resume a game that is not paused.
+    await h.command(other, "/resume")
+    assert h.sent_texts(GROUP, ("sendMessage",))[-1] == "The game is not paused."
+
+
+async def test_PARTY_42_44_away_player_is_skipped_and_back_restores_him(h: Harness):
+    game_id = await start_game(h)
+    st = await to_day(h)
+    assert st.players[st.speaker].seat == 1
+    away = h.user(st.by_seat(3).user_id)
+    label = f"№3 {away.first_name}"
+
+    await h.command(away, "/away")
+    st = (await h.game()).state
+    assert not st.players[away.id].active and st.players[away.id].alive
+    assert f"💤 {label} stepped away and is inactive now." in h.sent_texts(GROUP)
+    assert f"{label} 💤" in table(h, await h.game())["text"]
+
+    await end_speech(h)  # seat 1
+    st = await end_speech(h)  # seat 2; seat 3 is skipped
+    assert st.players[st.speaker].seat == 4
+    assert f"⏭ {label} is inactive: turn skipped." in h.sent_texts(GROUP)
+
+    cards_before = len([c for c in h.sent(away.id, ("sendMessage",))
+                        if any(x in plain_text(c.text) for x in role_card_heads(h.app.translator))])
+    await h.dm(away, "/back")
+    st = (await h.game()).state
+    assert st.players[away.id].active
+    assert f"🟢 {label} is back." in h.sent_texts(GROUP)
+    assert f"{label} 💤" not in table(h, await h.game())["text"]
+    cards = [c for c in h.sent(away.id, ("sendMessage",))
+             if any(x in plain_text(c.text) for x in role_card_heads(h.app.translator))]
+    assert len(cards) == cards_before + 1 and cards[-1].request.protect_content  # PARTY-44
+    assert await h.log_len(game_id) == st.commands
+
+
+async def test_PARTY_Q18_host_mode(h: Harness):
+    players, host = h.users[:5], h.users[5]
+    await h.command(players[0], "/newgame")
+    g = await h.game()
+    await h.dm(host, f"/start host_{g.id}")
+    assert h.sent_texts(host.id)[-1].startswith("🎩 You host the game in «Test group»")
+    for u in players:
+        await h.dm(u, f"/start join_{g.id}")
+    assert f"Host: {host.first_name}" in h.session.message(GROUP, g.ui["lobby"])["text"]
+    await h.command(players[0], "/startgame")
+    g = await h.game()
+    st = g.state
+    assert st.host == host.id and host.id not in [p.user_id for p in st.seated()]
+
+    # The host gets every role, protected; players get their cards without a reading button.
+    roles_dm = [c for c in h.sent(host.id, ("sendMessage",)) if "Roles:" in (c.text or "")]
+    assert len(roles_dm) == 1 and roles_dm[0].request.protect_content is True
+    text = plain_text(roles_dm[0].text)
+    for p in st.seated():
+        assert f"№{p.seat} {p.name} — {ROLE_ICONS[p.role]} {ROLE_NAMES[p.role]}" in text
+    for u in players:
+        assert h.find_button(u.id, action="ready") is None
+
+    # The ready gate waits for the host's «Next», with no deadline.
+    assert st.phase is Phase.READY and g.id not in h.deadlines.pending
+    assert "Night 1 is coming. Waiting for the host to start it." in h.texts(GROUP)[-1]
+    log_len = await h.log_len(g.id)
+    await h.command(players[1], "/next")
+    assert h.sent_texts(GROUP, ("sendMessage",))[-1] == "You can't do that."
+    assert await h.log_len(g.id) == log_len
+    assert await press_action(h, host, host.id, "next") == "⏭"
+    st = (await h.game()).state
+    assert st.phase is Phase.NIGHT and st.night == 1
+
+    # Night 2's gate: every player ready is not enough; the host moves it on (here with /next).
+    for p in st.alive():
+        await press_action(h, h.user(p.user_id), p.user_id, "sleep")
+    st = (await h.game()).state
+    assert st.phase is Phase.SPEECH
+    while st.phase is Phase.SPEECH:
+        st = await end_speech(h)
+    assert st.phase is Phase.READY and st.night == 2
+    for p in st.alive():
+        assert await press_action(h, h.user(p.user_id), GROUP, "ready") == "✅"
+    st = (await h.game()).state
+    assert st.phase is Phase.READY and len(st.ready) == len(st.alive())
+    await h.command(host, "/next")
+    st = (await h.game()).state
+    assert st.phase is Phase.NIGHT and st.night == 2

@@ -1,0 +1,100 @@
+"""/settings per group: the language of the next messages, and single timing overrides
+(PARTY-33/34, PARTY-Q17)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.callbacks import Cfg
+from bot.handlers.settings import settings_text
+from engine import Phase
+from tests.bot.harness import GROUP, Harness, make_harness
+from tests.bot.driver import join_all
+from tests.bot.helpers import start_game, to_day
+from tests.fakes.telegram import plain_text
+
+
+def last_group_text(h: Harness) -> str:
+    return h.sent_texts(GROUP, ("sendMessage",))[-1]
+
+
+async def test_language_switch_to_en_changes_the_next_messages(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=7, default_locale="ru")
+    try:
+        tr = h.app.translator
+        ru, en = tr.get("ru"), tr.get("en")
+        admin, player = h.users[0], h.users[1]
+        h.session.set_member(GROUP, admin.id, "administrator")
+
+        await h.command(admin, "/settings")
+        panel = h.session.calls.calls_to("sendMessage", GROUP)[-1]
+        assert plain_text(panel.text) == plain_text(settings_text(ru, "ru", {}))
+        assert ru("Language: {lang}") != en("Language: {lang}"), "the ru catalogue is missing"
+        await h.command(admin, "/help")
+        assert not last_group_text(h).startswith("Commands\n")  # Russian
+        await h.command(admin, "/cancel")
+        assert last_group_text(h) == ru("There is no open game here. /newgame starts one.")
+
+        mid = panel.result.message_id
+        answer = await h.press(player, GROUP, mid, Cfg(a="lang", v="en").pack())
+        assert answer == ru("Only the organiser or a group admin can do that.")
+        assert await h.press(admin, GROUP, mid, Cfg(a="lang", v="en").pack()) == "✅"
+        assert h.session.message(GROUP, mid)["text"] == plain_text(settings_text(en, "en", {}))
+        assert (await h.service.storage.get_chat_settings(GROUP)).locale == "en"
+
+        await h.command(admin, "/help")
+        assert last_group_text(h).startswith("Commands\n/newgame — open a lobby in this group")
+        await h.command(admin, "/cancel")
+        assert last_group_text(h) == "There is no open game here. /newgame starts one."
+        await h.command(admin, "/newgame")
+        assert h.texts(GROUP)[-1].startswith("🎲 Party mafia — new game")
+
+        # A running game follows the switch from its next message on.
+        game = await h.game()
+        assert game.locale == "en"
+        await h.command(admin, "/cancel")
+        assert await h.press(admin, GROUP, mid, Cfg(a="lang", v="ru").pack()) == "✅"
+        await start_game(h)
+        st = await to_day(h)
+        assert h.texts(GROUP)[-1].startswith(ru("🎙 Day {day}. Speech of {player} — {s} s.")
+                                             .split("{")[0])
+        assert await h.press(admin, GROUP, mid, Cfg(a="lang", v="en").pack()) == "✅"
+        mid_turn, button = h.find_button(GROUP, action="end")
+        await h.press(h.user(st.speaker), GROUP, mid_turn, button["callback_data"])
+        assert h.texts(GROUP)[-1].startswith("🎙 Day 1. Speech of №2 ")
+    finally:
+        await h.stop()
+
+
+async def test_PARTY_34_timing_override_applies(h: Harness):
+    admin, player = h.users[0], h.users[1]
+    h.session.set_member(GROUP, admin.id, "administrator")
+    await h.command(player, "/settings speech 45")
+    assert last_group_text(h) == "Only the organiser or a group admin can do that."
+    await h.command(admin, "/settings speech 5")
+    assert last_group_text(h).startswith("speech must be from ")
+    await h.command(admin, "/settings speech 45")
+    assert "speech 45 s · defence 30 s" in last_group_text(h)
+    assert (await h.service.storage.get_chat_settings(GROUP)).data["timings"] == {"speech": 45}
+
+    game_id = await join_all(h)
+    g = await h.game()
+    assert "speech 45 s · defence 30 s" in h.session.message(GROUP, g.ui["lobby"])["text"]
+    await h.command(h.users[0], "/startgame")
+    st = await to_day(h)
+    assert st.phase is Phase.SPEECH and st.timer.seconds == 45
+    assert h.texts(GROUP)[-1].startswith("🎙 Day 1. Speech of №1 ")
+    assert " — 45 s." in h.texts(GROUP)[-1]
+    assert h.deadlines.pending[game_id][1] - h.clock() == timedelta(seconds=45)
+
+    # Mid-game: announced, and from the next turn on (PARTY-Q17).
+    await h.command(admin, "/settings speech 50")
+    assert any("changed the timings; they apply from the next turn" in t
+               for t in h.sent_texts(GROUP, ("sendMessage",))[-3:])
+    assert (await h.game()).state.timer.seconds == 45
+    mid, button = h.find_button(GROUP, action="end")
+    await h.press(h.user(st.speaker), GROUP, mid, button["callback_data"])
+    st = (await h.game()).state
+    assert st.timer.seconds == 50 and " — 50 s." in h.texts(GROUP)[-1]
+    await h.command(admin, "/settings reset")
+    assert "speech 60 s" in last_group_text(h)
