@@ -90,6 +90,8 @@ async def bot_proc(bot_api: FakeBotAPI, e2e_database_url: str,
     status = await proc.stop()
     if status not in (0, None, -9):  # -9: a test left it killed
         pytest.fail(f"the bot exited with status {status} on SIGTERM\n{proc.log_tail()}")
+    if proc.problems():
+        pytest.fail("the bot logged problems:\n" + "\n".join(proc.problems()))
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
