@@ -19,7 +19,7 @@ from typing import Any
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.deep_linking import create_deep_link
 
-from engine import GameState, Phase, Private, TeamChat, HostOnly, Role, Team
+from engine import GameState, Phase, Private, TeamChat, HostOnly, Role, Team, find_ruleset
 from engine import events as ev
 
 from . import views
@@ -179,6 +179,13 @@ class Presenter:
         lines.append("")
         lines.append(_("Use /next in the group (or the button below) to move the game on."))
         self.dm(st.host, "\n".join(lines), self._host_markup(g, _, st), protect_content=True)
+        if find_ruleset(st.ruleset).fouls:
+            self.send_foul_panel(g, _, st, st.host)
+
+    def send_foul_panel(self, g, _, st: GameState, chat_id: int) -> None:
+        """CLUB-36/39, CLUB-Q08: the judge's console: a foul or a disqualification per seat."""
+        self.dm(chat_id, _("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. /panel shows this again."),
+                views.foul_keyboard(g.id, st))
 
     def _host_markup(self, g, _, st):
         return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
@@ -186,7 +193,8 @@ class Presenter:
 
     def on_MafiaRevealed(self, g, _, before, st, e):
         for uid in self.audience_ids(st, e.audience):
-            mates = [label(st, m) for m in e.members if m != uid]
+            mates = [label(st, m) + (" " + _("(Don)") if m == e.don else "")
+                     for m in e.members if m != uid]
             text = (_("🕶 Your team: {list}.").format(list=", ".join(mates)) if mates
                     else _("🕶 You are the only mafioso."))
             self.dm(uid, text + "\n" + _("At night, whatever you write here is passed to your team."))
@@ -211,8 +219,12 @@ class Presenter:
                 self.dm(st.host, _("🌙 Night {n}: press «Next» when the table is ready.")
                         .format(n=st.night), self._host_markup(g, _, st))
         elif phase == "night":
-            self.group(g, _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
-                            "chat (up to {s} s).").format(n=st.night, s=e.seconds))
+            if st.timer is not None and st.timer.kind == "meeting":  # CLUB-08
+                self.group(g, _("🌙 <b>Night</b>. The mafia meets for {s} s; everyone else "
+                                "sleeps.").format(s=e.seconds))
+            else:
+                self.group(g, _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
+                                "chat (up to {s} s).").format(n=st.night, s=e.seconds))
             for p in st.alive():
                 fut = self.dm(p.user_id, views.night_text(_, st, p.user_id),
                               views.night_keyboard(_, g.id, st, p.user_id))
@@ -307,6 +319,11 @@ class Presenter:
         self.group(g, "🌗 " + _(NO_ELIMINATION[e.reason]))
 
     def on_PlayerEliminated(self, g, _, before, st, e):
+        if e.cause == "disqualified":
+            self.group(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id)))
+            self.dm(e.user_id, _("🟥 You are disqualified. Please watch without posting; roles are "
+                                 "revealed at the end."))
+            return
         if e.cause != "night":
             self.group(g, "☠️ " + _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id)))
         self.dm(e.user_id, _("☠️ You are out of the game. You still get your last word; after it "
@@ -327,9 +344,24 @@ class Presenter:
             self._refresh_night_dm(g, _, st, uid)
 
     def on_CheckResult(self, g, _, before, st, e):
-        verdict = _("🔎 {player} is <b>mafia</b>.") if e.is_mafia else \
-            _("🔎 {player} is <b>not mafia</b>.")
+        if st.players[e.checker].role is Role.SHERIFF:  # CLUB-32: a colour
+            verdict = _("⭐ {player} is <b>black</b>.") if e.is_mafia else \
+                _("⭐ {player} is <b>red</b>.")
+        else:
+            verdict = _("🔎 {player} is <b>mafia</b>.") if e.is_mafia else \
+                _("🔎 {player} is <b>not mafia</b>.")
         self.dm(e.checker, verdict.format(player=label(st, e.target)))
+
+    def on_DonCheckResult(self, g, _, before, st, e):
+        verdict = _("🎩 {player} <b>is the Sheriff</b>.") if e.is_sheriff else \
+            _("🎩 {player} is not the Sheriff.")
+        self.dm(e.checker, verdict.format(player=label(st, e.target)))
+
+    def on_FoulIssued(self, g, _, before, st, e):
+        text = _("⚠️ Foul to {player} ({n} of 4).").format(player=label(st, e.player), n=e.count)
+        if e.count == 3:
+            text += " " + _("He loses his next speech but may still nominate.")
+        self.group(g, text)
 
     def on_RelayedMessage(self, g, _, before, st, e):
         for uid in self.audience_ids(st, e.audience):

@@ -13,8 +13,11 @@ ROLE_NAMES = {
     Role.MAFIA: N_("Mafia"),
     Role.COMMISSAR: N_("Commissar"),
     Role.DOCTOR: N_("Doctor"),
+    Role.SHERIFF: N_("Sheriff"),
+    Role.DON: N_("Don"),
 }
-ROLE_ICONS = {Role.CIVILIAN: "🙂", Role.MAFIA: "🕶", Role.COMMISSAR: "🔎", Role.DOCTOR: "💉"}
+ROLE_ICONS = {Role.CIVILIAN: "🙂", Role.MAFIA: "🕶", Role.COMMISSAR: "🔎", Role.DOCTOR: "💉",
+              Role.SHERIFF: "⭐", Role.DON: "🎩"}
 ROLE_HELP = {
     Role.CIVILIAN: N_("You have no night action. Find the mafia by talking and voting."),
     Role.MAFIA: N_("At night you and your teammates agree on one victim. Write to me at night "
@@ -23,7 +26,12 @@ ROLE_HELP = {
                        "is mafia."),
     Role.DOCTOR: N_("Each night from the second one you protect one player from the mafia's "
                     "shot; yourself too, and the same player again if you like."),
+    Role.SHERIFF: N_("You are the red team's secret leader. Each night after the first you check "
+                     "one player and learn whether he is red or black."),
+    Role.DON: N_("You lead the black team. You shoot with the mafia, and each night after the "
+                 "first you look for the Sheriff among the reds."),
 }
+PRESET_NAMES = {"party": N_("Party mafia"), "club": N_("Club sport mafia")}
 TEAM_NAMES = {Team.TOWN: N_("Town"), Team.MAFIA: N_("Mafia")}
 
 ELIMINATION_CAUSES = {
@@ -31,6 +39,7 @@ ELIMINATION_CAUSES = {
     "sole_nominee": N_("{player} was the only nominee and leaves the game."),
     "exclude_all": N_("{player} leaves the game with the whole tied group."),
     "night": N_("{player} was killed tonight."),
+    "disqualified": N_("🟥 {player} is disqualified and leaves at once, without a last word."),
 }
 NO_ELIMINATION = {
     "no_nominations": N_("Nobody was nominated today."),
@@ -38,6 +47,8 @@ NO_ELIMINATION = {
     "all_tied": N_("Every living player is tied: nobody leaves."),
     "half_tied": N_("Half the table is tied: nobody leaves."),
     "exclude_failed": N_("Not enough votes to eliminate the group: nobody leaves."),
+    "day1_single": N_("A single nominee on day 1 is not voted on: nobody leaves."),
+    "vote_cancelled": N_("A disqualification cancelled today's vote: nobody leaves."),
 }
 INACTIVE_REASONS = {
     "blocked": N_("{player} cannot be reached (the bot is blocked) and is inactive now."),

@@ -3,6 +3,7 @@ night DMs).  Pure functions of the engine state; every string is translatable.""
 
 from __future__ import annotations
 
+from collections import Counter
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -11,7 +12,9 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 from engine import GameState, Phase, Role, Team, find_ruleset, legal_actions
 
 from .callbacks import Act, LobbyAct
-from .texts import ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
+from .texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
+
+ROLE_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF, Role.COMMISSAR, Role.DOCTOR, Role.CIVILIAN)
 
 TEMPO_NAMES = {"short": "Short", "normal": "Normal", "detailed": "Detailed"}
 
@@ -29,12 +32,14 @@ def timings_line(_, st: GameState) -> str:
 # --- lobby -----------------------------------------------------------------------------------
 def lobby_text(_, ngettext, st: GameState, title: str = "") -> str:
     rs = find_ruleset(st.ruleset)
-    lines = [_("🎲 <b>Party mafia</b> — new game"), ""]
+    lines = [_("🎲 <b>{preset}</b> — new game").format(preset=_(PRESET_NAMES.get(rs.name, rs.name))),
+             ""]
     tempo = st.settings.get("tempo", rs.default_tempo)
     lines.append(_("Tempo: {tempo} ({timings})").format(tempo=tempo_name(_, tempo),
                                                        timings=timings_line(_, st)))
-    lines.append(_("Doctor: {state}").format(
-        state=_("on") if st.options.get("doctor", True) else _("off")))
+    if "doctor" in rs.default_options:
+        lines.append(_("Doctor: {state}").format(
+            state=_("on") if st.options.get("doctor", True) else _("off")))
     if st.host:
         lines.append(_("Host: {name}").format(name=escape(st.host_name)))
     n = len(st.players)
@@ -72,8 +77,10 @@ def table_text(_, st: GameState) -> str:
         morning = st.phase is Phase.LAST_WORD and st.after_last_words == "day"
         head = _("☀️ <b>Day {n}</b>").format(n=st.day + 1 if morning else max(st.day, 1))
     mafia = sum(1 for p in st.seated() if p.team is Team.MAFIA)
-    lines = [head, _("Mafia: {n} · Commissar{doctor}").format(
-        n=mafia, doctor=_(" · Doctor") if any(p.role is Role.DOCTOR for p in st.seated()) else "")]
+    counts = Counter(p.role for p in st.seated())
+    in_play = ", ".join(f"{_(ROLE_NAMES[r])}" + (f" ×{counts[r]}" if counts[r] > 1 else "")
+                        for r in ROLE_ORDER if counts[r] and r is not Role.CIVILIAN)
+    lines = [head, _("Mafia: {n} · in play: {roles}").format(n=mafia, roles=in_play)]
     if st.host:
         lines.append(_("Host: {name}").format(name=escape(st.host_name)))
     lines.append("")
@@ -81,6 +88,8 @@ def table_text(_, st: GameState) -> str:
         mark = "" if p.alive else " ☠️"
         if p.alive and not p.active:
             mark = " 💤"
+        if p.fouls and p.alive:
+            mark += " " + "⚠️" * min(p.fouls, 4)
         name = f"№{p.seat} {escape(p.name)}"
         lines.append(f"<s>{name}</s>{mark}" if not p.alive else name + mark)
     if st.pause:
@@ -115,12 +124,17 @@ def _turn_body(_, st: GameState) -> str:
     sp = label(st, st.speaker)
     secs = st.timer.seconds if st.timer else 0
     if st.phase is Phase.SPEECH:
-        lines = [_("🎙 Day {day}. Speech of {player} — {s} s.").format(day=st.day, player=sp, s=secs)]
+        if st.timer is not None and st.timer.kind == "silenced":  # CLUB-37
+            head = _("🤐 Day {day}. {player} has 3 fouls and loses this speech; he may only "
+                     "nominate — {s} s.").format(day=st.day, player=sp, s=secs)
+        else:
+            head = _("🎙 Day {day}. Speech of {player} — {s} s.").format(day=st.day, player=sp, s=secs)
+        lines = [head]
         if st.nominations:
             lines.append(_("Nominated: {list}").format(
                 list=", ".join(label(st, u) for u in st.nominations)))
         if st.nominated_in_speech:
-            lines.append(_("🎯 {player} nominated {target}.").format(
+            lines.append(_("🎯 {player} nominated {target}. Accepted.").format(
                 player=sp, target=label(st, st.nominations[-1])))
         else:
             lines.append(_("The speaker may nominate one player with the buttons below."))
@@ -192,7 +206,10 @@ def vote_text(_, st: GameState, final: bool = False) -> str:
         lines.append(f"{pointer}{label(st, c)} — {len(voters)}" + (f": {names}" if names else ""))
     if not final:
         lines.append("")
-        lines.append(_("One vote per player in this round; a vote not cast is lost."))
+        if find_ruleset(st.ruleset).vote_style == "club":  # CLUB-24
+            lines.append(_("One vote per player; a vote not cast goes to the last nominee."))
+        else:
+            lines.append(_("One vote per player in this round; a vote not cast is lost."))
     return "\n".join(lines)
 
 
@@ -239,45 +256,79 @@ def role_card(_, st: GameState, uid: int, title: str) -> str:
 def night_text(_, st: GameState, uid: int) -> str:
     p = st.players[uid]
     la = legal_actions(st, uid)
+    rs = find_ruleset(st.ruleset)
     n = st.night
     if st.night <= 1:
         return _("🌙 Night 1: the mafia gets acquainted; nobody acts tonight. Press «Sleep».")
-    if p.role is Role.MAFIA:
-        lines = [_("🕶 Night {n}. Choose the victim together: the shot happens only if all of you "
-                   "pick the same player.").format(n=n)]
+    lines = []
+    if p.team is Team.MAFIA and not rs.final_shots:
+        lines.append(_("🕶 Night {n}. Choose the victim together: the shot happens only if all of "
+                       "you pick the same player.").format(n=n))
         for m in st.mafia_alive():
             pick = st.mafia_picks.get(m.user_id)
             lines.append(f"{label(st, m.user_id)} → {label(st, pick) if pick else '…'}")
-        return "\n".join(lines)
+    elif p.team is Team.MAFIA:  # CLUB-28..30: blind, final shots
+        shot = st.mafia_picks.get(uid)
+        lines.append(_("🔫 You shot {player}.").format(player=label(st, shot)) if shot else
+                     _("🔫 Night {n}. Shoot: pick one player. Your shot is final; the kill happens "
+                       "only if every black shoots the same player.").format(n=n))
     done = st.night_actions.get(uid)
     if done:
         action, target = done
-        if action == "check":
-            return _("🔎 You check {player}.").format(player=label(st, target))
-        if action == "heal":
-            return _("💉 You protect {player}.").format(player=label(st, target))
-        return _("💤 You sleep. Good night.")
-    if la.night_action == "check":
-        return _("🔎 Night {n}. Choose a player to check.").format(n=n)
-    if la.night_action == "heal":
-        return _("💉 Night {n}. Choose a player to protect from the mafia.").format(n=n)
-    return _("🌙 Night {n}. You sleep. Press «Sleep» so the night can end sooner.").format(n=n)
+        lines.append({
+            "check": _("🔎 You check {player}."),
+            "heal": _("💉 You protect {player}."),
+            "sheriff_check": _("⭐ You check {player}; the answer comes at dawn."),
+            "don_check": _("🎩 You check {player} for the Sheriff; the answer comes at dawn."),
+        }.get(action, _("💤 You sleep. Good night.")).format(player=label(st, target)))
+    else:
+        for action in (la.night_action, la.night_extra):
+            text = {
+                "check": _("🔎 Night {n}. Choose a player to check."),
+                "heal": _("💉 Night {n}. Choose a player to protect from the mafia."),
+                "sheriff_check": _("⭐ Night {n}. Check one player: red or black."),
+                "don_check": _("🎩 Look for the Sheriff: check one player (🔍 buttons)."),
+            }.get(action or "")
+            if text:
+                lines.append(text.format(n=n))
+    if not lines:
+        lines.append(_("🌙 Night {n}. You sleep. Press «Sleep» so the night can end sooner.")
+                     .format(n=n))
+    return "\n".join(lines)
+
+
+ACTION_CODES = {"kill": ("kill", ""), "check": ("check", ""), "heal": ("heal", ""),
+                "sheriff_check": ("scheck", ""), "don_check": ("dcheck", "🔍 ")}
 
 
 def night_keyboard(_, game_id: int, st: GameState, uid: int) -> InlineKeyboardMarkup | None:
     la = legal_actions(st, uid)
     kb = InlineKeyboardBuilder()
-    code = {"kill": "kill", "check": "check", "heal": "heal"}
     mine = st.mafia_picks.get(uid)
-    if la.night_action:
-        for t in la.night_targets:
-            mark = "✅ " if t == mine else ""
+    for action, targets in ((la.night_action, la.night_targets),
+                            (la.night_extra, la.night_extra_targets)):
+        if not action:
+            continue
+        code, prefix = ACTION_CODES[action]
+        for t in targets:
+            mark = "✅ " if t == mine and action == "kill" else prefix
             kb.button(text=mark + _plain_label(st, t),
-                      callback_data=Act(g=game_id, s=st.phase_seq, a=code[la.night_action],
-                                        t=st.players[t].seat))
+                      callback_data=Act(g=game_id, s=st.phase_seq, a=code, t=st.players[t].seat))
     if la.sleep:
         kb.button(text=_("💤 Sleep") if not la.night_action else _("💤 Skip"),
                   callback_data=Act(g=game_id, s=st.phase_seq, a="sleep"))
     kb.adjust(2)
     markup = kb.as_markup()
     return markup if markup.inline_keyboard else None
+
+
+def foul_keyboard(game_id: int, st: GameState) -> InlineKeyboardMarkup:
+    """One row per living seat: ⚠️ foul, 🟥 disqualify (seat-only labels: no user text)."""
+    kb = InlineKeyboardBuilder()
+    for p in st.alive():
+        fouls = "⚠️" * p.fouls
+        kb.button(text=f"⚠️ №{p.seat} {fouls}".strip(),
+                  callback_data=Act(g=game_id, s=0, a="foul", t=p.seat))
+        kb.button(text=f"🟥 №{p.seat}", callback_data=Act(g=game_id, s=0, a="dq", t=p.seat))
+    kb.adjust(2)
+    return kb.as_markup()

@@ -238,16 +238,16 @@ def phase_timeout(s: Step, cmd: PhaseTimeout) -> None:
         return
     from . import control
 
-    if t.kind in ("pause", "host_wait"):
+    if t.kind in ("pause", "host_wait"):  # every kind a Step can arm is handled below
         control.pause_expired(s)
-    elif t.kind in ("speech", "defence", "last_word"):
+    elif t.kind in ("speech", "defence", "last_word", "silenced"):
         flow.next_turn(s)
     elif t.kind == "vote":
         if st.phase is Phase.VOTING:
             flow.advance_window(s)
         else:
             flow.close_exclude_vote(s)
-    elif t.kind == "night":
+    elif t.kind in ("night", "meeting"):
         flow.end_night(s, timed_out=True)
     elif t.kind == "ready_wait":  # PARTY-39
         st.continue_allowed = True

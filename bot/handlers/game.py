@@ -9,7 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from engine import (
-    CastExcludeVote, CastVote, Continue, EndSpeech, HostNext, IllegalCommand, MarkActive,
+    CastExcludeVote, CastVote, Continue, Disqualify, EndSpeech, HostNext, IssueFoul, IllegalCommand, MarkActive,
     MarkInactive, MarkReady, NightAction, Nominate, Resume, TakeOver,
 )
 
@@ -17,12 +17,13 @@ from ..callbacks import Act
 from .common import say, chat_locale, is_chat_admin, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
-PHASE_BOUND = {"ready", "cont", "end", "nom", "vote", "exy", "exn", "kill", "check", "heal", "sleep"}
+PHASE_BOUND = {"ready", "cont", "end", "nom", "vote", "exy", "exn", "kill", "check", "heal", "sleep",
+               "scheck", "dcheck"}
 
 CONFIRM = {
     "ready": "✅", "cont": "▶️", "end": "⏹", "nom": "🎯", "vote": "🗳", "exy": "✅", "exn": "❌",
     "kill": "🕶", "check": "🔎", "heal": "💉", "sleep": "💤", "pause": "⏸", "resume": "▶️",
-    "next": "⏭",
+    "next": "⏭", "scheck": "⭐", "dcheck": "🎩", "foul": "⚠️", "dq": "🟥",
 }
 
 
@@ -41,7 +42,7 @@ def router() -> Router:
 def _command(data: Act, user_id: int, st):
     a = data.a
     target = None
-    if a in ("nom", "vote", "kill", "check", "heal"):
+    if a in ("nom", "vote", "kill", "check", "heal", "scheck", "dcheck", "foul", "dq"):
         try:
             target = st.by_seat(data.t).user_id
         except KeyError:
@@ -58,12 +59,16 @@ def _command(data: Act, user_id: int, st):
         "check": lambda: NightAction(user_id=user_id, action="check", target=target),
         "heal": lambda: NightAction(user_id=user_id, action="heal", target=target),
         "sleep": lambda: NightAction(user_id=user_id, action="sleep"),
+        "scheck": lambda: NightAction(user_id=user_id, action="sheriff_check", target=target),
+        "dcheck": lambda: NightAction(user_id=user_id, action="don_check", target=target),
+        "foul": lambda: IssueFoul(user_id=user_id, player=target),
+        "dq": lambda: Disqualify(user_id=user_id, player=target),
         "resume": lambda: Resume(user_id=user_id),
         "next": lambda: HostNext(user_id=user_id),
     }.get(a, lambda: None)()
 
 
-async def game_button(query: CallbackQuery, callback_data: Act, service, tr,
+async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, service, tr,
                       callback_answer: CallbackAnswer) -> None:
     """Validate a press against the current phase, then run it (design.md §5)."""
     try:
@@ -80,6 +85,10 @@ async def game_button(query: CallbackQuery, callback_data: Act, service, tr,
         return
     if callback_data.a in PHASE_BOUND and callback_data.s != st.phase_seq:
         callback_answer.text = _("This button is out of date.")
+        return
+    if callback_data.a in ("foul", "dq") and st.host is None \
+            and not await is_chat_admin(bot, g.chat_id, uid):  # CLUB-41, CLUB-Q08
+        callback_answer.text = _("Only the host or a group admin can give fouls.")
         return
     try:
         if callback_data.a == "pause":

@@ -9,7 +9,9 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
-from engine import BecomeHost, CancelGame, ChangeSettings, IllegalCommand, Join, Leave, Phase
+from engine import (
+    BecomeHost, CancelGame, ChangeSettings, IllegalCommand, Join, Leave, Phase, find_ruleset,
+)
 
 from ..callbacks import LobbyAct
 from ..storage import ActiveGameExists
@@ -33,15 +35,25 @@ async def _locale(storage, chat_id: int, tr) -> str:
     return tr.locale((await storage.get_chat_settings(chat_id)).locale)
 
 
-async def new_game(message: Message, service, storage, tr, presenter, sender) -> None:
+async def new_game(message: Message, command: CommandObject, service, storage, tr, presenter, sender) -> None:
     chat_id = message.chat.id
     locale = await _locale(storage, chat_id, tr)
     _ = tr.get(locale)
     if message.from_user is None:
         return
     settings = dict((await storage.get_chat_settings(chat_id)).data)
+    preset = (command.args or "").strip().split()[0] if (command.args or "").strip() else "party"
     try:
-        game_id = await service.new_game(chat_id, message.from_user.id, locale, settings)
+        ruleset = find_ruleset(preset).name
+    except KeyError:
+        say(sender, chat_id, _("Unknown preset «{name}». Presets: party, club.").format(
+            name=escape(preset)))
+        return
+    if ruleset != "party":
+        settings.pop("options", None)  # the Doctor switch belongs to the party preset
+    try:
+        game_id = await service.new_game(chat_id, message.from_user.id, locale, settings,
+                                         ruleset=ruleset)
     except ActiveGameExists:
         say(sender, message.chat.id, _("A game is already open in this chat. Finish it or /cancel it first."))
         return
@@ -117,17 +129,18 @@ async def private_start(message: Message, command: CommandObject, service, stora
     if st is None or st.phase is not Phase.LOBBY:
         say(sender, message.chat.id, _("This game has already started or ended."))
         return
-    other = await service.game_for_user(user.id)
-    if other is not None and other != game_id:
-        say(sender, message.chat.id, _("You are already in another game. Leave it first."))
-        return
     cmd = Join(user_id=user.id, name=display_name(user)) if kind == "join" else \
         BecomeHost(user_id=user.id, name=display_name(user))
-    try:
-        await service.execute(game_id, cmd)
-    except IllegalCommand as exc:
-        say(sender, message.chat.id, refusal(tr, g.locale, exc))
-        return
+    async with service.user_lock(user.id):  # two deep links tapped at once: one game only
+        other = await service.game_for_user(user.id)
+        if other is not None and other != game_id:
+            say(sender, message.chat.id, _("You are already in another game. Leave it first."))
+            return
+        try:
+            await service.execute(game_id, cmd)
+        except IllegalCommand as exc:
+            say(sender, message.chat.id, refusal(tr, g.locale, exc))
+            return
     title = escape(g.ui.get("title", ""))
     if kind == "join":
         say(sender, message.chat.id, _("✅ You joined the game in «{chat}». Your role will come here when "
