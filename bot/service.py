@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 import secrets
+import weakref
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,6 +68,8 @@ class GameService:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task] = set()
         self._ui_lock = asyncio.Lock()
+        self._user_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
+            weakref.WeakValueDictionary()
         self._ui_pending: dict[int, dict] = {}
         #: ``await listener(game, before, after, events)`` after each stored command (under the
         #: game's lock, after the presenter); e.g. the history (bot/history/service.py).
@@ -303,6 +306,14 @@ class GameService:
             if self.deadlines is not None and rec.deadline_at is not None:
                 self.deadlines.arm(rec.id, rec.timer_seq, rec.deadline_at)
         return count
+
+    def user_lock(self, user_id: int) -> asyncio.Lock:
+        """A lock per user for checks that span games (a user is in one active game at most).
+        Kept only while someone holds or waits for it."""
+        lock = self._user_locks.get(user_id)
+        if lock is None:
+            lock = self._user_locks[user_id] = asyncio.Lock()
+        return lock
 
     def persist_ui_soon(self, g: LiveGame) -> None:
         """Store ``g.ui`` in the background. Writes run one at a time in call order, so an older

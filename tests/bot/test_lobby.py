@@ -80,6 +80,20 @@ async def test_player_of_a_running_game_elsewhere_cannot_join(h: Harness):
     assert h.sent_texts(h.users[1].id)[-1] == "This game has already started or ended."
 
 
+async def test_two_deep_links_tapped_at_once_join_one_game_only(h: Harness):
+    other_group = GROUP - 1
+    await h.command(h.users[0], "/newgame")
+    await h.command(h.users[1], "/newgame", chat_id=other_group)
+    games = [await h.game(), await h.game(other_group)]
+    user = h.users[2]
+    updates = [h.updates.private_text(user, f"/start join_{g.id}") for g in games]
+    await asyncio.gather(*(h.app.dp.feed_update(h.app.bot, u) for u in updates))
+    await h.app.sender.drain()
+    joined = [user.id in (await h.service.live(g.id)).state.players for g in games]
+    assert sorted(joined) == [False, True]
+    assert "You are already in another game. Leave it first." in h.sent_texts(user.id)
+
+
 async def test_leave_the_lobby(h: Harness):
     organiser, alice = h.users[0], h.users[1]
     await h.command(organiser, "/newgame")
