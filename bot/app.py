@@ -124,6 +124,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     presenter = Presenter(sender, translator, bot_username="mafia_bot")
     service = GameService(storage, presenter, clock=clock, lobby_timeout=lobby_timeout)
     presenter.on_ui_change = service.persist_ui_soon
+    presenter.clock = clock
     deadlines = deadlines_cls(service.on_deadline)
     service.deadlines = deadlines
     service_ref["s"] = service

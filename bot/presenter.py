@@ -42,6 +42,7 @@ class Presenter:
         self.bot_username = bot_username
         self.on_ui_change = on_ui_change
         self.titles: dict[int, str] = {}  # chat id -> title, for DMs
+        self.clock = lambda: datetime.now(timezone.utc)  # the service's clock (build_app sets it)
 
     # --- refs to standing messages -----------------------------------------------------------
     def ref(self, g, key: str):
@@ -249,7 +250,7 @@ class Presenter:
         if st is None or st.phase_seq != phase_seq or st.pause is not None or st.over:
             return
         if g.deadline is not None:  # after a pause the real remaining time differs
-            left = round((g.deadline - datetime.now(timezone.utc)).total_seconds())
+            left = round((g.deadline - self.clock()).total_seconds())
             if left < 3:
                 return
         _ = self.tr.get(g.locale)

@@ -175,6 +175,22 @@ class Disqualify(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class CancelFoul(Command):
+    """CLUB-Q15: the judge takes back one foul of ``player`` (logged with ``reason``)."""
+
+    player: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoNomination(Command):
+    """CLUB-Q06: the judge takes ``target`` off the ballot, a nomination made in error (speeches
+    only; the nominator, if he is still speaking, may nominate again)."""
+
+    target: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class PhaseTimeout(Command):
     """The deadline of timer ``timer_seq`` passed. Stale timers are no-ops (design.md §2)."""
 
@@ -187,6 +203,6 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         CreateGame, Join, Leave, BecomeHost, ChangeSettings, StartGame, CancelGame, MarkReady,
         Continue, EndSpeech, Nominate, CastVote, CastExcludeVote, NightAction, RelayMessage,
         Pause, Resume, HostNext, TakeOver, MarkInactive, MarkActive, PhaseTimeout, IssueFoul,
-        Disqualify,
+        Disqualify, CancelFoul, UndoNomination,
     )
 }

@@ -233,6 +233,27 @@ class FoulIssued(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class FoulCancelled(Event):
+    """CLUB-Q15: the judge took back a foul; ``count`` is the player's count after it."""
+
+    player: int
+    count: int
+    by: int | None
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class NominationUndone(Event):
+    """CLUB-Q06: the judge took ``target`` off the ballot; ``nominator`` made the nomination;
+    ``candidates`` is the ballot after it."""
+
+    target: int
+    nominator: int | None
+    by: int | None
+    candidates: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class RelayedMessage(Event):
     sender: int
     text: str

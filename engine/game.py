@@ -12,9 +12,10 @@ from typing import Iterable
 
 from . import control, handlers_lobby as lobby, handlers_play as play, moderation
 from .commands import (
-    BecomeHost, CancelGame, CastExcludeVote, CastVote, ChangeSettings, Command, Continue,
-    CreateGame, Disqualify, EndSpeech, HostNext, IssueFoul, Join, Leave, MarkActive, MarkInactive, MarkReady, Nominate,
-    NightAction, Pause, PhaseTimeout, RelayMessage, Resume, StartGame, TakeOver,
+    BecomeHost, CancelFoul, CancelGame, CastExcludeVote, CastVote, ChangeSettings, Command,
+    Continue, CreateGame, Disqualify, EndSpeech, HostNext, IssueFoul, Join, Leave, MarkActive,
+    MarkInactive, MarkReady, Nominate, NightAction, Pause, PhaseTimeout, RelayMessage, Resume,
+    StartGame, TakeOver, UndoNomination,
 )
 from .errors import BadSetup, GameOver, GamePaused, IllegalCommand
 from .events import Event, GameCreated
@@ -31,7 +32,8 @@ HANDLERS = {
     PhaseTimeout: play.phase_timeout, Pause: control.pause, Resume: control.resume,
     TakeOver: control.take_over, MarkInactive: control.mark_inactive,
     MarkActive: control.mark_active, IssueFoul: moderation.issue_foul,
-    Disqualify: moderation.disqualify,
+    Disqualify: moderation.disqualify, CancelFoul: moderation.cancel_foul,
+    UndoNomination: moderation.undo_nomination,
 }
 
 #: Commands accepted while the game is paused (everything else raises GamePaused).
@@ -39,7 +41,7 @@ WHILE_PAUSED = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout, CancelGam
                 TakeOver, RelayMessage)
 #: Commands that do not count as "the user is here" (PARTY-44).
 NOT_PRESENCE = (CreateGame, MarkInactive, PhaseTimeout, Join, Leave, BecomeHost, StartGame,
-                IssueFoul, Disqualify)
+                IssueFoul, Disqualify, CancelFoul, UndoNomination)
 
 
 def new_game(cmd: CreateGame) -> tuple[GameState, list[Event]]:

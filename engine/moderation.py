@@ -1,7 +1,8 @@
-"""Fouls and disqualification (CLUB-36..39, CLUB-Q15..Q17; rule IDs in docs/rules/club.md).
+"""The judge's tools: fouls, disqualification, undoing a nomination (CLUB-36..39, CLUB-Q06,
+CLUB-Q15..Q17; rule IDs in docs/rules/club.md).
 
-A foul is given by the game's host, or, in a game without one, by whoever the shell lets through
-(group admins).  Three fouls silence the player's next regular speech (he may still nominate);
+A foul is given (or cancelled) by the game's host, or, in a game without one, by whoever the shell
+lets through (group admins).  Three fouls silence the player's next regular speech (he may still nominate);
 a fourth foul, or a disqualification, removes him at once with no last word.  Following the sport
 rules (CLUB-Q17) a removal cancels that day's vote, or the next day's if today's is over.
 """
@@ -9,9 +10,9 @@ rules (CLUB-Q17) a removal cancels that day's vote, or the next day's if today's
 from __future__ import annotations
 
 from . import flow
-from .commands import Disqualify, IssueFoul
-from .errors import NotAllowed, NotInGame, PhaseClosed, PlayerDead
-from .events import DayWithoutElimination, FoulIssued
+from .commands import CancelFoul, Disqualify, IssueFoul, UndoNomination
+from .errors import InvalidTarget, NotAllowed, NotInGame, PhaseClosed, PlayerDead
+from .events import DayWithoutElimination, FoulCancelled, FoulIssued, NominationUndone
 from .state import Phase
 from .step import Step
 
@@ -20,7 +21,8 @@ DISQUALIFY_AT = 4
 DAY_PHASES = (Phase.SPEECH, Phase.DEFENCE, Phase.VOTING, Phase.EXCLUDE_VOTE)
 
 
-def _check(s: Step, cmd) -> None:
+def _judge(s: Step, cmd) -> None:
+    """The preset has a judge's tools, the game has started, and ``cmd`` comes from the judge."""
     st = s.st
     if not s.rs.fouls:
         raise NotAllowed("this preset has no fouls")
@@ -28,6 +30,11 @@ def _check(s: Step, cmd) -> None:
         raise PhaseClosed("lobby")
     if st.host is not None and cmd.user_id != st.host:
         raise NotAllowed("only the host gives fouls")  # CLUB-41
+
+
+def _check(s: Step, cmd) -> None:
+    _judge(s, cmd)
+    st = s.st
     p = st.players.get(cmd.player)
     if p is None or not p.seat:
         raise NotInGame()
@@ -44,6 +51,36 @@ def issue_foul(s: Step, cmd: IssueFoul) -> None:
         p.silenced_next = True
     elif p.fouls >= DISQUALIFY_AT:  # CLUB-38
         remove(s, p.user_id)
+
+
+def cancel_foul(s: Step, cmd: CancelFoul) -> None:
+    """CLUB-Q15: one foul less; below three the pending silenced turn is lifted.  A player with
+    no foul -> InvalidTarget; a disqualified one stays out (PlayerDead)."""
+    _check(s, cmd)
+    p = s.st.players[cmd.player]
+    if p.fouls == 0:
+        raise InvalidTarget("no foul to cancel")
+    p.fouls -= 1
+    if p.fouls < SILENCE_AT:
+        p.silenced_next = False
+    s.emit(FoulCancelled(player=p.user_id, count=p.fouls, by=cmd.user_id, reason=cmd.reason[:200]))
+
+
+def undo_nomination(s: Step, cmd: UndoNomination) -> None:
+    """CLUB-Q06: the judge takes a nomination back while the speeches run (the ballot is fixed
+    once the vote starts).  The nominator, if he holds the floor, may nominate again."""
+    _judge(s, cmd)
+    st = s.st
+    if st.phase is not Phase.SPEECH:
+        raise PhaseClosed(st.phase.value)
+    if cmd.target not in st.nominations:
+        raise InvalidTarget("not nominated")
+    st.nominations.remove(cmd.target)
+    nominator = st.nominated_by.pop(cmd.target, None)
+    if nominator is not None and nominator == st.speaker:
+        st.nominated_in_speech = False
+    s.emit(NominationUndone(target=cmd.target, nominator=nominator, by=cmd.user_id,
+                            candidates=tuple(st.nominations)))
 
 
 def disqualify(s: Step, cmd: Disqualify) -> None:

@@ -95,8 +95,8 @@ async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, servic
             await service.pause(g.id, uid)
         else:
             cmd = _command(callback_data, uid, st)
-            if cmd is None:
-                callback_answer.text = _("This button is out of date.")
+            if cmd is None:  # a seat that does not exist: a forged button
+                callback_answer.text = _("You can't choose that player now.")
                 return
             await service.execute(g.id, cmd)
     except IllegalCommand as exc:

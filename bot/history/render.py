@@ -135,9 +135,7 @@ def paginate(blocks: Sequence[str], limit: int = PAGE_LIMIT) -> list[str]:
             current = ""
         for line in block.split("\n"):
             while utf16_len(line) > limit:
-                cut = limit
-                while utf16_len(line[:cut]) > limit:
-                    cut -= 1
+                cut = _safe_cut(line, limit)
                 if current:
                     pages.append(current)
                     current = ""
@@ -152,6 +150,23 @@ def paginate(blocks: Sequence[str], limit: int = PAGE_LIMIT) -> list[str]:
     if current or not pages:
         pages.append(current)
     return pages
+
+
+def _safe_cut(line: str, limit: int) -> int:
+    """Where to cut an overlong line: within ``limit`` UTF-16 units, never inside an HTML
+    entity (``&lt;``) or tag, preferably at a space."""
+    cut = min(len(line), limit)
+    while cut > 0 and utf16_len(line[:cut]) > limit:
+        cut -= 1
+    head = line[:cut]
+    amp, semi = head.rfind("&"), head.rfind(";")
+    if amp > semi:
+        cut = amp
+    lt, gt = head.rfind("<"), head.rfind(">")
+    if lt > gt:
+        cut = min(cut, lt)
+    space = line.rfind(" ", max(0, cut - 80), cut)
+    return space + 1 if space > 0 else max(cut, 1)
 
 
 # --- the list of games -------------------------------------------------------------------------

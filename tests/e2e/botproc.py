@@ -3,7 +3,7 @@
     proc = BotProcess(api, database_url="sqlite+aiosqlite:////tmp/x/e2e.db", workdir=tmp_path)
     await proc.start()      # spawns the process, waits until it long-polls getUpdates
     ...
-    proc.kill()             # SIGKILL: a crash, nothing is flushed
+    await proc.kill()       # SIGKILL: a crash, nothing is flushed
     await proc.start()      # again, on the same database
     await proc.stop()       # SIGTERM, graceful shutdown; returns the exit status
 
@@ -17,7 +17,9 @@ Group rate: the Sender honours Telegram's 20 messages per minute per group, so o
 group would take minutes.  ``group_rate`` (``(max_calls, window_seconds)``, default generous)
 replaces the Sender's default group rate inside the child before ``bot.__main__`` runs (the same
 ``runpy`` call ``python -m bot`` makes); ``group_rate=None`` runs the plain ``python -m bot``.
-Private-chat and global rates stay Telegram's.  Times are in seconds.
+Private-chat and global rates stay Telegram's.  On Linux that bootstrap also makes the child die
+with the test process (``PR_SET_PDEATHSIG``), so a killed test run leaves no bot behind.  Times
+are in seconds.
 """
 
 from __future__ import annotations
@@ -39,7 +41,12 @@ _SETTINGS_ENV = ("BOT_TOKEN", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL",
                  "LOBBY_TIMEOUT", "POLLING_TIMEOUT", "REDIS_URL")
 
 _BOOTSTRAP = """\
-import runpy, sys
+import os, runpy, sys
+if sys.platform == "linux":  # die with the test run, even if it is killed
+    import ctypes, signal
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != {parent}:
+        sys.exit("mafia-bot e2e: the test run is gone")
 from bot.sender import Sender
 defaults = Sender.__init__.__kwdefaults__
 assert "group_rate" in defaults, "Sender has no group_rate keyword any more"
@@ -74,7 +81,8 @@ class BotProcess:
         if self.group_rate is None:
             return [sys.executable, "-m", "bot"]
         calls, window = self.group_rate
-        return [sys.executable, "-c", _BOOTSTRAP.format(calls=int(calls), window=float(window))]
+        code = _BOOTSTRAP.format(calls=int(calls), window=float(window), parent=os.getpid())
+        return [sys.executable, "-c", code]
 
     def environment(self) -> dict[str, str]:
         assert self.api.base_url is not None, "start the FakeBotAPI first"
@@ -125,16 +133,13 @@ class BotProcess:
             except TimeoutError:
                 continue
 
-    def kill(self) -> None:
-        """SIGKILL the process (a crash: no shutdown code runs). The exit is reaped by :meth:`reap`."""
-        if self.running:
-            assert self.process is not None
-            self.process.send_signal(signal.SIGKILL)
-
-    async def reap(self, timeout: float = 10.0) -> int | None:
-        """Wait for the process to exit; returns its status (None if never started)."""
+    async def kill(self, timeout: float = 10.0) -> int | None:
+        """SIGKILL the process (a crash: no shutdown code runs) and wait for it; returns its exit
+        status (-9), or None if it was never started."""
         if self.process is None:
             return None
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGKILL)
         return await asyncio.wait_for(self.process.wait(), timeout)
 
     async def stop(self, timeout: float = 15.0) -> int | None:

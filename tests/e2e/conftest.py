@@ -132,6 +132,12 @@ def ids(st: GameState, role: Role, *, alive: bool = True) -> list[int]:
     return [p.user_id for p in st.seated() if p.role is role and (p.alive or not alive)]
 
 
+def seat_label(st: GameState, user_id: int) -> str:
+    """How the bot names a seated player: ``№3 Anna``."""
+    p = st.players[user_id]
+    return f"№{p.seat} {p.name}"
+
+
 class Table:
     """A group with simulated players and the bot process; plays through the bot's buttons."""
 
@@ -196,7 +202,8 @@ class Table:
         organiser = self.users[0]
         await organiser.say(self.chat_id, "/newgame")
         lobby = await self.wait(lambda: self._lobby_message(), "post the lobby")
-        start = next(b["callback_data"] for b in lobby.buttons if b.get("callback_data", "").endswith(":start:"))
+        start = next(b["callback_data"] for b in lobby.buttons
+                     if b.get("callback_data", "").endswith(":start:"))
         self.game_id = int(start.split(":")[1])
         return lobby
 
@@ -215,7 +222,8 @@ class Table:
             await self.wait(lambda n=n: self._lobby_lists(lobby, n), f"list {n} players in the lobby")
 
     def _lobby_lists(self, lobby: StoredMessage, n: int) -> bool:
-        return all(f"{i}. {u.first_name}" in (lobby.text or "") for i, u in enumerate(self.users[:n], start=1))
+        text = lobby.text or ""
+        return all(f"{i}. {u.first_name}" in text for i, u in enumerate(self.users[:n], start=1))
 
     async def start_game(self) -> dict[int, StoredMessage]:
         """The organiser presses Start; returns every player's role card (private message)."""

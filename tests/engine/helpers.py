@@ -11,6 +11,15 @@ always user ``uid(k)`` (= 100 + k).  A deal is written as a string of role codes
 
 Every step goes through :func:`engine.apply`; ``Table.refuse`` asserts that a refused command
 raises the expected :class:`engine.IllegalCommand` *and* leaves the state unchanged.
+
+The club preset (``ruleset="club"``, always 10 players) writes its deal with ``D`` Don, ``M``
+mafioso, ``S`` Sheriff and ``T`` civilian, e.g. ``CLUB_DEAL = "DMMSTTTTTT"``:
+
+    t = club_game()                         # NIGHT 1, the mafia's meeting (no ready gates)
+    t.to_day(1)                             # the meeting runs out, day 1 speeches
+    t.speeches({1: 5, 2: 7})                # the vote follows the speeches at once
+    t.vote({3: 5, 4: 5})                    # silent players are counted against seat 7
+    t.night(kill=6, don_check=4, check=1)   # every black shoots 6; the checks come at dawn
 """
 
 from __future__ import annotations
@@ -30,6 +39,9 @@ HOST = 900
 SPECTATOR = 990
 
 CODES = {"M": Role.MAFIA, "C": Role.COMMISSAR, "D": Role.DOCTOR, "T": Role.CIVILIAN}
+#: the club preset's role codes: Don, mafioso, Sheriff, civilian
+CLUB_CODES = {"D": Role.DON, "M": Role.MAFIA, "S": Role.SHERIFF, "T": Role.CIVILIAN}
+CLUB_DEAL = "DMMSTTTTTT"  # seat 1 Don, 2-3 mafiosi, 4 Sheriff, 5-10 civilians
 
 
 def uid(seat: int) -> int:
@@ -37,11 +49,17 @@ def uid(seat: int) -> int:
     return 100 + seat
 
 
-def default_deal(n: int, *, doctor: bool = True) -> str:
-    """The role table for ``n`` in a fixed order: mafiosi first, then C, D, civilians."""
-    roles = find_ruleset("party").roles_for(n, {"doctor": doctor})
-    back = {v: k for k, v in CODES.items()}
+def default_deal(n: int, *, doctor: bool = True, ruleset: str = "party") -> str:
+    """The role table for ``n`` in a fixed order: mafiosi first, then C, D, civilians (party);
+    Don, mafiosi, Sheriff, civilians (club)."""
+    roles = find_ruleset(ruleset).roles_for(n, {"doctor": doctor})
+    back = {v: k for k, v in codes(ruleset).items()}
     return "".join(back[r] for r in roles)
+
+
+def codes(ruleset: str = "party") -> dict[str, Role]:
+    """The deal letters of ``ruleset``."""
+    return CLUB_CODES if find_ruleset(ruleset).name == "club" else CODES
 
 
 class Table:
@@ -114,12 +132,14 @@ class Table:
                 self.do(MarkReady(user_id=p.user_id))
 
     def night(self, *, kill: int | dict[int, int] | None = None, check: int | None = None,
-              heal: int | None = None, sleep_skip: Iterable[int] = (), close: bool = True) -> None:
+              heal: int | None = None, sleep_skip: Iterable[int] = (), close: bool = True,
+              don_check: int | None = None) -> None:
         """Play the NIGHT phase by seat numbers.
 
-        ``kill``: the seat every living mafioso picks, or ``{mafioso seat: target seat}``.
-        ``check`` / ``heal``: the Commissar's / Doctor's target (else they tap Sleep).  Everybody
-        else taps Sleep except ``sleep_skip`` and those who have acted already.  If the night is
+        ``kill``: the seat every living mafioso (and the Don) picks, or ``{black seat: target}``.
+        ``check`` / ``heal``: the Commissar's or Sheriff's / Doctor's target (else they tap
+        Sleep); ``don_check``: the Don's Sheriff search.  Everybody else taps Sleep except
+        ``sleep_skip`` and those who have acted already (the Don has no Sleep).  If the night is
         still open afterwards and ``close`` is true, its deadline fires.
         """
         assert self.phase is Phase.NIGHT, self.phase
@@ -132,12 +152,16 @@ class Table:
                 return
             if p.seat in sleep_skip or p.user_id in self.state.night_actions:
                 continue
-            if p.role is Role.MAFIA and night > 1:
+            if p.role in (Role.MAFIA, Role.DON) and night > 1:
                 if p.seat in picks:
                     self.do(NightAction(user_id=p.user_id, action="kill",
                                         target=uid(picks[p.seat])))
-            elif p.role is Role.COMMISSAR and night > 1 and check is not None:
-                self.do(NightAction(user_id=p.user_id, action="check", target=uid(check)))
+                if p.role is Role.DON and don_check is not None and self.phase is Phase.NIGHT:
+                    self.do(NightAction(user_id=p.user_id, action="don_check",
+                                        target=uid(don_check)))
+            elif p.role in (Role.COMMISSAR, Role.SHERIFF) and night > 1 and check is not None:
+                action = "check" if p.role is Role.COMMISSAR else "sheriff_check"
+                self.do(NightAction(user_id=p.user_id, action=action, target=uid(check)))
             elif p.role is Role.DOCTOR and night > 1 and heal is not None:
                 self.do(NightAction(user_id=p.user_id, action="heal", target=uid(heal)))
             else:
@@ -233,10 +257,10 @@ class Table:
 
 
 def lobby(n: int, *, host: bool = False, settings: dict | None = None,
-          organiser: int = ORGANISER) -> Table:
+          organiser: int = ORGANISER, ruleset: str = "party") -> Table:
     """A lobby with ``n`` joined players (users uid(1)..uid(n)) and optionally a human host."""
     t = Table()
-    t.do(CreateGame(user_id=organiser, ruleset="party", settings=settings or {}))
+    t.do(CreateGame(user_id=organiser, ruleset=ruleset, settings=settings or {}))
     if host:
         t.do(BecomeHost(user_id=HOST, name="Host"))
     for seat in range(1, n + 1):
@@ -244,20 +268,23 @@ def lobby(n: int, *, host: bool = False, settings: dict | None = None,
     return t
 
 
-def deal(roles: str) -> StartGame:
+def deal(roles: str, ruleset: str = "party") -> StartGame:
     """The StartGame command seating uid(1)..uid(n) in order with ``roles`` by seat."""
+    table = codes(ruleset)
     return StartGame(user_id=ORGANISER, seating=tuple(uid(i) for i in range(1, len(roles) + 1)),
-                     roles=tuple(CODES[c] for c in roles))
+                     roles=tuple(table[c] for c in roles))
 
 
 def started_game(n: int, roles: str | None = None, *, host: bool = False,
-                 settings: dict | None = None, organiser: int = ORGANISER) -> Table:
-    """A started game (READY before the introduction night) with the deal ``roles`` by seat."""
+                 settings: dict | None = None, organiser: int = ORGANISER,
+                 ruleset: str = "party") -> Table:
+    """A started game (READY before the introduction night; club: NIGHT 1, the meeting) with
+    the deal ``roles`` by seat."""
     doctor = ((settings or {}).get("options") or {}).get("doctor", True)
-    roles = roles or default_deal(n, doctor=doctor)
+    roles = roles or default_deal(n, doctor=doctor, ruleset=ruleset)
     assert len(roles) == n
-    t = lobby(n, host=host, settings=settings, organiser=organiser)
-    t.do(deal(roles))
+    t = lobby(n, host=host, settings=settings, organiser=organiser, ruleset=ruleset)
+    t.do(deal(roles, ruleset))
     return t
 
 
@@ -281,4 +308,42 @@ def eliminate_by_vote(t: Table, seat: int) -> None:
     assert t.phase is Phase.SPEECH
     t.speeches({t.speaker: seat})
     t.defences()
+    t.last_words()
+
+
+# --- the club preset -------------------------------------------------------------------------
+def club_game(roles: str = CLUB_DEAL, **kw) -> Table:
+    """A started club game of 10 (NIGHT 1: the mafia's meeting) with the deal ``roles``."""
+    return started_game(10, roles, ruleset="club", **kw)
+
+
+def club_at_day(day: int = 1, roles: str = CLUB_DEAL, **kw) -> Table:
+    """A club game advanced to the first speech of ``day`` (nobody eliminated)."""
+    t = club_game(roles, **kw)
+    t.to_day(day)
+    return t
+
+
+def club_at_night(night: int = 2, roles: str = CLUB_DEAL, **kw) -> Table:
+    """A club game advanced to the NIGHT phase of ``night`` (nobody eliminated)."""
+    t = club_game(roles, **kw)
+    t.to_night(night)
+    return t
+
+
+def club_vote_out(t: Table, seat: int) -> None:
+    """From the start of a club day's speeches: ``seat`` leaves by the vote and says his last
+    word.  Day 1: the first speaker nominates ``seat`` and the second another seat, and everybody
+    votes against ``seat`` in the first window; later days: ``seat`` is the lone nominee
+    (CLUB-Q02).  Ends at the next night (or the end)."""
+    assert t.phase is Phase.SPEECH
+    first = t.speaker
+    if t.state.day == 1:
+        alive = t.alive_seats()
+        second = alive[(alive.index(first) + 1) % len(alive)]
+        other = next(x for x in alive if x not in (seat, first, second))
+        t.speeches({first: seat, second: other})
+        t.vote({v: seat for v in t.alive_seats()})
+    else:
+        t.speeches({first: seat})
     t.last_words()

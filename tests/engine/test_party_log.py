@@ -12,7 +12,7 @@ from engine import (
     Command, Continue, CreateGame, EndSpeech, HostNext, IllegalCommand, Join, Leave, MarkActive,
     MarkInactive, MarkReady, NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume,
     Role, StartGame, TakeOver, command_from_dict, event_from_dict, replay, to_dict,
-    Disqualify, IssueFoul, Private,
+    CancelFoul, Disqualify, IssueFoul, Private, UndoNomination,
 )
 from engine import events as ev
 from engine.errors import BadSetup
@@ -49,6 +49,8 @@ SAMPLES = [
     PhaseTimeout(timer_seq=41),
     IssueFoul(user_id=BIG, player=BIG + 1, reason="talking out of turn"),
     Disqualify(user_id=None, player=BIG + 2),
+    CancelFoul(user_id=BIG, player=BIG + 1, reason="misheard"),
+    UndoNomination(user_id=BIG, target=BIG + 3),
 ]
 
 
@@ -91,6 +93,8 @@ EXTRA_EVENTS = [
     ev.TurnSkipped(user_id=BIG),
     ev.DonCheckResult(checker=BIG, target=BIG + 1, is_sheriff=True, audience=Private(BIG)),
     ev.FoulIssued(player=BIG, count=3, by=None, reason="gesture"),
+    ev.FoulCancelled(player=BIG, count=2, by=BIG + 1, reason="misheard"),
+    ev.NominationUndone(target=BIG, nominator=BIG + 1, by=None, candidates=(BIG + 2,)),
 ]
 
 
