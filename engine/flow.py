@@ -14,6 +14,7 @@ from .events import (
     PlayerEliminated, PlayerInactive, TieRevote, TurnSkipped, VoteResult, VoteWindowOpened,
 )
 from .roles import Role, Team
+from .rulesets import RULESETS
 from .state import Phase, VoteRound
 from .step import Step
 
@@ -57,6 +58,10 @@ def next_turn(s: Step) -> None:
 def start_day(s: Step) -> None:
     """PARTY-07, PARTY-Q02: day 1 opens with seat 1, each later day with the next living seat."""
     st = s.st
+    if s.rs.hooks == "online":  # ONLINE hook: the open discussion and vote
+        from . import online
+        online.start_day(s)
+        return
     if not st.alive_active():  # PARTY-X23: nobody left at the table
         abandon(s)
         return
@@ -108,6 +113,10 @@ def speeches_done(s: Step) -> None:
 
 def defences_done(s: Step) -> None:
     st = s.st
+    if s.rs.hooks == "online":  # ONLINE hook: the revote or the lift vote
+        from . import online
+        online.defences_done(s)
+        return
     vote = st.vote
     if len(vote.candidates) == 1 and vote.previous_tie is None and s.rs.sole_nominee_leaves:
         eliminate(s, vote.candidates[0], "sole_nominee")  # PARTY-11
@@ -250,10 +259,14 @@ def last_words_done(s: Step) -> None:
 
 
 def winner(st) -> Team | None:
-    """PARTY-03/04: Town when no mafioso lives; Mafia when mafiosi >= everybody else alive."""
+    """PARTY-03/04: Town when no mafioso lives; Mafia when mafiosi >= everybody else alive.
+    ONLINE-36: Town after the preset's ``misfires_to_lose`` misfires in a row."""
     mafia = len(st.mafia_alive())
     others = len(st.alive()) - mafia
     if mafia == 0:
+        return Team.TOWN
+    limit = RULESETS[st.ruleset].misfires_to_lose
+    if limit and st.misfires >= limit:
         return Team.TOWN
     if mafia >= others:
         return Team.MAFIA
@@ -280,7 +293,7 @@ def start_night_gate(s: Step) -> None:
     """PARTY-37: readiness before the mafia acquaintance and before each mafia move."""
     st = s.st
     st.night += 1
-    st.vote = None
+    st.vote = st.ballot = None
     st.ready = set()
     st.continue_allowed = False
     st.ready_purpose = "intro" if st.night == 1 else "night"
@@ -326,6 +339,9 @@ def night_complete(s: Step) -> bool:
     preset whose night has a fixed length (CLUB-Q09/Q10), except the first night's acquaintance
     when it is no meeting."""
     st = s.st
+    if s.rs.hooks == "online":  # ONLINE hook: every counted player done (ONLINE-Q15)
+        from . import online
+        return online.night_complete(s)
     if not s.rs.night_close_early:
         return False
     for p in st.alive_active():
@@ -338,7 +354,10 @@ def night_complete(s: Step) -> bool:
 
 
 def record_misses(s: Step, acted: set[int]) -> None:
-    """PARTY-Q20 (c): two missed deadlines in a row make a player inactive."""
+    """PARTY-Q20 (c): two missed deadlines in a row make a player inactive (off when the preset
+    sets ``missed_deadlines_to_inactive = 0``: club nights need no tap, CLUB-X04)."""
+    if s.rs.missed_deadlines_to_inactive <= 0:
+        return
     for p in s.st.alive_active():
         if p.user_id in acted:
             p.misses = 0
@@ -352,6 +371,10 @@ def record_misses(s: Step, acted: set[int]) -> None:
 def end_night(s: Step, timed_out: bool) -> None:
     """Resolve the night: protect -> kill -> check (PARTY-Q10), then the morning."""
     st = s.st
+    if s.rs.hooks == "online":  # ONLINE hook: the shot, misfires, the best move
+        from . import online
+        online.end_night(s, timed_out)
+        return
     if timed_out:
         acted = set(st.night_actions) | set(st.mafia_picks)
         record_misses(s, acted)

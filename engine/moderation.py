@@ -1,10 +1,11 @@
 """The judge's tools: fouls, disqualification, undoing a nomination (CLUB-36..39, CLUB-Q06,
 CLUB-Q15..Q17; rule IDs in docs/rules/club.md).
 
-A foul is given (or cancelled) by the game's host, or, in a game without one, by whoever the shell
-lets through (group admins).  Three fouls silence the player's next regular speech (he may still nominate);
-a fourth foul, or a disqualification, removes him at once with no last word.  Following the sport
-rules (CLUB-Q17) a removal cancels that day's vote, or the next day's if today's is over.
+A foul is given (or cancelled) by the game's host, or, in a game without one, by whoever the
+shell lets through (group admins).  Three fouls silence the player's next regular speech (he may
+still nominate); a fourth foul, or a disqualification, removes him at once with no last word.
+Following the sport rules (CLUB-Q17) a removal cancels that day's vote, or the next day's if
+today's is over.
 """
 
 from __future__ import annotations

@@ -33,10 +33,30 @@ class Tempo:
         return {k: getattr(self, k) for k in TIMING_KEYS}
 
 
+#: the timings of the online preset (docs/rules/online-sport.md); it has no speeches
+ONLINE_TIMING_KEYS = ("discussion", "defence", "last_word", "vote", "lift", "night", "meeting",
+                      "best_move")
+
+
+@dataclass(frozen=True)
+class OnlineTempo(Tempo):
+    """ONLINE, seconds: ``discussion`` the day's open discussion and vote, ``vote`` a revote,
+    ``lift`` the Lift/Leave vote, ``meeting`` night 1, ``best_move`` the first victim's best
+    move; ``speech`` (and the ready-wait, the silenced turn) are unused and not offered."""
+
+    discussion: int = 180
+    lift: int = 30
+    best_move: int = 30
+
+    def as_dict(self) -> dict[str, int]:
+        return {k: getattr(self, k) for k in ONLINE_TIMING_KEYS}
+
+
 #: Limits for a single overridden timing, seconds.
 TIMING_LIMITS = {"speech": (10, 600), "defence": (10, 300), "last_word": (10, 300),
                  "vote": (5, 120), "night": (20, 600), "ready_wait": (30, 600),
-                 "meeting": (20, 300), "silenced": (5, 60)}
+                 "meeting": (20, 300), "silenced": (5, 60),
+                 "discussion": (30, 1800), "lift": (5, 120), "best_move": (10, 120)}
 
 
 def party_roles(n: int, options: dict) -> list[Role]:
@@ -86,6 +106,15 @@ class RuleSet:
     fouls: bool = False
     #: the majority base of the exclude-all vote: living active players (party) | living (club)
     exclude_base_active: bool = True
+    #: '' = the shared day and night of flow.py; 'online' = engine/online.py (the open day vote,
+    #: ties by table size, the lift decision, misfires, the best move)
+    hooks: str = ""
+    #: misfires in a row that give Town the win (online ONLINE-36); 0 = no such rule
+    misfires_to_lose: int = 0
+    #: the Don may skip his Sheriff search with a Sleep tap (online ONLINE-Q15)
+    don_check_optional: bool = False
+    #: seconds OFFLINE after which the shell sends MarkAfk (online ONLINE-48); 0 = no AFK status
+    afk_after: int = 0
 
     def roles_for(self, n: int, options: dict | None = None) -> list[Role]:
         """The multiset of roles for ``n`` players. Raises :class:`BadSetup` outside the range."""
@@ -103,7 +132,7 @@ class RuleSet:
             raise BadSetup(f"unknown tempo {tempo!r}")
         out = self.tempos[tempo].as_dict()
         for key, value in (settings.get("timings") or {}).items():
-            if key not in TIMING_LIMITS:
+            if key not in TIMING_LIMITS or key not in out:  # a key of another preset too
                 raise BadSetup(f"unknown timing {key!r}")
             lo, hi = TIMING_LIMITS[key]
             if not isinstance(value, int) or not lo <= value <= hi:
@@ -153,9 +182,44 @@ CLUB = RuleSet(
     relay="intro",
     fouls=True,
     exclude_base_active=False,
+    missed_deadlines_to_inactive=0,  # CLUB-X04: a fixed-length night asks nobody to tap
 )
 
-RULESETS: dict[str, RuleSet] = {PARTY.name: PARTY, CLUB.name: CLUB}
+def online_roles(n: int, options: dict) -> list[Role]:
+    """ONLINE-Q01 (6..10 seats): n // 3 blacks, the Don among them; the Sheriff; civilians."""
+    blacks = n // 3
+    return [Role.DON] + [Role.MAFIA] * (blacks - 1) + [Role.SHERIFF] + \
+        [Role.CIVILIAN] * (n - blacks - 1)
+
+
+ONLINE = RuleSet(
+    name="online",
+    aliases=("online-sport", "онлайн"),
+    min_players=6,
+    max_players=10,
+    role_table=online_roles,
+    tempos={
+        "short": OnlineTempo(speech=0, defence=30, last_word=45, vote=20, night=45, meeting=45,
+                             discussion=120, lift=20, best_move=30),
+        "normal": OnlineTempo(speech=0, defence=30, last_word=60, vote=30, night=60, meeting=60,
+                              discussion=180, lift=30, best_move=30),
+        "detailed": OnlineTempo(speech=0, defence=30, last_word=90, vote=45, night=90, meeting=90,
+                                discussion=300, lift=45, best_move=30),
+    },
+    ready_gates=False,
+    missed_deadlines_to_inactive=1,  # ONLINE-Q20: a missed required action -> OFFLINE
+    intro="meeting",
+    vote_style="online",
+    night_close_early=True,
+    final_shots=True,
+    relay="intro",
+    hooks="online",
+    misfires_to_lose=3,
+    don_check_optional=True,
+    afk_after=500,
+)
+
+RULESETS: dict[str, RuleSet] = {PARTY.name: PARTY, CLUB.name: CLUB, ONLINE.name: ONLINE}
 
 
 def find_ruleset(name: str) -> RuleSet:

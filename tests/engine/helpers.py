@@ -139,12 +139,14 @@ class Table:
         ``kill``: the seat every living mafioso (and the Don) picks, or ``{black seat: target}``.
         ``check`` / ``heal``: the Commissar's or Sheriff's / Doctor's target (else they tap
         Sleep); ``don_check``: the Don's Sheriff search.  Everybody else taps Sleep except
-        ``sleep_skip`` and those who have acted already (the Don has no Sleep).  If the night is
-        still open afterwards and ``close`` is true, its deadline fires.
+        ``sleep_skip`` and those who have acted already (the Don has no Sleep; a club shot
+        already made stands).  If the night is still open afterwards and ``close`` is true, its
+        deadline fires.
         """
         assert self.phase is Phase.NIGHT, self.phase
         st = self.state
         night = st.night
+        final = find_ruleset(st.ruleset).final_shots  # club: a shot already made stands
         picks = kill if isinstance(kill, dict) else (
             {p.seat: kill for p in st.mafia_alive()} if kill is not None else {})
         for p in list(st.alive()):
@@ -153,7 +155,7 @@ class Table:
             if p.seat in sleep_skip or p.user_id in self.state.night_actions:
                 continue
             if p.role in (Role.MAFIA, Role.DON) and night > 1:
-                if p.seat in picks:
+                if p.seat in picks and not (final and p.user_id in self.state.mafia_picks):
                     self.do(NightAction(user_id=p.user_id, action="kill",
                                         target=uid(picks[p.seat])))
                 if p.role is Role.DON and don_check is not None and self.phase is Phase.NIGHT:

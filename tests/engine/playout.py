@@ -19,14 +19,19 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine import (
+    ChooseBestMove, Phase, TapLift, TapVote,
     PUBLIC, CastExcludeVote, CastVote, ChangeSettings, Continue, CreateGame, EndSpeech, Event,
     GameEnded, GameState, HostNext, IllegalCommand, Join, MarkActive, MarkInactive, MarkReady,
-    Disqualify, IssueFoul, NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume, Role, StartGame, Team,
-    BecomeHost, TakeOver, apply, find_ruleset, legal_actions,
+    Disqualify, IssueFoul, NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume, Role,
+    StartGame, Team, BecomeHost, CancelFoul, TakeOver, UndoNomination, apply, find_ruleset,
+    legal_actions,
 )
 
+from .online_playout import online_chaos, online_options
+
 #: Commands only a living player may have accepted (the dead never act, PARTY-49).
-ACTING = (CastVote, CastExcludeVote, Nominate, NightAction, MarkReady, Continue, RelayMessage)
+ACTING = (CastVote, CastExcludeVote, Nominate, NightAction, MarkReady, Continue, RelayMessage,
+          TapVote, TapLift)
 
 HOST_ID = 999
 ADMIN_ID = 998  # a group admin who is not in the game (TakeOver)
@@ -150,6 +155,7 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
                                            target=rng.choice(la.night_extra_targets)))
             if la.sleep:
                 options.append(NightAction(user_id=u, action="sleep"))
+            options += online_options(rng, st, u, la, intent)  # the online preset's buttons
             if la.resume and rng.random() < 0.3:
                 options.append(Resume(user_id=u))
             if la.host_next and (rng.random() < 0.1 or st.timer is None):
@@ -159,7 +165,8 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
         if not options:
             raise AssertionError(f"stuck in {st.phase} with no timer and no legal action")
         if rng.random() < chaos:
-            do(_chaos(rng, st, everyone, strangers, users, rs.fouls), expect_ok=False)
+            do(online_chaos(rng, st, users, strangers) if rs.afk_after and rng.random() < 0.4
+               else _chaos(rng, st, everyone, strangers, users, rs.fouls), expect_ok=False)
         else:
             do(rng.choice(options))
     return po
@@ -167,13 +174,21 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
 
 def _chaos(rng: random.Random, st: GameState, everyone: list[int], strangers: list[int],
            users: list[int], fouls: bool = False):
-    """One disruptive command: connection loss, pause, stale timer, forgery, take-over, fouls..."""
+    """One disruptive command: connection loss, pause, stale timer, forgery, take-over, and in a
+    preset with a judge's tools (club) fouls, disqualifications, cancelled fouls, undone
+    nominations."""
     u = rng.choice(strangers)
     target = rng.choice(users)
     if fouls and rng.random() < 0.3:
         judge = st.host if st.host and rng.random() < 0.8 else u
-        return (Disqualify(user_id=judge, player=target) if rng.random() < 0.1
-                else IssueFoul(user_id=judge, player=target, reason="gesture"))
+        r = rng.random()
+        if r < 0.1:
+            return Disqualify(user_id=judge, player=target)
+        if r < 0.25:
+            return CancelFoul(user_id=judge, player=target)
+        if r < 0.4:
+            return UndoNomination(user_id=judge, target=rng.choice(st.nominations or users))
+        return IssueFoul(user_id=judge, player=target, reason="gesture")
     return rng.choice([
         MarkInactive(player=rng.choice(everyone), reason=rng.choice(["blocked", "left", "away"])),
         MarkInactive(player=rng.choice(everyone), reason="blocked"),
@@ -204,6 +219,8 @@ def check_step(before: GameState | None, cmd, after: GameState) -> None:
         assert p.seat and p.alive, f"dead or unseated player acted: {cmd}"
     if isinstance(cmd, EndSpeech) and cmd.user_id in before.players:
         assert cmd.user_id in (before.speaker, before.host), f"ended another's turn: {cmd}"
+    if isinstance(cmd, ChooseBestMove):  # ONLINE-Q12: only the first victim, in his phase
+        assert cmd.user_id == before.speaker and before.phase is Phase.BEST_MOVE, cmd
     for uid, p in before.players.items():
         if not p.alive:
             assert not after.players[uid].alive, "a dead player came back"

@@ -1,4 +1,5 @@
-"""Seeded random playouts: > 1,000 whole games checked against the engine's invariants.
+"""Seeded random playouts: > 1,000 party games and 504 club games checked against the engine's
+invariants.
 
 Each case (table size x host mode) plays ``GAMES`` seeded games through :mod:`.playout`, a third
 of them calm, a third with some chaos and a third with a lot (lost connections, pauses, stale
@@ -17,7 +18,10 @@ from collections import Counter
 import pytest
 
 from engine import (
-    GameCancelled, GameEnded, MafiaPicks, NotEnoughPlayers, Phase, PlayerEliminated, Private, Team,
+    CheckResult, DayWithoutElimination, DonCheckResult, ExcludeVoteResult, FoulCancelled,
+    FoulIssued, GameCancelled, GameEnded, HostAssigned, HostModeEnded, HostNext, MafiaPicks,
+    NightActionAccepted, NightResult, NotEnoughPlayers, Phase, PhaseStarted, PhaseTimeout,
+    PlayerEliminated, Private, RelayedMessage, Role, Team, TieRevote, VoteResult, VoteWindowOpened,
     command_from_dict, replay, to_dict,
 )
 from engine.flow import winner
@@ -107,3 +111,142 @@ def test_playouts_are_deterministic():
     a = play(123, 9, host=True, chaos=0.25)
     b = play(123, 9, host=True, chaos=0.25)
     assert a.log == b.log and a.state == b.state and a.state.winner in (Team.TOWN, Team.MAFIA)
+
+
+# --- the club preset (docs/rules/club.md) ------------------------------------------------------
+CLUB_GAMES = 84             # per case: 2 modes x 3 chaos levels x 84 = 504 club games
+DAY_PHASES = ("speech", "defence", "voting", "exclude_vote")
+BY_VOTE = ("vote", "sole_nominee", "exclude_all")
+CLUB_REASONS = ("no_nominations", "day1_single", "all_tied", "exclude_failed", "vote_cancelled")
+
+
+def check_club_game(po: Playout) -> Counter:
+    """The club's own invariants, read off the event stream of one finished game:
+
+    * a disqualified player never gets a last word;
+    * no day removes a player by vote (no window, tally, revote or exclude-all either) after a
+      disqualification cancelled that day's vote -- the day it happened, or the next one if the
+      day's vote was over (CLUB-Q17);
+    * check results go privately to the checker, at dawn only: in the command that closes the
+      night (deadline or the host's Next), Don's before the Sheriff's, right before the morning
+      news, and they are true (CLUB-31..33, 40);
+    * the night never closes early; the kill is exactly the seat every living black shot;
+      shots are blind (no MafiaPicks); the relay only speaks on night 1 (CLUB-08..10, 29, 30);
+    * a third foul silences the next regular speech (10 s), a cancelled one lifts it; with a
+      judge only he fouls (CLUB-36, 37, 41, Q15, Q16);
+    * day 1's lone nominee is never voted on, later ones leave; the last nominee has no window.
+    """
+    st = po.state
+    role = {p.user_id: p.role for p in st.seated()}
+    blacks = {u for u, r in role.items() if r.team is Team.MAFIA}
+    seen: Counter = Counter()
+    host = None
+    phase, day, night = "lobby", 0, 0
+    alive = set(role)
+    disqualified: set[int] = set()
+    cancelled: set[int] = set()
+    silenced: set[int] = set()
+    shots: dict[int, int] = {}
+    by_command: dict[int, list] = {}
+    for i, e in po.events:
+        by_command.setdefault(i, []).append(e)
+    for i, events in by_command.items():
+        cmd = po.log[i]
+        checks = [k for k, e in enumerate(events) if isinstance(e, (CheckResult, DonCheckResult))]
+        if checks:
+            assert isinstance(cmd, (PhaseTimeout, HostNext)), f"check result outside dawn: {cmd}"
+            dons = [k for k in checks if isinstance(events[k], DonCheckResult)]
+            assert dons == checks[:len(dons)], "the Don's result comes first"
+            assert isinstance(events[checks[-1] + 1], NightResult)
+            assert checks == list(range(checks[0], checks[-1] + 1))
+        for e in events:
+            if isinstance(e, HostAssigned):
+                host = e.user_id
+            elif isinstance(e, HostModeEnded):
+                host = None
+            elif isinstance(e, PhaseStarted):
+                phase, day, night = e.phase, e.day, e.night
+                if e.phase == "night":
+                    shots = {}
+                if e.phase == "speech":
+                    assert (e.purpose == "silenced") == (e.speaker in silenced), e
+                    if e.purpose == "silenced":
+                        assert e.seconds == 10
+                        seen["silenced"] += 1
+                    silenced.discard(e.speaker)
+                if e.phase == "last_word":
+                    assert e.speaker not in disqualified, "a disqualified player's last word"
+            elif isinstance(e, MafiaPicks):
+                raise AssertionError("club shots are blind")
+            elif isinstance(e, RelayedMessage):
+                assert phase == "night" and night == 1, "the relay is open on night 1 only"
+            elif isinstance(e, NightActionAccepted) and e.action == "kill":
+                assert e.user_id in blacks and e.audience == Private(e.user_id)
+                shots[e.user_id] = e.target
+            elif isinstance(e, (CheckResult, DonCheckResult)):
+                assert e.audience == Private(e.checker) and e.checker in alive
+                assert phase == "night" and night >= 2
+                if isinstance(e, DonCheckResult):
+                    assert role[e.checker] is Role.DON and e.target not in blacks
+                    assert e.is_sheriff is (role[e.target] is Role.SHERIFF)
+                else:
+                    assert role[e.checker] is Role.SHERIFF and e.target != e.checker
+                    assert e.is_mafia is (e.target in blacks)
+            elif isinstance(e, NightResult):
+                assert isinstance(cmd, (PhaseTimeout, HostNext)), "a club night has a fixed length"
+                living = blacks & alive
+                targets = {shots.get(b) for b in living}
+                agreed = targets.pop() if len(targets) == 1 else None
+                expected = agreed if night >= 2 and agreed in alive else None
+                assert e.killed == expected, (e, shots, living)
+            elif isinstance(e, FoulIssued):
+                assert host is None or e.by == host, "only the judge fouls"
+                if e.count == 3:
+                    silenced.add(e.player)
+            elif isinstance(e, FoulCancelled):
+                assert host is None or e.by == host
+                if e.count < 3:
+                    silenced.discard(e.player)
+                seen["FoulCancelled"] += 1
+            elif isinstance(e, VoteWindowOpened):
+                assert day not in cancelled and e.candidate != e.candidates[-1]
+            elif isinstance(e, (VoteResult, TieRevote, ExcludeVoteResult)):
+                assert day not in cancelled, f"a vote on day {day} after its cancellation"
+            elif isinstance(e, DayWithoutElimination):
+                assert e.reason in CLUB_REASONS, e
+                assert (e.reason == "vote_cancelled") == (day in cancelled), (e, day, cancelled)
+                assert e.reason != "day1_single" or day == 1
+                seen[f"day_{e.reason}"] += 1
+            elif isinstance(e, PlayerEliminated):
+                alive.discard(e.user_id)
+                if e.cause == "disqualified":
+                    disqualified.add(e.user_id)
+                    cancelled.add(day if phase in DAY_PHASES else day + 1)
+                    silenced.discard(e.user_id)
+                elif e.cause in BY_VOTE:
+                    assert day not in cancelled, f"removed by vote on cancelled day {day}"
+                    assert e.cause != "sole_nominee" or day >= 2
+                seen[f"out_{e.cause}"] += 1
+    return seen
+
+
+@pytest.mark.parametrize("chaos", CHAOS)
+@pytest.mark.parametrize("host", [False, True], ids=["auto", "host"])
+def test_club_random_playouts(host, chaos):
+    seen: Counter = Counter()
+    for i in range(CLUB_GAMES):
+        seed = 500_000 + host * 10_000 + CHAOS.index(chaos) * 1_000 + i
+        po = play(seed, 10, host=host, chaos=chaos, ruleset="club")
+        assert po.start_error is None
+        seen += check_game(po)
+        seen += check_club_game(po)
+    for kind in ("VoteResult", "TieRevote", "NightResult", "CheckResult", "DonCheckResult",
+                 "winner_town", "winner_mafia", "out_vote", "out_night", "out_sole_nominee"):
+        assert seen[kind], f"no {kind} in {CLUB_GAMES} club games"
+    if chaos >= 0.25:
+        for kind in ("FoulIssued", "out_disqualified", "day_vote_cancelled", "silenced",
+                     "FoulCancelled", "NominationUndone", "Paused"):
+            assert seen[kind], f"no {kind} in {CLUB_GAMES} club games with chaos {chaos}"
+    if host:
+        assert seen["HostRoles"] + seen["abandoned"] == CLUB_GAMES
+    assert not seen["MafiaPicks"] and not seen["ReadyMarked"]
