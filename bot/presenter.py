@@ -43,6 +43,9 @@ class Presenter:
         self.on_ui_change = on_ui_change
         self.titles: dict[int, str] = {}  # chat id -> title, for DMs
         self.clock = lambda: datetime.now(timezone.utc)  # the service's clock (build_app sets it)
+        #: ``on_group_text(game, text)`` for every plain group text (no keyboard): the onlookers'
+        #: copies (bot/onlookers.py)
+        self.on_group_text: Callable[[Any, str], None] | None = None
 
     # --- refs to standing messages -----------------------------------------------------------
     def ref(self, g, key: str):
@@ -83,7 +86,10 @@ class Presenter:
             self.refresh_table(g, _, after)  # skipped by edit() when nothing changed
 
     def group(self, g, text: str, markup=None, **kw):
-        return self.sender.send(g.chat_id, text, markup, **kw)
+        fut = self.sender.send(g.chat_id, text, markup, **kw)
+        if markup is None and self.on_group_text is not None:
+            self.on_group_text(g, text)
+        return fut
 
     def dm(self, user_id: int, text: str, markup=None, **kw):
         return self.sender.send(user_id, text, markup, **kw)
@@ -357,6 +363,16 @@ class Presenter:
         verdict = _("🎩 {player} <b>is the Sheriff</b>.") if e.is_sheriff else \
             _("🎩 {player} is not the Sheriff.")
         self.dm(e.checker, verdict.format(player=label(st, e.target)))
+
+    def on_FoulCancelled(self, g, _, before, st, e):
+        self.group(g, _("↩️ A foul of {player} is taken back ({n} of 4).").format(
+            player=label(st, e.player), n=e.count))
+
+    def on_NominationUndone(self, g, _, before, st, e):
+        self.group(g, _("↩️ The nomination of {player} is taken back.").format(
+            player=label(st, e.target)))
+        if st.phase is Phase.SPEECH:
+            self.edit(g, "turn", g.chat_id, views.turn_text(_, st), views.turn_keyboard(_, g.id, st))
 
     def on_FoulIssued(self, g, _, before, st, e):
         text = _("⚠️ Foul to {player} ({n} of 4).").format(player=label(st, e.player), n=e.count)

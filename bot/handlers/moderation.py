@@ -1,4 +1,5 @@
-"""The judge's tools for presets with fouls (club): /foul, /disqualify, /panel (CLUB-36..41).
+"""The judge's tools for presets with fouls (club): /foul, /disqualify, /unfoul (take a foul
+back), /unnominate (take a nomination made in error off the ballot), /panel (CLUB-36..41, Q06, Q15).
 
 With a human host only he may foul (the engine checks it); without one, group admins may
 (checked here, CLUB-Q08).  The target is the author of the replied-to message, or a seat number:
@@ -11,7 +12,9 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from engine import Disqualify, IllegalCommand, IssueFoul, find_ruleset
+from engine import (
+    CancelFoul, Disqualify, IllegalCommand, IssueFoul, UndoNomination, find_ruleset,
+)
 
 from .. import views
 from .common import is_chat_admin, refusal, say
@@ -21,7 +24,7 @@ GROUPS = F.chat.type.in_({"group", "supergroup"})
 
 def router() -> Router:
     r = Router(name="moderation")
-    r.message.register(foul_cmd, Command("foul", "disqualify"), GROUPS)
+    r.message.register(foul_cmd, Command("foul", "disqualify", "unfoul", "unnominate"), GROUPS)
     r.message.register(panel_cmd, Command("panel"))
     return r
 
@@ -64,9 +67,15 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, 
                                        "seat: /foul 4."))
         return
     judge = message.from_user.id if message.from_user else None
-    cmd_cls = Disqualify if command.command == "disqualify" else IssueFoul
+    name = command.command
+    if name == "unnominate":  # CLUB-Q06
+        cmd = UndoNomination(user_id=judge, target=target)
+    elif name == "unfoul":  # CLUB-Q15
+        cmd = CancelFoul(user_id=judge, player=target)
+    else:
+        cmd = (Disqualify if name == "disqualify" else IssueFoul)(user_id=judge, player=target)
     try:
-        await service.execute(game_id, cmd_cls(user_id=judge, player=target))
+        await service.execute(game_id, cmd)
     except IllegalCommand as exc:
         say(sender, message.chat.id, refusal(tr, g.locale, exc))
 
