@@ -19,9 +19,12 @@ from aiogram.types import BotCommand, ErrorEvent
 from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 
 from .deadlines import Deadlines
-from .handlers import game, history as history_handlers, lobby, private, settings as settings_handlers
+from .handlers import discipline, game, history as history_handlers, lobby, moderation, private
+from .handlers import settings as settings_handlers
+from .handlers import onlookers as onlooker_handlers
 from .history.service import HistoryService
 from .i18n import Translator
+from .onlookers import Onlookers
 from .presenter import Presenter
 from .sender import Sender
 from .service import GameService, utcnow
@@ -93,7 +96,11 @@ def build_dispatcher() -> Dispatcher:
     """A fresh Dispatcher with fresh routers (a Router attaches to one Dispatcher only)."""
     dp = Dispatcher()
     dp.callback_query.middleware(CallbackAnswerMiddleware())
-    dp.include_routers(history_handlers.router(), lobby.router(), game.router(), settings_handlers.router(), private.router())
+    # discipline and onlookers come before lobby (/start spectate_...), game (onlookers' presses)
+    # and private (the onlookers' chat is routed before the mafia relay)
+    dp.include_routers(history_handlers.router(), discipline.router(), onlooker_handlers.router(),
+                       lobby.router(), game.router(), moderation.router(),
+                       settings_handlers.router(), private.router())
     dp.errors.register(on_error)
     return dp
 
@@ -117,9 +124,11 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     bot = Bot(token=token, session=session, default=DefaultBotProperties(parse_mode="HTML"))
     storage = Storage(database_url)
     translator = Translator(default_locale=default_locale)
-    service_ref: dict[str, GameService] = {}
+    service_ref: dict[str, Any] = {}  # 's': the GameService, 'o': the Onlookers
 
     async def on_forbidden(chat_id: int) -> None:
+        if chat_id > 0 and "o" in service_ref:
+            service_ref["o"].unreachable(chat_id)
         if chat_id > 0 and "s" in service_ref:
             await service_ref["s"].user_unreachable(chat_id, "blocked")
 
@@ -136,6 +145,9 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     service_ref["s"] = service
     history = HistoryService(storage, sender=sender, translator=translator, presenter=presenter)
     service.listeners.append(history.on_step)
+    onlookers = service_ref["o"] = Onlookers(service, sender, translator)
+    presenter.on_group_text = onlookers.fan_out
+    service.listeners.append(onlookers.on_step)
     dp = build_dispatcher()
     dp["service"] = service
     dp["storage"] = storage
@@ -143,13 +155,14 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["presenter"] = presenter
     dp["sender"] = sender
     dp["history"] = history
+    dp["onlookers"] = onlookers
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
                service=service, deadlines=deadlines, translator=translator, history=history)
 
 
 COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "host", "next",
-            "away", "back", "takehost", "history", "stats", "top", "me", "nextgame", "rules",
-            "help")
+            "away", "back", "takehost", "spectate", "unspectate", "history", "stats", "top", "me",
+            "nextgame", "rules", "help")
 
 
 async def set_commands(app: App) -> None:
@@ -162,6 +175,8 @@ async def set_commands(app: App) -> None:
         "pause": N_("pause the game"), "resume": N_("resume the game"),
         "host": N_("host without playing"), "next": N_("host: move the game on"),
         "away": N_("step away"), "back": N_("come back"), "takehost": N_("admin: take the game rights"),
+        "spectate": N_("watch the running game from your private chat"),
+        "unspectate": N_("stop watching the game"),
         "rules": N_("the rules"), "help": N_("all commands"),
         "history": N_("finished games, protocols, replays"), "stats": N_("this group's statistics"),
         "top": N_("the group's rating"), "me": N_("your statistics"),

@@ -44,6 +44,7 @@ __all__ = [
     "NextGameSubscription",
     "PlayerResultRow",
     "RatingRow",
+    "RoleStatRow",
     "GameLogEntry",
     "GamePlayer",
     "UTCDateTime",
@@ -209,8 +210,7 @@ class PlayerResultRow(Base):
 
     __tablename__ = "player_results"
     __table_args__ = (
-        # covers the per-chat and per-player aggregates (index-only scans)
-        Index("ix_player_results_chat", "chat_id", "user_id", "team", "role", "won", "survived", "fouls"),
+        Index("ix_player_results_chat", "chat_id", "user_id"),
         Index("ix_player_results_user", "user_id"),
     )
 
@@ -243,6 +243,23 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer)
     wins: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RoleStatRow(Base):
+    """A player's totals in one role in one chat (kept with the ratings; rebuilt from
+    ``player_results``), so /stats and /me never scan every result of a big group."""
+
+    __tablename__ = "role_stats"
+    __table_args__ = (Index("ix_role_stats_user", "user_id"),)
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    team: Mapped[str] = mapped_column(String(16), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    survived: Mapped[int] = mapped_column(Integer)
+    fouls: Mapped[int] = mapped_column(Integer)
 
 
 class GameDeletion(Base):

@@ -190,6 +190,42 @@ class UndoNomination(Command):
     target: int
 
 
+# --- the online preset (docs/rules/online-sport.md) ---------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class TapVote(Command):
+    """ONLINE-16..19, 34: a tap on the open day vote or revote.  ``target``: a living player's
+    user id (the day: anyone living, himself included; a revote: one of the leaders) or None for
+    PASS (the day only).  The first tap is preliminary, the second confirms or switches and is
+    final."""
+
+    target: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TapLift(Command):
+    """ONLINE-24, 32, Q09: a tap on the lift decision, ``lift`` True = Lift, False = Leave;
+    preliminary, then final, like :class:`TapVote`."""
+
+    lift: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChooseBestMove(Command):
+    """ONLINE-07/08, Q12: the first night victim names exactly three distinct living players
+    (user ids) he takes for blacks; ``targets=()`` skips the best move."""
+
+    targets: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarkAfk(Command):
+    """ONLINE-48, Q20: the shell reports that ``player`` stayed OFFLINE (inactive) for the
+    preset's ``afk_after`` seconds (500), paused time excluded.  Sent by the shell (``user_id``
+    None); refused unless he is still OFFLINE."""
+
+    player: int
+
+
 @dataclass(frozen=True, kw_only=True)
 class PhaseTimeout(Command):
     """The deadline of timer ``timer_seq`` passed. Stale timers are no-ops (design.md §2)."""
@@ -203,6 +239,6 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         CreateGame, Join, Leave, BecomeHost, ChangeSettings, StartGame, CancelGame, MarkReady,
         Continue, EndSpeech, Nominate, CastVote, CastExcludeVote, NightAction, RelayMessage,
         Pause, Resume, HostNext, TakeOver, MarkInactive, MarkActive, PhaseTimeout, IssueFoul,
-        Disqualify, CancelFoul, UndoNomination,
+        Disqualify, CancelFoul, UndoNomination, TapVote, TapLift, ChooseBestMove, MarkAfk,
     )
 }

@@ -149,7 +149,7 @@ def mark_inactive(s: Step, cmd: MarkInactive) -> None:
 
 def _after_presence_change(s: Step) -> None:
     """An inactive player no longer holds anything up (PARTY-42/43)."""
-    from . import flow
+    from . import flow, online
     from .handlers_play import _ready_progress
 
     st = s.st
@@ -166,6 +166,8 @@ def _after_presence_change(s: Step) -> None:
         flow.close_round(s)
     elif st.phase is Phase.EXCLUDE_VOTE and flow.everyone_voted(s, st.exclude_votes):
         flow.close_exclude_vote(s)
+    elif st.phase in online.PHASES:  # a ballot may be complete; a best move lost
+        online.presence_changed(s)
 
 
 def reactivate(s: Step, uid: int | None) -> None:
@@ -182,6 +184,7 @@ def reactivate(s: Step, uid: int | None) -> None:
     p = st.players.get(uid)
     if p and p.seat and not p.active:
         p.active = True
+        p.afk = False  # ONLINE-49: back ONLINE from OFFLINE or AFK
         p.misses = 0
         s.emit(PlayerActive(user_id=uid))
 

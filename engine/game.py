@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from . import control, handlers_lobby as lobby, handlers_play as play, moderation
+from . import control, handlers_lobby as lobby, handlers_play as play, moderation, online
 from .commands import (
     BecomeHost, CancelFoul, CancelGame, CastExcludeVote, CastVote, ChangeSettings, Command,
     Continue, CreateGame, Disqualify, EndSpeech, HostNext, IssueFoul, Join, Leave, MarkActive,
     MarkInactive, MarkReady, Nominate, NightAction, Pause, PhaseTimeout, RelayMessage, Resume,
-    StartGame, TakeOver, UndoNomination,
+    StartGame, TakeOver, UndoNomination, TapVote, TapLift, ChooseBestMove, MarkAfk,
 )
 from .errors import BadSetup, GameOver, GamePaused, IllegalCommand
 from .events import Event, GameCreated
@@ -34,14 +34,16 @@ HANDLERS = {
     MarkActive: control.mark_active, IssueFoul: moderation.issue_foul,
     Disqualify: moderation.disqualify, CancelFoul: moderation.cancel_foul,
     UndoNomination: moderation.undo_nomination,
+    TapVote: online.tap_vote, TapLift: online.tap_lift, ChooseBestMove: online.choose_best_move,
+    MarkAfk: online.mark_afk,
 }
 
 #: Commands accepted while the game is paused (everything else raises GamePaused).
 WHILE_PAUSED = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout, CancelGame, ChangeSettings,
-                TakeOver, RelayMessage)
+                TakeOver, RelayMessage, MarkAfk)
 #: Commands that do not count as "the user is here" (PARTY-44).
 NOT_PRESENCE = (CreateGame, MarkInactive, PhaseTimeout, Join, Leave, BecomeHost, StartGame,
-                IssueFoul, Disqualify, CancelFoul, UndoNomination)
+                IssueFoul, Disqualify, CancelFoul, UndoNomination, MarkAfk)
 
 
 def new_game(cmd: CreateGame) -> tuple[GameState, list[Event]]:

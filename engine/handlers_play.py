@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import flow
+from . import flow, online
 from .audience import Private
 from .commands import (
     CastExcludeVote, CastVote, Continue, EndSpeech, HostNext, MarkReady, Nominate, NightAction,
@@ -17,6 +17,7 @@ from .events import (
     ReadyMarked, RelayedMessage, VoteCast,
 )
 from .roles import Role, Team
+from .rulesets import RULESETS
 from .state import Phase
 from .step import Step
 
@@ -141,6 +142,8 @@ def night_actions_for(st, p) -> tuple[str, ...]:
     if p.role is Role.MAFIA:
         return ("kill",)
     if p.role is Role.DON:  # CLUB-31, ONLINE-15: he shoots and looks for the Sheriff
+        if RULESETS[st.ruleset].don_check_optional:  # ONLINE-Q15: Sleep skips the search
+            return ("kill", "don_check", "sleep")
         return ("kill", "don_check")
     if p.role is Role.SHERIFF:  # CLUB-32, ONLINE-10
         return ("sheriff_check", "sleep")
@@ -226,6 +229,8 @@ def host_next(s: Step, cmd: HostNext) -> None:
         flow.close_exclude_vote(s)
     elif st.phase is Phase.NIGHT:
         flow.end_night(s, timed_out=True)
+    elif st.phase in online.PHASES:
+        online.phase_timeout(s)
     else:
         raise PhaseClosed(st.phase.value)
 
@@ -240,6 +245,8 @@ def phase_timeout(s: Step, cmd: PhaseTimeout) -> None:
 
     if t.kind in ("pause", "host_wait"):  # every kind a Step can arm is handled below
         control.pause_expired(s)
+    elif st.phase in online.PHASES:  # discussion, revote, lift vote, best move
+        online.phase_timeout(s)
     elif t.kind in ("speech", "defence", "last_word", "silenced"):
         flow.next_turn(s)
     elif t.kind == "vote":

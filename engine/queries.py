@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import online
 from .handlers_play import night_actions_for, valid_targets
 from .rulesets import RULESETS
 from .state import GameState, Phase
@@ -25,6 +26,19 @@ class LegalActions:
     pause: bool = False
     resume: bool = False
     host_next: bool = False
+    #: ONLINE: the open day vote / revote -- the players offered (user ids, seat order; empty =
+    #: no vote now, e.g. his vote is final), whether PASS is offered, and his preliminary tap
+    #: (``ballot_marked``; ``ballot_mark`` its choice, None = PASS)
+    ballot: tuple[int, ...] = ()
+    ballot_pass: bool = False
+    ballot_marked: bool = False
+    ballot_mark: int | None = None
+    #: ONLINE: the Lift/Leave decision is open to him; ``lift_mark`` his preliminary tap
+    #: (True Lift, False Leave, None no tap yet)
+    lift_vote: bool = False
+    lift_mark: bool | None = None
+    #: ONLINE: the best move -- the players he may name (three of them), empty if not his
+    best_move: tuple[int, ...] = ()
 
 
 NOTHING = LegalActions()
@@ -45,6 +59,8 @@ def legal_actions(st: GameState, user_id: int) -> LegalActions:
         return LegalActions(resume=ok)
     kw: dict = {"pause": may_pause_now, "host_next": is_host}
     ph = st.phase
+    if ph in online.PHASES:
+        kw.update(online.legal(st, user_id))
     if ph in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD):
         kw["end_speech"] = user_id == st.speaker or is_host
         if ph is Phase.SPEECH and user_id == st.speaker and not st.nominated_in_speech:

@@ -126,18 +126,21 @@ class RuleSet:
         """Resolve ``settings['tempo']`` plus ``settings['timings']`` overrides into seconds.
 
         Raises :class:`BadSetup` for an unknown tempo or key, or a value outside ``TIMING_LIMITS``.
+        A valid timing this preset does not use (``discussion`` in a party game, ``speech`` in an
+        online one: a chat's defaults serve every preset) is ignored.
         """
         tempo = settings.get("tempo", self.default_tempo)
         if tempo not in self.tempos:
             raise BadSetup(f"unknown tempo {tempo!r}")
         out = self.tempos[tempo].as_dict()
         for key, value in (settings.get("timings") or {}).items():
-            if key not in TIMING_LIMITS or key not in out:  # a key of another preset too
+            if key not in TIMING_LIMITS:
                 raise BadSetup(f"unknown timing {key!r}")
             lo, hi = TIMING_LIMITS[key]
             if not isinstance(value, int) or not lo <= value <= hi:
                 raise BadSetup(f"{key} must be {lo}..{hi} s")
-            out[key] = value
+            if key in out:
+                out[key] = value
         return out
 
 

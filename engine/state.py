@@ -17,6 +17,10 @@ class Phase(str, Enum):
     VOTING = "voting"
     EXCLUDE_VOTE = "exclude_vote"
     LAST_WORD = "last_word"
+    DISCUSSION = "discussion"  # ONLINE-Q02: the day's open discussion with the vote live
+    REVOTE = "revote"  # ONLINE-27..31, 34: a vote among the tied leaders only
+    LIFT_VOTE = "lift_vote"  # ONLINE-24, 32, 33: Lift or Leave the tied leaders
+    BEST_MOVE = "best_move"  # ONLINE-07/08: the first victim names three players
     ENDED = "ended"
     CANCELLED = "cancelled"
 
@@ -36,6 +40,7 @@ class Player:
     pauses_used: int = 0
     fouls: int = 0  # CLUB-36
     silenced_next: bool = False  # CLUB-37: loses his next regular speech
+    afk: bool = False  # ONLINE-48: OFFLINE long enough to be AFK (implies not active)
 
     @property
     def team(self) -> Team | None:
@@ -76,6 +81,27 @@ class VoteRound:
 
 
 @dataclass
+class Ballot:
+    """ONLINE: an open vote with preliminary and final taps (ONLINE-16..18, Q02..Q04, Q09).
+
+    ``stage``: 'day' (any living player or PASS) | 'revote' (``candidates`` only) | 'lift'
+    (Lift or Leave ``candidates``).  ``taps``: voter -> (choice, final); the choice is a user
+    id or None (PASS) -- for 'lift' True (Lift) or False (Leave).  ``n``: N of the tie table,
+    the living non-AFK players when the day's vote opened (Q08); ``base``: N of the lift
+    threshold, counted when the lift vote opens (Q09)."""
+
+    stage: str
+    candidates: list[int]
+    n: int
+    base: int = 0
+    taps: dict[int, tuple] = field(default_factory=dict)
+
+    def clone(self) -> Ballot:
+        return Ballot(stage=self.stage, candidates=list(self.candidates), n=self.n,
+                      base=self.base, taps=dict(self.taps))
+
+
+@dataclass
 class GameState:
     ruleset: str
     organiser: int | None
@@ -109,6 +135,8 @@ class GameState:
     mafia_picks: dict[int, int] = field(default_factory=dict)
     last_opener_seat: int = 0
     vote_cancelled_day: int = 0  # CLUB-Q17: the day whose vote a disqualification cancelled
+    ballot: Ballot | None = None  # ONLINE: the open day vote, revote or lift vote
+    misfires: int = 0  # ONLINE-36/37: misfires in a row
     winner: Team | None = None
     commands: int = 0  # number of commands applied (== log length)
 
@@ -133,6 +161,7 @@ class GameState:
         c.ready = set(self.ready)
         c.night_actions = dict(self.night_actions)  # values are immutable tuples
         c.mafia_picks = dict(self.mafia_picks)
+        c.ballot = self.ballot.clone() if self.ballot is not None else None
         return c
 
     # --- queries ---------------------------------------------------------------------------

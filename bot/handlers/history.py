@@ -83,7 +83,7 @@ def knew_view(tr, locale: str, loaded: Loaded, viewer: int, step: int):
     step = min(max(0, step), len(pages) - 1)
     head = _("🧠 <b>What you knew</b> · game #{id} · step {k}/{n}").format(
         id=loaded.info.game_id, k=step + 1, n=len(pages))
-    return f"{head}\n\n{pages[step]}", kb.knew_keyboard(loaded.info.game_id, step, len(pages))
+    return f"{head}\n\n{pages[step]}", kb.knew_keyboard(_, loaded.info.game_id, step, len(pages))
 
 
 async def delivered(future: asyncio.Future) -> bool:
@@ -104,12 +104,23 @@ def export_caption(_, loaded: Loaded) -> str:
 
 
 # --- handlers ----------------------------------------------------------------------------------
+async def my_games_view(storage, tr, user_id: int, page: int):
+    """The private /history: the user's own games (all groups); each opens "what I knew"."""
+    locale = tr.locale(None)
+    _, ngettext = tr.get(locale), tr.nget(locale)
+    total = await storage.user_history_count(user_id)
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = min(max(0, page), pages - 1)
+    rows = await storage.user_history(user_id, page * PAGE_SIZE, PAGE_SIZE)
+    text = render.my_games_text(_, ngettext, locale, rows, page, pages, total)
+    return text, kb.my_games_keyboard([r[0].game_id for r in rows], page, pages)
+
+
 async def history_cmd(message: Message, storage, tr, sender) -> None:
     if message.chat.type == "private":
-        _ = tr.get(None)
-        say(sender, message.chat.id, _("Send /history in a group to see its games."))
-        return
-    text, markup = await list_view(storage, tr, message.chat.id, 0)
+        text, markup = await my_games_view(storage, tr, message.from_user.id, 0)
+    else:
+        text, markup = await list_view(storage, tr, message.chat.id, 0)
     say(sender, message.chat.id, text, markup)
 
 
@@ -152,6 +163,14 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
             callback_answer.text = _("This button is out of date.")
             return
         text, markup = await list_view(storage, tr, chat_id, callback_data.p)
+        sender.edit(chat_id, msg.message_id, text, markup)
+        return
+    if a == "m":
+        if not private:
+            _ = tr.get(None)
+            callback_answer.text = _("This button is out of date.")
+            return
+        text, markup = await my_games_view(storage, tr, uid, callback_data.p)
         sender.edit(chat_id, msg.message_id, text, markup)
         return
     loaded = await history.load(callback_data.g)

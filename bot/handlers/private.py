@@ -47,7 +47,8 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
         "/history — finished games: protocols, replays, export\n"
         "/stats, /top — the group's statistics and rating\n"
         "/me — your statistics\n"
-        "/nextgame — a private message when the next game opens"))
+        "/nextgame — a private message when the next game opens") + "\n" + _(
+        "/spectate, /unspectate — watch a running game from your private chat"))
 
 
 async def rules_cmd(message: Message, storage, tr, sender) -> None:
@@ -70,7 +71,9 @@ async def rules_cmd(message: Message, storage, tr, sender) -> None:
 
 
 async def relay(message: Message, service, tr, sender) -> None:
-    """Texts from a mafioso at night go to his living teammates; the rest get a hint."""
+    """Texts from a mafioso at night go to his living teammates; the rest get a hint.
+    (Last words, the eliminated and onlookers were routed before this, in
+    ``handlers/discipline.py`` and ``handlers/onlookers.py``; the alive check stays anyway.)"""
     uid = message.from_user.id
     game_id = await service.game_for_user(uid)
     if game_id is None:

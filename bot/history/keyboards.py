@@ -37,6 +37,17 @@ def list_keyboard(game_ids: Sequence[int], page: int, pages: int) -> InlineKeybo
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 
 
+def my_games_keyboard(game_ids: Sequence[int], page: int, pages: int) -> InlineKeyboardMarkup | None:
+    """The private /history: a game opens "what I knew" (``k``); ◀ ▶ page (``m``)."""
+    rows: list[list[InlineKeyboardButton]] = []
+    for i in range(0, len(game_ids), GAMES_PER_ROW):
+        rows.append([_btn(f"#{gid}", Hist(a="k", g=gid)) for gid in game_ids[i:i + GAMES_PER_ROW]])
+    nav = nav_row(lambda p: Hist(a="m", p=p), page, pages)
+    if nav:
+        rows.append(nav)
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
 def protocol_keyboard(_: Gettext, game_id: int, page: int, pages: int, back: int
                       ) -> InlineKeyboardMarkup:
     rows = []
@@ -61,9 +72,10 @@ def replay_keyboard(_: Gettext, game_id: int, step: int, steps: int, back: int
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def knew_keyboard(game_id: int, step: int, steps: int) -> InlineKeyboardMarkup | None:
+def knew_keyboard(_: Gettext, game_id: int, step: int, steps: int) -> InlineKeyboardMarkup:
     nav = nav_row(lambda p: Hist(a="k", g=game_id, p=p), step, steps)
-    return InlineKeyboardMarkup(inline_keyboard=[nav]) if nav else None
+    back = [_btn(_("⬅️ My games"), Hist(a="m"))]
+    return InlineKeyboardMarkup(inline_keyboard=[nav, back] if nav else [back])
 
 
 def delete_keyboard(_: Gettext, game_id: int, back: int) -> InlineKeyboardMarkup:

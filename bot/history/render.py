@@ -1,118 +1,26 @@
-"""Localized text pages of /history: the game list, protocols and replays (facts -> lines).
+"""Localized text pages of /history: the game list, protocols and replays.
 
 Every page is at most :data:`PAGE_LIMIT` UTF-16 code units of HTML, so it fits one Telegram
-message (4096) with room for the header the handler adds.  Pages are cut at line breaks only, so
-no HTML tag is ever split.  ``_`` is a gettext function, ``ngettext`` its plural twin
-(:meth:`bot.i18n.Translator.get` / ``nget``).  Keyboards live in :mod:`bot.history.keyboards`.
+message (4096) with room for the header the handler adds.  Pages are cut at line breaks (a line
+longer than a page only between entities and tags), so no HTML tag is ever split.  ``_`` is a
+gettext function, ``ngettext`` its plural twin (:meth:`bot.i18n.Translator.get` / ``nget``).
+How single facts read is in :mod:`.lines`; keyboards are in :mod:`.keyboards`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from html import escape
 
-from babel.dates import format_datetime
-
-from engine import Role, Team
-
-from ..i18n import N_
 from ..telegram_limits import MESSAGE_LIMIT, utf16_len
-from ..texts import (
-    ELIMINATION_CAUSES, INACTIVE_REASONS, NO_ELIMINATION, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES,
-)
 from . import protocol as P
+from .lines import (  # noqa: F401 - re-exported for the handlers and /stats texts
+    Gettext, Labels, duration_text, fact_lines, game_summary_line, preset_text, result_lines,
+    role_text, team_text, when, winner_text,
+)
 
 #: Body budget of one page; the handler's header line(s) and the page counter fit in the rest.
 PAGE_LIMIT = MESSAGE_LIMIT - 500
-NAME_LIMIT = 40  # characters of a player's name shown in protocols
-
-PRESET_NAMES = {"party": N_("Party")}
-Gettext = Callable[[str], str]
-
-
-# --- small pieces ------------------------------------------------------------------------------
-class Labels:
-    """Player labels from ``players`` (user_id -> (seat, name)), HTML-escaped."""
-
-    def __init__(self, players: dict[int, tuple[int, str]], host: int | None = None,
-                 host_name: str = "") -> None:
-        self.players, self.host, self.host_name = players, host, host_name
-
-    def seat(self, uid: int | None) -> str:
-        p = self.players.get(uid) if uid is not None else None
-        if p is None:
-            return self.full(uid)
-        return f"№{p[0]}"
-
-    def full(self, uid: int | None) -> str:
-        if uid is None:
-            return "—"
-        p = self.players.get(uid)
-        if p is None:
-            return escape(self.host_name[:NAME_LIMIT]) if uid == self.host and self.host_name \
-                else "?"
-        return f"№{p[0]} {escape(p[1][:NAME_LIMIT])}"
-
-    def seats(self, uids: Iterable[int]) -> str:
-        return ", ".join(self.seat(u) for u in uids) or "—"
-
-
-def role_text(_: Gettext, role: str | None) -> str:
-    if role is None:
-        return "?"
-    try:
-        r = Role(role)
-    except ValueError:
-        return escape(role)
-    name = _(ROLE_NAMES[r]) if r in ROLE_NAMES else escape(role)
-    return f"{ROLE_ICONS.get(r, '▫️')} {name}"
-
-
-def team_text(_: Gettext, team: str | None) -> str:
-    try:
-        return _(TEAM_NAMES[Team(team)])
-    except ValueError:
-        return escape(str(team))
-
-
-def preset_text(_: Gettext, ruleset: str) -> str:
-    return _(PRESET_NAMES[ruleset]) if ruleset in PRESET_NAMES else escape(ruleset)
-
-
-def winner_text(_: Gettext, winner: str | None) -> str:
-    if winner == "town":
-        return _("🏆 <b>Town wins!</b>")
-    if winner == "mafia":
-        return _("🏆 <b>Mafia wins!</b>")
-    if winner is None:
-        return _("No winner.")
-    return _("🏆 <b>{team} wins!</b>").format(team=team_text(_, winner))
-
-
-def when(locale: str, moment: datetime | None) -> str:
-    """``12 Jan 2026, 14:05 UTC`` in the locale's words."""
-    if moment is None:
-        return "—"
-    return format_datetime(moment, "d MMM y, HH:mm", tzinfo=None, locale=locale) + " UTC"
-
-
-def duration_text(_: Gettext, seconds: int | None) -> str:
-    if seconds is None:
-        return "—"
-    minutes = max(0, round(seconds / 60))
-    if minutes < 60:
-        return _("{m} min").format(m=minutes)
-    return _("{h} h {m} min").format(h=minutes // 60, m=minutes % 60)
-
-
-def game_summary_line(_: Gettext, ngettext, info) -> str:
-    """``8 players · 3 days · 41 min`` for a history record (see ``bot.storage.history``)."""
-    return " · ".join((
-        ngettext("{n} player", "{n} players", info.players).format(n=info.players),
-        ngettext("{n} day", "{n} days", info.days).format(n=info.days),
-        duration_text(_, info.duration),
-    ))
 
 
 def paginate(blocks: Sequence[str], limit: int = PAGE_LIMIT) -> list[str]:
@@ -187,119 +95,26 @@ def list_text(_: Gettext, ngettext, locale: str, infos: Sequence, page: int, pag
     return "\n".join(lines)
 
 
+def my_games_text(_: Gettext, ngettext, locale: str, rows: Sequence, page: int, pages: int,
+                  total: int) -> str:
+    """The private /history: the user's own games, ``rows`` of (record, role, won)."""
+    head = ngettext("🧠 <b>Your games</b> · {n} game", "🧠 <b>Your games</b> · {n} games",
+                    total).format(n=total)
+    if not rows:
+        return head + "\n\n" + _("You have no finished games yet.")
+    lines = [head + " · " + _("page {k}/{n}").format(k=page + 1, n=pages), ""]
+    for info, role, won in rows:
+        lines.append(f"<b>#{info.game_id}</b> · {when(locale, info.finished_at)} · "
+                     f"«{escape(info.title)}»")
+        lines.append(f"    {preset_text(_, info.ruleset)} · {role_text(_, role)} · "
+                     + (_("won") if won else _("lost")))
+    lines.append("")
+    lines.append(_("Choose a game to replay what you knew in it."))
+    return "\n".join(lines)
+
+
 def _short_winner(_: Gettext, winner: str | None) -> str:
     return "🏆 " + team_text(_, winner) if winner else "—"
-
-
-# --- facts -------------------------------------------------------------------------------------
-def fact_lines(_: Gettext, L: Labels, fact, *, relay: bool = True) -> list[str]:
-    """Lines for one fact of a replay chapter or protocol round (empty: nothing to show)."""
-    f = fact
-    if isinstance(f, P.TeamMet):
-        line = _("🕶 The mafia met: {list}.").format(list=", ".join(L.full(u) for u in f.members))
-        if f.don is not None:
-            line += " " + _("The Don: {player}.").format(player=L.seat(f.don))
-        return [line]
-    if isinstance(f, P.Turn):
-        icon = {"speech": "🎙", "defence": "🛡", "last_word": "🕯"}.get(f.phase, "▫️")
-        if f.phase == "last_word":
-            return [_("🕯 Last word: {player}").format(player=L.full(f.user_id))]
-        return [f"{icon} {L.full(f.user_id)}"]
-    if isinstance(f, P.Skipped):
-        return [_("⏭ {player} is inactive: turn skipped.").format(player=L.full(f.user_id))]
-    if isinstance(f, P.Nomination):
-        return [_("🎯 {player} nominated {target}.").format(player=L.seat(f.by),
-                                                            target=L.full(f.target))]
-    if isinstance(f, P.Vote):
-        return vote_lines(_, L, f)
-    if isinstance(f, P.Tie):
-        return [_("⚖️ Tie between {list}: they defend again, then a new vote among them.")
-                .format(list=", ".join(L.full(u) for u in f.candidates))]
-    if isinstance(f, P.ExcludeVote):
-        verdict = _("Accepted: {yes} of {needed} needed.") if f.passed else \
-            _("Rejected: {yes} «yes», {needed} needed.")
-        return [_("⚖️ Eliminate all of {list}?").format(list=", ".join(L.full(u) for u in f.candidates)),
-                _("Yes ({n}): {list}").format(n=len(f.yes_votes), list=L.seats(f.yes_votes)),
-                _("No ({n}): {list}").format(n=len(f.no_votes), list=L.seats(f.no_votes)),
-                verdict.format(yes=len(f.yes_votes), needed=f.needed)]
-    if isinstance(f, P.NoElimination):
-        text = NO_ELIMINATION.get(f.reason)
-        return ["🌗 " + (_(text) if text else escape(f.reason))]
-    if isinstance(f, P.Eliminated):
-        if f.cause == "night":
-            return []  # the morning's news says it
-        text = ELIMINATION_CAUSES.get(f.cause, N_("{player} is out."))
-        return ["☠️ " + _(text).format(player=L.full(f.user_id))]
-    if isinstance(f, P.NightMove):
-        if f.action == "heal":
-            return [_("💉 {player} protected {target}.").format(player=L.full(f.user_id),
-                                                                target=L.full(f.target))]
-        return [f"▫️ {L.full(f.user_id)}: {escape(f.action)} → {L.full(f.target)}"]
-    if isinstance(f, P.Picks):
-        picks = ", ".join(f"{L.seat(m)} → {L.seat(t) if t is not None else '…'}"
-                          for m, t in f.picks)
-        shot = _("the shot: {player}").format(player=L.full(f.agreed)) if f.agreed is not None \
-            else _("no agreement, no shot")
-        return [_("🕶 Mafia's picks: {picks}; {shot}.").format(picks=picks, shot=shot)]
-    if isinstance(f, P.Shot):
-        if f.target is None:
-            return []
-        return [_("🕶 {player} shot at {target}.").format(player=L.full(f.user_id),
-                                                         target=L.full(f.target))]
-    if isinstance(f, P.DonCheck):
-        text = _("🔎 The Don {player} checked {target}: the sheriff.") if f.is_sheriff else \
-            _("🔎 The Don {player} checked {target}: not the sheriff.")
-        return [text.format(player=L.full(f.checker), target=L.full(f.target))]
-    if isinstance(f, P.Check):
-        text = _("🔎 {player} checked {target}: mafia.") if f.is_mafia else \
-            _("🔎 {player} checked {target}: not mafia.")
-        return [text.format(player=L.full(f.checker), target=L.full(f.target))]
-    if isinstance(f, P.Relay):
-        return [f"🕶 {L.full(f.sender)}: {escape(f.text)}"] if relay else []
-    if isinstance(f, P.Morning):
-        if f.killed is None:
-            text = _("☀️ Morning. Nobody was killed tonight.")
-            if f.saved:
-                text += " " + _("The doctor saved the victim.")
-            return [text]
-        return [_("☀️ Morning. {player} was killed tonight.").format(player=L.full(f.killed))]
-    if isinstance(f, P.Presence):
-        if f.active:
-            return [_("🟢 {player} is back.").format(player=L.full(f.user_id))]
-        text = INACTIVE_REASONS.get(f.reason, INACTIVE_REASONS["away"])
-        return ["💤 " + _(text).format(player=L.full(f.user_id))]
-    if isinstance(f, P.PauseFact):
-        if not f.paused:
-            return [_("▶️ The game goes on.")]
-        if f.reason == "host_lost":
-            return [_("⏸ The game waited for the host.")]
-        return [_("⏸ {player} paused the game.").format(player=L.full(f.by))]
-    if isinstance(f, P.Foul):
-        text = _("⚠️ Foul: {player}") if f.kind == "foul" else _("⚠️ Warning: {player}")
-        line = text.format(player=L.full(f.user_id))
-        return [line + (f" ({escape(f.reason)})" if f.reason else "")]
-    if isinstance(f, P.BestMove):
-        return [_("🎯 Best move of {player}: {list}").format(player=L.full(f.user_id),
-                                                             list=L.seats(f.targets))]
-    if isinstance(f, P.Cancelled):
-        return [_("✖️ The game was cancelled.")]
-    return []
-
-
-def vote_lines(_: Gettext, L: Labels, v: P.Vote) -> list[str]:
-    head = _("🗳 Vote:") if v.stage == "vote" else _("🗳 Revote:")
-    lines = [head]
-    for cand, voters in v.tally:
-        lines.append(f"    {L.full(cand)} — {len(voters)}" + (f": {L.seats(voters)}" if voters else ""))
-    return lines
-
-
-def result_lines(_: Gettext, L: Labels, result: P.Result, dead: set[int]) -> list[str]:
-    lines = [winner_text(_, result.winner), "", _("Roles:")]
-    for seat_no, uid, role in result.roles:
-        mark = " ☠️" if uid in dead else ""
-        lines.append(f"{L.full(uid)} — {role_text(_, role)}{mark}")
-    return lines
 
 
 # --- the replay --------------------------------------------------------------------------------
@@ -393,10 +208,8 @@ def protocol_pages(_: Gettext, ngettext, locale: str, info, pr: P.Protocol) -> l
     for rnd in pr.rounds:
         blocks.append("\n".join(round_lines(_, L, rnd)))
     tail = []
-    if pr.best_moves:
-        tail += [fact_lines(_, L, b)[0] for b in pr.best_moves]
     tail.append(_("⚠️ Fouls: {list}").format(
-        list=", ".join(f"{L.seat(f.user_id)}" for f in pr.fouls) or "—"))
+        list=", ".join(f"{L.seat(p.user_id)} ×{p.fouls}" for p in pr.players if p.fouls) or "—"))
     tail.append(_("🕯 Last words in order: {list}").format(list=L.seats(pr.last_words)))
     blocks.append("\n".join(tail))
     return paginate(blocks)

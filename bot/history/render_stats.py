@@ -44,8 +44,9 @@ def stats_text(_: Gettext, ngettext, locale: str, title: str, ov: ChatOverview,
     if not ov.games:
         return head + "\n\n" + _("No finished games here yet. /newgame starts one.")
     lines = [head, ngettext("{n} game played", "{n} games played", ov.games).format(n=ov.games)]
-    wins = [f"{team_text(_, team)} {percent(n, ov.games)}%"
-            for team, n in sorted(ov.wins.items(), key=lambda kv: -kv[1]) if team is not None]
+    teams = {r.team for r in roles} | {t for t in ov.wins if t is not None}
+    wins = [f"{team_text(_, team)} {percent(ov.wins.get(team, 0), ov.games)}%"
+            for team in sorted(teams, key=lambda t: (-ov.wins.get(t, 0), t))]
     if wins:
         lines.append("🏆 " + " · ".join(wins))
     lines.append(_("Average game: {players} players · {days} days · {duration}").format(

@@ -8,19 +8,20 @@ admin removed from the history; ``next_game_subscriptions`` holds /nextgame requ
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, cast, delete, exists, func, insert, select, update
+from sqlalchemy import delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.db_models import (
     Game, GameDeletion, GameLogEntry, GameSummaryRow, NextGameSubscription, PlayerResultRow,
-    RatingRow, utcnow,
+    RatingRow, RoleStatRow, utcnow,
 )
 from bot.storage.engine import upsert
 
@@ -31,6 +32,7 @@ game_log = GameLogEntry.__table__
 summaries = GameSummaryRow.__table__
 results = PlayerResultRow.__table__
 ratings = RatingRow.__table__
+role_stats = RoleStatRow.__table__
 deletions = GameDeletion.__table__
 subscriptions = NextGameSubscription.__table__
 
@@ -147,6 +149,15 @@ class HistoryStorage:
             await c.execute(update(ratings).where(ratings.c.chat_id == chat_id,
                                                   ratings.c.user_id == p.user_id,
                                                   ratings.c.name != p.name).values(name=p.name))
+        stmt = upsert(self.engine, role_stats)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[role_stats.c.chat_id, role_stats.c.user_id, role_stats.c.team,
+                            role_stats.c.role],
+            set_={k: role_stats.c[k] + stmt.excluded[k]
+                  for k in ("games", "wins", "survived", "fouls")})
+        await c.execute(stmt, [{"chat_id": chat_id, "user_id": p.user_id, "team": p.team,
+                                "role": p.role, "games": 1, "wins": int(p.won),
+                                "survived": int(p.survived), "fouls": p.fouls} for p in players])
 
     async def unrecorded_games(self) -> list[int]:
         """Finished games with no summary that were not deleted, oldest finish first."""
@@ -159,53 +170,43 @@ class HistoryStorage:
             return list((await c.execute(query)).scalars())
 
     async def rebuild_ratings(self, chat_id: int, rate: RateFn) -> int:
-        """Recompute the chat's ratings from its player results in finishing order.
-        Returns the number of games rated."""
-        async with self._write() as c:
-            return await self._rebuild(c, chat_id, rate)
+        """Recompute the chat's ratings and role totals from its player results in finishing
+        order. The results are read and rated outside the write transaction (a big group takes
+        seconds; games of other chats go on meanwhile); if a game of this chat is recorded in
+        the meantime, it starts over. Returns the number of games rated."""
+        for attempt in range(3):
+            last = attempt == 2
+            async with (self._write() if last else self._read()) as c:
+                marker = await self._marker(c, chat_id)
+                rows = []
+                result = await c.stream(_results_in_order(chat_id))
+                async for part in result.partitions(5_000):
+                    rows.extend(tuple(r) for r in part)
+                if last:  # under the lock at last: nothing can change now
+                    built = _rebuild(chat_id, rows, rate)
+                    await self._replace_totals(c, chat_id, *built[:2])
+                    return built[2]
+            built = await asyncio.to_thread(_rebuild, chat_id, rows, rate)
+            async with self._write() as c:
+                if await self._marker(c, chat_id) != marker:
+                    continue
+                await self._replace_totals(c, chat_id, *built[:2])
+            return built[2]
+        raise AssertionError("unreachable")
 
-    async def _rebuild(self, c: AsyncConnection, chat_id: int, rate: RateFn) -> int:
-        query = (select(results.c.game_id, results.c.user_id, results.c.team, results.c.won,
-                        results.c.name, summaries.c.winner)
-                 .join(summaries, summaries.c.game_id == results.c.game_id)
-                 .where(results.c.chat_id == chat_id)
-                 .order_by(summaries.c.finished_at, summaries.c.game_id))
-        state: dict[tuple[int, str], list] = {}  # (user, team) -> [rating, games, wins, name]
-        games_rated = 0
-        batch: list = []
+    @staticmethod
+    async def _marker(c: AsyncConnection, chat_id: int) -> tuple:
+        return tuple((await c.execute(select(func.count(), func.max(summaries.c.game_id))
+                                      .where(summaries.c.chat_id == chat_id))).one())
 
-        def flush() -> None:
-            nonlocal games_rated
-            if not batch:
-                return
-            games_rated += 1
-            teams = {r.user_id: r.team for r in batch}
-            new = rate({k: state[k][0] for k in ((r.user_id, r.team) for r in batch) if k in state},
-                       teams, batch[0].winner)
-            for r in batch:
-                s = state.setdefault((r.user_id, r.team), [0.0, 0, 0, r.name])
-                s[0] = new[(r.user_id, r.team)]
-                s[1] += 1
-                s[2] += int(bool(r.won))
-                s[3] = r.name
-            batch.clear()
-
-        for row in (await c.execute(query)).all():
-            if batch and batch[0].game_id != row.game_id:
-                flush()
-            batch.append(row)
-        flush()
+    @staticmethod
+    async def _replace_totals(c: AsyncConnection, chat_id: int, rating_rows: list,
+                              role_rows: list) -> None:
         await c.execute(delete(ratings).where(ratings.c.chat_id == chat_id))
-        now = utcnow()
-        names: dict[int, str] = {}
-        for (uid, _team), s in state.items():
-            names[uid] = s[3]
-        rows = [{"chat_id": chat_id, "user_id": uid, "team": team, "name": names[uid],
-                 "rating": s[0], "games": s[1], "wins": s[2], "updated_at": now}
-                for (uid, team), s in state.items()]
-        if rows:
-            await c.execute(insert(ratings), rows)
-        return games_rated
+        await c.execute(delete(role_stats).where(role_stats.c.chat_id == chat_id))
+        for tbl, rows in ((ratings, rating_rows), (role_stats, role_rows)):
+            for i in range(0, len(rows), 5_000):
+                await c.execute(insert(tbl), rows[i:i + 5_000])
 
     async def delete_from_history(self, game_id: int, by: int | None, rate: RateFn) -> int | None:
         """Remove a finished game from the history (summary and results; the log is kept and
@@ -220,7 +221,7 @@ class HistoryStorage:
                                                      deleted_by=by, deleted_at=utcnow()))
             await c.execute(delete(results).where(results.c.game_id == game_id))
             await c.execute(delete(summaries).where(summaries.c.game_id == game_id))
-            await self._rebuild(c, chat_id, rate)
+        await self.rebuild_ratings(chat_id, rate)
         return chat_id
 
     async def is_deleted(self, game_id: int) -> bool:
@@ -248,6 +249,29 @@ class HistoryStorage:
             row = (await c.execute(select(summaries).where(summaries.c.game_id == game_id))).first()
         return None if row is None else HistoryRecord(**row._mapping)
 
+    async def user_history(self, user_id: int, offset: int = 0, limit: int = 10
+                           ) -> list[tuple[HistoryRecord, str, bool]]:
+        """A page of the games the user played (all groups), newest first, as
+        ``(record, his role, whether he won)``."""
+        query = (select(summaries, results.c.role, results.c.won)
+                 .join(results, results.c.game_id == summaries.c.game_id)
+                 .where(results.c.user_id == user_id)
+                 .order_by(summaries.c.finished_at.desc(), summaries.c.game_id.desc())
+                 .offset(offset).limit(limit))
+        async with self._read() as c:
+            rows = (await c.execute(query)).all()
+        out = []
+        for row in rows:
+            m = dict(row._mapping)
+            role, won = m.pop("role"), m.pop("won")
+            out.append((HistoryRecord(**m), role, bool(won)))
+        return out
+
+    async def user_history_count(self, user_id: int) -> int:
+        query = select(func.count()).select_from(results).where(results.c.user_id == user_id)
+        async with self._read() as c:
+            return int((await c.execute(query)).scalar_one())
+
     async def played_in(self, game_id: int, user_id: int) -> bool:
         query = select(results.c.user_id).where(results.c.game_id == game_id,
                                                  results.c.user_id == user_id)
@@ -272,17 +296,17 @@ class HistoryStorage:
 
     async def role_totals(self, chat_id: int | None = None, user_id: int | None = None
                           ) -> list[RoleTotals]:
-        """Per (chat, team, role) aggregates, of one chat and/or one user (at least one)."""
+        """Per (chat, team, role) totals, of one chat and/or one user (at least one)."""
         if chat_id is None and user_id is None:
             raise ValueError("give chat_id or user_id")
-        query = select(results.c.chat_id, results.c.team, results.c.role, func.count(),
-                       func.sum(cast(results.c.won, Integer)),
-                       func.sum(cast(results.c.survived, Integer)), func.sum(results.c.fouls))
+        t = role_stats
+        query = select(t.c.chat_id, t.c.team, t.c.role, func.sum(t.c.games), func.sum(t.c.wins),
+                       func.sum(t.c.survived), func.sum(t.c.fouls))
         if chat_id is not None:
-            query = query.where(results.c.chat_id == chat_id)
+            query = query.where(t.c.chat_id == chat_id)
         if user_id is not None:
-            query = query.where(results.c.user_id == user_id)
-        query = query.group_by(results.c.chat_id, results.c.team, results.c.role)
+            query = query.where(t.c.user_id == user_id)
+        query = query.group_by(t.c.chat_id, t.c.team, t.c.role)
         async with self._read() as c:
             rows = (await c.execute(query)).all()
         return [RoleTotals(int(r[0]), r[1], r[2], int(r[3]), int(r[4] or 0), int(r[5] or 0),
@@ -341,7 +365,7 @@ class HistoryStorage:
             for table in (summaries, results, deletions):
                 await c.execute(update(table).where(table.c.chat_id == old_chat_id)
                                 .values(chat_id=new_chat_id))
-        for table in (ratings, subscriptions):
+        for table in (ratings, role_stats, subscriptions):
             try:
                 async with self._write() as c:
                     await c.execute(update(table).where(table.c.chat_id == old_chat_id)
@@ -350,3 +374,49 @@ class HistoryStorage:
                 async with self._write() as c:
                     await c.execute(delete(table).where(table.c.chat_id == old_chat_id))
         return moved
+
+
+def _results_in_order(chat_id: int):
+    return (select(results.c.game_id, results.c.user_id, results.c.team, results.c.role,
+                   results.c.won, results.c.survived, results.c.fouls, results.c.name,
+                   summaries.c.winner)
+            .join(summaries, summaries.c.game_id == results.c.game_id)
+            .where(results.c.chat_id == chat_id)
+            .order_by(summaries.c.finished_at, summaries.c.game_id))
+
+
+def _rebuild(chat_id: int, rows: Sequence[tuple], rate: RateFn) -> tuple[list, list, int]:
+    """(rating rows, role_stats rows, games) from a chat's results in finishing order:
+    ``(game_id, user_id, team, role, won, survived, fouls, name, winner)`` tuples."""
+    track: dict[tuple[int, str], list] = {}  # (user, team) -> [rating, games, wins]
+    roles: dict[tuple[int, str, str], list] = {}  # (user, team, role) -> [games, wins, surv, fouls]
+    names: dict[int, str] = {}
+    games_rated = 0
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j][0] == rows[i][0]:
+            j += 1
+        game = rows[i:j]
+        games_rated += 1
+        teams = {r[1]: r[2] for r in game}
+        new = rate({(u, t): track[(u, t)][0] for u, t in teams.items() if (u, t) in track},
+                   teams, game[0][8])
+        for _gid, uid, team, role, won, survived, fouls, name, _w in game:
+            st = track.setdefault((uid, team), [0.0, 0, 0])
+            st[0], st[1], st[2] = new[(uid, team)], st[1] + 1, st[2] + int(bool(won))
+            rs = roles.setdefault((uid, team, role), [0, 0, 0, 0])
+            rs[0] += 1
+            rs[1] += int(bool(won))
+            rs[2] += int(bool(survived))
+            rs[3] += int(fouls or 0)
+            names[uid] = name
+        i = j
+    now = utcnow()
+    rating_rows = [{"chat_id": chat_id, "user_id": uid, "team": team, "name": names[uid],
+                    "rating": st[0], "games": st[1], "wins": st[2], "updated_at": now}
+                   for (uid, team), st in track.items()]
+    role_rows = [{"chat_id": chat_id, "user_id": uid, "team": team, "role": role, "games": rs[0],
+                  "wins": rs[1], "survived": rs[2], "fouls": rs[3]}
+                 for (uid, team, role), rs in roles.items()]
+    return rating_rows, role_rows, games_rated

@@ -91,11 +91,14 @@ class OnlineTable(Table):
             elif p.role in (Role.MAFIA, Role.DON):
                 if p.seat in picks:
                     self.do(NightAction(user_id=u, action="kill", target=uid(picks[p.seat])))
-                if p.role is Role.DON and self.phase is Phase.NIGHT and self.state.night == night:
+                if p.role is Role.DON and self.phase is Phase.NIGHT and \
+                        self.state.night == night and u not in self.state.night_actions:
                     if don_check is not None:
                         self.do(NightAction(user_id=u, action="don_check", target=uid(don_check)))
                     else:
                         self.do(NightAction(user_id=u, action="sleep"))
+            elif u in self.state.night_actions:
+                continue  # he has checked or slept already
             elif p.role is Role.SHERIFF and check is not None:
                 self.do(NightAction(user_id=u, action="sheriff_check", target=uid(check)))
             else:

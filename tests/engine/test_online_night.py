@@ -6,8 +6,8 @@ from __future__ import annotations
 from engine import (
     AlreadyActed, BestMove, ChooseBestMove, CheckResult, DonCheckResult, GameEnded, InvalidTarget,
     MafiaPicks, MarkAfk, MarkInactive, Misfire, NightAction, NightActionAccepted, NightResult,
-    NotYourTurn, Phase, PhaseClosed, PlayerEliminated, PlayerInactive, Private, Role,
-    TargetNotAlive, Team, TurnSkipped, legal_actions,
+    NoNightAction, NotYourTurn, Phase, PhaseClosed, PlayerEliminated, PlayerInactive, Private,
+    Role, TargetNotAlive, Team, TurnSkipped, legal_actions,
 )
 from engine.online import shot_target
 
@@ -56,7 +56,6 @@ def test_ONLINE_10_the_sheriff_checks_one_player_a_night():
     t.do(NightAction(user_id=uid(4), action="sheriff_check", target=uid(2)))
     t.refuse(NightAction(user_id=uid(4), action="sheriff_check", target=uid(3)), AlreadyActed)
     t.refuse(NightAction(user_id=uid(4), action="sleep"), AlreadyActed)
-    t.refuse(NightAction(user_id=uid(4), action="sheriff_check", target=uid(4)), AlreadyActed)
     t2 = online_at_night(10, 2)
     t2.refuse(NightAction(user_id=uid(4), action="sheriff_check", target=uid(4)), InvalidTarget)
 
@@ -121,12 +120,15 @@ def test_ONLINE_Q13_results_come_at_once_and_a_shot_checker_keeps_his():
     t.onight(kill=4)  # the Sheriff is shot after his check
     assert t.events(NightResult)[-1].killed == uid(4)
     assert t.events(CheckResult)[-1].checker == uid(4)  # nothing takes it back
-    # rechecks are allowed on later nights; the Sheriff may check anyone else alive
+    # rechecks are allowed on later nights
+    t = online_at_night(10, 2)
+    t.onight(kill=9, don_check=4, check=1)
     t.best_move()
     t.last_words()
     t.ballot({})
-    t.onight(kill=9, don_check=4 if t.state.is_alive(uid(4)) else 5)
-    assert t.events(DonCheckResult)[-1].target == uid(5)
+    t.onight(kill=8, don_check=4, check=1)
+    assert [(e.target, e.is_mafia) for e in t.events(CheckResult)] == [(uid(1), True)] * 2
+    assert [e.target for e in t.events(DonCheckResult)] == [uid(4)] * 2
 
 
 def test_ONLINE_Q14_an_offline_black_is_still_required_an_afk_one_is_not():
@@ -169,7 +171,6 @@ def test_ONLINE_Q15_the_don_may_skip_the_search_and_the_night_waits_for_everyone
     assert t.events(NightResult)[-1].killed == uid(6)
     # a black has no Sleep: only his shot makes him done
     t = online_at_night(10, 2)
-    from engine import NoNightAction
     t.refuse(NightAction(user_id=uid(2), action="sleep"), NoNightAction)
 
 
@@ -242,7 +243,7 @@ def test_ONLINE_Q17_afk_and_offline_players_count_as_alive():
     t.do(MarkInactive(player=uid(4), reason="left"))
     t.do(MarkAfk(player=uid(4)))
     t.do(MarkInactive(player=uid(3), reason="blocked"))
-    t.leave_by_vote(5)  # 2 blacks v S (OFFLINE), T (AFK... no: 4 is AFK), 6
+    t.leave_by_vote(5)  # 2 blacks v the Sheriff (OFFLINE), seat 4 (AFK) and seat 6
     assert not t.state.over and t.phase is Phase.NIGHT
 
 
@@ -313,3 +314,16 @@ def test_ONLINE_X04_no_role_name_in_the_morning():
     morning = t.events(NightResult)[-1]
     assert morning.killed == uid(4) and not any(
         isinstance(v, (Role, Team)) for v in vars(morning).values())
+
+
+def test_ONLINE_X05_sleep_skips_a_check_never_a_shot():
+    t = online_at_night(10, 2)
+    t.do(NightAction(user_id=uid(1), action="sleep"))  # the Don skips his search first...
+    t.refuse(NightAction(user_id=uid(1), action="don_check", target=uid(4)), AlreadyActed)
+    la = legal_actions(t.state, uid(1))
+    assert la.night_action == "kill" and la.night_extra is None and not la.sleep  # ...not his shot
+    t.do(NightAction(user_id=uid(4), action="sleep"))  # the Sheriff skips his check
+    t.refuse(NightAction(user_id=uid(4), action="sheriff_check", target=uid(1)), AlreadyActed)
+    t.refuse(NightAction(user_id=uid(3), action="sleep"), NoNightAction)
+    t.onight(kill=6, close=False)
+    assert t.events(NightResult)[-1].killed == uid(6)

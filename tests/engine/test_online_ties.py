@@ -308,3 +308,20 @@ def test_ONLINE_35_only_the_speaking_candidate_may_write():
     assert may_write(t.state, uid(4)) and not may_write(t.state, uid(1))
     t.end_turn()
     assert not any(may_write(t.state, uid(s)) for s in range(1, 10))  # the revote itself
+
+
+def test_ONLINE_X13_results_use_the_shared_events():
+    t = online_at_day(10)
+    tie(t, {2: (1, 3), 6: (4, 5)})
+    assert t.events(VoteResult)[-1] == VoteResult(
+        tally=((uid(2), seats(1, 3)), (uid(6), seats(4, 5))), leaders=seats(2, 6))
+    t.defences()
+    t.lift(lift=range(1, 7))
+    assert t.events(ExcludeVoteResult)[-1] == ExcludeVoteResult(
+        candidates=seats(2, 6), yes=6, needed=6, passed=True)
+    assert [(e.user_id, e.cause) for e in t.events(PlayerEliminated)] == [
+        (uid(2), "lift"), (uid(6), "lift")]
+    t.last_words()
+    assert [e.speaker for e in t.events(PhaseStarted) if e.phase == "last_word"] == list(
+        seats(2, 6))  # last words in seat order, then night
+    assert t.phase is Phase.NIGHT

@@ -13,6 +13,7 @@ from engine import (
     MarkInactive, MarkReady, NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume,
     Role, StartGame, TakeOver, command_from_dict, event_from_dict, replay, to_dict,
     CancelFoul, Disqualify, IssueFoul, Private, UndoNomination,
+    ChooseBestMove, MarkAfk, TapLift, TapVote,
 )
 from engine import events as ev
 from engine.errors import BadSetup
@@ -51,6 +52,12 @@ SAMPLES = [
     Disqualify(user_id=None, player=BIG + 2),
     CancelFoul(user_id=BIG, player=BIG + 1, reason="misheard"),
     UndoNomination(user_id=BIG, target=BIG + 3),
+    TapVote(user_id=BIG, target=BIG + 4),  # the online preset (test_online_*.py)
+    TapVote(user_id=BIG),  # PASS
+    TapLift(user_id=BIG, lift=False),
+    ChooseBestMove(user_id=BIG, targets=(BIG + 1, BIG + 2, BIG + 3)),
+    ChooseBestMove(user_id=BIG),
+    MarkAfk(player=BIG + 1),
 ]
 
 
@@ -95,6 +102,13 @@ EXTRA_EVENTS = [
     ev.FoulIssued(player=BIG, count=3, by=None, reason="gesture"),
     ev.FoulCancelled(player=BIG, count=2, by=BIG + 1, reason="misheard"),
     ev.NominationUndone(target=BIG, nominator=BIG + 1, by=None, candidates=(BIG + 2,)),
+    ev.VoteTapped(voter=BIG, stage="day", target=None, final=True,
+                  votes=((BIG, None, True), (BIG + 1, BIG, False))),
+    ev.LiftCalled(candidates=(BIG, BIG + 1), n=10),
+    ev.LiftTapped(voter=BIG, lift=True, final=False, votes=((BIG, True, False),)),
+    ev.Misfire(count=2),
+    ev.BestMove(user_id=BIG, targets=(BIG + 1, BIG + 2, BIG + 3)),
+    ev.PlayerAfk(user_id=BIG),
 ]
 
 

@@ -250,3 +250,49 @@ def test_club_random_playouts(host, chaos):
     if host:
         assert seen["HostRoles"] + seen["abandoned"] == CLUB_GAMES
     assert not seen["MafiaPicks"] and not seen["ReadyMarked"]
+
+
+# --- the online preset (docs/rules/online-sport.md) ----------------------------------------------
+ONLINE_GAMES = 50           # per case: 6 sizes x 2 modes x 50 = 600 games (500 played, 6..10)
+
+
+@pytest.mark.parametrize("host", [False, True], ids=["auto", "host"])
+@pytest.mark.parametrize("n", range(5, 11))
+def test_online_random_playouts(n, host):
+    from .online_playout import check_online_game
+
+    seen: Counter = Counter()
+    for i in range(ONLINE_GAMES):
+        po = play(700_000 + n * 1_000 + host * 100 + i, n, host=host, chaos=CHAOS[i % 3],
+                  ruleset="online")
+        if n < 6:
+            assert isinstance(po.start_error, NotEnoughPlayers)
+            continue
+        assert po.start_error is None
+        seen += check_game(po)
+        seen += check_online_game(po)
+    if n < 6:
+        return
+    for kind in ("VoteTapped", "tap_preliminary", "tap_final", "VoteResult", "NightResult",
+                 "CheckResult", "DonCheckResult", "misfire", "best_move", "best_move_skipped",
+                 "PlayerInactive", "afk", "Paused", "winner_town", "winner_mafia", "lifted",
+                 "LiftCalled", "DayWithoutElimination"):
+        assert seen[kind], f"no {kind} in {ONLINE_GAMES} online games of {n}"
+    assert not seen["MafiaPicks"] and not seen["ReadyMarked"] and not seen["VoteWindowOpened"]
+    if host:
+        assert seen["HostRoles"] + seen["abandoned"] == ONLINE_GAMES
+    assert seen["abandoned"] < ONLINE_GAMES // 5
+
+
+def test_online_playouts_cover_every_row_of_the_tie_table():
+    """ONLINE-24..31 and ONLINE-36 happen in the seeded games, not only in the unit tests."""
+    from .online_playout import check_online_game
+
+    seen: Counter = Counter()
+    for n in range(6, 11):
+        for i in range(30):
+            po = play(900_000 + n * 1_000 + i, n, chaos=0.05 * (i % 3), ruleset="online")
+            seen += check_online_game(po)
+    for row in ("tie_lift_10", "tie_night_10", "tie_revote_9", "tie_lift_8", "tie_revote_8",
+                "tie_lift_6", "tie_revote_6", "tie_revote_7", "misfire_win", "day1_single_vote"):
+        assert seen[row], f"no {row} in the online playouts: {sorted(seen)}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import zlib
 
-from engine import RULESETS, to_dict
+from engine import RULESETS, Phase, to_dict
 from bot.history.protocol import Entry
 from tests.engine.playout import Playout, play
 
@@ -30,7 +30,8 @@ def playouts(per_case: int = 3, chaos=(0.0, 0.1, 0.3), host=(False, True)):
             for h in host:
                 seed = zlib.crc32(f"{ruleset}:{n}:{i}:{h}".encode()) % 100_000
                 po = play(seed=seed, n=n, host=h, chaos=chaos[i % len(chaos)], ruleset=ruleset)
-                if po.state is not None and po.state.over and po.start_error is None:
+                if po.start_error is None and po.state is not None \
+                        and po.state.phase is Phase.ENDED:
                     yield f"{ruleset}-{n}p-{i}{'-host' if h else ''}", po
 
 
@@ -100,6 +101,6 @@ def sample_playouts() -> list[Playout]:
                                        ("party", 12, False, 3), ("club", 10, False, 4),
                                        ("club", 10, True, 5), ("party", 7, False, 6)):
             po = play(seed=seed, n=n, host=host, chaos=0.05, ruleset=ruleset)
-            assert po.state.over
+            assert po.state.phase is Phase.ENDED
             _SAMPLE.append(po)
     return _SAMPLE

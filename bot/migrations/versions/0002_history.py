@@ -1,4 +1,5 @@
-"""History: game summaries, player results, ratings, deletions, /nextgame subscriptions.
+"""History: game summaries, player results, ratings, role totals, deletions, /nextgame
+subscriptions.
 
 Revision ID: 0002
 Revises: 0001
@@ -58,8 +59,8 @@ def upgrade() -> None:
         _game_fk("player_results"),
         sa.PrimaryKeyConstraint("game_id", "user_id", name=op.f("pk_player_results")),
     )
-    op.create_index("ix_player_results_chat", "player_results",
-                    ["chat_id", "user_id", "team", "role", "won", "survived", "fouls"], unique=False)
+    op.create_index("ix_player_results_chat", "player_results", ["chat_id", "user_id"],
+                    unique=False)
     op.create_index("ix_player_results_user", "player_results", ["user_id"], unique=False)
 
     op.create_table(
@@ -75,6 +76,20 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("chat_id", "user_id", "team", name=op.f("pk_ratings")),
     )
     op.create_index("ix_ratings_user", "ratings", ["user_id"], unique=False)
+
+    op.create_table(
+        "role_stats",
+        sa.Column("chat_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("user_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("team", sa.String(length=16), nullable=False),
+        sa.Column("role", sa.String(length=16), nullable=False),
+        sa.Column("games", sa.Integer(), nullable=False),
+        sa.Column("wins", sa.Integer(), nullable=False),
+        sa.Column("survived", sa.Integer(), nullable=False),
+        sa.Column("fouls", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("chat_id", "user_id", "team", "role", name=op.f("pk_role_stats")),
+    )
+    op.create_index("ix_role_stats_user", "role_stats", ["user_id"], unique=False)
 
     op.create_table(
         "game_deletions",
@@ -99,6 +114,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("next_game_subscriptions")
     op.drop_table("game_deletions")
+    op.drop_index("ix_role_stats_user", table_name="role_stats")
+    op.drop_table("role_stats")
     op.drop_index("ix_ratings_user", table_name="ratings")
     op.drop_table("ratings")
     op.drop_index("ix_player_results_user", table_name="player_results")

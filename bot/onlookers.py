@@ -1,0 +1,181 @@
+"""Onlookers: people who follow a running game from their private chat (ONLINE-43/44/45, Q21).
+
+An onlooker is a non-player who asked to watch (``/spectate`` or the deep link
+``?start=spectate_<game>``), or an eliminated player (added automatically).  The list lives in
+``g.ui["onlookers"]`` (user ids, persisted with the game's presentation state, so a restart keeps
+it).  Onlookers get:
+
+* a copy of the game's public announcements: every plain text the presenter posts in the group
+  (no keyboards, no edits), gathered per step into one private message each;
+* the onlookers' chat: what one of them writes to the bot goes to the other onlookers only,
+  never to a living player of that game (ONLINE-Q21: the dead know things).
+
+They cannot act (the buttons refuse them, ``bot/handlers/onlookers.py``).  When the game ends
+they get the final message like everyone else, and the list is dropped.
+
+This module also tells a player whose last word begins that he may send it here
+(``bot/handlers/discipline.py`` publishes it, ONLINE-42).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from html import escape
+from typing import Any
+
+from aiolimiter import AsyncLimiter
+
+from engine import GameState, Phase
+from engine import events as ev
+
+from .discipline import LAST_WORD_LIMIT
+from .texts import label
+
+logger = logging.getLogger(__name__)
+
+KEY = "onlookers"
+#: Characters of one message in the onlookers' chat.
+RELAY_LIMIT = 1000
+#: Messages one onlooker may send to the onlookers' chat per minute (each one fans out).
+RELAY_PER_MINUTE = 10
+
+
+def onlookers_of(g) -> list[int]:
+    """The user ids following game ``g`` (a LiveGame), oldest first."""
+    return list(g.ui.get(KEY) or [])
+
+
+def running(g) -> bool:
+    st = g.state
+    return st is not None and not st.over and st.phase is not Phase.LOBBY
+
+
+def seated(st: GameState | None, user_id: int) -> bool:
+    p = st.players.get(user_id) if st is not None else None
+    return bool(p and p.seat)
+
+
+class Onlookers:
+    """Keeps the onlooker lists of the service's games and talks to onlookers.
+
+    ``fan_out`` is the presenter's ``on_group_text`` hook; ``on_step`` is a service listener.
+    Every method that changes a list persists ``g.ui`` (``service.persist_ui_soon``).
+    """
+
+    def __init__(self, service, sender, translator) -> None:
+        self.service = service
+        self.sender = sender
+        self.tr = translator
+        self._pending: dict[int, tuple[Any, list[int], list[str]]] = {}
+        self._limits: dict[int, AsyncLimiter] = {}
+
+    # --- the lists ---------------------------------------------------------------------------
+    def add(self, g, user_id: int) -> bool:
+        """Make ``user_id`` an onlooker of ``g``; he stops following any other game. Returns
+        False if he already follows ``g``."""
+        for other in list(self.service.games.values()):
+            if other is not g and user_id in onlookers_of(other):
+                self.remove(other, user_id)
+        ids = onlookers_of(g)
+        if user_id in ids:
+            return False
+        g.ui[KEY] = ids + [user_id]
+        self.service.persist_ui_soon(g)
+        return True
+
+    def remove(self, g, user_id: int) -> bool:
+        ids = onlookers_of(g)
+        if user_id not in ids:
+            return False
+        ids.remove(user_id)
+        g.ui[KEY] = ids or None  # None removes the key from the stored ui as well
+        self.service.persist_ui_soon(g)
+        return True
+
+    def watched_by(self, user_id: int):
+        """The running game ``user_id`` follows as an onlooker, or None."""
+        for g in list(self.service.games.values()):
+            if user_id in onlookers_of(g) and running(g):
+                return g
+        return None
+
+    def unreachable(self, user_id: int) -> None:
+        """A private message to ``user_id`` failed with 403: stop sending him copies."""
+        for g in list(self.service.games.values()):
+            if not seated(g.state, user_id):  # an eliminated player stays (he may come back)
+                self.remove(g, user_id)
+
+    # --- copies of the group's announcements ----------------------------------------------------
+    def fan_out(self, g, text: str) -> None:
+        """Queue a copy of a plain group text for the onlookers of ``g``; the texts of one step
+        go out together as one private message per onlooker, without a notification."""
+        ids = onlookers_of(g)
+        if not ids:
+            return
+        pending = self._pending.get(g.id)
+        if pending is None:
+            st = g.state
+            recipients = [u for u in ids if st is None or not st.is_alive(u)]
+            self._pending[g.id] = (g, recipients, [text])
+            asyncio.get_running_loop().call_soon(self._flush, g.id)
+        else:
+            pending[2].append(text)
+
+    def _flush(self, game_id: int) -> None:
+        g, recipients, texts = self._pending.pop(game_id, (None, [], []))
+        body = "\n\n".join(texts)
+        for uid in recipients:
+            self.sender.send(uid, body, disable_notification=True)
+
+    # --- the onlookers' chat -------------------------------------------------------------------
+    async def may_relay(self, user_id: int) -> bool:
+        """True if ``user_id`` has relay budget left this minute (and takes one unit of it);
+        never waits."""
+        limiter = self._limits.get(user_id)
+        if limiter is None:
+            limiter = self._limits[user_id] = AsyncLimiter(RELAY_PER_MINUTE, 60)
+        if not limiter.has_capacity():
+            return False
+        await limiter.acquire()  # returns at once: the capacity is there
+        return True
+
+    def relay(self, g, user_id: int, name: str, text: str) -> int:
+        """Send ``text`` from onlooker ``user_id`` (shown as ``name``, already HTML-safe) to the
+        other onlookers of ``g``, never to a living player. Returns the number of recipients."""
+        st = g.state
+        author = label(st, user_id) if seated(st, user_id) else name
+        body = f"👁 {author}: {escape(text[:RELAY_LIMIT])}"
+        recipients = [u for u in onlookers_of(g)
+                      if u != user_id and (st is None or not st.is_alive(u))]
+        for uid in recipients:
+            self.sender.send(uid, body)
+        return len(recipients)
+
+    # --- service listener ----------------------------------------------------------------------
+    async def on_step(self, g, before: GameState | None, after: GameState, events: list) -> None:
+        """The eliminated join the onlookers; a last word's speaker learns he may send it here;
+        the list is dropped when the game is over (after the final message was copied)."""
+        _ = self.tr.get(g.locale)
+        for e in events:
+            if isinstance(e, ev.PlayerEliminated) and not after.over and seated(after, e.user_id):
+                if self.add(g, e.user_id):
+                    self.sender.send(e.user_id, _(
+                        "👁 You follow the rest of the game as an onlooker: I send you its "
+                        "announcements here, and what you write to me reaches only the other "
+                        "onlookers, never the living players. /unspectate stops it."))
+            elif isinstance(e, ev.PhaseStarted) and e.phase == Phase.LAST_WORD.value \
+                    and after.phase is Phase.LAST_WORD and after.phase_seq == e.phase_seq \
+                    and after.speaker is not None:
+                self.sender.send(after.speaker, _(
+                    "🟢 Your last word. Write it here and I publish it in the group (up to {n} "
+                    "characters), or write in the group yourself. Press «End speech» there when "
+                    "you are done.").format(n=LAST_WORD_LIMIT))
+        if after.over and g.ui.get(KEY):
+            for uid in onlookers_of(g):
+                self._limits.pop(uid, None)
+            g.ui[KEY] = None
+            self.service.persist_ui_soon(g)
+
+
+__all__ = ["KEY", "Onlookers", "RELAY_LIMIT", "onlookers_of", "running", "seated"]

@@ -1,0 +1,139 @@
+"""The club preset through the bot: /newgame club, the meeting, blind shots, dawn checks,
+fouls from the judge's commands and console (docs/rules/club.md)."""
+
+from __future__ import annotations
+
+from bot.texts import ROLE_ICONS, ROLE_NAMES
+from engine import Phase, Role
+from tests.bot.driver import play_to_end, press_action
+from tests.bot.harness import GROUP, make_harness
+from tests.fakes.updates import FakeUser
+
+ADMIN = FakeUser(900_000_000_001, "Admin")
+
+
+async def club_game(h, host: FakeUser | None = None) -> int:
+    await h.command(h.users[0], "/newgame club")
+    g = await h.game()
+    assert g.state.ruleset == "club"
+    if host is not None:
+        await h.dm(host, f"/start host_{g.id}")
+    for u in h.users:
+        await h.dm(u, f"/start join_{g.id}")
+    await h.command(h.users[0], "/startgame")
+    st = (await h.game()).state
+    assert st.phase is Phase.NIGHT and st.timer.kind == "meeting"  # CLUB-08
+    return g.id
+
+
+async def test_CLUB_01_a_club_game_needs_ten_players(sqlite_url):
+    h = await make_harness(sqlite_url, n_users=9)
+    try:
+        await h.command(h.users[0], "/newgame club")
+        g = await h.game()
+        for u in h.users:
+            await h.dm(u, f"/start join_{g.id}")
+        await h.command(h.users[0], "/startgame")
+        assert (await h.game()).state.phase is Phase.LOBBY
+        assert "Not enough players yet." in h.texts(GROUP)[-1]
+    finally:
+        await h.stop()
+
+
+async def test_CLUB_full_game_through_the_bot_ends_with_the_reveal(sqlite_url):
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        game_id = await club_game(h)
+        await play_to_end(h, seed=5)
+        st = (await h.service.live(game_id)).state
+        assert st.over and st.winner is not None
+        final = h.texts(GROUP)[-1]
+        for p in st.seated():
+            assert f"№{p.seat} " in final
+        # nothing before the result names a role (CLUB-26, CLUB-40)
+        pairs = [f"{ROLE_ICONS[r]} {ROLE_NAMES[r]}" for r in ROLE_ICONS]
+        for text in h.texts(GROUP)[:-1]:
+            assert not any(pair in text for pair in pairs), text
+    finally:
+        await h.stop()
+
+
+async def test_CLUB_36_38_fouls_by_command_then_disqualification(sqlite_url):
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        game_id = await club_game(h)
+        h.session.set_member(GROUP, ADMIN.id, "administrator")
+        target = (await h.service.live(game_id)).state.by_seat(4)
+        # a player cannot foul (CLUB-41)
+        await h.command(h.users[1], "/foul 4")
+        assert "Only the host or a group admin" in h.texts(GROUP)[-1]
+        assert target.fouls == 0
+        for n in range(1, 4):
+            await h.command(ADMIN, "/foul 4")
+            st = (await h.service.live(game_id)).state
+            assert st.players[target.user_id].fouls == n
+            assert f"({n} of 4)" in h.texts(GROUP)[-1]
+        assert st.players[target.user_id].silenced_next  # CLUB-37
+        await h.command(ADMIN, "/foul 4")
+        st = (await h.service.live(game_id)).state
+        assert not st.players[target.user_id].alive  # CLUB-38: out at once
+        assert any("disqualified" in t for t in h.texts(GROUP))
+        await h.command(ADMIN, "/unfoul 5")  # nothing to take back: a refusal, no change
+        assert (await h.service.live(game_id)).state.by_seat(5).fouls == 0
+    finally:
+        await h.stop()
+
+
+async def test_CLUB_Q08_the_judges_console_gives_fouls_and_others_cannot(sqlite_url):
+    host = FakeUser(900_000_000_002, "Judge")
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        game_id = await club_game(h, host=host)
+        st = (await h.service.live(game_id)).state
+        assert st.host == host.id
+        seat3 = st.by_seat(3).user_id
+        # the console came with the roles; a foul button for seat 3
+        answer = await press_action(h, host, host.id, "foul", 3)
+        assert answer == "⚠️"
+        assert (await h.service.live(game_id)).state.players[seat3].fouls == 1
+        # a player pressing the judge's button (forged) is refused by the engine
+        data = next(b["callback_data"] for _, b in h.buttons(host.id)
+                    if b.get("callback_data", "").endswith(":foul:3"))
+        mid = next(m for m, b in h.buttons(host.id) if b.get("callback_data") == data)
+        answer = await h.press(h.users[0], host.id, mid, data)
+        assert (await h.service.live(game_id)).state.players[seat3].fouls == 1
+        assert answer != "⚠️"
+        # /panel sends the console again, to the judge only
+        before = len(h.texts(host.id))
+        await h.dm(host, "/panel")
+        assert len(h.texts(host.id)) > before
+    finally:
+        await h.stop()
+
+
+async def test_CLUB_31_32_checks_arrive_at_dawn_privately(sqlite_url):
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        game_id = await club_game(h)
+        await h.fire()  # the meeting ends
+        g = await h.service.live(game_id)
+        # through day 1 with no nominations
+        while g.state.phase is Phase.SPEECH:
+            await h.fire()
+        st = g.state
+        assert st.phase is Phase.NIGHT and st.night == 2
+        by_id = {u.id: u for u in h.users}
+        sheriff = next(p for p in st.alive() if p.role is Role.SHERIFF)
+        don = next(p for p in st.alive() if p.role is Role.DON)
+        civ = next(p for p in st.alive() if p.role is Role.CIVILIAN)
+        assert await press_action(h, by_id[sheriff.user_id], sheriff.user_id, "scheck", don.seat) == "⭐"
+        assert await press_action(h, by_id[don.user_id], don.user_id, "dcheck", civ.seat) == "🎩"
+        texts = h.texts(sheriff.user_id)
+        assert not any("black" in t and f"№{don.seat}" in t and "⭐" in t for t in texts[-1:])
+        await h.fire()  # dawn
+        assert "black" in " ".join(h.texts(sheriff.user_id)[-3:])
+        assert "not the Sheriff" in " ".join(h.texts(don.user_id)[-3:])
+        assert not any(" is black" in t or "is the Sheriff" in t for t in h.texts(GROUP))
+        assert any(" is black" in t for t in h.texts(sheriff.user_id))
+    finally:
+        await h.stop()
