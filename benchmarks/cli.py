@@ -46,7 +46,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark chosen by ``argv``, print its report; 1 if a game failed, else 0."""
+    """Run the benchmark chosen by ``argv``, print its report; 1 if a game failed, else 0.
+
+    ``--history [options]`` hands the rest of the line to ``benchmarks.history_bench``
+    (100,000 finished games: /history, protocols, /stats, /top)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--history"]:
+        from .history_bench import main as history_main
+
+        return history_main(argv[1:])
     args = parse_args(argv)
     if args.engine:
         from .engine_bench import report_engine, run_engine
