@@ -4,58 +4,50 @@ Theory of operation
 -------------------
 A preset whose rule set has ``hooks == "online"`` keeps the shared machinery of :mod:`.flow`
 (turns, last words, the win check, the night's collection of actions) and replaces four steps
-with the functions here; ``flow`` calls them where marked ``ONLINE hook``.
+with the functions here; ``flow`` calls them where marked ``ONLINE hook``.  Three modules:
 
-* **Who counts.** ``counted(st)``: the living players who are not AFK (ONLINE-50).  An OFFLINE
-  player (the engine's *inactive*) still counts: he is required at night, awaited by the votes
-  and part of N; only AFK takes him out.  Turns (defences, last words, the best move) of an
-  OFFLINE or AFK player are skipped, as everywhere (PARTY-42).
-* **Day** (ONLINE-Q02): one DISCUSSION phase with the ballot live the whole time.  A player's
-  first :class:`TapVote` is preliminary, the second final (Q04); the ballot closes at the timer or
-  once every counted player has a final vote.  At the close a preliminary vote counts, no tap is
-  PASS (Q03).  No vote for a player → night; day 1 with exactly one such vote → night
-  (ONLINE-23); a sole leader leaves with a last word; a tie goes by :func:`tie_outcome`.
-* **Ties** (ONLINE-24..34, Q07, Q08) with N fixed when the day's vote opened: a revote among
-  the leaders (no PASS) or a Lift/Leave vote, each after the candidates' defences in seat order
-  (Q11).  A revote tied by the same set → lift; by a smaller set → another revote.  Lift passes
-  with ⌊N/2⌋+1 Lift taps, N counted when the lift vote opens (Q09).
-* **Night** (ONLINE-05, 12..15, Q13..Q16): night 1 is the blacks' meeting plus everybody's
-  Sleep tap; from night 2 every black shoots once, the Don also searches for the Sheriff (or
-  skips with Sleep), the Sheriff checks or sleeps, civilians sleep.  The night closes early only
-  when every counted player is done.  The shot kills when every counted black chose the same
-  living target; anything else is a misfire, and the third in a row gives Town the win that
-  morning.  A kill resets the count.
-* **Best move** (ONLINE-07/08, Q12): the victim of night 2's shot (the first night with a shot),
+* :mod:`.presence` -- **who counts**: ``counted(st)``, the living players who are not AFK
+  (ONLINE-50), and ``MarkAfk``.  An OFFLINE player (the engine's *inactive*) still counts: he is
+  required at night, awaited by the votes and part of N; only AFK takes him out.  Turns
+  (defences, last words, the best move) of an OFFLINE or AFK player are skipped (PARTY-42).
+* this module -- **the day** (ONLINE-Q02): one DISCUSSION phase with the ballot live the whole
+  time.  A player's first :class:`TapVote` is preliminary, the second final (Q04); the ballot
+  closes at the timer or once every counted player has a final vote.  At the close a
+  preliminary vote counts, no tap is PASS (Q03).  No vote for a player → night; day 1 with
+  exactly one such vote → night (ONLINE-23); a sole leader leaves with a last word; a tie goes by
+  :func:`tie_outcome` with N fixed when the day's vote opened (ONLINE-24..34, Q07, Q08): a revote
+  among the leaders (no PASS) or a Lift/Leave vote, each after the candidates' defences in seat
+  order (Q11).  A revote tied by the same set → lift; by a smaller set → another revote.  Lift
+  passes with ⌊N/2⌋+1 Lift taps, N counted when the lift vote opens (Q09).  Also the online
+  ``legal_actions`` fields and who may post in the group.
+* :mod:`.online_night` -- **the night** (ONLINE-05, 12..15, Q13..Q16): it closes early only when
+  every counted player is done; the shot kills when every counted black chose the same living
+  target, anything else is a misfire, and the third in a row gives Town the win that morning;
+  a kill resets the count.  **The best move** (ONLINE-07/08, Q12): the victim of night 2's shot,
   if it killed, names three living players or skips, then says his last word.
 """
 
 from __future__ import annotations
 
 from . import flow
-from .commands import ChooseBestMove, MarkAfk, TapLift, TapVote
-from .errors import (
-    AlreadyVoted, InvalidTarget, NotAllowed, NotInGame, NotYourTurn, PhaseClosed, PlayerDead,
-    TargetNotAlive,
-)
+from .commands import TapLift, TapVote
+from .errors import AlreadyVoted, InvalidTarget, NotInGame, PhaseClosed, PlayerDead, TargetNotAlive
 from .events import (
-    BestMove, DayWithoutElimination, ExcludeVoteResult, LiftCalled, LiftTapped, Misfire,
-    NightResult, PlayerAfk, TieRevote, VoteResult, VoteTapped,
+    DayWithoutElimination, ExcludeVoteResult, LiftCalled, LiftTapped, TieRevote, VoteResult,
+    VoteTapped,
 )
-from .roles import Role, Team
+from .online_night import (  # noqa: F401  (the flow hooks and the handlers reach them here)
+    BEST_MOVE_SIZE, best_move_choices, choose_best_move, end_night, finish_best_move,
+    night_complete, shot_target,
+)
+from .presence import counted, mark_afk  # noqa: F401
 from .state import Ballot, GameState, Phase, Player, VoteRound
 from .step import Step
 
 #: the phases this module runs (their deadlines and the host's Next come here)
 PHASES = (Phase.DISCUSSION, Phase.REVOTE, Phase.LIFT_VOTE, Phase.BEST_MOVE)
-#: ONLINE-08: the best move names exactly this many players
-BEST_MOVE_SIZE = 3
 #: ONLINE-Q11: the longest defence text the bot publishes for a candidate (characters)
 MAX_DEFENCE_TEXT = 500
-
-
-def counted(st: GameState) -> list[Player]:
-    """ONLINE-50: the living players who are not AFK, in seat order (OFFLINE ones included)."""
-    return [p for p in st.alive() if not p.afk]
 
 
 def _living(s: Step, uid: int | None) -> Player:
@@ -241,98 +233,6 @@ def _no_elimination(s: Step, reason: str, candidates=()) -> None:
     flow.start_night_gate(s)
 
 
-# --- the night -------------------------------------------------------------------------------
-def night_complete(s: Step) -> bool:
-    """ONLINE hook of ``flow.night_complete`` (ONLINE-02, 06, Q15): every counted player is
-    done -- night 1: his Sleep tap; later: a black has shot (the Don has also checked or
-    skipped), everybody else has checked or slept."""
-    st = s.st
-    for p in counted(st):
-        if st.night > 1 and p.team is Team.MAFIA:
-            if p.user_id not in st.mafia_picks:
-                return False
-            if p.role is Role.DON and p.user_id not in st.night_actions:
-                return False
-        elif p.user_id not in st.night_actions:
-            return False
-    return True
-
-
-def shot_target(st: GameState) -> int | None:
-    """ONLINE-13, Q14: the living target every counted black chose; else None (a misfire, also
-    when no black is counted)."""
-    shooters = [p.user_id for p in st.mafia_alive() if not p.afk]
-    picks = {st.mafia_picks.get(u) for u in shooters}
-    if len(picks) != 1:
-        return None
-    (target,) = picks
-    return target if target is not None and st.is_alive(target) else None
-
-
-def end_night(s: Step, timed_out: bool) -> None:
-    """ONLINE hook of ``flow.end_night``: the shot, the misfire count, the morning."""
-    st = s.st
-    if timed_out:  # ONLINE-Q20: a missed required action makes the player OFFLINE
-        flow.record_misses(s, set(st.night_actions) | set(st.mafia_picks))
-    killed = shot_target(st) if st.night > 1 else None
-    st.night_actions, st.mafia_picks = {}, {}
-    s.emit(NightResult(killed=killed))
-    if st.night > 1:
-        st.misfires = 0 if killed is not None else st.misfires + 1  # ONLINE-37, Q16
-        if killed is None:
-            s.emit(Misfire(count=st.misfires))
-            if flow.check_win(s):  # ONLINE-36: the third misfire in a row
-                return
-    if killed is None:
-        flow.start_day(s)
-        return
-    flow.eliminate(s, killed, "night")
-    st.after_last_words = "day"
-    if st.night == 2:  # ONLINE-Q12: the first night with a shot, and it killed
-        start_best_move(s, killed)
-    else:
-        flow.start_last_words(s)
-
-
-# --- the best move ---------------------------------------------------------------------------
-def start_best_move(s: Step, victim: int) -> None:
-    if not s.st.players[victim].active:  # his turns are skipped (PARTY-42): so is this
-        flow.start_last_words(s)
-        return
-    s.new_phase(Phase.BEST_MOVE, "best_move", speaker=victim, purpose="best_move")
-
-
-def best_move_choices(st: GameState, uid: int) -> list[int]:
-    """Whom the best move may name: living players other than the victim himself (Q12)."""
-    if st.phase is not Phase.BEST_MOVE or uid != st.speaker:
-        return []
-    return [p.user_id for p in st.alive() if p.user_id != uid]
-
-
-def choose_best_move(s: Step, cmd: ChooseBestMove) -> None:
-    """ONLINE-08, Q12: exactly three distinct living others, or () to skip."""
-    st = s.st
-    if st.phase is not Phase.BEST_MOVE:
-        raise PhaseClosed(st.phase.value)
-    if cmd.user_id is None or cmd.user_id != st.speaker:
-        raise NotYourTurn()
-    targets = tuple(cmd.targets)
-    if targets:
-        if len(targets) != BEST_MOVE_SIZE or len(set(targets)) != BEST_MOVE_SIZE \
-                or cmd.user_id in targets:
-            raise InvalidTarget(f"name {BEST_MOVE_SIZE} other players")
-        if not all(st.is_alive(t) for t in targets):
-            raise TargetNotAlive()
-    finish_best_move(s, targets)
-
-
-def finish_best_move(s: Step, targets: tuple[int, ...]) -> None:
-    st = s.st
-    s.emit(BestMove(user_id=st.speaker, targets=targets))  # ONLINE-08: published at once
-    st.speaker = None
-    flow.start_last_words(s)
-
-
 # --- deadlines, the host, presence -----------------------------------------------------------
 def phase_timeout(s: Step) -> None:
     """The deadline of an online phase passed (or the host pressed Next)."""
@@ -355,31 +255,6 @@ def presence_changed(s: Step) -> None:
         close_lift(s)
     elif st.phase is Phase.BEST_MOVE and not st.players[st.speaker].active:
         finish_best_move(s, ())
-
-
-def mark_afk(s: Step, cmd: MarkAfk) -> None:
-    """ONLINE-48, 50, Q20: OFFLINE for ``afk_after`` seconds (measured by the shell) → AFK.
-    Refused in a preset without AFK, in the lobby, for the dead, and for a player who is back
-    ONLINE (the shell's clock was stale); a repeat is a no-op."""
-    from . import control
-
-    st = s.st
-    if not s.rs.afk_after:
-        raise NotAllowed("this preset has no AFK status")
-    if st.phase is Phase.LOBBY:
-        raise PhaseClosed("lobby")
-    p = st.players.get(cmd.player)
-    if p is None or not p.seat:
-        raise NotInGame()
-    if not p.alive:
-        raise PlayerDead()
-    if p.active:
-        raise NotAllowed("the player is online")
-    if p.afk:
-        return
-    p.afk = True
-    s.emit(PlayerAfk(user_id=p.user_id))
-    control._after_presence_change(s)
 
 
 # --- queries ---------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ def online_options(rng: random.Random, st: GameState, u: int, la, intent: Intent
         if key not in intent:
             focus = ("focus", st.phase_seq)
             if focus not in intent:  # the table's favourites in this ballot
-                intent[focus] = rng.sample(list(la.ballot), min(len(la.ballot), rng.choice((1, 2, 3))))
+                size = min(len(la.ballot), rng.choice((1, 2, 3)))
+                intent[focus] = rng.sample(list(la.ballot), size)
             pool = list(intent[focus]) + (["pass"] if la.ballot_pass else []) + ["silent"]
             intent[key] = rng.choice(pool)
         want = intent[key]

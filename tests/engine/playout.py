@@ -6,6 +6,8 @@ with probability ``chaos``, one disruptive command (a lost connection, a pause, 
 forged vote, a take-over...), then applies one of them at random.  A command built from
 ``legal_actions`` must be accepted -- the bot offers exactly those buttons -- so a refusal there
 fails the playout; chaos commands may be refused (counted in ``Playout.refused``).
+``ruleset="online"`` adds the online preset's buttons (ballot, lift, best move) and chaos (the
+shell's AFK reports, forged taps) from :mod:`.online_playout`.
 
     >>> po = play(seed=7, n=9, host=True)
     >>> po.state.winner, len(po.log), po.refused
@@ -224,3 +226,5 @@ def check_step(before: GameState | None, cmd, after: GameState) -> None:
     for uid, p in before.players.items():
         if not p.alive:
             assert not after.players[uid].alive, "a dead player came back"
+    for p in after.players.values():  # ONLINE-48/49: AFK is a kind of OFFLINE
+        assert not (p.afk and p.active), f"AFK and ONLINE at once: {p}"

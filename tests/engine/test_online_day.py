@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from engine import (
-    PUBLIC, AlreadyVoted, DayWithoutElimination, LiftTapped, NotInGame, Phase, PlayerDead, PlayerEliminated,
-    TapVote, TargetNotAlive, VoteResult, VoteTapped, legal_actions,
+    PUBLIC, AlreadyVoted, DayWithoutElimination, LiftTapped, NotInGame, Phase, PlayerDead,
+    PlayerEliminated, TapVote, TargetNotAlive, VoteResult, VoteTapped, legal_actions,
 )
 
 from .helpers import SPECTATOR, uid

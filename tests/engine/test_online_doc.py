@@ -1,4 +1,5 @@
-"""docs/rules/online-sport.md and the tests stay in step (docs/rules/README.md, "Pages and tests")."""
+"""docs/rules/online-sport.md and the tests stay in step (docs/rules/README.md, "Pages and
+tests")."""
 
 from __future__ import annotations
 

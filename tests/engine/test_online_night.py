@@ -9,7 +9,7 @@ from engine import (
     NoNightAction, NotYourTurn, Phase, PhaseClosed, PlayerEliminated, PlayerInactive, Private,
     Role, TargetNotAlive, Team, TurnSkipped, legal_actions,
 )
-from engine.online import shot_target
+from engine.online_night import shot_target
 
 from .helpers import uid
 from .online_helpers import OnlineTable, online_at_day, online_at_night, online_game

@@ -1,4 +1,5 @@
-"""Online preset: the table, the deal, the tempo, night 1 and the end (docs/rules/online-sport.md)."""
+"""Online preset: the table, the deal, the tempo, night 1 and the end
+(docs/rules/online-sport.md)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import pytest
 
 from engine import (
     PUBLIC, BadSetup, ChangeSettings, CreateGame, GameEnded, GameFull, GameStarted, Join,
-    MafiaRevealed, NightAction, NightResult, NoNightAction, NotAllowed, NotEnoughPlayers, PhaseClosed,
-    PhaseStarted, Private, RelayMessage, Role, RoleAssigned, Team, TeamChat, apply, find_ruleset,
-    legal_actions,
+    MafiaRevealed, NightAction, NightResult, NoNightAction, NotAllowed, NotEnoughPlayers,
+    PhaseClosed, PhaseStarted, Private, RelayMessage, Role, RoleAssigned, Team, TeamChat, apply,
+    find_ruleset, legal_actions,
 )
 from engine.rulesets import ONLINE
 
