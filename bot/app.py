@@ -18,6 +18,7 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BotCommand, ErrorEvent
 from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 
+from .afk import AfkClock
 from .deadlines import Deadlines
 from .handlers import discipline, game, history as history_handlers, lobby, moderation, private
 from .handlers import settings as settings_handlers
@@ -62,6 +63,7 @@ class App:
     deadlines: Any
     translator: Translator
     history: HistoryService | None = None
+    afk: AfkClock | None = None
 
     async def start(self) -> int:
         """Connect the store, learn the bot's username, recover running games. Returns their count."""
@@ -70,6 +72,9 @@ class App:
         self.presenter.bot_username = me.username or self.presenter.bot_username
         self.deadlines.start()
         count = await self.service.recover()
+        if self.afk is not None:
+            for g in self.service.games.values():
+                self.afk.arm_all(g)  # ONLINE-48: OFFLINE clocks survive a restart
         if self.history is not None:
             await self.history.backfill()  # games that ended while their recording was pending
         now = self.service.clock()
@@ -148,6 +153,8 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     onlookers = service_ref["o"] = Onlookers(service, sender, translator)
     presenter.on_group_text = onlookers.fan_out
     service.listeners.append(onlookers.on_step)
+    afk = AfkClock(service, deadlines)
+    service.listeners.append(afk.on_step)
     dp = build_dispatcher()
     dp["service"] = service
     dp["storage"] = storage
@@ -157,7 +164,8 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["history"] = history
     dp["onlookers"] = onlookers
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
-               service=service, deadlines=deadlines, translator=translator, history=history)
+               service=service, deadlines=deadlines, translator=translator, history=history,
+               afk=afk)
 
 
 COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "host", "next",

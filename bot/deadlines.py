@@ -44,8 +44,17 @@ class Deadlines:
         )
 
     def cancel(self, game_id: int) -> None:
+        self.cancel_job(f"game:{game_id}:timer")
+
+    def arm_job(self, job_id: str, run_at: datetime, func, *args) -> None:
+        """Another deadline with its own fixed id (e.g. ``afk:{game}:{user}``), replaced when
+        armed again; ``func(*args)`` is awaited at ``run_at``."""
+        self.scheduler.add_job(func, "date", run_date=run_at, args=list(args), id=job_id,
+                               replace_existing=True, misfire_grace_time=None, coalesce=True)
+
+    def cancel_job(self, job_id: str) -> None:
         try:
-            self.scheduler.remove_job(f"game:{game_id}:timer")
+            self.scheduler.remove_job(job_id)
         except JobLookupError:
             pass
 
@@ -56,6 +65,7 @@ class ManualDeadlines(Deadlines):
     def __init__(self, fire: Fire) -> None:  # noqa: D401 - same shape as Deadlines
         self.fire = fire
         self.pending: dict[int, tuple[int | None, datetime]] = {}
+        self.jobs: dict[str, tuple] = {}
 
     def start(self) -> None:
         pass
@@ -68,6 +78,17 @@ class ManualDeadlines(Deadlines):
 
     def cancel(self, game_id: int) -> None:
         self.pending.pop(game_id, None)
+
+    def arm_job(self, job_id: str, run_at: datetime, func, *args) -> None:
+        self.jobs[job_id] = (run_at, func, args)
+
+    def cancel_job(self, job_id: str) -> None:
+        self.jobs.pop(job_id, None)
+
+    async def fire_job(self, job_id: str) -> None:
+        """Fire one extra job now (raises KeyError when it is not armed)."""
+        _, func, args = self.jobs.pop(job_id)
+        await func(*args)
 
     async def fire_now(self, game_id: int) -> None:
         """Fire the game's pending deadline now (raises KeyError when none is armed)."""

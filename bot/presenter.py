@@ -23,6 +23,7 @@ from engine import GameState, Phase, Private, TeamChat, HostOnly, Role, Team, fi
 from engine import events as ev
 
 from . import views
+from .presenter_online import OnlinePresenter
 from .callbacks import Act
 from .i18n import Translator
 from .texts import (
@@ -32,7 +33,7 @@ from .texts import (
 logger = logging.getLogger(__name__)
 
 
-class Presenter:
+class Presenter(OnlinePresenter):
     """Renders events. ``on_ui_change(game)`` is called when a message id becomes known."""
 
     def __init__(self, sender, translator: Translator, bot_username: str,
@@ -242,6 +243,8 @@ class Presenter:
         elif phase == "exclude_vote":
             fut = self.group(g, views.exclude_text(_, st), views.exclude_keyboard(_, g.id, st))
             self.keep(g, "exclude", fut)
+        else:
+            self.online_phase_started(g, _, st, e)
 
     def countdown(self, g, phase_seq: int, seconds: int) -> None:
         """Edit the turn message at half time and 10 s before the end (two edits a turn)."""
@@ -294,6 +297,9 @@ class Presenter:
             self.sender.edit(g.chat_id, ref, views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
 
     def on_VoteResult(self, g, _, before, st, e):
+        if st.ruleset == "online":
+            self.online_vote_result(g, _, before, st, e)
+            return
         ref = self.ref(g, "vote")
         if ref is None or before is None or before.vote is None:
             return
@@ -313,6 +319,9 @@ class Presenter:
             self.sender.edit(g.chat_id, ref, views.exclude_text(_, st), views.exclude_keyboard(_, g.id, st))
 
     def on_ExcludeVoteResult(self, g, _, before, st, e):
+        if st.ruleset == "online":
+            self.online_lift_result(g, _, before, st, e)
+            return
         ref = self.ref(g, "exclude")
         if ref is None:
             return
@@ -451,12 +460,18 @@ class Presenter:
 
     # --- the end -----------------------------------------------------------------------------
     def on_GameEnded(self, g, _, before, st, e):
-        head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
+        if st.ruleset == "online":
+            head = self.online_result_head(_, st, e)
+        else:
+            head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
         lines = [head, "", _("Roles:")]
         for seat_no, uid, role in e.roles:
             p = st.players[uid]
             mark = "" if p.alive else " ☠️"
             lines.append(f"№{seat_no} {escape(p.name)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}{mark}")
+        score = self.online_best_move_score(g, _, st) if st.ruleset == "online" else None
+        if score:
+            lines += ["", score]
         lines.append("")
         lines.append(_("Days played: {n}. Thanks for the game! /newgame starts another.").format(n=e.days))
         self.group(g, "\n".join(lines), merge=False)

@@ -31,7 +31,8 @@ ROLE_HELP = {
     Role.DON: N_("You lead the black team. You shoot with the mafia, and each night after the "
                  "first you look for the Sheriff among the reds."),
 }
-PRESET_NAMES = {"party": N_("Party mafia"), "club": N_("Club sport mafia")}
+PRESET_NAMES = {"party": N_("Party mafia"), "club": N_("Club sport mafia"),
+                "online": N_("Online sport mafia")}
 TEAM_NAMES = {Team.TOWN: N_("Town"), Team.MAFIA: N_("Mafia")}
 
 ELIMINATION_CAUSES = {
@@ -40,6 +41,7 @@ ELIMINATION_CAUSES = {
     "exclude_all": N_("{player} leaves the game with the whole tied group."),
     "night": N_("{player} was killed tonight."),
     "disqualified": N_("🟥 {player} is disqualified and leaves at once, without a last word."),
+    "lift": N_("{player} is lifted from the table."),
 }
 NO_ELIMINATION = {
     "no_nominations": N_("Nobody was nominated today."),
@@ -49,12 +51,16 @@ NO_ELIMINATION = {
     "exclude_failed": N_("Not enough votes to eliminate the group: nobody leaves."),
     "day1_single": N_("A single nominee on day 1 is not voted on: nobody leaves."),
     "vote_cancelled": N_("A disqualification cancelled today's vote: nobody leaves."),
+    "all_pass": N_("Nobody got a vote: nobody leaves."),
+    "day1_single_vote": N_("On day 1 a single vote with everyone else on PASS removes nobody."),
+    "tie_at_ten": N_("Three or more leaders at a table of ten: nobody leaves."),
+    "lift_failed": N_("Not enough «Lift» votes: the candidates stay."),
 }
 INACTIVE_REASONS = {
     "blocked": N_("{player} cannot be reached (the bot is blocked) and is inactive now."),
     "left": N_("{player} left the group and is inactive now."),
     "away": N_("{player} stepped away and is inactive now."),
-    "missed": N_("{player} missed his turns twice and is inactive now."),
+    "missed": N_("{player} missed his turns and is inactive now."),
 }
 ERRORS = {
     "not_in_game": N_("You are not playing in this game."),

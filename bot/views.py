@@ -60,10 +60,25 @@ def tempo_name(_, tempo: str) -> str:
     return {"short": _("Short"), "normal": _("Normal"), "detailed": _("Detailed")}.get(tempo, tempo)
 
 
+def timing_labels(_) -> dict[str, str]:
+    return {"discussion": _("discussion {n} s"), "speech": _("speech {n} s"),
+            "defence": _("defence {n} s"), "last_word": _("last word {n} s"),
+            "vote": _("vote {n} s"), "lift": _("lift vote {n} s"), "night": _("night {n} s"),
+            "meeting": _("mafia meeting {n} s")}
+
+
+def timings_text(_, timings: dict, ruleset: str) -> str:
+    """The durations a preset uses, e.g. "speech 60 s · defence 30 s · …" (seconds)."""
+    used = {"party": ("speech", "defence", "last_word", "vote", "night"),
+            "club": ("speech", "defence", "last_word", "vote", "night", "meeting"),
+            "online": ("discussion", "defence", "last_word", "lift", "night", "meeting")}
+    labels = timing_labels(_)
+    keys = used.get(ruleset, used["party"])
+    return " · ".join(labels[k].format(n=timings[k]) for k in keys if timings.get(k))
+
+
 def timings_line(_, st: GameState) -> str:
-    t = st.timings
-    return _("speech {speech} s · defence {defence} s · last word {last_word} s · vote {vote} s · "
-             "night {night} s").format(**t)
+    return timings_text(_, st.timings, st.ruleset)
 
 
 # --- lobby -----------------------------------------------------------------------------------

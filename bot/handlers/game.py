@@ -9,7 +9,8 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from engine import (
-    CastExcludeVote, CastVote, Continue, Disqualify, EndSpeech, HostNext, IssueFoul, IllegalCommand, MarkActive,
+    CastExcludeVote, CastVote, ChooseBestMove, Continue, Disqualify, EndSpeech, HostNext,
+    IssueFoul, TapLift, TapVote, IllegalCommand, MarkActive,
     MarkInactive, MarkReady, NightAction, Nominate, Resume, TakeOver,
 )
 
@@ -18,12 +19,13 @@ from .common import say, chat_locale, is_chat_admin, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PHASE_BOUND = {"ready", "cont", "end", "nom", "vote", "exy", "exn", "kill", "check", "heal", "sleep",
-               "scheck", "dcheck"}
+               "scheck", "dcheck", "tv", "lift", "leave", "bm", "bmx"}
 
 CONFIRM = {
     "ready": "✅", "cont": "▶️", "end": "⏹", "nom": "🎯", "vote": "🗳", "exy": "✅", "exn": "❌",
     "kill": "🕶", "check": "🔎", "heal": "💉", "sleep": "💤", "pause": "⏸", "resume": "▶️",
-    "next": "⏭", "scheck": "⭐", "dcheck": "🎩", "foul": "⚠️", "dq": "🟥",
+    "next": "⏭", "scheck": "⭐", "dcheck": "🎩", "foul": "⚠️", "dq": "🟥", "tv": "🗳",
+    "lift": "⬆️", "leave": "⬇️", "bmx": "⏭",
 }
 
 
@@ -42,7 +44,8 @@ def router() -> Router:
 def _command(data: Act, user_id: int, st):
     a = data.a
     target = None
-    if a in ("nom", "vote", "kill", "check", "heal", "scheck", "dcheck", "foul", "dq"):
+    if a in ("nom", "vote", "kill", "check", "heal", "scheck", "dcheck", "foul", "dq", "bm") \
+            or (a == "tv" and data.t):
         try:
             target = st.by_seat(data.t).user_id
         except KeyError:
@@ -63,12 +66,16 @@ def _command(data: Act, user_id: int, st):
         "dcheck": lambda: NightAction(user_id=user_id, action="don_check", target=target),
         "foul": lambda: IssueFoul(user_id=user_id, player=target),
         "dq": lambda: Disqualify(user_id=user_id, player=target),
+        "tv": lambda: TapVote(user_id=user_id, target=target),  # t=0: PASS (ONLINE-19)
+        "lift": lambda: TapLift(user_id=user_id, lift=True),
+        "leave": lambda: TapLift(user_id=user_id, lift=False),
+        "bmx": lambda: ChooseBestMove(user_id=user_id, targets=()),
         "resume": lambda: Resume(user_id=user_id),
         "next": lambda: HostNext(user_id=user_id),
     }.get(a, lambda: None)()
 
 
-async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, service, tr,
+async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, service, tr, presenter,
                       callback_answer: CallbackAnswer) -> None:
     """Validate a press against the current phase, then run it (design.md §5)."""
     try:
@@ -93,6 +100,10 @@ async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, servic
     try:
         if callback_data.a == "pause":
             await service.pause(g.id, uid)
+        elif callback_data.a == "bm":
+            callback_answer.text = await _best_move_pick(g, uid, callback_data, st, service,
+                                                         presenter, _)
+            return
         else:
             cmd = _command(callback_data, uid, st)
             if cmd is None:  # a seat that does not exist: a forged button
@@ -103,6 +114,29 @@ async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, servic
         callback_answer.text = refusal(tr, g.locale, exc)
         return
     callback_answer.text = CONFIRM.get(callback_data.a, "✅")
+
+
+async def _best_move_pick(g, uid: int, data: Act, st, service, presenter, _) -> str:
+    """ONLINE-08: the victim taps three names one by one (kept in memory until the third), then
+    the three go to the engine at once. Raises IllegalCommand as the engine does."""
+    if st.speaker != uid:
+        return _("It's not your turn.")
+    try:
+        target = st.by_seat(data.t).user_id
+    except KeyError:
+        return _("You can't choose that player now.")
+    picked = g.refs.setdefault("bm_pick", [])
+    if target in picked:
+        picked.remove(target)
+    else:
+        picked.append(target)
+    if len(picked) == 3:
+        targets = tuple(picked)
+        picked.clear()
+        await service.execute(g.id, ChooseBestMove(user_id=uid, targets=targets))
+        return "🎯"
+    presenter.refresh_best_move(g, st, uid)
+    return _("{n} of 3 chosen.").format(n=len(picked))
 
 
 async def _game_of(message: Message, service) -> int | None:

@@ -46,7 +46,7 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
     try:
         ruleset = find_ruleset(preset).name
     except KeyError:
-        say(sender, chat_id, _("Unknown preset «{name}». Presets: party, club.").format(
+        say(sender, chat_id, _("Unknown preset «{name}». Presets: party, club, online.").format(
             name=escape(preset)))
         return
     if ruleset != "party":

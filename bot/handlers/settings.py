@@ -17,7 +17,7 @@ from engine.rulesets import TIMING_LIMITS
 
 from ..callbacks import Cfg
 from ..i18n import SUPPORTED_LOCALES
-from ..views import tempo_name
+from ..views import tempo_name, timings_text
 from .common import say, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -37,14 +37,13 @@ def settings_text(_, locale: str, data: dict) -> str:
     lines = [_("⚙️ <b>Settings of this chat</b>"),
              _("Language: {lang}").format(lang={"ru": "Русский", "en": "English"}[locale]),
              _("Tempo: {tempo}").format(tempo=tempo_name(_, data.get("tempo", rs.default_tempo))),
-             _("speech {speech} s · defence {defence} s · last word {last_word} s · vote {vote} s · "
-               "night {night} s").format(**timings),
+             timings_text(_, timings, "party"),
              _("Doctor: {state}").format(state=_("on") if opts.get("doctor") else _("off")),
              _("Announce saved victims: {state}").format(
                  state=_("on") if opts.get("announce_save") else _("off")),
              "",
-             _("Change one timing: /settings speech 45 (speech, defence, last_word, vote, night); "
-               "/settings reset restores the tempo's values.")]
+             _("Change one timing: /settings speech 45 (speech, defence, last_word, vote, night, "
+               "meeting, discussion, lift); /settings reset restores the tempo's values.")]
     return "\n".join(lines)
 
 

@@ -1,0 +1,81 @@
+"""The AFK clock of presets with ``afk_after`` (online: 500 s, ONLINE-48, ONLINE-Q20).
+
+The engine has no clock: a player it marks inactive (OFFLINE) becomes AFK only when the shell
+sends ``MarkAfk(player)``.  This listener keeps one job per OFFLINE player
+(``afk:{game}:{user}``), due ``afk_after`` seconds of game time later: a pause freezes what is
+left, a resume re-arms it, coming back, elimination or the end drops it.  The clock is stored in
+``games.ui["afk"]`` ({user: {"due": ISO time} | {"left": seconds}}) so a restart re-arms it.
+A late or stale job is harmless: the engine refuses ``MarkAfk`` for a player who is back.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from engine import IllegalCommand, MarkAfk, find_ruleset
+from engine import events as ev
+
+logger = logging.getLogger(__name__)
+
+
+class AfkClock:
+    def __init__(self, service, deadlines) -> None:
+        self.service = service
+        self.deadlines = deadlines
+
+    # --- listener ----------------------------------------------------------------------------
+    async def on_step(self, g, before, after, events) -> None:
+        if not getattr(find_ruleset(after.ruleset), "afk_after", 0):
+            return
+        clock = dict(g.ui.get("afk") or {})
+        changed = False
+        for e in events:
+            if isinstance(e, ev.PlayerInactive) and e.user_id in after.players \
+                    and after.players[e.user_id].alive:
+                clock[str(e.user_id)] = {"due": self._due(after).isoformat()}
+                changed = True
+            elif isinstance(e, (ev.PlayerActive, ev.PlayerAfk)) or (
+                    isinstance(e, ev.PlayerEliminated)):
+                changed |= clock.pop(str(e.user_id), None) is not None
+            elif isinstance(e, ev.Paused):
+                for uid, entry in clock.items():
+                    if "due" in entry:
+                        left = (datetime.fromisoformat(entry["due"]) - self.service.clock())
+                        clock[uid] = {"left": max(0.0, left.total_seconds())}
+                changed = True
+            elif isinstance(e, ev.Resumed):
+                now = self.service.clock()
+                for uid, entry in clock.items():
+                    if "left" in entry:
+                        clock[uid] = {"due": (now + timedelta(seconds=entry["left"])).isoformat()}
+                changed = True
+            elif isinstance(e, (ev.GameEnded, ev.GameCancelled)):
+                changed |= bool(clock)
+                clock = {}
+        if not changed:
+            return
+        for uid in set(g.ui.get("afk") or {}) - set(clock):
+            self.deadlines.cancel_job(f"afk:{g.id}:{uid}")
+        g.ui["afk"] = clock
+        self.service.persist_ui_soon(g)
+        self.arm_all(g)
+
+    def _due(self, st) -> datetime:
+        return self.service.clock() + timedelta(seconds=find_ruleset(st.ruleset).afk_after)
+
+    def arm_all(self, g) -> None:
+        """(Re-)arm every running AFK clock of the game (also after a restart)."""
+        for uid, entry in (g.ui.get("afk") or {}).items():
+            if "due" in entry:
+                self.deadlines.arm_job(f"afk:{g.id}:{uid}", datetime.fromisoformat(entry["due"]),
+                                       self.fire, g.id, int(uid))
+
+    async def fire(self, game_id: int, user_id: int) -> None:
+        """The 500 s passed: tell the engine; never raises."""
+        try:
+            await self.service.execute(game_id, MarkAfk(player=user_id))
+        except (IllegalCommand, KeyError):
+            pass
+        except Exception:
+            logger.exception("game %s: AFK of %s failed", game_id, user_id)

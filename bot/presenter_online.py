@@ -1,0 +1,105 @@
+"""Presenter methods of the online preset (mixed into :class:`bot.presenter.Presenter`)."""
+
+from __future__ import annotations
+
+from engine import Phase, Team
+
+from . import views_online as vo
+from .texts import label
+
+
+class OnlinePresenter:
+    """Renders the online phases and events; ``self`` is the Presenter."""
+
+    def online_phase_started(self, g, _, st, e) -> None:
+        phase = e.phase
+        if phase in ("discussion", "revote"):
+            fut = self.group(g, vo.ballot_text(_, st) + "\n" + _("⏱ {s} s.").format(s=e.seconds),
+                             vo.ballot_keyboard(_, g.id, st))
+            self.keep(g, "ballot", fut)
+        elif phase == "lift_vote":
+            fut = self.group(g, vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
+            self.keep(g, "lift", fut)
+        elif phase == "best_move":
+            victim = e.speaker
+            g.refs["bm_pick"] = []
+            self.group(g, _("🎯 {player}, killed on the first night, makes the best move: he names "
+                            "three players he takes for black ({s} s).").format(
+                                player=label(st, victim), s=e.seconds))
+            markup = vo.best_move_keyboard(_, g.id, st, victim, [])
+            fut = self.dm(victim, _("🎯 You were killed on the first night. Name three players you "
+                                    "take for black: tap three names, or skip."), markup)
+            self.keep(g, "best_move", fut)
+
+    def refresh_best_move(self, g, st, uid: int) -> None:
+        _ = self.tr.get(g.locale)
+        ref = self.ref(g, "best_move")
+        if ref is not None:
+            self.sender.edit_markup(uid, ref, vo.best_move_keyboard(_, g.id, st, uid,
+                                                                    g.refs.get("bm_pick", [])))
+
+    def on_VoteTapped(self, g, _, before, st, e):
+        if st.phase in (Phase.DISCUSSION, Phase.REVOTE):
+            self.edit(g, "ballot", g.chat_id, vo.ballot_text(_, st), vo.ballot_keyboard(_, g.id, st))
+
+    def on_LiftCalled(self, g, _, before, st, e):
+        self.group(g, _("⚖️ Tie between {list}: each defends, then everyone decides whether to lift "
+                        "them all from the table.").format(
+                            list=", ".join(label(st, c) for c in e.candidates)))
+
+    def on_LiftTapped(self, g, _, before, st, e):
+        if st.phase is Phase.LIFT_VOTE:
+            self.edit(g, "lift", g.chat_id, vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
+
+    def online_vote_result(self, g, _, before, st, e) -> None:
+        lines = [_("🗳 Result of the vote:")]
+        for cand, voters in e.tally:
+            names = ", ".join(f"№{st.players[v].seat}" for v in voters)
+            lines.append(f"{label(st, cand)} — {len(voters)}" + (f": {names}" if names else ""))
+        if len(lines) == 1:
+            lines.append(_("Everyone passed."))
+        self.edit(g, "ballot", g.chat_id, "\n".join(lines), None)
+
+    def online_lift_result(self, g, _, before, st, e) -> None:
+        verdict = _("Lifted: {yes} «Lift» of {needed} needed.") if e.passed else \
+            _("They stay: {yes} «Lift», {needed} needed.")
+        self.edit(g, "lift", g.chat_id, _("⚖️ Lift {list}?").format(
+            list=", ".join(label(st, u) for u in e.candidates)) + "\n" +
+            verdict.format(yes=e.yes, needed=e.needed), None)
+
+    def on_Misfire(self, g, _, before, st, e):
+        self.group(g, _("🔫 A misfire: the mafia's shots did not meet ({n} in a row; three in a "
+                        "row and the town wins).").format(n=e.count))
+
+    def on_BestMove(self, g, _, before, st, e):
+        ref = self.ref(g, "best_move")
+        if ref is not None:
+            self.sender.edit_markup(e.user_id, ref, None)
+        g.refs.pop("bm_pick", None)
+        g.ui["best_move"] = [e.user_id, list(e.targets)]  # scored at the end (Q25)
+        if self.on_ui_change:
+            self.on_ui_change(g)
+        if e.targets:
+            self.group(g, _("🎯 Best move of {player}: {list}.").format(
+                player=label(st, e.user_id), list=", ".join(label(st, t) for t in e.targets)))
+        else:
+            self.group(g, _("🎯 {player} makes no best move.").format(player=label(st, e.user_id)))
+
+    def on_PlayerAfk(self, g, _, before, st, e):
+        self.group(g, _("⚫ {player} is AFK: away too long, no longer waited for.").format(
+            player=label(st, e.user_id)))
+
+    def online_result_head(self, _, st, e) -> str:
+        """ONLINE-53: green for the town, red for the mafia (Q24)."""
+        return _("🟢 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🔴 <b>Mafia wins!</b>")
+
+    def online_best_move_score(self, g, _, st) -> str | None:
+        """ONLINE-Q25: how many of the best move's three were black, shown only at the end."""
+        bm = g.ui.get("best_move")
+        if not bm or not bm[1]:
+            return None
+        victim, targets = bm
+        black = sum(1 for t in targets if st.players[t].team is Team.MAFIA)
+        return _("🎯 Best move of {player}: {k} of 3 were black.").format(
+            player=label(st, victim), k=black)
+
