@@ -33,7 +33,10 @@ class AfkClock:
         for e in events:
             if isinstance(e, ev.PlayerInactive) and e.user_id in after.players \
                     and after.players[e.user_id].alive:
-                clock[str(e.user_id)] = {"due": self._due(after).isoformat()}
+                if after.pause is not None:  # OFFLINE during a pause: the clock starts frozen
+                    clock[str(e.user_id)] = {"left": float(find_ruleset(after.ruleset).afk_after)}
+                else:
+                    clock[str(e.user_id)] = {"due": self._due(after).isoformat()}
                 changed = True
             elif isinstance(e, (ev.PlayerActive, ev.PlayerAfk)) or (
                     isinstance(e, ev.PlayerEliminated)):
@@ -55,8 +58,9 @@ class AfkClock:
                 clock = {}
         if not changed:
             return
-        for uid in set(g.ui.get("afk") or {}) - set(clock):
-            self.deadlines.cancel_job(f"afk:{g.id}:{uid}")
+        for uid in g.ui.get("afk") or {}:  # dropped, or frozen by a pause: nothing may fire
+            if "due" not in clock.get(uid, {}):
+                self.deadlines.cancel_job(f"afk:{g.id}:{uid}")
         g.ui["afk"] = clock
         self.service.persist_ui_soon(g)
         self.arm_all(g)

@@ -330,8 +330,10 @@ def night_text(_, st: GameState, uid: int) -> str:
         lines.append({
             "check": _("🔎 You check {player}."),
             "heal": _("💉 You protect {player}."),
-            "sheriff_check": _("⭐ You check {player}; the answer comes at dawn."),
-            "don_check": _("🎩 You check {player} for the Sheriff; the answer comes at dawn."),
+            "sheriff_check": _("⭐ You check {player}; the answer comes at dawn.") if rs.checks_at_dawn
+            else _("⭐ You check {player}."),
+            "don_check": _("🎩 You check {player} for the Sheriff; the answer comes at dawn.")
+            if rs.checks_at_dawn else _("🎩 You check {player} for the Sheriff."),
         }.get(action, _("💤 You sleep. Good night.")).format(player=label(st, target)))
     else:
         for action in (la.night_action, la.night_extra):

@@ -9,7 +9,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import ChatMemberUpdated, Message
 
-from engine import CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage, Team
+from engine import find_ruleset, CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage, Team
 
 from .common import say
 
@@ -90,13 +90,16 @@ async def relay(message: Message, service, tr, sender) -> None:
         say(sender, message.chat.id, _("Talk in the group; I pass private messages only between mafiosi "
                                "at night."))
         return
+    first_night_only = find_ruleset(st.ruleset).relay == "intro"  # CLUB-10, ONLINE-39
+    closed = (_("The team chat is open on the first night only.") if first_night_only
+              else _("Your team hears you only at night."))
     if st.phase is not Phase.NIGHT:
-        say(sender, message.chat.id, _("Your team hears you only at night."))
+        say(sender, message.chat.id, closed)
         return
     try:
         await service.execute(game_id, RelayMessage(user_id=uid, text=message.text or ""))
     except IllegalCommand:
-        say(sender, message.chat.id, _("Your team hears you only at night."))
+        say(sender, message.chat.id, closed)
 
 
 async def member_left(message: Message, service) -> None:

@@ -142,11 +142,19 @@ class Table:
     """A group with simulated players and the bot process; plays through the bot's buttons."""
 
     def __init__(self, api: FakeBotAPI, proc: BotProcess, reader: Storage, chat_id: int,
-                 first_user_id: int, title: str = "Mafia night") -> None:
+                 first_user_id: int, title: str = "Mafia night", *,
+                 names: tuple[str, ...] = NAMES, host_name: str | None = None) -> None:
+        """``names``: the players (the first one organises the game and is the group's admin);
+        ``host_name``: a group member who will host the game without playing (``self.host``,
+        user id right after the players'; None: no such member)."""
         self.api, self.proc, self.reader, self.chat_id = api, proc, reader, chat_id
-        self.users = [api.user(first_user_id + i, name, name.lower()) for i, name in enumerate(NAMES)]
+        self.users = [api.user(first_user_id + i, name, name.lower()) for i, name in enumerate(names)]
         self.by_id = {u.id: u for u in self.users}
-        api.group(chat_id, title, members=self.users[1:], admins=self.users[:1])
+        self.host: SimUser | None = None
+        if host_name is not None:
+            self.host = api.user(first_user_id + len(names), host_name, host_name.lower())
+        others = self.users[1:] + ([self.host] if self.host is not None else [])
+        api.group(chat_id, title, members=others, admins=self.users[:1])
         self.game_id: int | None = None
         self.tr = Translator()
         self.locale = "ru"
@@ -198,9 +206,10 @@ class Table:
         assert answer.text == CONFIRM[action], (
             f"{user.first_name} pressed {action} in {st.phase.value}: the bot answered {answer.text!r}")
 
-    async def open_lobby(self) -> StoredMessage:
+    async def open_lobby(self, command: str = "/newgame") -> StoredMessage:
+        """The organiser sends ``command`` (``/newgame club`` for another preset)."""
         organiser = self.users[0]
-        await organiser.say(self.chat_id, "/newgame")
+        await organiser.say(self.chat_id, command)
         lobby = await self.wait(lambda: self._lobby_message(), "post the lobby")
         start = next(b["callback_data"] for b in lobby.buttons
                      if b.get("callback_data", "").endswith(":start:"))
@@ -213,13 +222,23 @@ class Table:
                 return message
         return None
 
-    async def join_all(self) -> None:
-        lobby = await self.open_lobby()
+    async def join_all(self, command: str = "/newgame") -> None:
+        lobby = await self.open_lobby(command)
         url = next(b["url"] for b in lobby.buttons if "start=join_" in (b.get("url") or ""))
         for n, user in enumerate(self.users, start=1):
             await user.follow_deep_link(url)
             await self.wait_message(user.id, "✅")  # "You joined the game in «...»"
             await self.wait(lambda n=n: self._lobby_lists(lobby, n), f"list {n} players in the lobby")
+
+    async def become_host(self) -> StoredMessage:
+        """``self.host`` follows the open lobby's «Be the host» deep link; returns the bot's
+        private answer (🎩)."""
+        assert self.host is not None
+        lobby = self._lobby_message()
+        assert lobby is not None
+        url = next(b["url"] for b in lobby.buttons if "start=host_" in (b.get("url") or ""))
+        await self.host.follow_deep_link(url)
+        return await self.wait_message(self.host.id, "🎩")
 
     def _lobby_lists(self, lobby: StoredMessage, n: int) -> bool:
         text = lobby.text or ""
@@ -303,7 +322,7 @@ class Table:
     def role_leaks(self, messages: list[StoredMessage]) -> list[str]:
         """Lines of ``messages`` (every version, edits included) that tie a player to a role: a
         role with its icon (how the bot shows a role), a player's name right next to a role name
-        ("№3 Anna — Мафия", "Мафия: Anna"), or a Commissar's verdict about a player.  ("The mafia
+        ("№3 Anna — Мафия", "Мафия: Anna"), or a check's verdict about a player (Commissar, Sheriff, Don).  ("The mafia
         killed №3 Anna" or "Mafia: 2 · Commissar" name no one's role.)"""
         words = "|".join(re.escape(self._(name)) for name in ROLE_NAMES.values())
         icons = "|".join(re.escape(icon) for icon in ROLE_ICONS.values())
@@ -311,7 +330,9 @@ class Table:
         patterns = [rf"(?:{icons})\s*(?:{words})", rf"\b(?:{names})\W{{0,4}}(?:{words})",
                     rf"(?:{words})\W{{0,4}}(?:№\d+\s+)?(?:{names})\b"]
         verdicts = [self._(v).replace("<b>", "").replace("</b>", "").split("{player}")[1]
-                    for v in ("🔎 {player} is <b>mafia</b>.", "🔎 {player} is <b>not mafia</b>.")]
+                    for v in ("🔎 {player} is <b>mafia</b>.", "🔎 {player} is <b>not mafia</b>.",
+                              "⭐ {player} is <b>black</b>.", "⭐ {player} is <b>red</b>.",
+                              "🎩 {player} <b>is the Sheriff</b>.", "🎩 {player} is not the Sheriff.")]
         patterns += [rf"\b(?:{names}){re.escape(v)}" for v in verdicts]
         leak = re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
         leaks = []
