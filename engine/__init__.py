@@ -11,6 +11,8 @@ from .errors import *  # noqa: F401,F403
 from .errors import IllegalCommand
 from .events import *  # noqa: F401,F403
 from .events import EVENT_TYPES, Event
+from .forum_commands import *  # noqa: F401,F403  (the forum preset's commands)
+from .forum_events import *  # noqa: F401,F403  (the forum preset's events)
 from .game import apply, replay
 from .queries import LegalActions, legal_actions
 from .roles import Role, Team

@@ -242,3 +242,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         Disqualify, CancelFoul, UndoNomination, TapVote, TapLift, ChooseBestMove, MarkAfk,
     )
 }
+
+from .forum_commands import FORUM_COMMANDS  # noqa: E402  (the forum preset's commands)
+
+COMMAND_TYPES.update({cls.__name__: cls for cls in FORUM_COMMANDS})

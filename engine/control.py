@@ -149,7 +149,7 @@ def mark_inactive(s: Step, cmd: MarkInactive) -> None:
 
 def _after_presence_change(s: Step) -> None:
     """An inactive player no longer holds anything up (PARTY-42/43)."""
-    from . import flow, online
+    from . import flow, forum, online
     from .handlers_play import _ready_progress
 
     st = s.st
@@ -168,6 +168,8 @@ def _after_presence_change(s: Step) -> None:
         flow.close_exclude_vote(s)
     elif st.phase in online.PHASES:  # a ballot may be complete; a best move lost
         online.presence_changed(s)
+    elif st.phase in forum.PHASES:  # FORUM: a readiness, a ballot or an after-game vote
+        forum.presence_changed(s)
 
 
 def reactivate(s: Step, uid: int | None) -> None:

@@ -182,11 +182,14 @@ class ExcludeVoteResult(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerEliminated(Event):
-    """``cause``: 'vote' | 'sole_nominee' | 'exclude_all' | 'night' | 'disqualified'.
-    Never carries the role."""
+    """``cause``: 'vote' | 'sole_nominee' | 'exclude_all' | 'night' | 'disqualified' (forum
+    also 'host_decision').  ``role``: None in every preset but the forum, where the leaving
+    player's card is shown at once (FORUM-Q08) -- the one PUBLIC event before the end that
+    names a role."""
 
     user_id: int
     cause: str
+    role: Role | None = None
 
 
 # --- night -----------------------------------------------------------------------------------
@@ -383,6 +386,8 @@ class GameCancelled(Event):
 def private(user_id: int) -> Private:
     return Private(user_id)
 
+
+from . import forum_events  # noqa: E402,F401  (the forum preset's events join the registry)
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls for cls in Event.__subclasses__()

@@ -62,6 +62,10 @@ def start_day(s: Step) -> None:
         from . import online
         online.start_day(s)
         return
+    if s.rs.hooks == "forum":  # FORUM hook: the discussion, then the day's one vote
+        from . import forum_day
+        forum_day.start_day(s)
+        return
     if not st.alive_active():  # PARTY-X23: nobody left at the table
         abandon(s)
         return
@@ -274,6 +278,9 @@ def winner(st) -> Team | None:
 
 
 def check_win(s: Step) -> bool:
+    if s.rs.hooks == "forum":  # FORUM hook: the Werewolf's turn first; a win opens the after-game
+        from . import forum
+        return forum.check_win(s)
     st = s.st
     team = winner(st)
     if team is None:
@@ -308,6 +315,10 @@ def ready_complete(s: Step) -> bool:
 
 
 def start_night(s: Step) -> None:
+    if s.rs.hooks == "forum":  # FORUM hook: the acquaintance, the Cop's turn, the night
+        from . import forum_night
+        forum_night.start_night(s)
+        return
     st = s.st
     st.night_actions = {}
     st.mafia_picks = {}
@@ -342,6 +353,9 @@ def night_complete(s: Step) -> bool:
     if s.rs.hooks == "online":  # ONLINE hook: every counted player done (ONLINE-Q15)
         from . import online
         return online.night_complete(s)
+    if s.rs.hooks == "forum":  # FORUM hook: every living active player done
+        from . import forum_night
+        return forum_night.night_complete(s)
     if not s.rs.night_close_early:
         return False
     for p in st.alive_active():
@@ -374,6 +388,10 @@ def end_night(s: Step, timed_out: bool) -> None:
     if s.rs.hooks == "online":  # ONLINE hook: the shot, misfires, the best move
         from . import online
         online.end_night(s, timed_out)
+        return
+    if s.rs.hooks == "forum":  # FORUM hook: the resolution order of FORUM-Q22
+        from . import forum_dawn
+        forum_dawn.end_night(s, timed_out)
         return
     if timed_out:
         acted = set(st.night_actions) | set(st.mafia_picks)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from . import control, handlers_lobby as lobby, handlers_play as play, moderation, online
+from . import control, forum, handlers_lobby as lobby, handlers_play as play, moderation, online
 from .commands import (
     BecomeHost, CancelFoul, CancelGame, CastExcludeVote, CastVote, ChangeSettings, Command,
     Continue, CreateGame, Disqualify, EndSpeech, HostNext, IssueFoul, Join, Leave, MarkActive,
@@ -19,6 +19,7 @@ from .commands import (
 )
 from .errors import BadSetup, GameOver, GamePaused, IllegalCommand
 from .events import Event, GameCreated
+from .forum_commands import IssueWarning
 from .rulesets import find_ruleset
 from .state import GameState
 from .step import Step
@@ -43,7 +44,7 @@ WHILE_PAUSED = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout, CancelGam
                 TakeOver, RelayMessage, MarkAfk)
 #: Commands that do not count as "the user is here" (PARTY-44).
 NOT_PRESENCE = (CreateGame, MarkInactive, PhaseTimeout, Join, Leave, BecomeHost, StartGame,
-                IssueFoul, Disqualify, CancelFoul, UndoNomination, MarkAfk)
+                IssueFoul, Disqualify, CancelFoul, UndoNomination, MarkAfk, IssueWarning)
 
 
 def new_game(cmd: CreateGame) -> tuple[GameState, list[Event]]:
@@ -56,6 +57,8 @@ def new_game(cmd: CreateGame) -> tuple[GameState, list[Event]]:
     st = GameState(ruleset=rs.name, organiser=cmd.user_id, settings=settings,
                    timings=rs.timings(settings),
                    options={**rs.default_options, **(settings.get("options") or {})})
+    if rs.check_options:
+        rs.check_options(st.options)
     st.commands = 1
     return st, [GameCreated(ruleset=rs.name, organiser=cmd.user_id)]
 
@@ -74,13 +77,16 @@ def apply(state: GameState | None, cmd: Command) -> tuple[GameState, list[Event]
         raise BadSetup("the first command must be CreateGame")
     if state.over:
         raise GameOver()
+    rs = find_ruleset(state.ruleset)
     handler = HANDLERS.get(type(cmd))
+    if rs.hooks == "forum":  # FORUM: the preset's own handlers first (engine/forum.py)
+        handler = forum.HANDLERS.get(type(cmd), handler)
     if handler is None:
         raise IllegalCommand(f"unknown command {type(cmd).__name__}")
     if state.pause and not isinstance(cmd, WHILE_PAUSED):
         raise GamePaused()
     st = state.clone()
-    s = Step(st, find_ruleset(st.ruleset))
+    s = Step(st, rs)
     if not isinstance(cmd, NOT_PRESENCE):
         control.reactivate(s, cmd.user_id)
     handler(s, cmd)

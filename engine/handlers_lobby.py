@@ -66,6 +66,8 @@ def change_settings(s: Step, cmd: ChangeSettings) -> None:
         raise BadSetup("role options can change only in the lobby")
     st.timings = s.rs.timings(merged)
     st.options = {**s.rs.default_options, **(merged.get("options") or {})}
+    if s.rs.check_options:  # FORUM: malformed options are refused at once
+        s.rs.check_options(st.options)
     st.settings = merged
     s.emit(SettingsChanged(by=cmd.user_id, timings=tuple(sorted(st.timings.items()))))
 

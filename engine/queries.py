@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from . import online
 from .handlers_play import night_actions_for, valid_targets
+from .roles import Role
 from .rulesets import RULESETS
 from .state import GameState, Phase
 
@@ -39,6 +40,29 @@ class LegalActions:
     lift_mark: bool | None = None
     #: ONLINE: the best move -- the players he may name (three of them), empty if not his
     best_move: tuple[int, ...] = ()
+    #: FORUM (docs/rules/forum.md, "legal_actions"): the Maniac / Putana picks a side (night 1)
+    choose_side: bool = False
+    #: FORUM: the Journalist's pair tonight -- the players he may pair (two of them)
+    compare: tuple[int, ...] = ()
+    #: FORUM: the day's vote / revote open to him -- whom he may vote for, and his current vote
+    #: (None: not yet; he may change it until the ballot closes)
+    day_vote: tuple[int, ...] = ()
+    day_vote_mark: int | None = None
+    #: FORUM: his own last word -- the living players he may name as a suspect (once); the
+    #: Commissar's checked players whose answer he may publish (once)
+    suspect: tuple[int, ...] = ()
+    reveal_check: tuple[int, ...] = ()
+    #: FORUM: the host settles a tied revote -- the tied he may remove (or nobody)
+    host_decide: tuple[int, ...] = ()
+    #: FORUM: the host may warn or remove these living players (a host-less game: the shell
+    #: offers the same to group admins)
+    moderate: tuple[int, ...] = ()
+    #: FORUM, after the win: start or skip the bonus round; the players whose roles he may
+    #: guess and the roles offered; the players he may choose as the best player (once)
+    bonus_decide: bool = False
+    bonus_guess: tuple[int, ...] = ()
+    bonus_roles: tuple[Role, ...] = ()
+    best_player: tuple[int, ...] = ()
 
 
 NOTHING = LegalActions()
@@ -59,6 +83,10 @@ def legal_actions(st: GameState, user_id: int) -> LegalActions:
         return LegalActions(resume=ok)
     kw: dict = {"pause": may_pause_now, "host_next": is_host}
     ph = st.phase
+    if RULESETS[st.ruleset].hooks == "forum":  # FORUM: every phase field from engine/forum.py
+        from . import forum
+        kw.update(forum.legal(st, user_id))
+        return LegalActions(**kw)
     if ph in online.PHASES:
         kw.update(online.legal(st, user_id))
     if ph in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD):

@@ -17,6 +17,13 @@ class Role(str, Enum):
     DOCTOR = "doctor"
     SHERIFF = "sheriff"
     DON = "don"
+    #: the forum preset's optional roles (docs/rules/forum.md); all of Town status on paper
+    MANIAC = "maniac"
+    PUTANA = "putana"
+    JOURNALIST = "journalist"
+    SLEEPWALKER = "sleepwalker"
+    WEREWOLF = "werewolf"
+    COP = "cop"
 
     @property
     def team(self) -> Team:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .forum_state import ForumState
 from .roles import Role, Team
 
 
@@ -21,6 +22,13 @@ class Phase(str, Enum):
     REVOTE = "revote"  # ONLINE-27..31, 34: a vote among the tied leaders only
     LIFT_VOTE = "lift_vote"  # ONLINE-24, 32, 33: Lift or Leave the tied leaders
     BEST_MOVE = "best_move"  # ONLINE-07/08: the first victim names three players
+    # the forum preset (docs/rules/forum.md, engine/forum.py)
+    COP_TURN = "cop_turn"  # FORUM-44, Q21: the Cop moves first, alone
+    DEBATE = "debate"  # FORUM-52: the day's discussion before its one vote
+    BALLOT = "ballot"  # FORUM-07..12, Q05, Q06: the vote, the revote, the host's decision
+    BONUS_OFFER = "bonus_offer"  # FORUM-56, Q23: after the win, a bonus round may start
+    BONUS = "bonus"  # FORUM-56, Q23: everybody guesses the hidden roles
+    BEST_PLAYER = "best_player"  # FORUM-57, Q24: the vote for the best player
     ENDED = "ended"
     CANCELLED = "cancelled"
 
@@ -41,9 +49,12 @@ class Player:
     fouls: int = 0  # CLUB-36
     silenced_next: bool = False  # CLUB-37: loses his next regular speech
     afk: bool = False  # ONLINE-48: OFFLINE long enough to be AFK (implies not active)
+    turned: bool = False  # FORUM-42: a Werewolf who became the Mafia
 
     @property
     def team(self) -> Team | None:
+        if self.turned:
+            return Team.MAFIA
         return self.role.team if self.role else None
 
 
@@ -137,6 +148,7 @@ class GameState:
     vote_cancelled_day: int = 0  # CLUB-Q17: the day whose vote a disqualification cancelled
     ballot: Ballot | None = None  # ONLINE: the open day vote, revote or lift vote
     misfires: int = 0  # ONLINE-36/37: misfires in a row
+    forum: ForumState | None = None  # the forum preset's own state (engine/forum_state.py)
     winner: Team | None = None
     commands: int = 0  # number of commands applied (== log length)
 
@@ -162,6 +174,7 @@ class GameState:
         c.night_actions = dict(self.night_actions)  # values are immutable tuples
         c.mafia_picks = dict(self.mafia_picks)
         c.ballot = self.ballot.clone() if self.ballot is not None else None
+        c.forum = self.forum.clone() if self.forum is not None else None
         return c
 
     # --- queries ---------------------------------------------------------------------------

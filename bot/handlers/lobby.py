@@ -18,6 +18,8 @@ from ..storage import ActiveGameExists
 from .common import say, chat_locale, display_name, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
+#: Presets the Telegram layer can run (the engine may know more, e.g. forum, still without screens).
+PLAYABLE_PRESETS = ("party", "club", "online")
 
 
 def router() -> Router:
@@ -45,6 +47,8 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
     preset = (command.args or "").strip().split()[0] if (command.args or "").strip() else "party"
     try:
         ruleset = find_ruleset(preset).name
+        if ruleset not in PLAYABLE_PRESETS:
+            raise KeyError(ruleset)
     except KeyError:
         say(sender, chat_id, _("Unknown preset «{name}». Presets: party, club, online.").format(
             name=escape(preset)))

@@ -22,6 +22,9 @@ CHAPTER_OF_PHASE: dict[str, str | None] = {
     "voting": "vote", "exclude_vote": "exclude", "last_word": None,
     # the online preset: the day is one open ballot; a tie goes to a revote or a lift vote
     "discussion": "vote", "revote": "vote", "lift_vote": "exclude", "best_move": None,
+    # the forum preset: the Cop's turn is night; the after-game opens no chapter
+    "cop_turn": "night", "debate": "speeches", "ballot": "vote",
+    "bonus_offer": None, "bonus": None, "best_player": None,
 }
 TURN_PHASES = ("speech", "defence", "last_word", "best_move")
 

@@ -7,7 +7,9 @@ forged vote, a take-over...), then applies one of them at random.  A command bui
 ``legal_actions`` must be accepted -- the bot offers exactly those buttons -- so a refusal there
 fails the playout; chaos commands may be refused (counted in ``Playout.refused``).
 ``ruleset="online"`` adds the online preset's buttons (ballot, lift, best move) and chaos (the
-shell's AFK reports, forged taps) from :mod:`.online_playout`.
+shell's AFK reports, forged taps) from :mod:`.online_playout`; ``ruleset="forum"`` the forum's
+(side choices, comparisons, the changeable day vote, last-word extras, the after-game,
+warnings and removals) from :mod:`.forum_playout`.
 
     >>> po = play(seed=7, n=9, host=True)
     >>> po.state.winner, len(po.log), po.refused
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine import (
-    ChooseBestMove, Phase, TapLift, TapVote,
+    ChooseBestMove, ChooseSide, ComparePlayers, Phase, PlayerEliminated, TapLift, TapVote,
     PUBLIC, CastExcludeVote, CastVote, ChangeSettings, Continue, CreateGame, EndSpeech, Event,
     GameEnded, GameState, HostNext, IllegalCommand, Join, MarkActive, MarkInactive, MarkReady,
     Disqualify, IssueFoul, NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume, Role,
@@ -29,11 +31,14 @@ from engine import (
     legal_actions,
 )
 
+from engine.forum_events import AFTER_WIN_EVENTS
+
+from .forum_playout import AFTER_WIN_PHASES, forum_chaos, forum_options
 from .online_playout import online_chaos, online_options
 
 #: Commands only a living player may have accepted (the dead never act, PARTY-49).
 ACTING = (CastVote, CastExcludeVote, Nominate, NightAction, MarkReady, Continue, RelayMessage,
-          TapVote, TapLift)
+          TapVote, TapLift, ChooseSide, ComparePlayers)
 
 HOST_ID = 999
 ADMIN_ID = 998  # a group admin who is not in the game (TakeOver)
@@ -61,10 +66,18 @@ def _walk(value):
             yield from _walk(v)
 
 
-def leaks_role(event) -> bool:
-    """True if a PUBLIC event names a role or team (only GameEnded may)."""
+def leaks_role(event, ruleset: str = "party") -> bool:
+    """True if a PUBLIC event names a role or team (only GameEnded may).  The forum preset
+    allows exactly two more: ``PlayerEliminated.role``, the leaving player's own card
+    (FORUM-Q08; its other fields must not), and the events after the win
+    (``AFTER_WIN_EVENTS``: VictoryDeclared, BonusResults, RolesRevealed)."""
     if event.audience != PUBLIC or isinstance(event, GameEnded):
         return False
+    if ruleset == "forum":
+        if isinstance(event, AFTER_WIN_EVENTS):
+            return False
+        if isinstance(event, PlayerEliminated):
+            event = dataclasses.replace(event, role=None)
     return any(isinstance(v, (Role, Team)) for v in _walk(event))
 
 
@@ -127,7 +140,8 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
             break
         options = []
         for u in everyone:
-            if u != st.speaker and u != st.organiser and u != st.host and not st.is_alive(u):
+            if u != st.speaker and u != st.organiser and u != st.host and not st.is_alive(u) \
+                    and st.phase not in AFTER_WIN_PHASES:
                 continue  # an eliminated player has nothing to do (saves half the queries)
             la = legal_actions(st, u)
             if la.ready:
@@ -158,6 +172,8 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
             if la.sleep:
                 options.append(NightAction(user_id=u, action="sleep"))
             options += online_options(rng, st, u, la, intent)  # the online preset's buttons
+            if rs.hooks == "forum":
+                options += forum_options(rng, st, u, la, intent)
             if la.resume and rng.random() < 0.3:
                 options.append(Resume(user_id=u))
             if la.host_next and (rng.random() < 0.1 or st.timer is None):
@@ -167,8 +183,11 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
         if not options:
             raise AssertionError(f"stuck in {st.phase} with no timer and no legal action")
         if rng.random() < chaos:
-            do(online_chaos(rng, st, users, strangers) if rs.afk_after and rng.random() < 0.4
-               else _chaos(rng, st, everyone, strangers, users, rs.fouls), expect_ok=False)
+            if rs.hooks == "forum" and rng.random() < 0.4:
+                do(forum_chaos(rng, st, users, strangers), expect_ok=False)
+            else:
+                do(online_chaos(rng, st, users, strangers) if rs.afk_after and rng.random() < 0.4
+                   else _chaos(rng, st, everyone, strangers, users, rs.fouls), expect_ok=False)
         else:
             do(rng.choice(options))
     return po

@@ -14,8 +14,11 @@ from engine import (
     Role, StartGame, TakeOver, command_from_dict, event_from_dict, replay, to_dict,
     CancelFoul, Disqualify, IssueFoul, Private, UndoNomination,
     ChooseBestMove, MarkAfk, TapLift, TapVote,
+    ChooseSide, ComparePlayers, DecideBonusRound, GuessRoles, HostDecide, IssueWarning,
+    NameSuspect, RevealCheck, Team, VoteBestPlayer,
 )
 from engine import events as ev
+from engine import forum_events as fev
 from engine.errors import BadSetup
 
 from .helpers import game_at_day, started_game, uid
@@ -58,6 +61,17 @@ SAMPLES = [
     ChooseBestMove(user_id=BIG, targets=(BIG + 1, BIG + 2, BIG + 3)),
     ChooseBestMove(user_id=BIG),
     MarkAfk(player=BIG + 1),
+    ChooseSide(user_id=BIG, side=Team.MAFIA),  # the forum preset (test_forum_*.py)
+    ComparePlayers(user_id=BIG, first=BIG + 1, second=BIG + 2),
+    NameSuspect(user_id=BIG, target=BIG + 3),
+    RevealCheck(user_id=BIG, target=BIG + 4),
+    IssueWarning(user_id=BIG, player=BIG + 1, reason="oath"),
+    HostDecide(user_id=BIG, target=BIG + 2),
+    HostDecide(user_id=BIG),
+    DecideBonusRound(user_id=BIG, start=True),
+    GuessRoles(user_id=BIG, guesses=((BIG + 1, Role.MANIAC), (BIG + 2, Role.MAFIA))),
+    GuessRoles(user_id=BIG),
+    VoteBestPlayer(user_id=BIG, target=BIG + 5),
 ]
 
 
@@ -109,6 +123,34 @@ EXTRA_EVENTS = [
     ev.Misfire(count=2),
     ev.BestMove(user_id=BIG, targets=(BIG + 1, BIG + 2, BIG + 3)),
     ev.PlayerAfk(user_id=BIG),
+    # the forum preset (test_forum_*.py)
+    ev.PlayerEliminated(user_id=BIG, cause="vote", role=Role.WEREWOLF),
+    fev.NightWake(user_id=BIG, role=Role.SLEEPWALKER, turn=1, mafia=(BIG + 1, BIG + 2),
+                 audience=Private(BIG)),
+    fev.SideChosen(user_id=BIG, side=Team.MAFIA, by_default=False, audience=ev.HOST),
+    fev.MafiaBlocked(),
+    fev.CheckShrugged(checker=BIG, target=BIG + 1, audience=Private(BIG)),
+    fev.ComparisonResult(checker=BIG, first=BIG + 1, second=BIG + 2, same=None,
+                        audience=Private(BIG)),
+    fev.ComparisonResult(checker=BIG, first=BIG + 1, second=BIG + 2, same=False,
+                        audience=Private(BIG)),
+    fev.SleepwalkerRevealed(user_id=BIG),
+    fev.NightExtended(timer_seq=12, seconds=60),
+    fev.NightDeaths(killed=(BIG, BIG + 1), saved=True),
+    fev.WerewolfTurned(user_id=BIG, audience=Private(BIG)),
+    fev.BallotCast(voter=BIG, target=BIG + 1, stage="revote", votes=((BIG, BIG + 1),)),
+    fev.SuspectNamed(user_id=BIG, target=BIG + 1),
+    fev.CheckRevealed(user_id=BIG, target=BIG + 1, is_mafia=True),
+    fev.WarningIssued(player=BIG, count=2, by=None, reason="no_vote"),
+    fev.PlayerRemoved(player=BIG, by=BIG + 1, reason="card"),
+    fev.VictoryDeclared(winner=Team.MAFIA, days=3),
+    fev.GuessesRecorded(user_id=BIG, guesses=((BIG + 1, Role.COP),), audience=Private(BIG)),
+    fev.BonusResults(guesses=((BIG, ((BIG + 1, Role.COP), (BIG + 2, Role.MAFIA))),),
+                    hits=((BIG, 1),)),
+    fev.RolesRevealed(roles=((1, BIG, Role.PUTANA), (2, BIG + 1, Role.MAFIA)),
+                     sides=((BIG, Team.TOWN),), winners=(BIG + 1,)),
+    fev.BestPlayerVoted(voter=BIG, target=BIG + 1),
+    fev.BestPlayerChosen(winners=(BIG + 1, BIG + 2), tally=((BIG + 1, (BIG,)), (BIG + 2, (3,)))),
 ]
 
 

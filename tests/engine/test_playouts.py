@@ -21,8 +21,8 @@ from engine import (
     CheckResult, DayWithoutElimination, DonCheckResult, ExcludeVoteResult, FoulCancelled,
     FoulIssued, GameCancelled, GameEnded, HostAssigned, HostModeEnded, HostNext, MafiaPicks,
     NightActionAccepted, NightResult, NotEnoughPlayers, Phase, PhaseStarted, PhaseTimeout,
-    PlayerEliminated, Private, RelayedMessage, Role, Team, TieRevote, VoteResult, VoteWindowOpened,
-    command_from_dict, replay, to_dict,
+    PlayerEliminated, Private, RelayedMessage, Role, Team, TieRevote, VictoryDeclared, VoteResult,
+    VoteWindowOpened, command_from_dict, replay, to_dict,
 )
 from engine.flow import winner
 
@@ -57,12 +57,14 @@ def check_game(po: Playout) -> Counter:
     assert end.roles == tuple((p.seat, p.user_id, p.role) for p in st.seated())
     assert end.days == st.day
 
-    # secrets: nothing public names a role; the eliminated get no private event; picks of the
-    # living mafiosi only
-    assert not [e for e in flat if leaks_role(e)]
+    # secrets: nothing public names a role (the forum: see leaks_role); the eliminated get no
+    # private event (the forum: until the win -- they take part in the after-game); picks of
+    # the living mafiosi only
+    assert not [e for e in flat if leaks_role(e, st.ruleset)]
     dead: set[int] = set()
-    for e in flat:
-        if isinstance(e.audience, Private):
+    won = next((k for k, e in enumerate(flat) if isinstance(e, VictoryDeclared)), len(flat))
+    for k, e in enumerate(flat):
+        if isinstance(e.audience, Private) and k < won:
             assert e.audience.user_id not in dead, f"private event to the dead: {e}"
         if isinstance(e, MafiaPicks):
             assert not {m for m, _ in e.picks} & dead

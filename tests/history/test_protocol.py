@@ -75,10 +75,10 @@ def test_replay_and_protocol_match_the_engine_record(po):
         assert (p.out is None) == p.alive
         if p.out is not None:
             assert p.out[2] == out[p.user_id]
+    kinds = {"foul": "FoulIssued", "cancelled": "FoulCancelled", "warning": "WarningIssued"}
     fouls = [(e["player"], e["type"]) for en in entries for e in en.events
-             if e["type"] in ("FoulIssued", "FoulCancelled")]
-    assert [(f.user_id, "FoulIssued" if f.kind == "foul" else "FoulCancelled")
-            for f in pr.fouls] == fouls
+             if e["type"] in kinds.values()]
+    assert [(f.user_id, kinds[f.kind]) for f in pr.fouls] == fouls
     assert {p.user_id: p.fouls for p in pr.players if p.fouls} == {
         u: st.players[u].fouls for u in st.players if getattr(st.players[u], "fouls", 0)}
 
