@@ -23,6 +23,7 @@ from engine import GameState, Phase, Private, TeamChat, HostOnly, Role, Team, fi
 from engine import events as ev
 
 from . import views
+from .presenter_forum import ForumPresenter
 from .presenter_online import OnlinePresenter
 from .callbacks import Act
 from .i18n import Translator
@@ -33,7 +34,7 @@ from .texts import (
 logger = logging.getLogger(__name__)
 
 
-class Presenter(OnlinePresenter):
+class Presenter(OnlinePresenter, ForumPresenter):
     """Renders events. ``on_ui_change(game)`` is called when a message id becomes known."""
 
     def __init__(self, sender, translator: Translator, bot_username: str,
@@ -98,6 +99,8 @@ class Presenter(OnlinePresenter):
     def audience_ids(self, st: GameState, audience) -> list[int]:
         if isinstance(audience, Private):
             return [audience.user_id]
+        if isinstance(audience, TeamChat) and st.forum is not None:
+            return self.forum_team(st)  # FORUM: the Sleepwalker is in the team chat
         if isinstance(audience, TeamChat):
             return [p.user_id for p in st.alive() if p.team is audience.team]
         if isinstance(audience, HostOnly):
@@ -106,8 +109,13 @@ class Presenter(OnlinePresenter):
 
     # --- lobby -------------------------------------------------------------------------------
     def lobby_markup(self, g, _):
-        return views.lobby_keyboard(_, g.id, self.deep_link(f"join_{g.id}"),
-                                    self.deep_link(f"host_{g.id}"))
+        markup = views.lobby_keyboard(_, g.id, self.deep_link(f"join_{g.id}"),
+                                      self.deep_link(f"host_{g.id}"))
+        st = g.state
+        if st is not None and st.ruleset == "forum":  # the optional roles' toggles
+            from .views_forum import lobby_role_rows
+            markup.inline_keyboard.extend(lobby_role_rows(g.id, st))
+        return markup
 
     def refresh_lobby(self, g, _, st: GameState) -> None:
         text = views.lobby_text(_, self.tr.nget(g.locale), st)
@@ -189,11 +197,23 @@ class Presenter(OnlinePresenter):
         self.dm(st.host, "\n".join(lines), self._host_markup(g, _, st), protect_content=True)
         if find_ruleset(st.ruleset).fouls:
             self.send_foul_panel(g, _, st, st.host)
+        elif st.forum is not None:
+            self.send_moderation_panel(g, _, st, st.host)
 
     def send_foul_panel(self, g, _, st: GameState, chat_id: int) -> None:
-        """CLUB-36/39, CLUB-Q08: the judge's console: a foul or a disqualification per seat."""
-        self.dm(chat_id, _("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. /panel shows this again."),
-                views.foul_keyboard(g.id, st))
+        """CLUB-36/39, CLUB-Q08: the judge's console: a foul or a disqualification per seat.
+        The newest console of each chat is kept up to date (``refresh_consoles``)."""
+        text = _("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. /panel shows this again.")
+        markup = views.foul_keyboard(g.id, st)
+        key = f"console:{chat_id}"
+        self.keep(g, key, self.dm(chat_id, text, markup))
+        self.remember(g, key, text, markup)
+
+    def refresh_consoles(self, g, _, st: GameState) -> None:
+        """Show the current fouls and only the living seats on every console sent."""
+        text = _("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. /panel shows this again.")
+        for key in {k for k in (*g.ui, *g.refs) if k.startswith("console:")}:
+            self.edit(g, key, int(key.split(":", 1)[1]), text, views.foul_keyboard(g.id, st))
 
     def _host_markup(self, g, _, st):
         return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
@@ -212,6 +232,8 @@ class Presenter(OnlinePresenter):
         phase = e.phase
         if st.phase.value != phase or st.phase_seq != e.phase_seq:
             return  # a phase that ended within the same step: nothing to show
+        if st.forum is not None and self.forum_phase_started(g, _, st, e):
+            return
         if phase in ("speech", "defence", "last_word"):
             text, markup = views.turn_text(_, st), views.turn_keyboard(_, g.id, st)
             fut = self.group(g, text, markup)
@@ -269,6 +291,9 @@ class Presenter(OnlinePresenter):
         self.group(g, _("⏭ {player} is inactive: turn skipped.").format(player=label(st, e.user_id)))
 
     def on_ReadyMarked(self, g, _, before, st, e):
+        if st.forum is not None:
+            self.forum_ready_marked(g, _, st)
+            return
         self._refresh_ready(g, _, st)
 
     def on_ContinueAvailable(self, g, _, before, st, e):
@@ -300,6 +325,9 @@ class Presenter(OnlinePresenter):
         if st.ruleset == "online":
             self.online_vote_result(g, _, before, st, e)
             return
+        if st.forum is not None:
+            self.forum_vote_result(g, _, before, st, e)
+            return
         ref = self.ref(g, "vote")
         if ref is None or before is None or before.vote is None:
             return
@@ -310,6 +338,10 @@ class Presenter(OnlinePresenter):
         self.sender.edit(g.chat_id, ref, "\n".join(lines), None)
 
     def on_TieRevote(self, g, _, before, st, e):
+        if st.forum is not None:
+            self.group(g, _("⚖️ Tie between {list}: a revote among them; they do not vote.")
+                       .format(list=", ".join(label(st, u) for u in e.candidates)))
+            return
         self.group(g, _("⚖️ Tie between {list}: they defend again, then a new vote among them.")
                    .format(list=", ".join(label(st, u) for u in e.candidates)))
 
@@ -335,6 +367,10 @@ class Presenter(OnlinePresenter):
         self.group(g, "🌗 " + _(NO_ELIMINATION[e.reason]))
 
     def on_PlayerEliminated(self, g, _, before, st, e):
+        if st.forum is not None and e.role is not None:
+            self.forum_eliminated(g, _, st, e)
+            return
+        self.refresh_consoles(g, _, st)
         if e.cause == "disqualified":
             self.group(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id)))
             self.dm(e.user_id, _("🟥 You are disqualified. Please watch without posting; roles are "
@@ -347,12 +383,17 @@ class Presenter(OnlinePresenter):
 
     # --- night -------------------------------------------------------------------------------
     def _refresh_night_dm(self, g, _, st, uid):
+        if st.forum is not None:
+            self.forum_night_dm(g, _, st, uid)
+            return
         ref = self.ref(g, f"night:{uid}")
         if ref is not None and st.phase is Phase.NIGHT:
             self.sender.edit(uid, ref, views.night_text(_, st, uid), views.night_keyboard(_, g.id, st, uid))
 
     def on_NightActionAccepted(self, g, _, before, st, e):
-        if e.action != "kill":
+        # A party pick is shown to the whole team by on_MafiaPicks; a final (club, online) shot
+        # has no MafiaPicks event, so the shooter's own keyboard is refreshed here (CLUB-Q09).
+        if e.action != "kill" or find_ruleset(st.ruleset).final_shots:
             self._refresh_night_dm(g, _, st, e.user_id)
 
     def on_MafiaPicks(self, g, _, before, st, e):
@@ -376,6 +417,7 @@ class Presenter(OnlinePresenter):
     def on_FoulCancelled(self, g, _, before, st, e):
         self.group(g, _("↩️ A foul of {player} is taken back ({n} of 4).").format(
             player=label(st, e.player), n=e.count))
+        self.refresh_consoles(g, _, st)
 
     def on_NominationUndone(self, g, _, before, st, e):
         self.group(g, _("↩️ The nomination of {player} is taken back.").format(
@@ -388,6 +430,7 @@ class Presenter(OnlinePresenter):
         if e.count == 3:
             text += " " + _("He loses his next speech but may still nominate.")
         self.group(g, text)
+        self.refresh_consoles(g, _, st)
 
     def on_RelayedMessage(self, g, _, before, st, e):
         for uid in self.audience_ids(st, e.audience):
@@ -462,6 +505,8 @@ class Presenter(OnlinePresenter):
     def on_GameEnded(self, g, _, before, st, e):
         if st.ruleset == "online":
             head = self.online_result_head(_, st, e)
+        elif st.forum is not None:
+            head = self.forum_result_head(_, st, e)
         else:
             head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
         lines = [head, "", _("Roles:")]

@@ -51,7 +51,9 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, 
         say(sender, message.chat.id, _("This game has no fouls."))
         return
     if not await _judge_ok(bot, message, st):
-        say(sender, message.chat.id, _("Only the host or a group admin can give fouls."))
+        text = (_("This game has a host: only he gives fouls.") if st.host is not None
+                else _("Only the host or a group admin can give fouls."))
+        say(sender, message.chat.id, text)
         return
     target = None
     reply = message.reply_to_message

@@ -322,8 +322,9 @@ class Table:
     def role_leaks(self, messages: list[StoredMessage]) -> list[str]:
         """Lines of ``messages`` (every version, edits included) that tie a player to a role: a
         role with its icon (how the bot shows a role), a player's name right next to a role name
-        ("№3 Anna — Мафия", "Мафия: Anna"), or a check's verdict about a player (Commissar, Sheriff, Don).  ("The mafia
-        killed №3 Anna" or "Mafia: 2 · Commissar" name no one's role.)"""
+        ("№3 Anna — Мафия", "Мафия: Anna"), or a check's verdict about a player (the Commissar's,
+        the Sheriff's, the Don's).  ("The mafia killed №3 Anna" or "Mafia: 2 · Commissar" name no
+        one's role.)"""
         words = "|".join(re.escape(self._(name)) for name in ROLE_NAMES.values())
         icons = "|".join(re.escape(icon) for icon in ROLE_ICONS.values())
         names = "|".join(re.escape(u.first_name) for u in self.users)

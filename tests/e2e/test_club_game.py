@@ -218,6 +218,8 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
                 await table.wait_message(GROUP, _("⚠️ Foul to {player} ({n} of 4).").format(
                     player=lbl[silenced], n=n))
             await table.wait_message(GROUP, _("He loses his next speech but may still nominate."))
+            await table.wait(lambda: f"⚠️ №{seat[silenced]} ⚠️⚠️⚠️" in console.button_texts,
+                             "show the three fouls on the judge's console")
             # A group admin may not foul while the game has a judge.
             await organiser.say(GROUP, f"/foul {seat[q]}")
             await table.wait_message(GROUP, _("Only the host or a group admin can give fouls."))
@@ -292,6 +294,9 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
                                       "word.").format(player=lbl[disqualified]))
     await table.wait_message(disqualified, _("🟥 You are disqualified. Please watch without posting; "
                                              "roles are revealed at the end."))
+    await table.wait(lambda: f"🟥 №{seat[disqualified]}" not in console.button_texts
+                     and f"🟥 №{seat[night2_victim]}" not in console.button_texts
+                     and len(console.button_texts) == 2 * 7, "keep only the living on the console")
     st = await table.state()
     assert not st.players[disqualified].alive and st.phase is Phase.SPEECH
     assert st.speaker != disqualified and disqualified not in st.queue
