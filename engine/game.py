@@ -90,6 +90,9 @@ def apply(state: GameState | None, cmd: Command) -> tuple[GameState, list[Event]
     if not isinstance(cmd, NOT_PRESENCE):
         control.reactivate(s, cmd.user_id)
     handler(s, cmd)
+    me = st.players.get(cmd.user_id) if cmd.user_id is not None else None
+    if me is not None and not isinstance(cmd, NOT_PRESENCE):
+        me.misses = 0  # PARTY-X25: any accepted action shows he is there (a speech, a vote...)
     st.commands += 1
     return st, s.events
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 from . import flow
 from .commands import BecomeHost, CancelGame, ChangeSettings, Join, Leave, StartGame
-from .errors import AlreadyJoined, BadSetup, GameFull, NotEnoughPlayers, NotInGame, PhaseClosed
+from .errors import AlreadyJoined, BadSetup, GameFull, NotAllowed, NotEnoughPlayers, NotInGame, PhaseClosed
 from .events import (
     GameCancelled, GameStarted, HostAssigned, HostRoles, PlayerJoined, PlayerLeft, RoleAssigned,
     SettingsChanged,
@@ -50,8 +50,10 @@ def become_host(s: Step, cmd: BecomeHost) -> None:
     """PARTY-Q18: a non-playing host; a joined player must leave first."""
     _lobby_only(s)
     st = s.st
-    if cmd.user_id in st.players:
+    if cmd.user_id in st.players or cmd.user_id == st.host:
         raise AlreadyJoined()
+    if st.host is not None:  # PARTY-X24: a host is never replaced behind his back
+        raise NotAllowed("the game has a host")
     st.host, st.host_name, st.host_active = cmd.user_id, cmd.name, True
     s.emit(HostAssigned(user_id=cmd.user_id))
 

@@ -67,6 +67,7 @@ def continue_(s: Step, cmd: Continue) -> None:
     living_player(s, cmd.user_id)
     if not s.st.continue_allowed:
         raise PhaseClosed("ready-wait not over")
+    s.st.ready.add(cmd.user_id)  # PARTY-X25: whoever moves on is present himself
     _force_night(s)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import (
+    AlreadyJoined, BecomeHost, Continue,
     CancelGame, CastVote, ChangeSettings, EndSpeech, GameCancelled, GameOver, GamePaused,
     HostModeEnded, HostNext, MarkActive, MarkInactive, MarkReady, NightAction, Nominate,
     NotAllowed, NotInGame, NotPaused, OrganiserChanged, Pause, Paused, PauseLimit, Phase,
@@ -367,3 +368,31 @@ def test_PARTY_X23_one_active_player_keeps_the_game_going():
         t.do(MarkInactive(player=uid(k), reason="blocked"))
     t.timeout()
     assert t.state.phase is Phase.SPEECH and t.state.speaker == uid(5)
+
+
+def test_PARTY_X24_a_host_is_never_replaced_behind_his_back():
+    t = lobby(5, host=True)
+    t.refuse(BecomeHost(user_id=HOST + 1, name="Intruder"), NotAllowed)
+    t.refuse(BecomeHost(user_id=HOST, name="Host again"), AlreadyJoined)
+    assert t.state.host == HOST
+
+
+def test_PARTY_X25_any_accepted_action_resets_the_missed_deadlines():
+    t = game_at_day(5, "MCDTT")
+    t.state.players[uid(2)].misses = 1  # one missed deadline so far (a night with no tap)
+    t.do(EndSpeech(user_id=t.state.speaker))  # seat 1 speaks: not seat 2
+    assert t.state.players[uid(2)].misses == 1
+    assert t.state.speaker == uid(2)
+    t.do(EndSpeech(user_id=uid(2)))  # he is here
+    assert t.state.players[uid(2)].misses == 0
+
+
+def test_PARTY_X25_whoever_presses_continue_is_not_counted_missing():
+    t = game_at_day(5, "MCDTT")
+    t.to_ready(2)
+    t.timeout()  # the ready-wait is over: Continue appears
+    for p in t.state.seated():
+        p.misses = 1
+    t.do(Continue(user_id=uid(3)))
+    assert t.state.players[uid(3)].active and t.state.players[uid(3)].misses == 0
+    assert not t.state.players[uid(4)].active  # a second miss in a row
