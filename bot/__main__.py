@@ -15,7 +15,7 @@ from .config import configure_logging, load_settings_or_exit
 logger = logging.getLogger("bot")
 
 
-TOKEN_RE = re.compile(r"^\d+:[A-Za-z0-9_-]{20,}$")
+TOKEN_RE = re.compile(r"^\d+:[A-Za-z0-9_-]+$")  # the same check as bot.config
 
 
 def ask_token_once(env_file: Path = Path(".env")) -> None:
@@ -30,9 +30,13 @@ def ask_token_once(env_file: Path = Path(".env")) -> None:
     if re.search(r"^BOT_TOKEN=\S+", text, re.M):
         return
     print("No BOT_TOKEN yet. Create a bot with @BotFather (/newbot) and paste its token here.")
-    token = getpass.getpass("Bot token (hidden): ").strip()
-    if not TOKEN_RE.match(token):
-        print("That does not look like a bot token (digits, a colon, then letters).", file=sys.stderr)
+    for _attempt in range(3):
+        token = getpass.getpass("Bot token (hidden): ").strip()
+        if TOKEN_RE.match(token):
+            break
+        print("That does not look like a bot token (digits, a colon, then letters, digits, _ "
+              "or -). Try again.", file=sys.stderr)
+    else:
         return
     if not text and Path(".env.example").exists():
         text = Path(".env.example").read_text(encoding="utf-8")
@@ -54,7 +58,9 @@ async def run() -> None:
     app = build_app(token=settings.bot_token.get_secret_value(),
                     database_url=settings.database_url, api_url=settings.telegram_api_url,
                     default_locale=settings.default_locale, lobby_timeout=settings.lobby_timeout)
-    from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
+    from aiogram.exceptions import (
+        AiogramError, TelegramNetworkError, TelegramUnauthorizedError,
+    )
 
     try:
         recovered = await app.start()
@@ -65,6 +71,14 @@ async def run() -> None:
         await app.stop()
         raise SystemExit(f"mafia-bot: cannot reach the Bot API at {settings.telegram_api_url}: "
                          f"{exc.message}")
+    except AiogramError as exc:
+        await app.stop()
+        raise SystemExit(f"mafia-bot: the Bot API at {settings.telegram_api_url} answered "
+                         f"{type(exc).__name__}: is it a Telegram Bot API server?")
+    except Exception as exc:  # noqa: BLE001 - a bad DATABASE_URL and the like: one clear line
+        await app.stop()
+        raise SystemExit(f"mafia-bot: cannot start with DATABASE_URL={settings.safe_database_url}: "
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
     logger.info("database %s; %d open game(s) recovered", settings.safe_database_url, recovered)
     await set_commands(app)
     allowed = app.dp.resolve_used_update_types()

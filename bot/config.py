@@ -134,8 +134,8 @@ class Settings(BaseSettings):
     @field_validator("default_locale")
     @classmethod
     def _check_locale(cls, value: str) -> str:
-        if not re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", value):
-            raise ValueError("must be a locale code such as 'ru' or 'en'")
+        if value not in ("ru", "en"):
+            raise ValueError("must be 'ru' or 'en' (the languages the bot speaks)")
         return value
 
     def __repr_args__(self):  # type: ignore[no-untyped-def]

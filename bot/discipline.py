@@ -11,6 +11,8 @@ Policy per preset (the rule set's name, ``st.ruleset``):
 * ``club``: during a speech, defence or last word only the speaker (and not during a
   nomination-only turn after three fouls, CLUB-37); nobody during votes and at night; the
   eliminated and onlookers never (CLUB-06, CLUB-14).
+* ``forum``: ``engine.forum.may_write`` -- the living during the discussion, the speaker in
+  his last word, nobody otherwise (FORUM-16).
 * ``online``: the day discussion (with its vote): every living player; night (and a readiness
   gate): nobody; last word and defence turns (the tied candidates' sub-phases before a revote or
   a lift vote): only the speaker; the revote, the lift vote and the best move: nobody; the
@@ -52,7 +54,7 @@ def may_write(st: GameState, user_id: int, preset) -> bool:
     """True if ``user_id`` may post in the game's group now under ``preset`` (a rule set or its
     name). Pure: reads only ``st``."""
     name = preset_name(preset)
-    if name not in ("club", "online"):
+    if name not in ("club", "online", "forum"):
         return True  # party and any preset without a chat policy: the honour system
     phase = _phase(st)
     if st.over or phase == Phase.LOBBY.value:
@@ -68,6 +70,11 @@ def may_write(st: GameState, user_id: int, preset) -> bool:
         return True
     if name == "club":
         return _club(st, user_id, phase)
+    if name == "forum":  # FORUM-16: the discussion, or one's own last word
+        from engine.forum import may_write as forum_may_write
+        if phase in ("bonus_offer", "bonus", "best_player"):
+            return True  # the game is decided: the table may talk
+        return forum_may_write(st, user_id)
     return _online(st, user_id, phase)
 
 

@@ -85,7 +85,13 @@ class Presenter(OnlinePresenter, ForumPresenter):
             except Exception:
                 logger.exception("game %s: rendering %s failed", g.id, type(e).__name__)
         if events and not after.over and after.phase is not Phase.LOBBY:
-            self.refresh_table(g, _, after)  # skipped by edit() when nothing changed
+            night = after.phase is Phase.NIGHT and before is not None and before.phase is Phase.NIGHT
+            if not night or any(isinstance(e, (ev.Paused, ev.Resumed)) for e in events):
+                # mid-night the table stays as it was: a player coming back by pressing his
+                # night button must not show who acted (role hint)
+                self.refresh_table(g, _, after)  # skipped by edit() when nothing changed
+            if after.host and (before is None or before.phase_seq != after.phase_seq):
+                self.refresh_host_next(g, _, after)
 
     def group(self, g, text: str, markup=None, **kw):
         fut = self.sender.send(g.chat_id, text, markup, **kw)
@@ -215,9 +221,21 @@ class Presenter(OnlinePresenter, ForumPresenter):
         for key in {k for k in (*g.ui, *g.refs) if k.startswith("console:")}:
             self.edit(g, key, int(key.split(":", 1)[1]), text, views.foul_keyboard(g.id, st))
 
+    def refresh_host_next(self, g, _, st) -> None:
+        """The host's «Next» for the phase now running (one message, edited per phase)."""
+        text = _("🎩 Now: {phase}. «Next» moves the game on.").format(
+            phase=views.phase_name(_, st))
+        markup = self._host_markup(g, _, st)
+        if self.ref(g, "hostnext") is None:
+            self.keep(g, "hostnext", self.dm(st.host, text, markup))
+            self.remember(g, "hostnext", text, markup)
+        else:
+            self.edit(g, "hostnext", st.host, text, markup)
+
     def _host_markup(self, g, _, st):
+        """The host's «Next», bound to the current phase: a double tap moves on once."""
         return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-            text=_("⏭ Next"), callback_data=Act(g=g.id, s=0, a="next").pack())]])
+            text=_("⏭ Next"), callback_data=Act(g=g.id, s=st.phase_seq, a="next").pack())]])
 
     def on_MafiaRevealed(self, g, _, before, st, e):
         for uid in self.audience_ids(st, e.audience):
@@ -473,7 +491,8 @@ class Presenter(OnlinePresenter, ForumPresenter):
                    .format(player=label(st, e.user_id)))
 
     def on_PlayerActive(self, g, _, before, st, e):
-        self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
+        if st.phase is not Phase.NIGHT:  # at night it would show who just acted
+            self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
         self.resync(g, _, st, e.user_id)
 
     def resync(self, g, _, st: GameState, uid: int) -> None:
@@ -526,6 +545,11 @@ class Presenter(OnlinePresenter, ForumPresenter):
             self.sender.unpin(g.chat_id, ref)
 
     def on_GameCancelled(self, g, _, before, st, e):
+        if e.reason == "bot_removed":  # the group is gone for us: tell the players privately
+            for p in st.players.values():
+                self.dm(p.user_id, _("✖️ The bot was removed from the group, so the game there "
+                                     "is over."))
+            return
         if e.reason == "expired":
             text = _("⌛ The lobby expired: not enough players.")
         elif e.reason == "abandoned":

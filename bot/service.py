@@ -30,6 +30,8 @@ from .storage import KEEP, GameRecord, LogConflict, Storage
 logger = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+#: Seconds an overdue deadline waits after a restart, so queued updates come first.
+RESTART_GRACE = 5
 
 
 def utcnow() -> datetime:
@@ -304,7 +306,9 @@ class GameService:
             self.games[rec.id] = g
             count += 1
             if self.deadlines is not None and rec.deadline_at is not None:
-                self.deadlines.arm(rec.id, rec.timer_seq, rec.deadline_at)
+                # presses queued while the bot was down are handled before an overdue timer
+                at = max(rec.deadline_at, self.clock() + timedelta(seconds=RESTART_GRACE))
+                self.deadlines.arm(rec.id, rec.timer_seq, at)
         return count
 
     def user_lock(self, user_id: int) -> asyncio.Lock:

@@ -15,9 +15,16 @@ ROLE_NAMES = {
     Role.DOCTOR: N_("Doctor"),
     Role.SHERIFF: N_("Sheriff"),
     Role.DON: N_("Don"),
+    Role.MANIAC: N_("Maniac"),
+    Role.PUTANA: N_("Putana"),
+    Role.JOURNALIST: N_("Journalist"),
+    Role.SLEEPWALKER: N_("Sleepwalker"),
+    Role.WEREWOLF: N_("Werewolf"),
+    Role.COP: N_("Cop"),
 }
 ROLE_ICONS = {Role.CIVILIAN: "🙂", Role.MAFIA: "🕶", Role.COMMISSAR: "🔎", Role.DOCTOR: "💉",
-              Role.SHERIFF: "⭐", Role.DON: "🎩"}
+              Role.SHERIFF: "⭐", Role.DON: "🎩", Role.MANIAC: "🔪", Role.PUTANA: "💋",
+              Role.JOURNALIST: "📰", Role.SLEEPWALKER: "🌛", Role.WEREWOLF: "🐺", Role.COP: "👮"}
 ROLE_HELP = {
     Role.CIVILIAN: N_("You have no night action. Find the mafia by talking and voting."),
     Role.MAFIA: N_("At night you and your teammates agree on one victim. Write to me at night "
@@ -30,9 +37,23 @@ ROLE_HELP = {
                      "one player and learn whether he is red or black."),
     Role.DON: N_("You lead the black team. You shoot with the mafia, and each night after the "
                  "first you look for the Sheriff among the reds."),
+    Role.MANIAC: N_("On the first night you choose the side you win with (Town if you do not). "
+                    "On your nights you kill any other living player, a mafioso too."),
+    Role.PUTANA: N_("On the first night you choose the side you win with (Town if you do not). "
+                    "On your nights you infect a player: he dies at the end of the next night "
+                    "unless the Doctor heals him."),
+    Role.JOURNALIST: N_("Each night from the second one you compare two other players and learn "
+                        "whether they play for the same side (Mafia, Maniac or Town)."),
+    Role.SLEEPWALKER: N_("You are Town, but you sit in the mafia's chat and know the mafiosi; they "
+                         "do not know who you are. Your pick never counts; if the mafia agree on "
+                         "you, you are revealed and leave in the morning."),
+    Role.WEREWOLF: N_("You are Town until the last mafioso leaves the game: then you become the "
+                      "Mafia yourself."),
+    Role.COP: N_("Each night from the second one you act first: the player you choose is immune "
+                 "tonight; if he is a mafioso, the mafia kill nobody."),
 }
 PRESET_NAMES = {"party": N_("Party mafia"), "club": N_("Club sport mafia"),
-                "online": N_("Online sport mafia")}
+                "online": N_("Online sport mafia"), "forum": N_("Forum mafia")}
 TEAM_NAMES = {Team.TOWN: N_("Town"), Team.MAFIA: N_("Mafia")}
 
 ELIMINATION_CAUSES = {
@@ -42,6 +63,7 @@ ELIMINATION_CAUSES = {
     "night": N_("{player} was killed tonight."),
     "disqualified": N_("🟥 {player} is disqualified and leaves at once, without a last word."),
     "lift": N_("{player} is lifted from the table."),
+    "host_decision": N_("{player} leaves the game by the host's decision."),
 }
 NO_ELIMINATION = {
     "no_nominations": N_("Nobody was nominated today."),
@@ -55,6 +77,19 @@ NO_ELIMINATION = {
     "day1_single_vote": N_("On day 1 a single vote with everyone else on PASS removes nobody."),
     "tie_at_ten": N_("Three or more leaders at a table of ten: nobody leaves."),
     "lift_failed": N_("Not enough «Lift» votes: the candidates stay."),
+    "no_votes": N_("Nobody voted: nobody leaves."),
+    "tie_again": N_("The revote is tied again: nobody leaves."),
+    "host_spared": N_("The host spares the tied: nobody leaves."),
+}
+#: FORUM: why a player is warned or removed (``IssueWarning.reason``, ``PlayerRemoved.reason``)
+SANCTION_REASONS = {
+    "no_vote": N_("did not vote"),
+    "oath": N_("swearing"),
+    "insult": N_("insulting a player"),
+    "card": N_("opened his card"),
+    "mafia_list": N_("published the mafia's list"),
+    "private_messages": N_("private messages about the game"),
+    "warnings": N_("too many warnings"),
 }
 INACTIVE_REASONS = {
     "blocked": N_("{player} cannot be reached (the bot is blocked) and is inactive now."),

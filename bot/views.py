@@ -51,7 +51,9 @@ class InlineKeyboardBuilder:
             yield self._sizes[-1]
 
 
-ROLE_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF, Role.COMMISSAR, Role.DOCTOR, Role.CIVILIAN)
+ROLE_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF, Role.COMMISSAR, Role.DOCTOR, Role.MANIAC,
+              Role.PUTANA, Role.JOURNALIST, Role.SLEEPWALKER, Role.WEREWOLF, Role.COP,
+              Role.CIVILIAN)
 
 TEMPO_NAMES = {"short": "Short", "normal": "Normal", "detailed": "Detailed"}
 
@@ -64,14 +66,17 @@ def timing_labels(_) -> dict[str, str]:
     return {"discussion": _("discussion {n} s"), "speech": _("speech {n} s"),
             "defence": _("defence {n} s"), "last_word": _("last word {n} s"),
             "vote": _("vote {n} s"), "lift": _("lift vote {n} s"), "night": _("night {n} s"),
-            "meeting": _("mafia meeting {n} s")}
+            "meeting": _("mafia meeting {n} s"), "forum_day": _("discussion {n} s"),
+            "forum_vote": _("vote {n} s"), "cop": _("the Cop's turn {n} s"),
+            "forum_night": _("night {n} s")}
 
 
 def timings_text(_, timings: dict, ruleset: str) -> str:
     """The durations a preset uses, e.g. "speech 60 s · defence 30 s · …" (seconds)."""
     used = {"party": ("speech", "defence", "last_word", "vote", "night"),
             "club": ("speech", "defence", "last_word", "vote", "night", "meeting"),
-            "online": ("discussion", "defence", "last_word", "lift", "night", "meeting")}
+            "online": ("discussion", "defence", "last_word", "lift", "night", "meeting"),
+            "forum": ("forum_day", "forum_vote", "last_word", "meeting", "cop", "forum_night")}
     labels = timing_labels(_)
     keys = used.get(ruleset, used["party"])
     return " · ".join(labels[k].format(n=timings[k]) for k in keys if timings.get(k))
@@ -92,12 +97,19 @@ def lobby_text(_, ngettext, st: GameState, title: str = "") -> str:
     if "doctor" in rs.default_options:
         lines.append(_("Doctor: {state}").format(
             state=_("on") if st.options.get("doctor", True) else _("off")))
+    if st.ruleset == "forum":
+        from .views_forum import lobby_roles_line
+        lines.append(lobby_roles_line(_, st))
     if st.host:
         lines.append(_("Host: {name}").format(name=escape(st.host_name)))
     n = len(st.players)
     lines.append("")
-    lines.append(ngettext("{n} player (from {min} to {max}):", "{n} players (from {min} to {max}):",
-                          n).format(n=n, min=rs.min_players, max=rs.max_players))
+    if rs.min_players == rs.max_players:
+        lines.append(ngettext("{n} player (exactly {max} needed):",
+                              "{n} players (exactly {max} needed):", n).format(n=n, max=rs.max_players))
+    else:
+        lines.append(ngettext("{n} player (from {min} to {max}):", "{n} players (from {min} to {max}):",
+                              n).format(n=n, min=rs.min_players, max=rs.max_players))
     for i, p in enumerate(st.players.values(), start=1):
         lines.append(f"{i}. {escape(p.name)}")
     lines.append("")
@@ -123,12 +135,13 @@ def lobby_keyboard(_, game_id: int, join_url: str, host_url: str) -> InlineKeybo
 def table_text(_, st: GameState) -> str:
     if st.phase is Phase.ENDED:
         head = _("🏁 <b>Game over</b>")
-    elif st.phase in (Phase.NIGHT, Phase.READY):
+    elif st.phase in (Phase.NIGHT, Phase.READY, Phase.COP_TURN):
         head = _("🌙 <b>Night {n}</b>").format(n=st.night)
     else:
         morning = st.phase is Phase.LAST_WORD and st.after_last_words == "day"
         head = _("☀️ <b>Day {n}</b>").format(n=st.day + 1 if morning else max(st.day, 1))
-    mafia = sum(1 for p in st.seated() if p.team is Team.MAFIA)
+    mafia = sum(1 for p in st.seated() if p.role in (Role.MAFIA, Role.DON))  # a turned Werewolf
+    # stays a secret (FORUM-Q20)
     counts = Counter(p.role for p in st.seated())
     in_play = ", ".join(f"{_(ROLE_NAMES[r])}" + (f" ×{counts[r]}" if counts[r] > 1 else "")
                         for r in ROLE_ORDER if counts[r] and r is not Role.CIVILIAN)
@@ -142,6 +155,8 @@ def table_text(_, st: GameState) -> str:
             mark = " 💤"
         if p.fouls and p.alive:
             mark += " " + "⚠️" * min(p.fouls, 4)
+        if st.forum is not None and st.forum.warnings.get(p.user_id) and p.alive:
+            mark += " " + "❗" * min(st.forum.warnings[p.user_id], 5)
         name = f"№{p.seat} {escape(p.name)}"
         lines.append(f"<s>{name}</s>{mark}" if not p.alive else name + mark)
     if st.pause:
@@ -306,6 +321,9 @@ def role_card(_, st: GameState, uid: int, title: str) -> str:
 
 
 def night_text(_, st: GameState, uid: int) -> str:
+    if st.forum is not None:
+        from .views_forum import night_text as forum_night_text
+        return forum_night_text(_, st, uid)
     p = st.players[uid]
     la = legal_actions(st, uid)
     rs = find_ruleset(st.ruleset)
@@ -356,6 +374,9 @@ ACTION_CODES = {"kill": ("kill", ""), "check": ("check", ""), "heal": ("heal", "
 
 
 def night_keyboard(_, game_id: int, st: GameState, uid: int) -> InlineKeyboardMarkup | None:
+    if st.forum is not None:
+        from .views_forum import night_keyboard as forum_night_keyboard
+        return forum_night_keyboard(_, game_id, st, uid)
     la = legal_actions(st, uid)
     kb = InlineKeyboardBuilder()
     mine = st.mafia_picks.get(uid)
@@ -386,3 +407,15 @@ def foul_keyboard(game_id: int, st: GameState) -> InlineKeyboardMarkup:
         kb.button(text=f"🟥 №{p.seat}", callback_data=Act(g=game_id, s=0, a="dq", t=p.seat))
     kb.adjust(2)
     return kb.as_markup()
+
+
+def phase_name(_, st: GameState) -> str:
+    """A short name of the running phase, for the host's console."""
+    names = {
+        Phase.READY: _("the ready gate before night {n}"), Phase.NIGHT: _("night {n}"),
+        Phase.SPEECH: _("speeches of day {d}"), Phase.DEFENCE: _("defences of day {d}"),
+        Phase.VOTING: _("the vote of day {d}"), Phase.EXCLUDE_VOTE: _("the vote on the tied group"),
+        Phase.LAST_WORD: _("a last word"),
+    }
+    text = names.get(st.phase, _("day {d}"))
+    return text.format(n=st.night, d=max(st.day, 1))

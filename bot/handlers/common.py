@@ -37,6 +37,16 @@ async def is_chat_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
     return member.status in ADMIN_STATUSES
 
 
+async def is_group_member(bot: Bot, chat_id: int, user_id: int) -> bool:
+    """True if the user is in the group (member, admin, creator or restricted). A failed lookup
+    counts as yes: Telegram answers "member not found" only for real strangers."""
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except TelegramAPIError as exc:
+        return "not found" not in str(exc).lower() and "participant" not in str(exc).lower()
+    return member.status in ("member", "administrator", "creator", "restricted")
+
+
 async def may_manage(bot: Bot, message_or_chat_id, user_id: int, st: GameState | None) -> bool:
     """Organiser, host, or a group admin (anonymous admins post as the group itself)."""
     if isinstance(message_or_chat_id, Message):

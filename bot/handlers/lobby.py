@@ -15,11 +15,11 @@ from engine import (
 
 from ..callbacks import LobbyAct
 from ..storage import ActiveGameExists
-from .common import say, chat_locale, display_name, may_manage, refusal
+from .common import say, chat_locale, display_name, is_group_member, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 #: Presets the Telegram layer can run (the engine may know more, e.g. forum, still without screens).
-PLAYABLE_PRESETS = ("party", "club", "online")
+PLAYABLE_PRESETS = ("party", "club", "online", "forum")
 
 
 def router() -> Router:
@@ -44,17 +44,27 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
     if message.from_user is None:
         return
     settings = dict((await storage.get_chat_settings(chat_id)).data)
-    preset = (command.args or "").strip().split()[0] if (command.args or "").strip() else "party"
+    args = (command.args or "").split()
+    preset = args[0] if args else "party"
     try:
         ruleset = find_ruleset(preset).name
         if ruleset not in PLAYABLE_PRESETS:
             raise KeyError(ruleset)
     except KeyError:
-        say(sender, chat_id, _("Unknown preset «{name}». Presets: party, club, online.").format(
-            name=escape(preset)))
+        say(sender, chat_id, _("Unknown preset «{name}». Presets: party, club, online, forum.")
+            .format(name=escape(preset)))
         return
     if ruleset != "party":
         settings.pop("options", None)  # the Doctor switch belongs to the party preset
+    if ruleset == "forum" and len(args) > 1:  # /newgame forum maniac putana cop
+        from engine.forum_setup import OPTIONAL_ROLES
+        wanted = {a.lower().strip(",") for a in args[1:]}
+        unknown = sorted(wanted - set(OPTIONAL_ROLES))
+        if unknown:
+            say(sender, chat_id, _("Unknown role «{name}». Optional roles: {list}.").format(
+                name=escape(unknown[0]), list=", ".join(OPTIONAL_ROLES)))
+            return
+        settings["options"] = {"roles": [r for r in OPTIONAL_ROLES if r in wanted]}
     try:
         game_id = await service.new_game(chat_id, message.from_user.id, locale, settings,
                                          ruleset=ruleset)
@@ -110,7 +120,8 @@ async def host_cmd(message: Message, service, tr, presenter, sender) -> None:
                              InlineKeyboardButton(text=_("🎩 Be the host"), url=url)]]))
 
 
-async def private_start(message: Message, command: CommandObject, service, storage, tr, sender) -> None:
+async def private_start(message: Message, command: CommandObject, bot: Bot, service, storage, tr,
+                        sender) -> None:
     user = message.from_user
     payload = command.args or ""
     kind, _sep, raw_id = payload.partition("_")
@@ -132,6 +143,9 @@ async def private_start(message: Message, command: CommandObject, service, stora
     st = g.state
     if st is None or st.phase is not Phase.LOBBY:
         say(sender, message.chat.id, _("This game has already started or ended."))
+        return
+    if not await is_group_member(bot, g.chat_id, user.id):  # PARTY-X24: deep links leak
+        say(sender, message.chat.id, _("Only members of the game's group can join it."))
         return
     cmd = Join(user_id=user.id, name=display_name(user)) if kind == "join" else \
         BecomeHost(user_id=user.id, name=display_name(user))
@@ -178,6 +192,12 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
             await service.start(g.id, uid)
         elif act == "cancel":
             await service.execute(g.id, CancelGame(user_id=uid))
+        elif act == "role" and g.state.ruleset == "forum":  # FORUM-03: toggle an optional role
+            from ..views_forum import toggled_roles
+            options = {**(g.state.settings.get("options") or {}),
+                       "roles": toggled_roles(g.state, callback_data.v)}
+            await service.execute(g.id, ChangeSettings(user_id=uid, settings={"options": options}))
+            callback_answer.text = _("Roles changed.")
         elif act == "tempo" and callback_data.v in ("short", "normal", "detailed"):
             await service.execute(g.id, ChangeSettings(user_id=uid, settings={"tempo": callback_data.v}))
             callback_answer.text = _("Tempo changed.")

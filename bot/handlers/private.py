@@ -86,14 +86,19 @@ async def relay(message: Message, service, tr, sender) -> None:
     st = g.state
     _ = tr.get(g.locale)
     p = st.players.get(uid) if st else None
-    if st is None or p is None or not p.seat or p.team is not Team.MAFIA or not p.alive:
+    if st is not None and st.forum is not None:  # FORUM: the Sleepwalker is in the team chat
+        from engine.forum import team_chat
+        in_team = uid in team_chat(st)
+    else:
+        in_team = p is not None and p.team is Team.MAFIA
+    if st is None or p is None or not p.seat or not in_team or not p.alive:
         say(sender, message.chat.id, _("Talk in the group; I pass private messages only between mafiosi "
                                "at night."))
         return
     first_night_only = find_ruleset(st.ruleset).relay == "intro"  # CLUB-10, ONLINE-39
     closed = (_("The team chat is open on the first night only.") if first_night_only
               else _("Your team hears you only at night."))
-    if st.phase is not Phase.NIGHT:
+    if st.phase not in (Phase.NIGHT, Phase.COP_TURN):  # FORUM-X16: the Cop's turn too
         say(sender, message.chat.id, closed)
         return
     try:

@@ -6,6 +6,9 @@ the next phase, role options only in the lobby: PARTY-Q17).
 
 from __future__ import annotations
 
+import asyncio
+from collections import defaultdict
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -78,7 +81,7 @@ async def _apply_to_game(service, chat_id: int, user_id: int, data: dict) -> Non
         pass
 
 
-async def settings_cmd(message: Message, command: CommandObject, bot: Bot, service, storage,
+async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, service, storage,
                        tr, sender) -> None:
     chat_id = message.chat.id
     cs = await storage.get_chat_settings(chat_id)
@@ -113,7 +116,7 @@ async def settings_cmd(message: Message, command: CommandObject, bot: Bot, servi
     say(sender, message.chat.id, settings_text(_, locale, data), reply_markup=settings_keyboard(_, data))
 
 
-async def settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service, storage,
+async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service, storage,
                           tr, callback_answer: CallbackAnswer, sender) -> None:
     if query.message is None:
         return
@@ -154,3 +157,22 @@ async def settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, se
 
 
 __all__ = ["router", "refusal"]
+
+
+_CHAT_LOCKS: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+
+async def settings_cmd(message: Message, command: CommandObject, bot: Bot, service, storage, tr,
+                       sender) -> None:
+    """/settings, one change at a time per chat (quick successive changes never overwrite each
+    other: each reads what the one before it stored)."""
+    async with _CHAT_LOCKS[message.chat.id]:
+        await _settings_cmd(message, command, bot, service, storage, tr, sender)
+
+
+async def settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service, storage,
+                          tr, sender, callback_answer: CallbackAnswer) -> None:
+    chat_id = query.message.chat.id if query.message else 0
+    async with _CHAT_LOCKS[chat_id]:
+        await _settings_button(query, callback_data, bot, service, storage, tr, callback_answer,
+                               sender)

@@ -189,3 +189,26 @@ async def test_cancel_the_lobby_and_a_running_game(h: Harness):
     assert "✖️ The game was cancelled." in h.sent_texts(GROUP, ("sendMessage",))[-1]
     assert game_id not in h.deadlines.pending
     assert h.session.calls.calls_to("unpinChatMessage", GROUP)
+
+
+async def test_PARTY_X24_strangers_cannot_join_or_take_the_host_role(sqlite_url):
+    from tests.bot.harness import make_harness
+    from tests.fakes.updates import FakeUser
+
+    h = await make_harness(sqlite_url, n_users=5)
+    try:
+        await h.command(h.users[0], "/newgame")
+        g = await h.game()
+        stranger = FakeUser(800_000_000_009, "Stranger")
+        h.session.set_member(GROUP, stranger.id, "left")
+        await h.dm(stranger, f"/start join_{g.id}")
+        await h.dm(stranger, f"/start host_{g.id}")
+        st = (await h.game()).state
+        assert stranger.id not in st.players and st.host is None
+        assert "Only members of the game's group" in h.texts(stranger.id)[-1]
+        await h.dm(h.users[1], f"/start host_{g.id}")
+        await h.dm(h.users[2], f"/start host_{g.id}")  # a member, but the host is taken
+        st = (await h.game()).state
+        assert st.host == h.users[1].id
+    finally:
+        await h.stop()

@@ -1,0 +1,358 @@
+"""Presenter methods of the forum preset (mixed into :class:`bot.presenter.Presenter`;
+docs/rules/forum.md).  Group: the night and the morning, the discussion, the live ballot, the
+leaving cards, warnings and removals, the after-game.  Private chats: night keyboards from
+``legal_actions`` (the Cop's turn first), the team chat (``engine.forum.team_chat``: the
+Sleepwalker too), last-word extras, the host's decisions and panel, the bonus round and the
+best-player vote.  Before ``VictoryDeclared`` the only role a group message names is the card of
+a player who leaves (FORUM-Q08)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from engine import Phase, Role, Team
+from engine.forum import team_chat, winners
+
+from . import views
+from . import views_forum as vf
+from .texts import (
+    ELIMINATION_CAUSES, ROLE_ICONS, ROLE_NAMES, SANCTION_REASONS, label,
+)
+
+
+def _card(_, role: Role) -> str:
+    return f"{ROLE_ICONS[role]} {_(ROLE_NAMES[role])}"
+
+
+def _reason(_, reason: str) -> str:
+    if not reason:
+        return ""
+    return " (" + (_(SANCTION_REASONS[reason]) if reason in SANCTION_REASONS
+                   else escape(reason)) + ")"
+
+
+class ForumPresenter:
+    """Renders the forum phases and events; ``self`` is the Presenter."""
+
+    # --- helpers -----------------------------------------------------------------------------
+    def forum_team(self, st) -> list[int]:
+        return list(team_chat(st))
+
+    def forum_night_dm(self, g, _, st, uid: int, send: bool = False) -> None:
+        first = g.refs.get(f"cmp:{uid}")
+        text = vf.night_text(_, st, uid, first)
+        markup = vf.night_keyboard(_, g.id, st, uid, first)
+        key = f"night:{uid}"
+        if send:
+            self.keep(g, key, self.dm(uid, text, markup))
+            self.remember(g, key, text, markup)
+        elif st.phase in (Phase.NIGHT, Phase.COP_TURN):
+            self.edit(g, key, uid, text, markup)
+
+    def forum_close_dms(self, g, prefix: str) -> None:
+        """Take the keyboards off every private message kept under ``prefix``."""
+        for key in {k for k in (*g.ui, *g.refs) if k.startswith(prefix)}:
+            ref = self.ref(g, key)
+            if ref is not None and not isinstance(ref, (dict, list)):
+                self.sender.edit_markup(int(key.split(":", 1)[1]), ref, None)
+            g.ui.pop(key, None)
+            g.refs.pop(key, None)
+
+    def send_moderation_panel(self, g, _, st, chat_id: int) -> None:
+        """FORUM-17, 18: the host's (or an admin's) warnings and removals, kept up to date."""
+        text, markup = vf.moderation_text(_), vf.moderation_keyboard(g.id, st)
+        key = f"console:{chat_id}"
+        self.keep(g, key, self.dm(chat_id, text, markup))
+        self.remember(g, key, text, markup)
+
+    def refresh_moderation(self, g, _, st) -> None:
+        for key in {k for k in (*g.ui, *g.refs) if k.startswith("console:")}:
+            self.edit(g, key, int(key.split(":", 1)[1]), vf.moderation_text(_),
+                      vf.moderation_keyboard(g.id, st))
+
+    # --- phases ------------------------------------------------------------------------------
+    def forum_phase_started(self, g, _, st, e) -> bool:
+        """Render a forum phase; False for phases the shared code renders."""
+        phase = e.phase
+        if phase == "cop_turn":
+            self.forum_close_dms(g, "night:")
+            self.group(g, _("🌙 <b>Night {n}</b>. The Cop moves first (up to {s} s); the other "
+                            "roles wait.").format(n=st.night, s=e.seconds))
+            for p in st.alive():
+                if vf.legal_actions(st, p.user_id).night_action == "block":
+                    self.forum_night_dm(g, _, st, p.user_id, send=True)
+        elif phase == "night":
+            self.forum_close_dms(g, "night:")
+            for k in [k for k in g.refs if k.startswith("cmp:")]:
+                del g.refs[k]
+            if st.night <= 1:
+                self.group(g, _("🌙 <b>Night 1</b>: the acquaintance. Nobody acts tonight; the "
+                                "mafia meet in private chat (up to {s} s).").format(s=e.seconds))
+            else:
+                self.group(g, _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
+                                "chat (up to {s} s).").format(n=st.night, s=e.seconds))
+            for p in st.alive():
+                self.forum_night_dm(g, _, st, p.user_id, send=True)
+        elif phase == "debate":
+            text = vf.debate_text(_, st, e.seconds)
+            markup = vf.debate_keyboard(_, g.id, st)
+            self.keep(g, "debate", self.group(g, text, markup))
+            self.remember(g, "debate", text, markup)
+            g.refs["debate_seconds"] = e.seconds
+        elif phase == "ballot":
+            self.forum_close_group(g, "debate", vf.debate_text(_, st))
+            if st.forum.stage == "host":
+                self.group(g, vf.ballot_text(_, st))
+                if st.host:
+                    self.dm(st.host, _("⚖️ The revote is tied. Remove one of the tied, or "
+                                       "nobody."), vf.host_decide_keyboard(_, g.id, st))
+                return True
+            text, markup = vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st)
+            text += "\n" + _("⏱ {s} s.").format(s=e.seconds)
+            self.keep(g, "ballot", self.group(g, text, markup))
+            self.remember(g, "ballot", text, markup)
+        elif phase == "last_word":
+            text, markup = views.turn_text(_, st), views.turn_keyboard(_, g.id, st)
+            self.keep(g, "turn", self.group(g, text, markup))
+            self.remember(g, "turn", text, markup)
+            if e.seconds:
+                self.countdown(g, e.phase_seq, e.seconds)
+            self.forum_last_word_dm(g, _, st, send=True)
+        elif phase == "bonus_offer":
+            text = _("🎲 The host or the organiser may start a bonus round: everybody guesses "
+                     "the survivors' roles before the reveal ({s} s).").format(s=e.seconds)
+            self.keep(g, "bonus_offer", self.group(g, text, vf.bonus_offer_keyboard(_, g.id, st)))
+        elif phase == "bonus":
+            self.forum_close_group(g, "bonus_offer", _("🎲 The bonus round is on."))
+            self.group(g, _("🎲 <b>Bonus round</b>: guess the survivors' roles in your private "
+                            "chat ({s} s).").format(s=e.seconds))
+            for p in st.seated():
+                g.refs[f"bg:{p.user_id}"] = {}
+                self.forum_bonus_dm(g, _, st, p.user_id, send=True)
+        elif phase == "best_player":
+            self.forum_close_group(g, "bonus_offer", _("🎲 No bonus round."))
+            self.group(g, _("🏅 Vote for the best player of the game in your private chat "
+                            "({s} s).").format(s=e.seconds))
+            for p in st.seated():
+                markup = vf.best_player_keyboard(_, g.id, st, p.user_id)
+                if markup is not None:
+                    self.keep(g, f"best:{p.user_id}", self.dm(
+                        p.user_id, _("🏅 Who was the best player?"), markup))
+        else:
+            return False
+        return True
+
+    def forum_close_group(self, g, key: str, text: str) -> None:
+        ref = self.ref(g, key)
+        if ref is not None:
+            self.edit(g, key, g.chat_id, text, None)
+            g.ui.pop(key, None)
+            g.refs.pop(key, None)
+
+    def forum_last_word_dm(self, g, _, st, send: bool = False) -> None:
+        uid = st.speaker
+        if uid is None:
+            return
+        markup = vf.last_word_keyboard(_, g.id, st, uid)
+        key = f"lastword:{uid}"
+        text = vf.last_word_text(_, st, uid)
+        if send:
+            la = vf.legal_actions(st, uid)
+            if la.suspect or la.reveal_check:
+                self.keep(g, key, self.dm(uid, text, markup))
+                self.remember(g, key, text, markup)
+        else:
+            self.edit(g, key, uid, text, markup)
+
+    def forum_bonus_dm(self, g, _, st, uid: int, send: bool = False) -> None:
+        draft = g.refs.setdefault(f"bg:{uid}", {})
+        text, markup = vf.bonus_text(_, st, draft), vf.bonus_keyboard(_, g.id, st, uid, draft)
+        key = f"bonus:{uid}"
+        if send:
+            if markup is not None:
+                self.keep(g, key, self.dm(uid, text, markup))
+                self.remember(g, key, text, markup)
+        else:
+            self.edit(g, key, uid, text, markup)
+
+    # --- the night ---------------------------------------------------------------------------
+    def on_NightWake(self, g, _, before, st, e):
+        lines = [_("🌙 You wake as {card} and meet the host.").format(card=_card(_, e.role))]
+        if e.mafia:
+            lines.append(_("🕶 The mafiosi: {list}. They do not know you.").format(
+                list=", ".join(label(st, m) for m in e.mafia)))
+        self.dm(e.user_id, "\n".join(lines))
+
+    def on_SideChosen(self, g, _, before, st, e):
+        side = vf.side_name(_, e.side)
+        for uid in self.audience_ids(st, e.audience):
+            if uid == e.user_id:
+                text = (_("No side chosen: you play for {side}.") if e.by_default
+                        else _("Your side: {side}.")).format(side=side)
+                self.forum_night_dm(g, _, st, uid)
+            else:
+                text = _("🎩 {player} plays for {side}.").format(player=label(st, e.user_id),
+                                                               side=side)
+            self.dm(uid, text)
+
+    def on_MafiaBlocked(self, g, _, before, st, e):
+        for uid in self.audience_ids(st, e.audience):
+            self.dm(uid, _("👮 The Cop covered one of the mafia: no kill tonight."))
+            self.forum_night_dm(g, _, st, uid)
+
+    def on_CheckShrugged(self, g, _, before, st, e):
+        self.dm(e.checker, _("🔎 No answer about {player} tonight.").format(
+            player=label(st, e.target)))
+
+    def on_ComparisonResult(self, g, _, before, st, e):
+        pair = {"a": label(st, e.first), "b": label(st, e.second)}
+        if e.same is None:
+            text = _("📰 No answer about {a} and {b} tonight.")
+        elif e.same:
+            text = _("📰 {a} and {b} play for the <b>same</b> side.")
+        else:
+            text = _("📰 {a} and {b} play for <b>different</b> sides.")
+        self.dm(e.checker, text.format(**pair))
+        self.forum_night_dm(g, _, st, e.checker)
+
+    def on_SleepwalkerRevealed(self, g, _, before, st, e):
+        for uid in self.audience_ids(st, e.audience):
+            if uid == e.user_id:
+                self.dm(uid, _("🌛 The mafia chose you: you are revealed and leave in the "
+                               "morning."))
+            else:
+                self.dm(uid, _("🌛 {player} is the Sleepwalker! He leaves in the morning; choose "
+                               "again.").format(player=label(st, e.user_id)))
+            self.forum_night_dm(g, _, st, uid)
+
+    def on_NightExtended(self, g, _, before, st, e):
+        self.group(g, _("⏳ The night goes on for {s} s more.").format(s=e.seconds))
+
+    def on_NightDeaths(self, g, _, before, st, e):
+        if e.killed:
+            text = _("☀️ Morning. Tonight the town lost: {list}.").format(
+                list=", ".join(label(st, u) for u in e.killed))
+        else:
+            text = _("☀️ Morning. Nobody died tonight.")
+            if e.saved:
+                text += " " + _("The doctor saved the victim.")
+        self.group(g, text)
+        self.forum_close_dms(g, "night:")
+
+    def on_WerewolfTurned(self, g, _, before, st, e):
+        self.dm(e.user_id, _("🐺 The last mafioso is gone: you are the Mafia now."))
+
+    # --- the day -----------------------------------------------------------------------------
+    def on_BallotCast(self, g, _, before, st, e):
+        if st.phase is Phase.BALLOT:
+            self.edit(g, "ballot", g.chat_id, vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st))
+
+    def forum_ready_marked(self, g, _, st) -> None:
+        if st.phase is Phase.DEBATE:
+            self.edit(g, "debate", g.chat_id, vf.debate_text(_, st, g.refs.get("debate_seconds")),
+                      vf.debate_keyboard(_, g.id, st))
+
+    def forum_vote_result(self, g, _, before, st, e) -> None:
+        lines = [_("🗳 Result of the vote:")]
+        for cand, voters in e.tally:
+            names = ", ".join(f"№{st.players[v].seat}" for v in voters)
+            lines.append(f"{label(st, cand)} — {len(voters)}" + (f": {names}" if names else ""))
+        if len(lines) == 1:
+            lines.append(_("Nobody voted."))
+        self.edit(g, "ballot", g.chat_id, "\n".join(lines), None)
+        g.ui.pop("ballot", None)
+        g.refs.pop("ballot", None)
+
+    def on_SuspectNamed(self, g, _, before, st, e):
+        self.group(g, _("🎯 {player} names {target} as the Mafia.").format(
+            player=label(st, e.user_id), target=label(st, e.target)))
+        self.forum_last_word_dm(g, _, st)
+
+    def on_CheckRevealed(self, g, _, before, st, e):
+        text = _("🔎 {player} reveals his check: {target} is <b>mafia</b>.") if e.is_mafia else \
+            _("🔎 {player} reveals his check: {target} is <b>not mafia</b>.")
+        self.group(g, text.format(player=label(st, e.user_id), target=label(st, e.target)))
+        self.forum_last_word_dm(g, _, st)
+
+    def on_WarningIssued(self, g, _, before, st, e):
+        self.group(g, _("❗ Warning to {player} ({n}){reason}.").format(
+            player=label(st, e.player), n=e.count, reason=_reason(_, e.reason)))
+        self.refresh_moderation(g, _, st)
+
+    def on_PlayerRemoved(self, g, _, before, st, e):
+        self.group(g, _("🟥 {player} is removed from the game{reason}.").format(
+            player=label(st, e.player), reason=_reason(_, e.reason)))
+
+    def forum_eliminated(self, g, _, st, e) -> None:
+        """FORUM-Q08: the card of every player who leaves is shown at once."""
+        self.refresh_moderation(g, _, st)
+        card = _("His card: {card}.").format(card=_card(_, e.role))
+        if e.cause == "disqualified":
+            self.group(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
+                       + " " + card)
+            self.dm(e.user_id, _("🟥 You are removed. Please watch without posting."))
+            return
+        self.group(g, "☠️ " + _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
+                   + " " + card)
+        self.dm(e.user_id, _("☠️ You are out of the game. Town roles get a last word; after it "
+                             "please watch without posting."))
+
+    # --- after the win -----------------------------------------------------------------------
+    def on_VictoryDeclared(self, g, _, before, st, e):
+        head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
+        self.group(g, head + "\n" + _("The survivors' cards stay hidden until the reveal."))
+        self.forum_close_dms(g, "night:")
+        self.forum_close_dms(g, "console:")
+
+    def on_GuessesRecorded(self, g, _, before, st, e):
+        self.dm(e.user_id, _("🎲 Your guesses: {list}.").format(
+            list=vf.guesses_line(_, st, e.guesses)))
+        ref = self.ref(g, f"bonus:{e.user_id}")
+        if ref is not None:
+            self.sender.edit_markup(e.user_id, ref, None)
+
+    def on_BonusResults(self, g, _, before, st, e):
+        hits = dict(e.hits)
+        lines = [_("🎲 <b>Bonus round</b>:")]
+        for uid, guesses in e.guesses:
+            lines.append(_("{player}: {list} — right: {n}").format(
+                player=label(st, uid), list=vf.guesses_line(_, st, guesses), n=hits.get(uid, 0)))
+        if len(lines) == 1:
+            lines.append(_("Nobody guessed."))
+        self.group(g, "\n".join(lines))
+        self.forum_close_dms(g, "bonus:")
+
+    def on_RolesRevealed(self, g, _, before, st, e):
+        sides = dict(e.sides)
+        won = set(e.winners)
+        lines = [_("🎭 <b>The cards</b>:")]
+        for seat_no, uid, role in e.roles:
+            p = st.players[uid]
+            extra = ""
+            if uid in sides:
+                extra = " — " + _("side: {side}").format(side=vf.side_name(_, sides[uid]))
+            lines.append(f"№{seat_no} {escape(p.name)} — {_card(_, role)}{extra}"
+                         + ("" if p.alive else " ☠️") + (" 🏆" if uid in won else ""))
+        self.group(g, "\n".join(lines), merge=False)
+
+    def on_BestPlayerVoted(self, g, _, before, st, e):
+        ref = self.ref(g, f"best:{e.voter}")
+        if ref is not None:
+            self.sender.edit_markup(e.voter, ref, None)
+        self.dm(e.voter, _("🏅 You voted for {player}.").format(player=label(st, e.target)))
+
+    def on_BestPlayerChosen(self, g, _, before, st, e):
+        if e.winners:
+            text = _("🏅 Best player: {list}.").format(
+                list=", ".join(label(st, u) for u in e.winners))
+            tally = "; ".join(f"{label(st, u)} — {len(v)}" for u, v in e.tally)
+            text += "\n" + tally
+        else:
+            text = _("🏅 Nobody voted for the best player.")
+        self.group(g, text)
+        self.forum_close_dms(g, "best:")
+
+    def forum_result_head(self, _, st, e) -> str:
+        head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
+        names = ", ".join(label(st, u) for u in winners(st))
+        return head + ("\n" + _("Winners: {list}").format(list=names) if names else "")
