@@ -252,6 +252,7 @@ class Presenter(OnlinePresenter, ForumPresenter):
             return  # a phase that ended within the same step: nothing to show
         if st.forum is not None and self.forum_phase_started(g, _, st, e):
             return
+        self._close_previous(g, _, before, st)
         if phase in ("speech", "defence", "last_word"):
             text, markup = views.turn_text(_, st), views.turn_keyboard(_, g.id, st)
             fut = self.group(g, text, markup)
@@ -285,6 +286,23 @@ class Presenter(OnlinePresenter, ForumPresenter):
             self.keep(g, "exclude", fut)
         else:
             self.online_phase_started(g, _, st, e)
+
+    def _close_previous(self, g, _, before, st) -> None:
+        """The finished turn's message loses its buttons, and the ready message shows its final
+        count, so the group is not left with dead controls (one edit each)."""
+        if before is None:
+            return
+        turn = self.ref(g, "turn")
+        if turn is not None and before.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD) \
+                and g.refs.get("closed:turn") != before.phase_seq:
+            g.refs["closed:turn"] = before.phase_seq
+            self.sender.edit_markup(g.chat_id, turn, None)
+        ready = self.ref(g, "ready")
+        if ready is not None and before.phase is Phase.READY and st.phase is not Phase.READY:
+            total = len(before.alive_active())
+            self.edit(g, "ready", g.chat_id, _("🌙 Night {n}: the table is ready ({r}/{t}).").format(
+                n=before.night, r=sum(1 for p in before.alive_active() if p.user_id in before.ready),
+                t=total), None)
 
     def countdown(self, g, phase_seq: int, seconds: int) -> None:
         """Edit the turn message at half time and 10 s before the end (two edits a turn)."""
@@ -522,6 +540,7 @@ class Presenter(OnlinePresenter, ForumPresenter):
 
     # --- the end -----------------------------------------------------------------------------
     def on_GameEnded(self, g, _, before, st, e):
+        self._close_previous(g, _, before, st)
         if st.ruleset == "online":
             head = self.online_result_head(_, st, e)
         elif st.forum is not None:
