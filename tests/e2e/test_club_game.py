@@ -222,7 +222,7 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
                              "show the three fouls on the judge's console")
             # A group admin may not foul while the game has a judge.
             await organiser.say(GROUP, f"/foul {seat[q]}")
-            await table.wait_message(GROUP, _("Only the host or a group admin can give fouls."))
+            await table.wait_message(GROUP, _("This game has a host: only he gives fouls."))
             st = await table.state()
             assert st.players[q].fouls == 0
         if speaker == q:
@@ -252,8 +252,9 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     assert not [d for m in bot_api.messages(GROUP) for d in button_data(m) if no_window.match(d)], \
         "the last nominee gets no vote window"
     await table.wait_message(GROUP, _("{player} is voted out.").format(player=lbl[voted_out]))
-    # The judge's «Next» (his private button) ends the last word.
-    answer = await table.press(host, host.id, Act(g=gid, s=0, a="next").pack())
+    # The judge's «Next» (his private console, bound to the running phase) ends the last word.
+    st = await wait_state(table, lambda s: s.phase is Phase.LAST_WORD, "give the last word")
+    answer = await table.press(host, host.id, Act(g=gid, s=st.phase_seq, a="next").pack())
     assert answer.text == "⏭"
 
     # --- night 2: blind shots and checks, answered at dawn ------------------------------------------
