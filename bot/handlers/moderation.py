@@ -98,10 +98,14 @@ async def panel_cmd(message: Message, bot: Bot, service, presenter, tr, sender) 
     st = g.state
     allowed = st is not None and (uid == st.host or (
         st.host is None and await is_chat_admin(bot, g.chat_id, uid)))
-    if not allowed or not find_ruleset(st.ruleset).fouls or st.over:
+    forum = st is not None and st.ruleset == "forum"  # FORUM: warnings and removals
+    if not allowed or not (forum or find_ruleset(st.ruleset).fouls) or st.over:
         say(sender, message.chat.id, _("Only the host or a group admin can give fouls."))
         return
-    presenter.send_foul_panel(g, _, st, uid)
+    if forum:
+        presenter.send_moderation_panel(g, _, st, uid)
+    else:
+        presenter.send_foul_panel(g, _, st, uid)
     if message.chat.type != "private":
         say(sender, message.chat.id, _("📩 The console is in your private chat with the bot."))
 

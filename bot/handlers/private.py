@@ -48,7 +48,10 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
         "/stats, /top — the group's statistics and rating\n"
         "/me — your statistics\n"
         "/nextgame — a private message when the next game opens") + "\n" + _(
-        "/spectate, /unspectate — watch a running game from your private chat"))
+        "/spectate, /unspectate — watch a running game from your private chat") + "\n\n" + _(
+        "<b>Presets</b>: /newgame (party), /newgame club (10 players, a judge: /foul, "
+        "/disqualify, /panel), /newgame online, /newgame forum maniac putana journalist "
+        "sleepwalker werewolf cop (optional roles)."))
 
 
 async def rules_cmd(message: Message, storage, tr, sender) -> None:
