@@ -11,6 +11,7 @@ from typing import Any
 Event = dict[str, Any]
 
 __all__ = [
+    "AfterGame",
     "BestMove",
     "Cancelled",
     "Chapter",
@@ -227,6 +228,16 @@ class BestMove:
     user_id: int
     targets: tuple[int, ...]
     hits: int | None
+
+
+@dataclass(frozen=True)
+class AfterGame:
+    """FORUM-56/57: the bonus round (``hits``: (player, right guesses)) or the best player
+    (``winners``), both after the win."""
+
+    kind: str  # 'bonus' | 'best_player'
+    hits: tuple[tuple[int, int], ...] = ()
+    winners: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

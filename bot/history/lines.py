@@ -213,6 +213,15 @@ def fact_lines(_: Gettext, L: Labels, fact, *, relay: bool = True) -> list[str]:
         if f.hits is not None:
             line += " " + _("({n} of them mafia)").format(n=f.hits)
         return [line]
+    if isinstance(f, P.AfterGame):
+        if f.kind == "bonus":
+            if not f.hits:
+                return [_("🎲 Bonus round: nobody guessed.")]
+            return [_("🎲 Bonus round: {list}").format(list=", ".join(
+                _("{player} — {n} right").format(player=L.full(u), n=n) for u, n in f.hits))]
+        if not f.winners:
+            return [_("🏅 Nobody voted for the best player.")]
+        return [_("🏅 Best player: {list}.").format(list=", ".join(L.full(u) for u in f.winners))]
     if isinstance(f, P.Cancelled):
         return [_("✖️ The game was cancelled.")]
     return []

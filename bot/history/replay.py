@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .facts import (
-    BestMove, Cancelled, Chapter, Check, DonCheck, Eliminated, Entry, Event, ExcludeVote, Fact,
+    AfterGame, BestMove, Cancelled, Chapter, Check, DonCheck, Eliminated, Entry, Event, ExcludeVote, Fact,
     Foul, Misfire, Morning, NightMove, NoElimination, Nomination, NominationUndone, PauseFact,
     Picks, Presence, Relay, Replay, Result, RoleFact, Seating, Shot, Skipped, TeamMet, Tie, Turn,
     Vote,
@@ -324,6 +324,12 @@ class _Builder:
     def on_BestMove(self, e):
         self.add(BestMove(int(e["user_id"]), tuple(int(u) for u in e.get("targets", ())),
                           e.get("hits")))
+
+    def on_BonusResults(self, e):
+        self.add(AfterGame("bonus", hits=tuple((int(u), int(n)) for u, n in e.get("hits", ()))))
+
+    def on_BestPlayerChosen(self, e):
+        self.add(AfterGame("best_player", winners=tuple(int(u) for u in e.get("winners", ()))))
 
     def on_GameEnded(self, e):
         self.open("end")

@@ -118,3 +118,19 @@ def test_fouls_warnings_and_best_moves_reach_the_protocol():
     assert [(f.user_id, f.kind) for f in pr.fouls] == [(uid, "foul"), (other, "warning")]
     assert pr.player(uid).fouls == 1 and pr.player(other).fouls == 0
     assert [(b.user_id, b.targets) for b in pr.best_moves] == [(other, (uid,))]
+
+
+FORUM_CASES = [(c, po) for c, po in CASES if c.startswith("forum")][:6]
+
+
+@pytest.mark.parametrize("po", [po for _, po in FORUM_CASES], ids=[c for c, _ in FORUM_CASES])
+def test_FORUM_56_57_bonus_round_and_best_player_are_in_the_protocol(po):
+    entries = entries_of(po)
+    rp = P.build_replay(entries)
+    chosen = events_of(entries, "BestPlayerChosen")
+    bonus = events_of(entries, "BonusResults")
+    after = facts(rp, P.AfterGame)
+    assert [f.winners for f in after if f.kind == "best_player"] == [
+        tuple(e["winners"]) for e in chosen]
+    assert [f.hits for f in after if f.kind == "bonus"] == [
+        tuple(tuple(h) for h in e["hits"]) for e in bonus]
