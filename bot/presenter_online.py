@@ -23,11 +23,11 @@ class OnlinePresenter:
         elif phase == "best_move":
             victim = e.speaker
             g.refs["bm_pick"] = []
-            self.group(g, _("🎯 {player}, killed on the first night, makes the best move: he names "
-                            "three players he takes for black ({s} s).").format(
+            self.group(g, _("🎯 {player}, the first victim of the mafia's shot, makes the best "
+                            "move: he names three players he takes for black ({s} s).").format(
                                 player=label(st, victim), s=e.seconds))
             markup = vo.best_move_keyboard(_, g.id, st, victim, [])
-            fut = self.dm(victim, _("🎯 You were killed on the first night. Name three players you "
+            fut = self.dm(victim, _("🎯 You are the mafia's first victim. Name three players you "
                                     "take for black: tap three names, or skip."), markup)
             self.keep(g, "best_move", fut)
 

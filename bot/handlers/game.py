@@ -9,6 +9,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from engine import (
+    legal_actions,
     ChooseSide, ComparePlayers, DecideBonusRound, GuessRoles, HostDecide, IssueWarning,
     NameSuspect, RevealCheck, Role, VoteBestPlayer,
     CastExcludeVote, CastVote, ChooseBestMove, Continue, Disqualify, EndSpeech, HostNext,
@@ -151,6 +152,8 @@ async def _best_move_pick(g, uid: int, data: Act, st, service, presenter, _) -> 
         target = st.by_seat(data.t).user_id
     except KeyError:
         return _("You can't choose that player now.")
+    if target not in legal_actions(st, uid).best_move:  # himself, the dead: refused at once
+        return _("You can't choose that player now.")
     picked = g.refs.setdefault("bm_pick", [])
     if target in picked:
         picked.remove(target)
@@ -158,8 +161,12 @@ async def _best_move_pick(g, uid: int, data: Act, st, service, presenter, _) -> 
         picked.append(target)
     if len(picked) == 3:
         targets = tuple(picked)
+        try:
+            await service.execute(g.id, ChooseBestMove(user_id=uid, targets=targets))
+        except IllegalCommand:
+            picked.remove(target)  # keep the first two picks
+            raise
         picked.clear()
-        await service.execute(g.id, ChooseBestMove(user_id=uid, targets=targets))
         return "🎯"
     presenter.refresh_best_move(g, st, uid)
     return _("{n} of 3 chosen.").format(n=len(picked))

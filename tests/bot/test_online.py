@@ -434,8 +434,8 @@ async def test_ONLINE_07_08_Q25_the_best_move(sqlite_url: str, skip: bool):
         st = await state(h)
         assert st.phase is Phase.BEST_MOVE and st.speaker == victim
         assert said(h, GROUP, f"☀️ Morning. {name(st, victim)} was killed tonight.")
-        assert said(h, GROUP, f"🎯 {name(st, victim)}, killed on the first night, makes the "
-                              "best move")
+        assert said(h, GROUP, f"🎯 {name(st, victim)}, the first victim of the mafia's shot, "
+                              "makes the best move")
         v = h.user(victim)
         offered = [a.t for _, b in h.buttons(victim) if (b.get("callback_data") or "")[:2] == "a:"
                    for a in [Act.unpack(b["callback_data"])] if a.a == "bm" and a.s == st.phase_seq]
@@ -453,6 +453,9 @@ async def test_ONLINE_07_08_Q25_the_best_move(sqlite_url: str, skip: bool):
             assert await press_action(h, v, victim, "bm", seat_of(st, picks[0])) == "1 of 3 chosen."
             assert await press_action(h, v, victim, "bm", seat_of(st, picks[0])) == "0 of 3 chosen."
             assert await press_action(h, v, victim, "bm", seat_of(st, picks[0])) == "1 of 3 chosen."
+            # his own seat (a forged button) is refused at once and his pick stays
+            own = act(game_id, st, "bm", seat_of(st, victim))
+            assert await h.press_data(v, victim, own) == "You can't choose that player now."
             marked = [b["text"] for _, b in h.buttons(victim) if b["text"].startswith("✅")]
             assert marked == [f"✅ {name(st, picks[0])}"]
             assert await press_action(h, v, victim, "bm", seat_of(st, picks[1])) == "2 of 3 chosen."
