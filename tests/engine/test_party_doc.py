@@ -2,57 +2,18 @@
 
 from __future__ import annotations
 
-import ast
-import re
-from pathlib import Path
+from .doc_check import ROOT, RulePage, engine_tests  # noqa: F401 - ROOT, engine_tests re-exported
 
-ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "rules" / "party.md"
-TESTS = Path(__file__).resolve().parent
-
-
-def rows() -> dict[str, str]:
-    """ID -> the whole table row of that ID."""
-    out = {}
-    for line in DOC.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"\| (PARTY-(?:\d\d|Q\d\d|X\d\d)) \|", line)
-        if m:
-            assert m.group(1) not in out, f"{m.group(1)} has two rows"
-            out[m.group(1)] = line
-    return out
-
-
-def engine_tests() -> set[str]:
-    names = set()
-    for path in TESTS.glob("test_*.py"):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-                names.add(node.name)
-    return names
+PAGE = RulePage("PARTY", "party.md")
 
 
 def test_every_catalogue_id_has_a_row():
-    ids = set(rows())
-    assert {f"PARTY-{i:02d}" for i in range(1, 50)} <= ids
-    assert {f"PARTY-Q{i:02d}" for i in range(1, 27)} <= ids
-    xs = sorted(int(i[7:]) for i in ids if i.startswith("PARTY-X"))
-    assert xs == list(range(1, len(xs) + 1)), "X numbers must be contiguous"
-    assert len(xs) >= 7
+    PAGE.check_ids(49, 26, min_x=7)
 
 
 def test_every_row_names_existing_tests_or_the_bot():
-    existing = engine_tests()
-    for rid, line in rows().items():
-        named = set(re.findall(r"`(test_\w+)`", line))
-        assert named or "bot tests" in line.split("|")[-2], f"{rid} names no test"
-        assert named <= existing, f"{rid} names missing tests: {sorted(named - existing)}"
+    PAGE.check_rows_name_tests("bot tests")
 
 
 def test_every_rule_test_is_named_in_its_row():
-    table = rows()
-    for name in engine_tests():
-        m = re.match(r"test_PARTY_(\d\d|Q\d\d|X\d\d)_", name)
-        if m:
-            rid = f"PARTY-{m.group(1)}"
-            assert rid in table, f"{name}: {rid} is not documented"
-            assert f"`{name}`" in table[rid], f"{name} is not listed in the row of {rid}"
+    PAGE.check_tests_are_listed()
