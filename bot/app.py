@@ -14,13 +14,21 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.session.base import BaseSession
-from aiogram.exceptions import TelegramBadRequest
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.types import BotCommand, ErrorEvent
 from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 
 from .afk import AfkClock
 from .deadlines import Deadlines
-from .handlers import discipline, game, history as history_handlers, lobby, moderation, private
+from .handlers import discipline, fallback, game, history as history_handlers, lobby, moderation
+from .handlers import private
 from .handlers import settings as settings_handlers
 from .handlers import onlookers as onlooker_handlers
 from .history.service import HistoryService
@@ -30,6 +38,7 @@ from .presenter import Presenter
 from .sender import Sender
 from .service import GameService, utcnow
 from .storage import Storage
+from .telegram_faults import LeftChats, describe
 
 logger = logging.getLogger(__name__)
 
@@ -103,17 +112,27 @@ def build_dispatcher() -> Dispatcher:
     dp.callback_query.middleware(CallbackAnswerMiddleware())
     # discipline and onlookers come before lobby (/start spectate_...), game (onlookers' presses)
     # and private (the onlookers' chat is routed before the mafia relay)
+    # fallback is last: it answers every press no other router understood
     dp.include_routers(history_handlers.router(), discipline.router(), onlooker_handlers.router(),
                        lobby.router(), game.router(), moderation.router(),
-                       settings_handlers.router(), private.router())
+                       settings_handlers.router(), private.router(), fallback.router())
     dp.errors.register(on_error)
     return dp
+
+
+#: Telegram failing us (after the retries of bot.telegram_faults): one warning line, no traceback
+TELEGRAM_FAULTS = (TelegramNetworkError, TelegramServerError, TelegramRetryAfter,
+                   TelegramForbiddenError, ClientDecodeError)
 
 
 async def on_error(event: ErrorEvent) -> bool:
     exc = event.exception
     if isinstance(exc, TelegramBadRequest) and "query is too old" in str(exc).lower():
         return True  # the work was done; the answer came too late
+    if isinstance(exc, TELEGRAM_FAULTS):
+        logger.warning("update %s: Telegram call failed: %s", event.update.update_id,
+                       describe(exc))
+        return True
     logger.error("update %s failed: %r", event.update.update_id, exc, exc_info=exc)
     return True
 
@@ -122,16 +141,22 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
               session: BaseSession | None = None, deadlines_cls=Deadlines, clock=utcnow,
               default_locale: str = "ru", lobby_timeout: int = 1800,
               sender_kwargs: dict | None = None) -> App:
+    """The whole bot. ``session``: an aiogram session (default aiohttp, against ``api_url``);
+    the :class:`bot.telegram_faults.FaultTolerance` middleware is installed on it by the Sender,
+    so every Bot API call is retried the same way."""
     if session is None:
         from aiogram.client.telegram import TelegramAPIServer
 
         session = AiohttpSession(api=TelegramAPIServer.from_base(api_url)) if api_url else AiohttpSession()
     bot = Bot(token=token, session=session, default=DefaultBotProperties(parse_mode="HTML"))
+    left = LeftChats()  # groups the bot is not in: shared by the Sender, the session, handlers
     storage = Storage(database_url)
     translator = Translator(default_locale=default_locale)
     service_ref: dict[str, Any] = {}  # 's': the GameService, 'o': the Onlookers
 
     async def on_forbidden(chat_id: int) -> None:
+        if chat_id < 0 and chat_id in left and "s" in service_ref:
+            await _bot_removed(service_ref["s"], chat_id)
         if chat_id > 0 and "o" in service_ref:
             service_ref["o"].unreachable(chat_id)
         if chat_id > 0 and "s" in service_ref:
@@ -140,7 +165,8 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     async def on_migrate(old: int, new: int) -> None:
         await storage.move_chat(old, new)
 
-    sender = Sender(bot, on_forbidden=on_forbidden, on_migrate=on_migrate, **(sender_kwargs or {}))
+    sender = Sender(bot, on_forbidden=on_forbidden, on_migrate=on_migrate, left=left,
+                    **(sender_kwargs or {}))
     presenter = Presenter(sender, translator, bot_username="mafia_bot")
     service = GameService(storage, presenter, clock=clock, lobby_timeout=lobby_timeout)
     presenter.on_ui_change = service.persist_ui_soon
@@ -161,11 +187,26 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["tr"] = translator
     dp["presenter"] = presenter
     dp["sender"] = sender
+    dp["left"] = left
     dp["history"] = history
     dp["onlookers"] = onlookers
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
                service=service, deadlines=deadlines, translator=translator, history=history,
                afk=afk)
+
+
+async def _bot_removed(service: GameService, chat_id: int) -> None:
+    """The bot is no longer in ``chat_id`` (``my_chat_member`` or a 403 "bot was kicked"): its
+    open game ends with reason ``bot_removed`` (the players are told privately)."""
+    from engine import CancelGame, IllegalCommand
+
+    game_id = await service.game_for_chat(chat_id)
+    if game_id is None:
+        return
+    try:
+        await service.execute(game_id, CancelGame(reason="bot_removed"))
+    except (IllegalCommand, KeyError):
+        pass  # ended meanwhile
 
 
 COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "host", "next",

@@ -335,7 +335,7 @@ async def test_ignored_errors_and_dropped_bad_requests(session, make_sender, cap
 
 
 async def test_network_errors_back_off_then_succeed_or_drop(session, sleeper, make_sender) -> None:
-    sender = make_sender(network_tries=3)
+    sender = make_sender(max_tries=3)
     session.fail("sendMessage", chat_id=ALICE, network=True, times=2)
     assert isinstance(await sender.send(ALICE, "eventually"), Message)
     assert len(sleeper.calls) == 2 and all(delay > 0 for delay in sleeper.calls)

@@ -1,11 +1,17 @@
 """Community commands: /stats and /top (group), /me (group: this group; private: every group),
-/nextgame (group: a private message when the next lobby opens here; ``/nextgame off`` cancels)."""
+/nextgame (group: a private message when the next lobby opens here; ``/nextgame off`` cancels);
+and the bot's own membership of a group (``my_chat_member``): removed or left, the group is marked
+in :class:`bot.telegram_faults.LeftChats` at once (its queued messages are dropped, nothing more is
+sent there, its open game is cancelled and the players are told privately); added back, the mark
+is cleared. The update then goes on to the other routers (rights cache, greeting).
+"""
 
 from __future__ import annotations
 
 from aiogram import F, Router
+from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.types import ChatMemberUpdated, Message
 
 from ..history import keyboards as kb
 from ..history import render_stats as rs
@@ -18,12 +24,25 @@ MAX_COMMUNITIES = 8  # communities shown by /me in a private chat (those with mo
 
 def router() -> Router:
     r = Router(name="community")
+    r.my_chat_member.register(bot_membership_changed, GROUPS)
     r.message.register(stats_cmd, Command("stats"), GROUPS)
     r.message.register(top_cmd, Command("top"), GROUPS)
     r.message.register(me_cmd, Command("me"))
     r.message.register(nextgame_cmd, Command("nextgame"), GROUPS)
     r.message.register(group_only, Command("stats", "top", "nextgame"), F.chat.type == "private")
     return r
+
+
+async def bot_membership_changed(update: ChatMemberUpdated, left) -> None:
+    """Removed (``left``/``kicked``): mark the group as left — the Sender drops its queue and
+    the app cancels its game (``bot.app``), without waiting for a 403. Back in: clear the mark.
+    Handled, the update is *not* passed on; any other change is."""
+    status = update.new_chat_member.status
+    if status in ("left", "kicked"):
+        left.mark(update.chat.id)
+        return
+    left.rejoined(update.chat.id)
+    raise SkipHandler
 
 
 async def _gettext(storage, tr, chat_id: int | None):

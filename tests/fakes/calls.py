@@ -107,7 +107,9 @@ class FailRule:
     remaining: int | None
     retry_after: int | None = None
     migrate_to_chat_id: int | None = None
-    network: bool = False
+    network: bool | str = False  # True/"timeout" | "dropped" | "refused"
+    body: str | None = None  # a raw (non-JSON) body sent with ``error_code``, e.g. an HTML page
+    hang: float = 0.0  # seconds the call hangs before failing
     hits: int = 0
 
     def matches(self, method: str, chat_id: Any) -> bool:

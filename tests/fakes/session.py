@@ -55,6 +55,27 @@ if TYPE_CHECKING:
     from tests.fakes.updates import FakeUser
 
 
+def network_error(method: TelegramMethod[Any], kind: bool | str) -> TelegramNetworkError:
+    """The ``TelegramNetworkError`` aiogram's aiohttp session raises, with the aiohttp cause."""
+    import aiohttp
+    from aiohttp.client_reqrep import ConnectionKey
+
+    if kind == "dropped":
+        cause: Exception = aiohttp.ServerDisconnectedError("Server disconnected")
+    elif kind == "refused":
+        fields = ["api.telegram.org", 443, True, True]
+        key = ConnectionKey(*fields, *[None] * (len(ConnectionKey._fields) - len(fields)))
+        cause = aiohttp.ClientConnectorError(key, ConnectionRefusedError(111, "refused"))
+    else:
+        cause = TimeoutError()
+        error = TelegramNetworkError(method=method, message="Request timeout error")
+        error.__cause__ = cause
+        return error
+    error = TelegramNetworkError(method=method, message=f"{type(cause).__name__}: {cause}")
+    error.__cause__ = cause
+    return error
+
+
 def make_bot(session: BaseSession, token: str = TEST_TOKEN) -> Bot:
     """A ``Bot`` on ``session`` with HTML as the default parse mode and an obviously fake token."""
     bot = Bot(token=token, session=session, default=DefaultBotProperties(parse_mode=ParseMode.HTML))
@@ -125,7 +146,9 @@ class RecordingSession(BaseSession):
         times: int | None = 1,
         retry_after: int | None = None,
         migrate_to_chat_id: int | None = None,
-        network: bool = False,
+        network: bool | str = False,
+        body: str | None = None,
+        hang: float = 0.0,
     ) -> FailRule:
         """Make matching calls fail.
 
@@ -133,8 +156,12 @@ class RecordingSession(BaseSession):
         any chat, ``times`` how many calls fail (``None`` = forever). ``retry_after`` (seconds)
         makes a 429
         (``TelegramRetryAfter``); ``migrate_to_chat_id`` a ``TelegramMigrateToChat``; ``network``
-        raises ``TelegramNetworkError`` as aiohttp timeouts do. Rules are checked in the order
-        added.
+        raises ``TelegramNetworkError`` as aiohttp does: ``True``/``"timeout"`` a request timeout,
+        ``"dropped"`` a connection lost after the request was written (``ServerDisconnectedError``:
+        Telegram may have acted), ``"refused"`` a connection never made (``ClientConnectorError``).
+        ``body`` answers ``error_code`` with that raw text instead of JSON (an HTML 502 page from a
+        proxy: aiogram raises ``ClientDecodeError``). ``hang`` (seconds) delays the failure (a
+        hanging request). Rules are checked in the order added.
         """
         if retry_after is not None:
             error_code = 429
@@ -153,6 +180,8 @@ class RecordingSession(BaseSession):
             retry_after=retry_after,
             migrate_to_chat_id=migrate_to_chat_id,
             network=network,
+            body=body,
+            hang=hang,
         )
         self._rules.append(rule)
         return rule
@@ -240,8 +269,14 @@ class RecordingSession(BaseSession):
 
         try:
             status, payload = self._answer(bot, method, name, chat_id)
+            if isinstance(payload, FailRule):  # a hang, then a raw body
+                if payload.hang:
+                    await asyncio.sleep(payload.hang)
+                status, content = payload.error_code, payload.body
+            else:
+                content = json.dumps(payload)
             response = self.check_response(
-                bot=bot, method=method, status_code=status, content=json.dumps(payload)
+                bot=bot, method=method, status_code=status, content=content
             )
         except BaseException as error:
             call.error = error
@@ -260,7 +295,11 @@ class RecordingSession(BaseSession):
                     rule.remaining -= 1
                 rule.hits += 1
                 if rule.network:
-                    raise TelegramNetworkError(method=method, message="Request timeout error")
+                    raise network_error(method, rule.network)
+                if rule.body is not None or rule.hang:
+                    if rule.body is None:
+                        rule.body = json.dumps(error_payload(rule))
+                    return rule.error_code, rule
                 return rule.error_code, error_payload(rule)
 
         handler = getattr(self, f"_result_{name}", None)

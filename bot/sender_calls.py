@@ -1,0 +1,148 @@
+"""One Bot API call of the Sender, with its error policy (a mixin of :class:`bot.sender.Sender`).
+
+Transient errors (5xx, network, timeouts, 429) are retried by the session middleware
+:class:`bot.telegram_faults.FaultTolerance` under the policy set here per call; what reaches
+:meth:`CallPolicy._perform` is final. It returns the call's result, ``None`` when the call was
+dropped, or :data:`TRANSIENT` when it was dropped because Telegram stayed unavailable (the lane
+then may replace a lost message, see :mod:`bot.sender`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramRetryAfter,
+)
+from aiogram.methods import TelegramMethod
+
+from bot.telegram_faults import RetryPolicy, current_policy, describe, is_transient
+
+if TYPE_CHECKING:
+    from bot.sender_ops import Lane
+
+logger = logging.getLogger("bot.sender")
+
+_IGNORED = ("message is not modified", "query is too old", "query id is invalid")
+_UNREACHABLE = ("chat not found", "peer_id_invalid", "have no rights to send")
+
+
+class _Transient:
+    def __repr__(self) -> str:
+        return "TRANSIENT"
+
+
+#: what :meth:`CallPolicy._perform` returns for a call dropped after transient errors
+TRANSIENT: Any = _Transient()
+
+
+class CallPolicy:
+    """Mixin: performing one call. Needs the Sender's ``bot``, ``stats``, limiters, callbacks,
+    ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_spawn``."""
+
+    def _policy(self, method: TelegramMethod[Any], resend_ambiguous: bool = True) -> RetryPolicy:
+        answer = method.__api_method__ == "answerCallbackQuery"
+        return RetryPolicy(
+            attempts=self.max_tries,
+            budget=min(self.retry_budget, 9.0) if answer else self.retry_budget,
+            attempt_timeout=min(self.attempt_timeout, 4.0) if answer else self.attempt_timeout,
+            resend_ambiguous=resend_ambiguous,
+            sleep=self._sleep,
+            clock=self._clock,
+            on_retry=self._on_retry,
+        )
+
+    def _on_retry(self, method: TelegramMethod[Any], error: BaseException) -> None:
+        self.stats.errors["retry_after" if isinstance(error, TelegramRetryAfter) else "network"] += 1
+        chat_id = getattr(method, "chat_id", None)
+        self.stats.record(method.__api_method__, chat_id if isinstance(chat_id, int) else None,
+                          self._clock())
+
+    async def _perform(
+        self, method: TelegramMethod[Any], lane: Lane | None, *, acquired: bool,
+        resend_ambiguous: bool = True,
+    ) -> Any:
+        name = method.__api_method__
+        chat_id = getattr(method, "chat_id", None)
+        tries = 0
+        while True:
+            tries += 1
+            if not acquired:
+                if lane is not None:
+                    await lane.limiter.acquire()
+                await self._global.acquire()
+            acquired = False
+            self.stats.record(name, chat_id if isinstance(chat_id, int) else None, self._clock())
+            token = current_policy.set(self._policy(method, resend_ambiguous))
+            try:
+                return await self.bot(method)
+            except TelegramMigrateToChat as error:
+                self.stats.errors["migrated"] += 1
+                new_chat_id = error.migrate_to_chat_id
+                if (
+                    tries >= self.max_tries
+                    or not isinstance(chat_id, int)
+                    or new_chat_id == chat_id
+                ):
+                    return self._drop(name, chat_id, "migration loop", error)
+                self._migrated[chat_id] = new_chat_id
+                if self.on_migrate is not None:
+                    self._spawn(self._callback(self.on_migrate, chat_id, new_chat_id))
+                method = method.model_copy(update={"chat_id": new_chat_id})
+                chat_id = new_chat_id
+            except TelegramForbiddenError as error:
+                return self._unreachable(name, chat_id, error)
+            except TelegramBadRequest as error:
+                text = error.message.lower()
+                if any(marker in text for marker in _IGNORED):
+                    self.stats.errors["ignored"] += 1
+                    return None
+                if any(marker in text for marker in _UNREACHABLE):
+                    return self._unreachable(name, chat_id, error)
+                self.stats.errors["bad_request"] += 1
+                return self._drop(name, chat_id, "bad request", error)
+            except TelegramAPIError as error:
+                if is_transient(error):
+                    self.stats.errors["retry_after" if isinstance(error, TelegramRetryAfter)
+                                      else "network"] += 1
+                    self._drop(name, chat_id, "Telegram unavailable", error)
+                    return TRANSIENT
+                self.stats.errors["api"] += 1
+                return self._drop(name, chat_id, "api error", error)
+            except Exception as error:  # a bug (bad arguments...) must not kill the lane
+                self.stats.errors["exception"] += 1
+                logger.error("%s to chat %s failed: %s", name, chat_id, self._redact(repr(error)))
+                return None
+            finally:
+                current_policy.reset(token)
+
+    def _unreachable(self, name: str, chat_id: Any, error: TelegramAPIError) -> None:
+        self.stats.errors["forbidden"] += 1
+        logger.info("%s: chat %s unreachable: %s", name, chat_id, self._redact(error.message))
+        if chat_id in self.left:
+            return None  # reported once when the chat was marked as left
+        if self.on_forbidden is not None and isinstance(chat_id, int):
+            self._spawn(self._callback(self.on_forbidden, chat_id))
+        return None
+
+    def _drop(self, name: str, chat_id: Any, reason: str, error: BaseException) -> None:
+        self.stats.errors["dropped"] += 1
+        logger.warning("%s to chat %s dropped (%s): %s", name, chat_id, reason,
+                       self._redact(describe(error)))
+        return None
+
+    async def _callback(self, callback: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        try:
+            await callback(*args)
+        except Exception:
+            logger.exception("sender callback %r failed", getattr(callback, "__name__", callback))
+
+    def _redact(self, text: str) -> str:
+        token = self.bot.token
+        return text.replace(token, "<token>") if token else text
