@@ -121,7 +121,9 @@ class Sender(Replacement, CallPolicy):
         self.on_forbidden, self.on_migrate = on_forbidden, on_migrate
         self.max_tries, self.retry_budget = max_tries, retry_budget
         self.attempt_timeout = attempt_timeout
-        self.left = install(bot.session, left).left
+        faults = install(bot.session, left)
+        faults.policy_for = self._policy  # answers and direct calls: this Sender's settings
+        self.left = faults.left
         self.left.listeners.append(self._drop_chat)
         self.merge_group_text = merge_group_text
         self.stats = SenderStats(history=stats_history)

@@ -22,7 +22,13 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import TelegramMethod
 
-from bot.telegram_faults import RetryPolicy, current_policy, describe, is_transient
+from bot.telegram_faults import (
+    ANSWER_POLICY,
+    RetryPolicy,
+    current_policy,
+    describe,
+    is_transient,
+)
 
 if TYPE_CHECKING:
     from bot.sender_ops import Lane
@@ -50,8 +56,9 @@ class CallPolicy:
         answer = method.__api_method__ == "answerCallbackQuery"
         return RetryPolicy(
             attempts=self.max_tries,
-            budget=min(self.retry_budget, 9.0) if answer else self.retry_budget,
-            attempt_timeout=min(self.attempt_timeout, 4.0) if answer else self.attempt_timeout,
+            budget=min(self.retry_budget, ANSWER_POLICY.budget) if answer else self.retry_budget,
+            attempt_timeout=(min(self.attempt_timeout, ANSWER_POLICY.attempt_timeout) if answer
+                             else self.attempt_timeout),
             resend_ambiguous=resend_ambiguous,
             sleep=self._sleep,
             clock=self._clock,

@@ -18,7 +18,8 @@ misbehaves"):
   marks the group as left.
 
 The policy of one call comes from :data:`current_policy` (a context variable the Sender sets for
-its own calls) or else :func:`default_policy` by method.
+its own calls) or else ``FaultTolerance.policy_for(method)`` (the Sender installs its own
+settings there too; :func:`default_policy` until then).
 """
 
 from __future__ import annotations
@@ -157,10 +158,14 @@ def left_error(method: TelegramMethod[Any], chat_id: int) -> TelegramForbiddenEr
 
 class FaultTolerance(BaseRequestMiddleware):
     """The request middleware described in the module docstring. ``left``: the shared
-    :class:`LeftChats` (a fresh one if omitted)."""
+    :class:`LeftChats` (a fresh one if omitted); ``policy_for(method)``: the policy of a call
+    made outside a :data:`current_policy` context (the Sender sets its own here)."""
 
-    def __init__(self, left: LeftChats | None = None) -> None:
+    def __init__(self, left: LeftChats | None = None,
+                 policy_for: Callable[[TelegramMethod[Any]], RetryPolicy] = default_policy
+                 ) -> None:
         self.left = left if left is not None else LeftChats()
+        self.policy_for = policy_for
 
     async def __call__(
         self,
@@ -173,7 +178,7 @@ class FaultTolerance(BaseRequestMiddleware):
             raise left_error(method, chat_id)
         if isinstance(method, GetUpdates):
             return await self._once(make_request, bot, method, None)
-        policy = current_policy.get() or default_policy(method)
+        policy = current_policy.get() or self.policy_for(method)
         backoff = Backoff(BACKOFF)
         started = policy.clock()
         attempt = 0
