@@ -34,7 +34,7 @@ from tests.fakes.updates import FakeUser, Updates
 GROUP = -1001234567890
 SEND_METHODS = ("sendMessage", "editMessageText")
 FAST_RATES = {"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
-              "global_rate": (10_000, 1.0)}
+              "global_rate": (10_000, 1.0), "retry_budget": 3.0}  # Telegram "down" for 3 s
 
 
 class FakeClock:
