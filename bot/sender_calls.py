@@ -52,14 +52,13 @@ class CallPolicy:
     """Mixin: performing one call. Needs the Sender's ``bot``, ``stats``, limiters, callbacks,
     ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_spawn``."""
 
-    def _policy(self, method: TelegramMethod[Any], resend_ambiguous: bool = True) -> RetryPolicy:
+    def _policy(self, method: TelegramMethod[Any]) -> RetryPolicy:
         answer = method.__api_method__ == "answerCallbackQuery"
         return RetryPolicy(
             attempts=self.max_tries,
             budget=min(self.retry_budget, ANSWER_POLICY.budget) if answer else self.retry_budget,
             attempt_timeout=(min(self.attempt_timeout, ANSWER_POLICY.attempt_timeout) if answer
                              else self.attempt_timeout),
-            resend_ambiguous=resend_ambiguous,
             sleep=self._sleep,
             clock=self._clock,
             on_retry=self._on_retry,
@@ -72,8 +71,7 @@ class CallPolicy:
                           self._clock())
 
     async def _perform(
-        self, method: TelegramMethod[Any], lane: Lane | None, *, acquired: bool,
-        resend_ambiguous: bool = True,
+        self, method: TelegramMethod[Any], lane: Lane | None, *, acquired: bool
     ) -> Any:
         name = method.__api_method__
         chat_id = getattr(method, "chat_id", None)
@@ -86,7 +84,7 @@ class CallPolicy:
                 await self._global.acquire()
             acquired = False
             self.stats.record(name, chat_id if isinstance(chat_id, int) else None, self._clock())
-            token = current_policy.set(self._policy(method, resend_ambiguous))
+            token = current_policy.set(self._policy(method))
             try:
                 return await self.bot(method)
             except TelegramMigrateToChat as error:

@@ -41,10 +41,10 @@ class Replacement:
         except Exception:  # bad arguments from the caller must not stall the lane
             logger.exception("cannot build %s for chat %s", op.kind, chat_id)
             return None
-        # A plain announcement is not sent again after a failure that may have delivered it
-        # (docs/architecture.md, "Talking to Telegram when it misbehaves").
-        result = await self._perform(method, lane, acquired=True,
-                                     resend_ambiguous=not op.mergeable)
+        # Sent again even after a failure that may have delivered it: every message the bot
+        # sends is harmless to see twice (docs/architecture.md, "Talking to Telegram when it
+        # misbehaves"); losing one is not.
+        result = await self._perform(method, lane, acquired=True)
         if result is TRANSIENT:
             return await self._after_transient(lane, op, method)
         if op.replaces is not None and result is not None:

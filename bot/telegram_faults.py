@@ -8,8 +8,8 @@ misbehaves"):
 * a body that is not JSON (an HTML "502 Bad Gateway" page from a proxy) becomes a
   ``TelegramServerError`` instead of aiogram's ``ClientDecodeError``;
 * each attempt is bounded by ``RetryPolicy.attempt_timeout`` seconds (a hanging request becomes a
-  ``TelegramNetworkError``); ``getUpdates`` keeps its own long-poll timeout and aiogram's poller
-  backs it off, so it is never retried here;
+  ``TelegramNetworkError``); ``getUpdates`` keeps its own long-poll timeout, and is retried for at
+  most 10 s before aiogram's poller (which logs an error and backs off) sees the failure;
 * transient errors — 5xx, network errors, timeouts, 429 — are retried with exponential backoff
   (429: after ``retry_after``) until ``RetryPolicy.attempts`` attempts or ``RetryPolicy.budget``
   seconds in all are used up; then the last error is raised (callers log one warning line);
@@ -176,16 +176,17 @@ class FaultTolerance(BaseRequestMiddleware):
         chat_id = getattr(method, "chat_id", None)
         if isinstance(chat_id, int) and chat_id in self.left:
             raise left_error(method, chat_id)
-        if isinstance(method, GetUpdates):
-            return await self._once(make_request, bot, method, None)
         policy = current_policy.get() or self.policy_for(method)
+        timeout: float | None = policy.attempt_timeout
+        if isinstance(method, GetUpdates):  # a long poll: its own timeout, a short budget
+            policy, timeout = replace(policy, budget=min(policy.budget, 10.0)), None
         backoff = Backoff(BACKOFF)
         started = policy.clock()
         attempt = 0
         while True:
             attempt += 1
             try:
-                return await self._once(make_request, bot, method, policy.attempt_timeout)
+                return await self._once(make_request, bot, method, timeout)
             except TelegramForbiddenError as error:
                 if isinstance(chat_id, int) and chat_id < 0 and any(
                         marker in error.message.lower() for marker in LEFT_MARKERS):
@@ -235,8 +236,3 @@ def install(session: BaseSession, left: LeftChats | None = None) -> FaultToleran
     middleware = FaultTolerance(left)
     session.middleware(middleware)
     return middleware
-
-
-def with_policy(base: RetryPolicy, **changes: Any) -> RetryPolicy:
-    """A copy of ``base`` with ``changes`` (a thin alias of ``dataclasses.replace``)."""
-    return replace(base, **changes)

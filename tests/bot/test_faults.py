@@ -10,6 +10,7 @@ import asyncio
 import logging
 
 import pytest
+from aiogram.exceptions import TelegramNetworkError
 
 from engine import Phase
 from tests.bot.driver import join_all, play_to_end, press_action
@@ -101,18 +102,33 @@ async def test_a_dropped_connection_on_a_message_with_buttons_is_sent_again(q: H
     assert tracebacks(caplog) == []
 
 
-async def test_a_dropped_connection_on_a_plain_announcement_is_not_sent_twice(
-        h: Harness, caplog):
-    """A plain group announcement may have arrived when the connection dropped: it is not sent
-    again (docs/architecture.md, "Talking to Telegram when it misbehaves"), one warning."""
+async def test_a_dropped_connection_on_a_plain_announcement_is_sent_again(h: Harness, caplog):
+    """The connection dropped: the announcement may or may not have arrived. It is sent again —
+    seeing it twice is harmless, missing it is not (docs/architecture.md, "Talking to Telegram
+    when it misbehaves"); the same for a connection refused, which surely delivered nothing."""
     sender = h.app.sender
-    h.session.fail("sendMessage", chat_id=GROUP, network="dropped", times=1)
-    assert await sender.send(GROUP, "Night falls.") is None
-    assert len(h.session.calls.calls_to("sendMessage", GROUP)) == 1
-    h.session.fail("sendMessage", chat_id=GROUP, network="refused", times=1)
-    assert await sender.send(GROUP, "Day breaks.") is not None  # never left: safe to retry
-    assert [w for w in warnings(caplog) if "dropped" in w and "sendMessage" in w]
-    assert tracebacks(caplog) == []
+    for kind in ("dropped", "refused"):
+        mark = len(h.session.calls)
+        h.session.fail("sendMessage", chat_id=GROUP, network=kind, times=1)
+        assert await sender.send(GROUP, f"Night falls ({kind}).") is not None
+        assert [c.ok for c in h.session.calls[mark:]] == [False, True]
+    assert tracebacks(caplog) == [] and warnings(caplog) == []
+
+
+async def test_a_creating_call_may_be_kept_from_resending_after_an_ambiguous_failure(h: Harness):
+    """``RetryPolicy.resend_ambiguous=False``: a send whose connection dropped is not repeated
+    (the error reaches the caller), while a refused connection is retried."""
+    from bot.telegram_faults import RetryPolicy, current_policy
+
+    token = current_policy.set(RetryPolicy(resend_ambiguous=False, budget=3.0))
+    try:
+        h.session.fail("sendMessage", chat_id=GROUP, network="dropped", times=1)
+        with pytest.raises(TelegramNetworkError):
+            await h.app.bot.send_message(GROUP, "once")
+        h.session.fail("sendMessage", chat_id=GROUP, network="refused", times=1)
+        assert (await h.app.bot.send_message(GROUP, "twice")).text == "twice"
+    finally:
+        current_policy.reset(token)
 
 
 async def test_a_party_game_ends_with_the_result_under_flaky_telegram(sqlite_url, caplog):

@@ -16,7 +16,9 @@ messages.
 Group rate: the Sender honours Telegram's 20 messages per minute per group, so one game in one
 group would take minutes.  ``group_rate`` (``(max_calls, window_seconds)``, default generous)
 replaces the Sender's default group rate inside the child before ``bot.__main__`` runs (the same
-``runpy`` call ``python -m bot`` makes); ``group_rate=None`` runs the plain ``python -m bot``.
+``runpy`` call ``python -m bot`` makes), and ``sender_defaults`` other Sender keywords (e.g.
+``attempt_timeout`` in seconds, for a stand-in that hangs on purpose); ``group_rate=None`` runs the
+plain ``python -m bot``.
 Private-chat and global rates stay Telegram's.  On Linux that bootstrap also makes the child die
 with the test process (``PR_SET_PDEATHSIG``), so a killed test run leaves no bot behind.  Times
 are in seconds.
@@ -51,6 +53,7 @@ from bot.sender import Sender
 defaults = Sender.__init__.__kwdefaults__
 assert "group_rate" in defaults, "Sender has no group_rate keyword any more"
 defaults["group_rate"] = ({calls}, {window})
+defaults.update({sender!r})
 sys.argv[0] = "bot"
 runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
@@ -65,11 +68,13 @@ class BotProcess:
 
     def __init__(self, api: FakeBotAPI, database_url: str, workdir: Path, *,
                  group_rate: tuple[int, float] | None = FAST_GROUP_RATE,
+                 sender_defaults: dict[str, float] | None = None,
                  env: dict[str, str] | None = None) -> None:
         self.api = api
         self.database_url = database_url
         self.workdir = Path(workdir)
         self.group_rate = group_rate
+        self.sender_defaults = dict(sender_defaults or {})
         self.extra_env = dict(env or {})
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
@@ -81,7 +86,8 @@ class BotProcess:
         if self.group_rate is None:
             return [sys.executable, "-m", "bot"]
         calls, window = self.group_rate
-        code = _BOOTSTRAP.format(calls=int(calls), window=float(window), parent=os.getpid())
+        code = _BOOTSTRAP.format(calls=int(calls), window=float(window), parent=os.getpid(),
+                                 sender=self.sender_defaults)
         return [sys.executable, "-c", code]
 
     def environment(self) -> dict[str, str]:

@@ -12,7 +12,9 @@ that runs this server: ``api.user(...)`` returns a SimUser whose actions (``star
 The model is small but keeps Telegram's rules the bot relies on: private chats exist only after
 the user started the bot (else 403), blocking, group membership and admin rights, privacy mode,
 HTML parse errors, "message is not modified", 64-byte callback data, 409 for concurrent polling,
-and injected faults (``fail_next``) or opt-in flood control (``enable_flood_control``) for 429s.
+and injected faults (``fail_next``), random faults on every method (``inject_faults``: 500, 502
+with an HTML body, 429, a dropped connection before or after the method acted, a hanging request)
+or opt-in flood control (``enable_flood_control``) for 429s.
 Every answer is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error_code": N,
 "description": ..., "parameters": {...}}`` with HTTP status N.  Times are in seconds.
 
@@ -28,7 +30,9 @@ Every answer is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error_code":
 from __future__ import annotations
 
 import asyncio
+import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -53,6 +57,24 @@ T = TypeVar("T")
 _FAULT_DESCRIPTIONS = {400: "Bad Request: injected failure", 403: "Forbidden: injected failure",
                        404: "Not Found", 409: "Conflict: injected failure", 500: "Internal Server Error",
                        502: "Bad Gateway"}
+
+
+BAD_GATEWAY_HTML = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+                    "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n"
+                    "</body>\r\n</html>\r\n")
+#: what ``inject_faults`` may do to a call: answer 500 / 502 (an HTML page) / 429, close the
+#: connection before the method runs ("drop") or after it ran ("drop_after": Telegram acted, the
+#: bot cannot know), or hang and then close it ("hang")
+FAULT_KINDS = ("500", "502_html", "429", "drop", "drop_after", "hang")
+
+
+@dataclass
+class _RandomFaults:
+    rate: float
+    kinds: tuple[str, ...]
+    hang: float
+    rng: random.Random
+    methods: frozenset[str] | None
 
 
 @dataclass
@@ -93,6 +115,9 @@ class FakeBotAPI(UpdatesMixin):
         """Notified on every bot call and every queued update; see wait_for."""
         self.closing = False
         self._faults: list[_Fault] = []
+        self._random: _RandomFaults | None = None
+        self.injected: Counter[str] = Counter()
+        """Random faults injected so far, per kind (see inject_faults)."""
         self._last_call_at = 0.0
         self._runner: web.AppRunner | None = None
         self.base_url: str | None = None
@@ -141,6 +166,9 @@ class FakeBotAPI(UpdatesMixin):
             return web.json_response(error.payload(), status=error.code)
         key = method.lower()
         call = Call(method=method, params=params.loggable(), at=time.monotonic())
+        fault = self._pick_fault(key)
+        if fault is not None and fault != "drop_after":
+            return await self._inject(request, key, call, fault)
         try:
             implementation = METHODS.get(key)
             if implementation is None:
@@ -155,7 +183,67 @@ class FakeBotAPI(UpdatesMixin):
             self.calls.append(call)
             self._last_call_at = time.monotonic()
             await self.notify()
+        if fault == "drop_after":  # it happened, but the bot never hears so
+            self.injected[fault] += 1
+            return self._drop(request)
         return web.json_response(payload, status=status)
+
+    # --- random faults -----------------------------------------------------------------------------
+
+    def inject_faults(self, rate: float, *, seed: int = 0, kinds: Iterable[str] = FAULT_KINDS,
+                      hang: float = 3.0, methods: Iterable[str] | None = None) -> None:
+        """From now on, fail each call (of ``methods``, default every method) with probability
+        ``rate`` in one of ``kinds`` (see :data:`FAULT_KINDS`), chosen by a ``seed``-ed RNG.
+        ``hang`` is how long (seconds) a hanging request waits before its connection is closed.
+        ``getUpdates`` only gets the faults that leave its updates queued (500, 502, 429, drop).
+        ``rate=0`` stops injecting; ``injected`` counts what was done."""
+        kinds = tuple(kinds)
+        unknown = set(kinds) - set(FAULT_KINDS)
+        if unknown:
+            raise ValueError(f"unknown fault kinds {sorted(unknown)}")
+        self._random = None if rate <= 0 else _RandomFaults(
+            rate, kinds, hang, random.Random(seed),
+            None if methods is None else frozenset(m.lower() for m in methods))
+
+    def _pick_fault(self, method: str) -> str | None:
+        faults = self._random
+        if faults is None or (faults.methods is not None and method not in faults.methods):
+            return None
+        if faults.rng.random() >= faults.rate:
+            return None
+        kinds = faults.kinds
+        if method == "getupdates":
+            kinds = tuple(k for k in kinds if k in ("500", "502_html", "429", "drop")) or ("500",)
+        return faults.rng.choice(kinds)
+
+    async def _inject(self, request: web.Request, method: str, call: Call,
+                      fault: str) -> web.StreamResponse:
+        self.injected[fault] += 1
+        call.ok, call.error_code, call.description = False, 0, f"injected fault: {fault}"
+        if method != "getupdates":
+            self.calls.append(call)
+            self._last_call_at = time.monotonic()
+            await self.notify()
+        if fault == "500":
+            call.error_code = 500
+            return web.json_response(ApiError(500, "Internal Server Error").payload(), status=500)
+        if fault == "502_html":
+            call.error_code = 502
+            return web.Response(status=502, text=BAD_GATEWAY_HTML, content_type="text/html")
+        if fault == "429":
+            call.error_code = 429
+            error = ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
+            return web.json_response(error.payload(), status=429)
+        if fault == "hang":
+            await asyncio.sleep(self._random.hang if self._random else 3.0)
+        return self._drop(request)
+
+    @staticmethod
+    def _drop(request: web.Request) -> web.StreamResponse:
+        """Close the connection without an answer (the client sees a dropped connection)."""
+        if request.transport is not None:
+            request.transport.close()
+        return web.Response(status=500)
 
     @staticmethod
     async def _read_params(request: web.Request) -> Params:
