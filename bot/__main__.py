@@ -8,11 +8,13 @@ import logging
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 from .config import configure_logging, load_settings_or_exit
 
 logger = logging.getLogger("bot")
+STARTED = time.monotonic()  #: when the process began importing the bot (start-up is timed from here)
 
 
 TOKEN_RE = re.compile(r"^\d+:[A-Za-z0-9_-]+$")  # the same check as bot.config
@@ -53,7 +55,7 @@ async def run() -> None:
     ask_token_once()
     settings = load_settings_or_exit()
     configure_logging(settings)
-    from .app import build_app, set_commands
+    from .app import build_app
 
     app = build_app(token=settings.bot_token.get_secret_value(),
                     database_url=settings.database_url, api_url=settings.telegram_api_url,
@@ -62,8 +64,9 @@ async def run() -> None:
         AiogramError, TelegramNetworkError, TelegramUnauthorizedError,
     )
 
+    started = STARTED
     try:
-        recovered = await app.start()
+        await app.start(recover=False)  # games are recovered while polling (App.start)
     except TelegramUnauthorizedError:
         await app.stop()
         raise SystemExit("mafia-bot: Telegram rejected BOT_TOKEN; check it with @BotFather")
@@ -79,20 +82,37 @@ async def run() -> None:
         await app.stop()
         raise SystemExit(f"mafia-bot: cannot start with DATABASE_URL={settings.safe_database_url}: "
                          f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
-    logger.info("database %s; %d open game(s) recovered", settings.safe_database_url, recovered)
-    await set_commands(app)
+    background = asyncio.create_task(recover_then_menu(app, started, settings.safe_database_url))
     allowed = app.dp.resolve_used_update_types()
     try:
         if settings.use_webhook:
             await run_webhook(app, settings, allowed)
         else:
             await app.bot.delete_webhook(drop_pending_updates=False)
-            logger.info("long polling as @%s", app.presenter.bot_username)
+            logger.info("long polling as @%s (%.2f s after start-up began)",
+                        app.presenter.bot_username, time.monotonic() - started)
             await app.dp.start_polling(app.bot, polling_timeout=settings.polling_timeout,
                                        allowed_updates=allowed, handle_signals=True,
                                        close_bot_session=False)
     finally:
+        background.cancel()
+        await asyncio.gather(background, return_exceptions=True)
         await app.stop()
+
+
+async def recover_then_menu(app, started: float, database: str) -> None:
+    """Recover the open games while the first updates are already being handled, then register
+    the command menu (a nicety: it waits until the games are back)."""
+    from .app import set_commands
+
+    try:
+        recovered = await app.recover()
+    except Exception:  # noqa: BLE001 - a game that cannot be recovered is logged, polling goes on
+        logger.exception("recovering the open games failed")
+    else:
+        logger.info("database %s; %d open game(s) recovered (%.2f s after start-up began)",
+                    database, recovered, time.monotonic() - started)
+    await set_commands(app)
 
 
 async def run_webhook(app, settings, allowed) -> None:

@@ -74,18 +74,28 @@ class App:
     history: HistoryService | None = None
     afk: AfkClock | None = None
 
-    async def start(self) -> int:
-        """Connect the store, learn the bot's username, recover running games. Returns their count."""
+    async def start(self, *, recover: bool = True) -> int:
+        """Connect the store, learn the bot's username, start the deadline clock and (unless
+        ``recover=False``) recover the open games (:meth:`recover`). Returns their count (0 when
+        not recovered here).
+
+        ``python -m bot`` starts with ``recover=False``, begins polling at once and recovers
+        meanwhile: presses queued while the bot was down are answered first (each loads its own
+        game on demand), well inside Telegram's ~15 s window for an answer (issue 10, item 5).
+        """
         await self.storage.start()
         me = await self.bot.me()
         self.presenter.bot_username = me.username or self.presenter.bot_username
         self.deadlines.start()
+        return await self.recover() if recover else 0
+
+    async def recover(self) -> int:
+        """Reload every lobby/running game and re-arm its timers, countdowns and AFK clocks;
+        record games that ended while their recording was pending. Returns the games' count."""
         count = await self.service.recover()
         if self.afk is not None:
             for g in self.service.games.values():
                 self.afk.arm_all(g)  # ONLINE-48: OFFLINE clocks survive a restart
-        if self.history is not None:
-            await self.history.backfill()  # games that ended while their recording was pending
         now = self.service.clock()
         for g in self.service.games.values():
             if g.ui.get("title"):
@@ -95,6 +105,8 @@ class App:
                 left = int((g.deadline - now).total_seconds())
                 if left > 0:  # the turn that was running keeps its countdown
                     self.presenter.countdown(g, st.phase_seq, left)
+        if self.history is not None:
+            await self.history.backfill()  # games that ended while their recording was pending
         return count
 
     async def stop(self) -> None:

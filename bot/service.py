@@ -298,17 +298,20 @@ class GameService:
         """
         count = 0
         for rec in await self.storage.active_games():
-            try:
-                g = await self._rebuild(rec)
-            except (IllegalCommand, ValueError):
-                logger.exception("game %s: log does not replay; cancelling", rec.id)
-                continue
-            self.games[rec.id] = g
-            count += 1
-            if self.deadlines is not None and rec.deadline_at is not None:
-                # presses queued while the bot was down are handled before an overdue timer
-                at = max(rec.deadline_at, self.clock() + timedelta(seconds=RESTART_GRACE))
-                self.deadlines.arm(rec.id, rec.timer_seq, at)
+            async with self._locks[rec.id]:  # a press may load it meanwhile (bot.app.App.start)
+                if rec.id in self.games:  # it did: its timer may have moved on since
+                    rec = await self.storage.get_game(rec.id) or rec
+                else:
+                    try:
+                        self.games[rec.id] = await self._rebuild(rec)
+                    except (IllegalCommand, ValueError):
+                        logger.exception("game %s: log does not replay; cancelling", rec.id)
+                        continue
+                count += 1
+                if self.deadlines is not None and rec.deadline_at is not None:
+                    # presses queued while the bot was down are handled before an overdue timer
+                    at = max(rec.deadline_at, self.clock() + timedelta(seconds=RESTART_GRACE))
+                    self.deadlines.arm(rec.id, rec.timer_seq, at)
         return count
 
     def user_lock(self, user_id: int) -> asyncio.Lock:

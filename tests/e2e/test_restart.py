@@ -63,7 +63,8 @@ async def test_game_survives_a_crash_during_a_vote(bot_api: FakeBotAPI, bot_proc
     # One vote is pressed while the bot is down: Telegram keeps the update for the restarted bot.
     await after[0].press(GROUP, vote_message.message_id, vote_button, wait_answer=False)
     await bot_proc.start()
-    assert "1 open game(s) recovered" in bot_proc.log_text()
+    # it polls first (the queued press is answered at once) and recovers meanwhile
+    await table.wait(lambda: "1 open game(s) recovered" in bot_proc.log_text(), "recover the game")
     await table.wait(lambda: f"{target} — 4" in (vote_message.text or ""), "count the vote sent while down")
     again = await before[0].press(GROUP, vote_message.message_id, vote_button, timeout=20)
     assert again is not None and again.text == _("You have already voted in this round.")
