@@ -115,6 +115,10 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
     def phase_started(self, g, _, before, st, e) -> bool:
         """Render a forum phase; False for phases the shared code renders."""
         phase = e.phase
+        if before is not None:  # a finished last word: final text, no buttons (also in DM)
+            self.close_turn(g, _, before)
+            if before.phase is Phase.LAST_WORD and before.phase_seq != st.phase_seq:
+                self.forum_close_dms(g, "lastword:")
         if phase == "cop_turn":
             self.forum_close_dms(g, "night:")
             self.group(g, _("🌙 <b>Night {n}</b>. The Cop moves first (up to {s} s); the other "
@@ -218,7 +222,9 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
 
     # --- the night ---------------------------------------------------------------------------
     def on_NightWake(self, g, _, before, st, e):
-        lines = [_("🌙 You wake as {card} and meet the host.").format(card=_card(_, e.role))]
+        wake = _("🌙 You wake as {card} and meet the host.") if st.host else \
+            _("🌙 Night 1: you wake as {card}.")
+        lines = [wake.format(card=_card(_, e.role))]
         if e.mafia:
             lines.append(_("🕶 The mafiosi: {list}. They do not know you.").format(
                 list=", ".join(label(st, m) for m in e.mafia)))

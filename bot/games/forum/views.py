@@ -50,13 +50,13 @@ def lobby_roles_line(_, st: GameState) -> str:
 
 
 def lobby_role_rows(_, game_id: int, st: GameState) -> list[list[InlineKeyboardButton]]:
-    """Toggle buttons for the optional roles (✅ chosen), four per row."""
+    """Toggle buttons for the optional roles (✅ chosen, ▫️ not), each named, two per row."""
     chosen = st.options.get("roles", [])
     buttons = [InlineKeyboardButton(
-        text=("✅ " if name in chosen else "▫️ ") + ROLE_ICONS[role],
+        text=("✅ " if name in chosen else "▫️ ") + f"{ROLE_ICONS[role]} {_(ROLE_NAMES[role])}",
         callback_data=LobbyAct(g=game_id, a="role", v=name).pack())
         for name, role in OPTIONAL_ROLES.items()]
-    return [buttons[i:i + 4] for i in range(0, len(buttons), 4)]
+    return [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
 
 
 def toggled_roles(st: GameState, name: str) -> list[str]:

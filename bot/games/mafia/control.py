@@ -54,10 +54,11 @@ class ControlEvents:
             self.keep(g, f"night:{uid}", fut)
         elif p.alive and st.phase is Phase.READY and st.ready_purpose == "intro" \
                 and uid not in st.ready and not st.host:
-            self.dm(uid, _("Press the button when you have read your role."),
-                    InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-                        text=_("✅ I have read my role"),
-                        callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]]))
+            self.keep(g, f"readme:{uid}", self.dm(
+                uid, _("Press the button when you have read your role."),
+                InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+                    text=_("✅ I have read my role"),
+                    callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])))
 
     def on_OrganiserChanged(self, g, _, before, st, e):
         self.group(g, _("👑 {player} now holds the game rights (pause, settings, stop).")

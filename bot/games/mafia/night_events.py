@@ -18,9 +18,11 @@ class NightEvents:
         for uid in self.audience_ids(st, e.audience):
             mates = [label(st, m) + (" " + _("(Don)") if m == e.don else "")
                      for m in e.members if m != uid]
-            text = (_("🕶 Your team: {list}.").format(list=", ".join(mates)) if mates
-                    else _("🕶 You are the only mafioso."))
-            self.dm(uid, text + "\n" + _("At night, whatever you write here is passed to your team."))
+            if mates:
+                self.dm(uid, _("🕶 Your team: {list}.").format(list=", ".join(mates)) + "\n"
+                        + _("At night, whatever you write here is passed to your team."))
+            else:  # nobody to pass anything to
+                self.dm(uid, _("🕶 You are the only mafioso."))
 
     def refresh_night_dm(self, g, _, st, uid: int) -> None:
         """Show ``uid``'s night message as the state now is (a preset may override)."""

@@ -225,14 +225,27 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents):
             lines.append(f"{label(st, uid)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}")
         lines.append("")
         lines.append(_("Use /next in the group (or the button below) to move the game on."))
-        self.dm(st.host, "\n".join(lines), self._host_markup(g, _, st), protect_content=True)
+        self.host_prompt(g, _, st, "roles", "\n".join(lines), protect_content=True)
         self.send_console(g, _, st, st.host)
+
+    def host_prompt(self, g, _, st, kind: str, text: str, **kw) -> None:
+        """A private message (``kind``: roles | ready) to the host with «Next» for the phase
+        now running; it loses the button when the phase ends (``refresh_host_next``)."""
+        self.keep(g, f"hostprompt:{st.phase_seq}:{kind}",
+                  self.dm(st.host, text, self._host_markup(g, _, st), **kw))
+
+    def close_host_prompts(self, g, st, keep_seq: int | None = None) -> None:
+        """Take «Next» off the host's prompts of finished phases (all but ``keep_seq``)."""
+        for key in {k for k in (*g.ui, *g.refs) if k.startswith("hostprompt:")}:
+            if key.split(":")[1] != str(keep_seq):
+                self.close_dm(g, key, st.host)
 
     def refresh_host_next(self, g, _, st) -> None:
         """The host's «Next» for the phase now running (one message, edited per phase)."""
         text = _("🎩 Now: {phase}. «Next» moves the game on.").format(
             phase=views.phase_name(_, st))
         markup = self._host_markup(g, _, st)
+        self.close_host_prompts(g, st, keep_seq=st.phase_seq)
         if self.ref(g, "hostnext") is None:
             self.keep(g, "hostnext", self.dm(st.host, text, markup))
             self.remember(g, "hostnext", text, markup)
@@ -263,8 +276,8 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents):
                              views.ready_keyboard(_, g.id, st, self.bot_url()))
             self.keep(g, "ready", fut)
             if st.host:
-                self.dm(st.host, _("🌙 Night {n}: press «Next» when the table is ready.")
-                        .format(n=st.night), self._host_markup(g, _, st))
+                self.host_prompt(g, _, st, "ready", _(
+                    "🌙 Night {n}: press «Next» when the table is ready.").format(n=st.night))
         elif phase == "night":
             if st.timer is not None and st.timer.kind == "meeting":  # CLUB-08
                 self.group(g, _("🌙 <b>Night</b>. The mafia meets for {s} s; everyone else "
@@ -283,21 +296,42 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents):
             self.keep(g, "exclude", fut)
 
     def _close_previous(self, g, _, before, st) -> None:
-        """The finished turn's message loses its buttons, and the ready message shows its final
-        count, so the group is not left with dead controls (one edit each)."""
+        """The finished turn's message gets its final text and loses its buttons, the ready
+        message shows its final count, and the role cards' «I have read my role» go, so the
+        group is not left with dead controls (one edit each)."""
         if before is None:
             return
-        turn = self.ref(g, "turn")
-        if turn is not None and before.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD) \
-                and g.refs.get("closed:turn") != before.phase_seq:
-            g.refs["closed:turn"] = before.phase_seq
-            self.sender.edit_markup(g.chat_id, turn, None)
+        self.close_turn(g, _, before)
         ready = self.ref(g, "ready")
         if ready is not None and before.phase is Phase.READY and st.phase is not Phase.READY:
-            total = len(before.alive_active())
+            # the press that closed the gate is in ``st.ready``, not yet in ``before.ready``
+            pressed = before.ready | st.ready
             self.edit(g, "ready", g.chat_id, _("🌙 Night {n}: the table is ready ({r}/{t}).").format(
-                n=before.night, r=sum(1 for p in before.alive_active() if p.user_id in before.ready),
-                t=total), None)
+                n=before.night, r=sum(1 for p in before.alive_active() if p.user_id in pressed),
+                t=len(before.alive_active())), None)
+        if before.phase is Phase.READY and st.phase is not Phase.READY \
+                and before.ready_purpose == "intro" and not before.host:
+            for p in before.seated():  # the gate is closed: «I have read my role» is dead
+                self.close_dm(g, f"role:{p.user_id}", p.user_id)
+                self.close_dm(g, f"readme:{p.user_id}", p.user_id)
+
+    def close_turn(self, g, _, before) -> None:
+        """The turn of ``before`` (a speech, defence or last word) is over: its message shows
+        the final text, without the countdown, the hint or the buttons."""
+        turn = self.ref(g, "turn")
+        if turn is not None and before.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD) \
+                and g.refs.get("closed:turn") != before.phase_seq and before.speaker is not None:
+            g.refs["closed:turn"] = before.phase_seq
+            self.edit(g, "turn", g.chat_id, views.turn_text(_, before, final=True), None)
+
+    def close_dm(self, g, key: str, chat_id: int) -> None:
+        """The private message kept under ``key`` loses its buttons (once); its text stays."""
+        ref = self.ref(g, key)
+        if ref is None or isinstance(ref, (dict, list)):
+            return
+        self.sender.edit_markup(chat_id, ref, None)
+        g.ui.pop(key, None)
+        g.refs.pop(key, None)
 
     def countdown(self, g, phase_seq: int, seconds: int) -> None:
         """Edit the turn message at half time and 10 s before the end (two edits a turn)."""
@@ -319,6 +353,10 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents):
         self.edit(g, "turn", g.chat_id, views.turn_text(_, st, left), views.turn_keyboard(_, g.id, st))
 
     def on_ReadyMarked(self, g, _, before, st, e):
+        if before is not None and before.phase is Phase.READY and before.ready_purpose == "intro" \
+                and not before.host:
+            self.close_dm(g, f"role:{e.user_id}", e.user_id)  # read: the card keeps its text
+            self.close_dm(g, f"readme:{e.user_id}", e.user_id)
         self._refresh_ready(g, _, st)
 
     def on_ContinueAvailable(self, g, _, before, st, e):
@@ -330,8 +368,16 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents):
             self.sender.edit(g.chat_id, ref, views.ready_text(_, st),
                              views.ready_keyboard(_, g.id, st, self.bot_url()))
 
+    def close_host(self, g, _, st) -> None:
+        """The game is over: the host's «Next» messages lose their button."""
+        if not st.host:
+            return
+        self.close_host_prompts(g, st)
+        self.edit(g, "hostnext", st.host, _("🏁 <b>Game over</b>"), None)
+
     def on_GameEnded(self, g, _, before, st, e):
         self._close_previous(g, _, before, st)
+        self.close_host(g, _, st)
         lines = [self.result_head(_, st, e), "", _("Roles:")]
         for seat_no, uid, role in e.roles:
             p = st.players[uid]
@@ -349,6 +395,7 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents):
             self.sender.unpin(g.chat_id, ref)
 
     def on_GameCancelled(self, g, _, before, st, e):
+        self.close_host(g, _, st)
         if e.reason == "bot_removed":  # the group is gone for us: tell the players privately
             for p in st.players.values():
                 self.dm(p.user_id, _("✖️ The bot was removed from the group, so the game there "

@@ -117,15 +117,16 @@ def table_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | Non
 
 
 # --- turns -----------------------------------------------------------------------------------
-def turn_text(_, st: GameState, left: int | None = None) -> str:
-    """The current turn's message; ``left`` (seconds) adds the countdown line."""
-    text = _turn_body(_, st)
+def turn_text(_, st: GameState, left: int | None = None, final: bool = False) -> str:
+    """The current turn's message; ``left`` (seconds) adds the countdown line; ``final``: the
+    text the message keeps once the turn is over (no buttons, so no hint about them)."""
+    text = _turn_body(_, st, final)
     if left is not None:
         text += "\n" + _("⏳ {s} s left").format(s=left)
     return text
 
 
-def _turn_body(_, st: GameState) -> str:
+def _turn_body(_, st: GameState, final: bool = False) -> str:
     sp = label(st, st.speaker)
     secs = st.timer.seconds if st.timer else 0
     if st.phase is Phase.SPEECH:
@@ -141,6 +142,8 @@ def _turn_body(_, st: GameState) -> str:
         if st.nominated_in_speech:
             lines.append(_("🎯 {player} nominated {target}. Accepted.").format(
                 player=sp, target=label(st, st.nominations[-1])))
+        elif final:
+            lines.append(_("No nomination in this speech."))
         else:
             lines.append(_("The speaker may nominate one player with the buttons below."))
         return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""Issue 10 item 6, forum: the texts a newcomer found wrong — the night-1 DM names the button it
+sits under, no "meet the host" without a host, a lone mafioso is not told about a team, the
+lobby's role toggles name the roles (real updates through ``Dispatcher.feed_update``)."""
+
+from __future__ import annotations
+
+import re
+
+from bot.texts import ROLE_NAMES
+from engine import Phase, Team
+from engine.forum_setup import OPTIONAL_ROLES
+from tests.bot.harness import GROUP, Harness, make_harness
+from tests.fakes.telegram import plain_text
+
+
+async def _forum(h: Harness, players) -> None:
+    await h.command(players[0], "/newgame forum")
+    g = await h.game()
+    for u in players:
+        await h.dm(u, f"/start join_{g.id}")
+    await h.command(players[0], "/startgame")
+
+
+def _dm_texts(h: Harness, uid: int) -> list[str]:
+    return [plain_text(t) for t in h.sent_texts(uid)]
+
+
+async def test_FORUM_03_lobby_role_toggles_name_their_roles(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=5)
+    try:
+        await h.command(h.users[0], "/newgame forum")
+        toggles = [b for _, b in h.buttons(GROUP) if ":role:" in (b.get("callback_data") or "")]
+        assert len(toggles) == len(OPTIONAL_ROLES)
+        for b in toggles:
+            name = b["callback_data"].rsplit(":", 1)[1]
+            assert ROLE_NAMES[OPTIONAL_ROLES[name]] in b["text"], b["text"]
+    finally:
+        await h.stop()
+
+
+async def test_FORUM_50_no_host_no_meeting_with_him_and_a_lone_mafioso_has_no_team(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=5)
+    try:
+        await _forum(h, h.users)
+        st = (await h.game()).state
+        assert st.phase is Phase.NIGHT and st.night == 1 and st.host is None
+        mafia = [p.user_id for p in st.seated() if p.team is Team.MAFIA]
+        assert len(mafia) == 1
+        lone = _dm_texts(h, mafia[0])
+        assert any("You are the only mafioso." in t for t in lone)
+        assert not any("passed to your team" in t for t in lone)
+        for u in h.users:
+            texts = _dm_texts(h, u.id)
+            assert not any("meet the host" in t for t in texts), texts
+        assert any("Night 1: you wake as" in t for t in lone)
+    finally:
+        await h.stop()
+
+
+async def test_FORUM_50_the_night_1_dm_names_the_button_under_it_ru(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=5, default_locale="ru")
+    try:
+        await _forum(h, h.users)
+        for u in h.users:
+            night = [m for m in h.messages(u.id) if (m.get("reply_markup") or {}).get("inline_keyboard")
+                     and "Ночь 1" in m.get("text", "")]
+            assert night, [m.get("text") for m in h.messages(u.id)]
+            buttons = [b["text"] for row in night[-1]["reply_markup"]["inline_keyboard"] for b in row]
+            sleep = next(t for t in buttons if t.startswith("💤"))
+            quoted = re.findall(r"«([^»]+)»", night[-1]["text"])
+            assert quoted and all(q in sleep for q in quoted), (quoted, sleep)
+    finally:
+        await h.stop()
