@@ -16,9 +16,14 @@ from .spec import BotGame
 GAMES: dict[str, BotGame] = {g.name: g for g in (PARTY, CLUB, ONLINE, FORUM)}
 
 
+#: code -> the answer an accepted press gets, over every game (the games agree on shared codes)
+CONFIRM: dict[str, str] = {code: emoji for g in GAMES.values()
+                           for code, emoji in g.codec.CONFIRM.items()}
+
+
 def bot_game(name: str) -> BotGame:
     """The bot side of the rule set ``name`` (``GameState.ruleset``). Raises ``KeyError``."""
     return GAMES[name]
 
 
-__all__ = ["BotGame", "GAMES", "bot_game"]
+__all__ = ["BotGame", "CONFIRM", "GAMES", "bot_game"]

@@ -11,11 +11,12 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from engine import HostNext, IllegalCommand, MarkActive, MarkInactive, Resume, TakeOver
 
 from ..callbacks import Act
-from ..games import bot_game
+from ..games import CONFIRM, bot_game
 from ..games.spec import BotGame, Press
 from .common import say, chat_locale, is_chat_admin, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
+__all__ = ["CONFIRM", "router"]  # CONFIRM: every game's confirmations (tests/e2e read it)
 
 
 def router() -> Router:

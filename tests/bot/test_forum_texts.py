@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from bot.texts import ROLE_NAMES
-from engine import Phase, Team
-from engine.forum_setup import OPTIONAL_ROLES
+from engine import Phase, Role, Team
+from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.fakes.telegram import plain_text
 
@@ -30,10 +30,11 @@ async def test_FORUM_03_lobby_role_toggles_name_their_roles(sqlite_url: str):
     try:
         await h.command(h.users[0], "/newgame forum")
         toggles = [b for _, b in h.buttons(GROUP) if ":role:" in (b.get("callback_data") or "")]
-        assert len(toggles) == len(OPTIONAL_ROLES)
+        names = {b["callback_data"].rsplit(":", 1)[1] for b in toggles}
+        assert {"commissar", "doctor", "maniac", "putana", "cop"} <= names
         for b in toggles:
-            name = b["callback_data"].rsplit(":", 1)[1]
-            assert ROLE_NAMES[OPTIONAL_ROLES[name]] in b["text"], b["text"]
+            role = Role(b["callback_data"].rsplit(":", 1)[1])
+            assert ROLE_NAMES[role] in b["text"], b["text"]
     finally:
         await h.stop()
 
@@ -69,5 +70,40 @@ async def test_FORUM_50_the_night_1_dm_names_the_button_under_it_ru(sqlite_url: 
             sleep = next(t for t in buttons if t.startswith("💤"))
             quoted = re.findall(r"«([^»]+)»", night[-1]["text"])
             assert quoted and all(q in sleep for q in quoted), (quoted, sleep)
+    finally:
+        await h.stop()
+
+
+async def test_FORUM_13_a_finished_last_word_loses_its_buttons_in_the_group_and_in_private(
+        sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=5)
+    try:
+        await _forum(h, h.users)
+        st = (await h.game()).state
+        for p in st.alive():
+            await press_action(h, h.user(p.user_id), p.user_id, "sleep")
+        st = (await h.game()).state
+        assert st.phase is Phase.DEBATE, st.phase
+        for p in st.alive_active():
+            if (await h.game()).state.phase is Phase.DEBATE:
+                assert await press_action(h, h.user(p.user_id), GROUP, "ready") == "✅"
+        st = (await h.game()).state
+        assert st.phase is Phase.BALLOT
+        civ = next(p for p in st.seated() if p.role is Role.CIVILIAN)
+        other = next(p for p in st.alive() if p.user_id != civ.user_id)
+        for p in st.alive():
+            if (await h.game()).state.phase is not Phase.BALLOT:
+                break
+            t = civ if p.user_id != civ.user_id else other
+            assert await press_action(h, h.user(p.user_id), GROUP, "vote", t.seat) == "🗳"
+        g = await h.game()
+        assert g.state.phase is Phase.LAST_WORD and g.state.speaker == civ.user_id
+        turn, private = g.ui.get("turn") or g.refs.get("turn"), g.ui.get(f"lastword:{civ.user_id}")
+        assert private is not None  # a Civilian may name a suspect (FORUM-13)
+        assert await press_action(h, h.user(civ.user_id), GROUP, "end") == "⏹"
+        assert (await h.game()).state.phase is not Phase.LAST_WORD
+        for chat, mid in ((GROUP, turn), (civ.user_id, private)):
+            m = h.session.message(chat, mid)
+            assert not (m.get("reply_markup") or {}).get("inline_keyboard"), m.get("text")
     finally:
         await h.stop()

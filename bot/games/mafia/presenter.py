@@ -29,13 +29,14 @@ from ...texts import ROLE_ICONS, ROLE_NAMES, label
 from ...timings import timings_text
 from . import views
 from .control import ControlEvents
+from .host import HostEvents
 from .day import DayEvents
 from .night_events import NightEvents
 
 logger = logging.getLogger(__name__)
 
 
-class MafiaPresenter(DayEvents, NightEvents, ControlEvents):
+class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
     """Renders one game's events. ``out`` is the shared :class:`bot.presenter.Presenter`:
     the sender, the translator and the refs of standing messages live there, once."""
 
@@ -219,44 +220,6 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents):
         text = views.role_card(_, st, e.user_id, g.ui.get("title") or self.titles.get(g.chat_id, ""))
         self.keep(g, f"role:{e.user_id}", self.dm(e.user_id, text, markup, protect_content=True))
 
-    def on_HostRoles(self, g, _, before, st, e):
-        lines = [_("🎩 You host this game. Roles:")]
-        for uid, role in e.roles:
-            lines.append(f"{label(st, uid)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}")
-        lines.append("")
-        lines.append(_("Use /next in the group (or the button below) to move the game on."))
-        self.host_prompt(g, _, st, "roles", "\n".join(lines), protect_content=True)
-        self.send_console(g, _, st, st.host)
-
-    def host_prompt(self, g, _, st, kind: str, text: str, **kw) -> None:
-        """A private message (``kind``: roles | ready) to the host with «Next» for the phase
-        now running; it loses the button when the phase ends (``refresh_host_next``)."""
-        self.keep(g, f"hostprompt:{st.phase_seq}:{kind}",
-                  self.dm(st.host, text, self._host_markup(g, _, st), **kw))
-
-    def close_host_prompts(self, g, st, keep_seq: int | None = None) -> None:
-        """Take «Next» off the host's prompts of finished phases (all but ``keep_seq``)."""
-        for key in {k for k in (*g.ui, *g.refs) if k.startswith("hostprompt:")}:
-            if key.split(":")[1] != str(keep_seq):
-                self.close_dm(g, key, st.host)
-
-    def refresh_host_next(self, g, _, st) -> None:
-        """The host's «Next» for the phase now running (one message, edited per phase)."""
-        text = _("🎩 Now: {phase}. «Next» moves the game on.").format(
-            phase=views.phase_name(_, st))
-        markup = self._host_markup(g, _, st)
-        self.close_host_prompts(g, st, keep_seq=st.phase_seq)
-        if self.ref(g, "hostnext") is None:
-            self.keep(g, "hostnext", self.dm(st.host, text, markup))
-            self.remember(g, "hostnext", text, markup)
-        else:
-            self.edit(g, "hostnext", st.host, text, markup)
-
-    def _host_markup(self, g, _, st):
-        """The host's «Next», bound to the current phase: a double tap moves on once."""
-        return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-            text=_("⏭ Next"), callback_data=Act(g=g.id, s=st.phase_seq, a="next").pack())]])
-
     def on_PhaseStarted(self, g, _, before, st, e):
         phase = e.phase
         if st.phase.value != phase or st.phase_seq != e.phase_seq:
@@ -367,13 +330,6 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents):
         if ref is not None and st.phase is Phase.READY:
             self.sender.edit(g.chat_id, ref, views.ready_text(_, st),
                              views.ready_keyboard(_, g.id, st, self.bot_url()))
-
-    def close_host(self, g, _, st) -> None:
-        """The game is over: the host's «Next» messages lose their button."""
-        if not st.host:
-            return
-        self.close_host_prompts(g, st)
-        self.edit(g, "hostnext", st.host, _("🏁 <b>Game over</b>"), None)
 
     def on_GameEnded(self, g, _, before, st, e):
         self._close_previous(g, _, before, st)
