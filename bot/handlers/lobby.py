@@ -193,7 +193,7 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
         elif act == "cancel":
             await service.execute(g.id, CancelGame(user_id=uid))
         elif act == "role" and g.state.ruleset == "forum":  # FORUM-03: toggle an optional role
-            from ..views_forum import toggled_roles
+            from ..views import toggled_roles
             options = {**(g.state.settings.get("options") or {}),
                        "roles": toggled_roles(g.state, callback_data.v)}
             await service.execute(g.id, ChangeSettings(user_id=uid, settings={"options": options}))

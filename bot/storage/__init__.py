@@ -18,6 +18,8 @@ Usage::
 
 from bot.storage.engine import create_engine
 from bot.storage.history import HistoryStorage
+from bot.storage.people import PeopleStorage
+from bot.storage.stats import StatsStorage
 from bot.storage.records import (
     KEEP,
     ActiveGameExists,
@@ -32,8 +34,9 @@ from bot.storage.records import (
 from bot.storage.store import Storage as _CoreStorage
 
 
-class Storage(HistoryStorage, _CoreStorage):
-    """The bot's database: the core queries (store.py) and the history queries (history.py)."""
+class Storage(HistoryStorage, StatsStorage, PeopleStorage, _CoreStorage):
+    """The bot's database: the core queries (store.py: games and their log), the players and
+    chat settings (people.py), the history (history.py) and its statistics (stats.py)."""
 
 
 __all__ = [

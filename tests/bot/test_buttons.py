@@ -26,6 +26,7 @@ async def refused(h: Harness, user, chat_id: int, data: str) -> str:
 
 async def test_PARTY_35_stale_button_is_out_of_date_and_changes_nothing(h: Harness):
     await start_game(h)
+    cards = {u.id: h.find_button(u.id, action="ready") for u in h.users}
     st = await to_day(h)
     first = h.user(st.speaker)
     mid, button = h.find_button(GROUP, action="end")
@@ -35,9 +36,10 @@ async def test_PARTY_35_stale_button_is_out_of_date_and_changes_nothing(h: Harne
     answer = await h.press(first, GROUP, mid, button["callback_data"])
     assert answer == "This button is out of date."
     assert await h.log_len(g.id) == log_len
-    # The role card's «I have read my role» is stale once the night has begun.
-    card = h.find_button(first.id, action="ready")
-    assert card is not None
+    # The role card's «I have read my role» is stale once the night has begun: the card lost
+    # the button (issue 10), and a press of its old data is still refused.
+    card = cards[first.id]
+    assert card is not None and h.find_button(first.id, action="ready") is None
     assert await h.press(first, first.id, card[0], card[1]["callback_data"]) == \
         "This button is out of date."
     assert await h.log_len(g.id) == log_len

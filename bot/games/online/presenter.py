@@ -1,18 +1,25 @@
-"""Presenter methods of the online preset (mixed into :class:`bot.presenter.Presenter`)."""
+"""The online preset's presenter (docs/rules/online-sport.md): the open ballot with
+preliminary and final taps, the lift decision, the best move and its score, misfires, AFK."""
 
 from __future__ import annotations
 
 from engine import Phase, Team
 
-from . import views_online as vo
-from .texts import label
+from ...texts import label
+from ..mafia.presenter import MafiaPresenter
+from . import views as vo
 
 
-class OnlinePresenter:
-    """Renders the online phases and events; ``self`` is the Presenter."""
+class OnlinePresenter(MafiaPresenter):
+    """Renders an online game: the mafia presentation with the online phases and results."""
 
-    def online_phase_started(self, g, _, st, e) -> None:
+    TIMING_KEYS = ("discussion", "defence", "last_word", "lift", "night", "meeting")
+
+    def phase_started(self, g, _, before, st, e) -> bool:
         phase = e.phase
+        if phase not in ("discussion", "revote", "lift_vote", "best_move"):
+            return False
+        self._close_previous(g, _, before, st)
         if phase in ("discussion", "revote"):
             fut = self.group(g, vo.ballot_text(_, st) + "\n" + _("⏱ {s} s.").format(s=e.seconds),
                              vo.ballot_keyboard(_, g.id, st))
@@ -30,6 +37,7 @@ class OnlinePresenter:
             fut = self.dm(victim, _("🎯 You are the mafia's first victim. Name three players you "
                                     "take for black: tap three names, or skip."), markup)
             self.keep(g, "best_move", fut)
+        return True
 
     def refresh_best_move(self, g, st, uid: int) -> None:
         _ = self.tr.get(g.locale)
@@ -51,7 +59,7 @@ class OnlinePresenter:
         if st.phase is Phase.LIFT_VOTE:
             self.edit(g, "lift", g.chat_id, vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
 
-    def online_vote_result(self, g, _, before, st, e) -> None:
+    def on_VoteResult(self, g, _, before, st, e):
         lines = [_("🗳 Result of the vote:")]
         for cand, voters in e.tally:
             names = ", ".join(f"№{st.players[v].seat}" for v in voters)
@@ -60,7 +68,7 @@ class OnlinePresenter:
             lines.append(_("Everyone passed."))
         self.edit(g, "ballot", g.chat_id, "\n".join(lines), None)
 
-    def online_lift_result(self, g, _, before, st, e) -> None:
+    def on_ExcludeVoteResult(self, g, _, before, st, e):
         verdict = _("Lifted: {yes} «Lift» of {needed} needed.") if e.passed else \
             _("They stay: {yes} «Lift», {needed} needed.")
         self.edit(g, "lift", g.chat_id, _("⚖️ Lift {list}?").format(
@@ -89,11 +97,11 @@ class OnlinePresenter:
         self.group(g, _("⚫ {player} is AFK: away too long, no longer waited for.").format(
             player=label(st, e.user_id)))
 
-    def online_result_head(self, _, st, e) -> str:
+    def result_head(self, _, st, e) -> str:
         """ONLINE-53: green for the town, red for the mafia (Q24)."""
         return _("🟢 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🔴 <b>Mafia wins!</b>")
 
-    def online_best_move_score(self, g, _, st) -> str | None:
+    def result_extra(self, g, _, st) -> str | None:
         """ONLINE-Q25: how many of the best move's three were black, shown only at the end."""
         bm = g.ui.get("best_move")
         if not bm or not bm[1]:

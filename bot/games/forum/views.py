@@ -12,11 +12,11 @@ from engine import GameState, Phase, Role, Team, find_ruleset, legal_actions
 from engine.forum import team_chat
 from engine.forum_setup import OPTIONAL_ROLES
 
-from .callbacks import Act, LobbyAct
-from .texts import ROLE_ICONS, ROLE_NAMES, label
-from .views import InlineKeyboardBuilder, _plain_label
+from ...callbacks import Act, LobbyAct
+from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label
+from ...texts import ROLE_ICONS, ROLE_NAMES, label
 
-#: night action -> callback code (bot/handlers/game.py)
+#: night action -> callback code (bot/games/forum/codec.py)
 ACTION_CODES = {"block": "block", "kill": "kill", "check": "check", "heal": "heal",
                 "slay": "slay", "infect": "infect"}
 #: ``Act.t`` of the side buttons
@@ -49,14 +49,14 @@ def lobby_roles_line(_, st: GameState) -> str:
     return "\n".join(lines)
 
 
-def lobby_role_rows(game_id: int, st: GameState) -> list[list[InlineKeyboardButton]]:
-    """Toggle buttons for the optional roles (✅ chosen), four per row."""
+def lobby_role_rows(_, game_id: int, st: GameState) -> list[list[InlineKeyboardButton]]:
+    """Toggle buttons for the optional roles (✅ chosen, ▫️ not), each named, two per row."""
     chosen = st.options.get("roles", [])
     buttons = [InlineKeyboardButton(
-        text=("✅ " if name in chosen else "▫️ ") + ROLE_ICONS[role],
+        text=("✅ " if name in chosen else "▫️ ") + f"{ROLE_ICONS[role]} {_(ROLE_NAMES[role])}",
         callback_data=LobbyAct(g=game_id, a="role", v=name).pack())
         for name, role in OPTIONAL_ROLES.items()]
-    return [buttons[i:i + 4] for i in range(0, len(buttons), 4)]
+    return [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
 
 
 def toggled_roles(st: GameState, name: str) -> list[str]:

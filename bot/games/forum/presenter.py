@@ -1,5 +1,4 @@
-"""Presenter methods of the forum preset (mixed into :class:`bot.presenter.Presenter`;
-docs/rules/forum.md).  Group: the night and the morning, the discussion, the live ballot, the
+"""The forum preset's presenter (docs/rules/forum.md), on top of the shared mafia presentation.  Group: the night and the morning, the discussion, the live ballot, the
 leaving cards, warnings and removals, the after-game.  Private chats: night keyboards from
 ``legal_actions`` (the Cop's turn first), the team chat (``engine.forum.team_chat``: the
 Sleepwalker too), last-word extras, the host's decisions and panel, the bonus round and the
@@ -10,18 +9,15 @@ from __future__ import annotations
 
 from html import escape
 
-from engine import Phase, Role, Team
-from engine.forum import team_chat, winners
+from engine import Phase, TeamChat
+from engine.forum import team_chat
 
-from . import views
-from . import views_forum as vf
-from .texts import (
-    ELIMINATION_CAUSES, ROLE_ICONS, ROLE_NAMES, SANCTION_REASONS, label,
-)
-
-
-def _card(_, role: Role) -> str:
-    return f"{ROLE_ICONS[role]} {_(ROLE_NAMES[role])}"
+from ...texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
+from ..mafia import views
+from ..mafia.presenter import MafiaPresenter
+from . import views as vf
+from .after import AfterGameEvents
+from .cards import card as _card
 
 
 def _reason(_, reason: str) -> str:
@@ -31,12 +27,57 @@ def _reason(_, reason: str) -> str:
                    else escape(reason)) + ")"
 
 
-class ForumPresenter:
-    """Renders the forum phases and events; ``self`` is the Presenter."""
+class ForumPresenter(AfterGameEvents, MafiaPresenter):
+    """Renders a forum game: its own phases and events, and the shared ones it overrides."""
+
+    TIMING_KEYS = ("forum_day", "forum_vote", "last_word", "meeting", "cop", "forum_night")
+
+    # --- the shared hooks --------------------------------------------------------------------
+    def audience_ids(self, st, audience) -> list[int]:
+        if isinstance(audience, TeamChat):
+            return list(team_chat(st))  # FORUM: the Sleepwalker is in the team chat
+        return super().audience_ids(st, audience)
+
+    def lobby_rows(self, _, game_id: int, st) -> list:
+        return vf.lobby_role_rows(_, game_id, st)  # the optional roles' toggles
+
+    def lobby_lines(self, _, st) -> tuple[str, ...]:
+        return (vf.lobby_roles_line(_, st),)
+
+    @staticmethod
+    def table_text(_, st) -> str:
+        return views.table_text(_, st, vf.warnings_mark)
+
+    def refresh_night_dm(self, g, _, st, uid: int) -> None:
+        self.forum_night_dm(g, _, st, uid)
+
+    def night_view(self, _, g, st, uid: int):
+        first = g.refs.get(f"cmp:{uid}")
+        return vf.night_text(_, st, uid, first), vf.night_keyboard(_, g.id, st, uid, first)
+
+    def send_console(self, g, _, st, chat_id: int) -> None:
+        self.send_moderation_panel(g, _, st, chat_id)
+
+    def refresh_consoles(self, g, _, st) -> None:
+        self.refresh_moderation(g, _, st)
+
+    def on_ReadyMarked(self, g, _, before, st, e):
+        self.forum_ready_marked(g, _, st)
+
+    def on_VoteResult(self, g, _, before, st, e):
+        self.forum_vote_result(g, _, before, st, e)
+
+    def on_TieRevote(self, g, _, before, st, e):
+        self.group(g, _("⚖️ Tie between {list}: a revote among them; they do not vote.")
+                   .format(list=", ".join(label(st, u) for u in e.candidates)))
+
+    def on_PlayerEliminated(self, g, _, before, st, e):
+        if e.role is None:
+            super().on_PlayerEliminated(g, _, before, st, e)
+        else:
+            self.forum_eliminated(g, _, st, e)
 
     # --- helpers -----------------------------------------------------------------------------
-    def forum_team(self, st) -> list[int]:
-        return list(team_chat(st))
 
     def forum_night_dm(self, g, _, st, uid: int, send: bool = False) -> None:
         first = g.refs.get(f"cmp:{uid}")
@@ -71,9 +112,13 @@ class ForumPresenter:
                       vf.moderation_keyboard(g.id, st))
 
     # --- phases ------------------------------------------------------------------------------
-    def forum_phase_started(self, g, _, st, e) -> bool:
+    def phase_started(self, g, _, before, st, e) -> bool:
         """Render a forum phase; False for phases the shared code renders."""
         phase = e.phase
+        if before is not None:  # a finished last word: final text, no buttons (also in DM)
+            self.close_turn(g, _, before)
+            if before.phase is Phase.LAST_WORD and before.phase_seq != st.phase_seq:
+                self.forum_close_dms(g, "lastword:")
         if phase == "cop_turn":
             self.forum_close_dms(g, "night:")
             self.group(g, _("🌙 <b>Night {n}</b>. The Cop moves first (up to {s} s); the other "
@@ -177,7 +222,9 @@ class ForumPresenter:
 
     # --- the night ---------------------------------------------------------------------------
     def on_NightWake(self, g, _, before, st, e):
-        lines = [_("🌙 You wake as {card} and meet the host.").format(card=_card(_, e.role))]
+        wake = _("🌙 You wake as {card} and meet the host.") if st.host else \
+            _("🌙 Night 1: you wake as {card}.")
+        lines = [wake.format(card=_card(_, e.role))]
         if e.mafia:
             lines.append(_("🕶 The mafiosi: {list}. They do not know you.").format(
                 list=", ".join(label(st, m) for m in e.mafia)))
@@ -296,63 +343,3 @@ class ForumPresenter:
                    + " " + card)
         self.dm(e.user_id, _("☠️ You are out of the game. Town roles get a last word; after it "
                              "please watch without posting."))
-
-    # --- after the win -----------------------------------------------------------------------
-    def on_VictoryDeclared(self, g, _, before, st, e):
-        head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
-        self.group(g, head + "\n" + _("The survivors' cards stay hidden until the reveal."))
-        self.forum_close_dms(g, "night:")
-        self.forum_close_dms(g, "console:")
-
-    def on_GuessesRecorded(self, g, _, before, st, e):
-        self.dm(e.user_id, _("🎲 Your guesses: {list}.").format(
-            list=vf.guesses_line(_, st, e.guesses)))
-        ref = self.ref(g, f"bonus:{e.user_id}")
-        if ref is not None:
-            self.sender.edit_markup(e.user_id, ref, None)
-
-    def on_BonusResults(self, g, _, before, st, e):
-        hits = dict(e.hits)
-        lines = [_("🎲 <b>Bonus round</b>:")]
-        for uid, guesses in e.guesses:
-            lines.append(_("{player}: {list} — right: {n}").format(
-                player=label(st, uid), list=vf.guesses_line(_, st, guesses), n=hits.get(uid, 0)))
-        if len(lines) == 1:
-            lines.append(_("Nobody guessed."))
-        self.group(g, "\n".join(lines))
-        self.forum_close_dms(g, "bonus:")
-
-    def on_RolesRevealed(self, g, _, before, st, e):
-        sides = dict(e.sides)
-        won = set(e.winners)
-        lines = [_("🎭 <b>The cards</b>:")]
-        for seat_no, uid, role in e.roles:
-            p = st.players[uid]
-            extra = ""
-            if uid in sides:
-                extra = " — " + _("side: {side}").format(side=vf.side_name(_, sides[uid]))
-            lines.append(f"№{seat_no} {escape(p.name)} — {_card(_, role)}{extra}"
-                         + ("" if p.alive else " ☠️") + (" 🏆" if uid in won else ""))
-        self.group(g, "\n".join(lines), merge=False)
-
-    def on_BestPlayerVoted(self, g, _, before, st, e):
-        ref = self.ref(g, f"best:{e.voter}")
-        if ref is not None:
-            self.sender.edit_markup(e.voter, ref, None)
-        self.dm(e.voter, _("🏅 You voted for {player}.").format(player=label(st, e.target)))
-
-    def on_BestPlayerChosen(self, g, _, before, st, e):
-        if e.winners:
-            text = _("🏅 Best player: {list}.").format(
-                list=", ".join(label(st, u) for u in e.winners))
-            tally = "; ".join(f"{label(st, u)} — {len(v)}" for u, v in e.tally)
-            text += "\n" + tally
-        else:
-            text = _("🏅 Nobody voted for the best player.")
-        self.group(g, text)
-        self.forum_close_dms(g, "best:")
-
-    def forum_result_head(self, _, st, e) -> str:
-        head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
-        names = ", ".join(label(st, u) for u in winners(st))
-        return head + ("\n" + _("Winners: {list}").format(list=names) if names else "")

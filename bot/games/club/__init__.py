@@ -1,0 +1,10 @@
+"""The club preset's bot side (docs/rules/club-sport.md): the judge's console and the
+checks' codes on top of the shared mafia presentation."""
+
+from __future__ import annotations
+
+from ..spec import BotGame
+from .codec import ClubCodec
+from .presenter import ClubPresenter
+
+GAME = BotGame(name="club", presenter=ClubPresenter, codec=ClubCodec())

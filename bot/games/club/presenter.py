@@ -1,0 +1,50 @@
+"""The club preset's presenter (docs/rules/club-sport.md): the mafia presentation plus the
+judge's console — fouls, disqualifications, taken-back nominations (CLUB-36..39, CLUB-Q06, Q08)."""
+
+from __future__ import annotations
+
+from engine import GameState, Phase
+
+from ...texts import label
+from ..mafia import views
+from ..mafia.presenter import MafiaPresenter
+from .views import foul_keyboard
+
+
+class ClubPresenter(MafiaPresenter):
+    """Renders a club game; the console of each chat is kept up to date."""
+
+    TIMING_KEYS = ("speech", "defence", "last_word", "vote", "night", "meeting")
+
+    def send_console(self, g, _, st: GameState, chat_id: int) -> None:
+        """CLUB-36/39, CLUB-Q08: the judge's console: a foul or a disqualification per seat.
+        The newest console of each chat is kept up to date (``refresh_consoles``)."""
+        text = _("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. /panel shows this again.")
+        markup = foul_keyboard(g.id, st)
+        key = f"console:{chat_id}"
+        self.keep(g, key, self.dm(chat_id, text, markup))
+        self.remember(g, key, text, markup)
+
+    def refresh_consoles(self, g, _, st: GameState) -> None:
+        """Show the current fouls and only the living seats on every console sent."""
+        text = _("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. /panel shows this again.")
+        for key in {k for k in (*g.ui, *g.refs) if k.startswith("console:")}:
+            self.edit(g, key, int(key.split(":", 1)[1]), text, foul_keyboard(g.id, st))
+
+    def on_FoulCancelled(self, g, _, before, st, e):
+        self.group(g, _("↩️ A foul of {player} is taken back ({n} of 4).").format(
+            player=label(st, e.player), n=e.count))
+        self.refresh_consoles(g, _, st)
+
+    def on_NominationUndone(self, g, _, before, st, e):
+        self.group(g, _("↩️ The nomination of {player} is taken back.").format(
+            player=label(st, e.target)))
+        if st.phase is Phase.SPEECH:
+            self.edit(g, "turn", g.chat_id, views.turn_text(_, st), views.turn_keyboard(_, g.id, st))
+
+    def on_FoulIssued(self, g, _, before, st, e):
+        text = _("⚠️ Foul to {player} ({n} of 4).").format(player=label(st, e.player), n=e.count)
+        if e.count == 3:
+            text += " " + _("He loses his next speech but may still nominate.")
+        self.group(g, text)
+        self.refresh_consoles(g, _, st)

@@ -1,0 +1,13 @@
+"""The forum preset's bot side (docs/rules/forum.md): its own phases (the Cop's turn, the open
+discussion and ballot, the bonus round, the best player), night roles, moderation and
+two-step choices, on top of the shared mafia presentation."""
+
+from __future__ import annotations
+
+from ..spec import BotGame
+from .codec import ForumCodec
+from .presenter import ForumPresenter
+from .views import toggled_roles
+
+GAME = BotGame(name="forum", presenter=ForumPresenter, codec=ForumCodec(),
+               toggled_roles=toggled_roles)

@@ -1,0 +1,77 @@
+"""After the forum game's win (a part of :class:`~bot.games.forum.presenter.ForumPresenter`):
+the victory, the bonus round's guesses and results, the cards, the best-player vote
+(FORUM-20..24)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from engine import Team
+from engine.forum import winners
+
+from ...texts import label
+from . import views as vf
+from .cards import card as _card
+
+
+class AfterGameEvents:
+    """Renders the after-game; ``self`` is the game's presenter."""
+
+    def on_VictoryDeclared(self, g, _, before, st, e):
+        head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
+        self.group(g, head + "\n" + _("The survivors' cards stay hidden until the reveal."))
+        self.forum_close_dms(g, "night:")
+        self.forum_close_dms(g, "console:")
+
+    def on_GuessesRecorded(self, g, _, before, st, e):
+        self.dm(e.user_id, _("🎲 Your guesses: {list}.").format(
+            list=vf.guesses_line(_, st, e.guesses)))
+        ref = self.ref(g, f"bonus:{e.user_id}")
+        if ref is not None:
+            self.sender.edit_markup(e.user_id, ref, None)
+
+    def on_BonusResults(self, g, _, before, st, e):
+        hits = dict(e.hits)
+        lines = [_("🎲 <b>Bonus round</b>:")]
+        for uid, guesses in e.guesses:
+            lines.append(_("{player}: {list} — right: {n}").format(
+                player=label(st, uid), list=vf.guesses_line(_, st, guesses), n=hits.get(uid, 0)))
+        if len(lines) == 1:
+            lines.append(_("Nobody guessed."))
+        self.group(g, "\n".join(lines))
+        self.forum_close_dms(g, "bonus:")
+
+    def on_RolesRevealed(self, g, _, before, st, e):
+        sides = dict(e.sides)
+        won = set(e.winners)
+        lines = [_("🎭 <b>The cards</b>:")]
+        for seat_no, uid, role in e.roles:
+            p = st.players[uid]
+            extra = ""
+            if uid in sides:
+                extra = " — " + _("side: {side}").format(side=vf.side_name(_, sides[uid]))
+            lines.append(f"№{seat_no} {escape(p.name)} — {_card(_, role)}{extra}"
+                         + ("" if p.alive else " ☠️") + (" 🏆" if uid in won else ""))
+        self.group(g, "\n".join(lines), merge=False)
+
+    def on_BestPlayerVoted(self, g, _, before, st, e):
+        ref = self.ref(g, f"best:{e.voter}")
+        if ref is not None:
+            self.sender.edit_markup(e.voter, ref, None)
+        self.dm(e.voter, _("🏅 You voted for {player}.").format(player=label(st, e.target)))
+
+    def on_BestPlayerChosen(self, g, _, before, st, e):
+        if e.winners:
+            text = _("🏅 Best player: {list}.").format(
+                list=", ".join(label(st, u) for u in e.winners))
+            tally = "; ".join(f"{label(st, u)} — {len(v)}" for u, v in e.tally)
+            text += "\n" + tally
+        else:
+            text = _("🏅 Nobody voted for the best player.")
+        self.group(g, text)
+        self.forum_close_dms(g, "best:")
+
+    def result_head(self, _, st, e) -> str:
+        head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
+        names = ", ".join(label(st, u) for u in winners(st))
+        return head + ("\n" + _("Winners: {list}").format(list=names) if names else "")

@@ -1,0 +1,12 @@
+"""How the forum preset names a card in its messages."""
+
+from __future__ import annotations
+
+from engine import Role
+
+from ...texts import ROLE_ICONS, ROLE_NAMES
+
+
+def card(_, role: Role) -> str:
+    """"🕶 Mafia": the role's icon and translated name."""
+    return f"{ROLE_ICONS[role]} {_(ROLE_NAMES[role])}"

@@ -1,0 +1,90 @@
+"""The forum preset's button codes (docs/rules/forum.md): the Cop's cover, the Maniac's and
+the Putana's night actions, the side choice, the Journalist's pair, last-word extras, the host's
+decision and moderation, the bonus round and the best-player vote.  The two-step choices — the
+Journalist's pair and the bonus round's form — are collected in ``g.refs`` until complete."""
+
+from __future__ import annotations
+
+from engine import (
+    ChooseSide, ComparePlayers, DecideBonusRound, Disqualify, GuessRoles, HostDecide,
+    IssueWarning, NameSuspect, NightAction, RevealCheck, Role, Team, VoteBestPlayer,
+    legal_actions,
+)
+
+from ..mafia.codec import MafiaCodec, Press
+from .views import next_role
+
+#: the side buttons' ``t``
+SIDES = {1: "town", 2: "mafia"}
+
+
+class ForumCodec(MafiaCodec):
+    PHASE_BOUND = MafiaCodec.PHASE_BOUND | {
+        "block", "slay", "infect", "side", "cmp", "sus", "rchk", "hd", "bon", "boff", "bg", "bgs",
+        "bgx", "best"}
+    CONFIRM = {**MafiaCodec.CONFIRM, "block": "👮", "slay": "🔪", "infect": "💋", "side": "✅",
+               "sus": "🎯", "rchk": "🔎", "hd": "⚖️", "bon": "🎲", "boff": "⏭", "bgs": "📨",
+               "bgx": "⏭", "best": "🏅", "warn": "❗", "dq": "🟥"}
+    TARGETED = MafiaCodec.TARGETED | {"block", "slay", "infect", "sus", "rchk", "best", "warn",
+                                      "dq"}
+    OPTIONAL_TARGET = frozenset({"hd"})
+    JUDGE = frozenset({"warn", "dq"})
+
+    def commands(self, data, uid, target):
+        return {
+            **super().commands(data, uid, target),
+            "block": lambda: NightAction(user_id=uid, action="block", target=target),
+            "slay": lambda: NightAction(user_id=uid, action="slay", target=target),
+            "infect": lambda: NightAction(user_id=uid, action="infect", target=target),
+            "side": lambda: ChooseSide(user_id=uid, side=Team(SIDES[data.t]))
+            if data.t in SIDES else None,
+            "sus": lambda: NameSuspect(user_id=uid, target=target),
+            "rchk": lambda: RevealCheck(user_id=uid, target=target),
+            "hd": lambda: HostDecide(user_id=uid, target=target),
+            "bon": lambda: DecideBonusRound(user_id=uid, start=True),
+            "boff": lambda: DecideBonusRound(user_id=uid, start=False),
+            "best": lambda: VoteBestPlayer(user_id=uid, target=target),
+            "warn": lambda: IssueWarning(user_id=uid, player=target),
+            "dq": lambda: Disqualify(user_id=uid, player=target),
+        }
+
+    async def run(self, press: Press) -> str:
+        if press.data.a in ("cmp", "bg", "bgs", "bgx"):
+            return await self.draft(press)
+        return await super().run(press)
+
+    async def draft(self, press: Press) -> str:
+        """The two-step choices kept in ``g.refs`` until complete: the Journalist's pair
+        (``cmp``: the first tap, then the second sends ``ComparePlayers``) and the bonus
+        round's form (``bg`` cycles a player's role, ``bgs`` sends it, ``bgx`` sends no guess).
+        Raises IllegalCommand as the engine does."""
+        g, st, uid, data, _ = press.g, press.st, press.user_id, press.data, press._
+        la = legal_actions(st, uid)
+        if data.a in ("bgs", "bgx"):
+            draft = g.refs.get(f"bg:{uid}", {}) if data.a == "bgs" else {}
+            guesses = tuple((t, Role(r)) for t, r in draft.items())
+            await press.service.execute(g.id, GuessRoles(user_id=uid, guesses=guesses))
+            return self.CONFIRM[data.a]
+        target = press.target()
+        if target is None:
+            return _("You can't choose that player now.")
+        if data.a == "bg":
+            if target not in la.bonus_guess:
+                return _("You can't choose that player now.")
+            draft = g.refs.setdefault(f"bg:{uid}", {})
+            draft[target] = next_role(st, uid, draft.get(target))
+            press.presenter.forum_bonus_dm(g, _, st, uid)
+            return "🎲"
+        if target not in la.compare:
+            return _("You can't choose that player now.")
+        first = g.refs.get(f"cmp:{uid}")
+        if first is None or first == target:
+            if first is None:
+                g.refs[f"cmp:{uid}"] = target
+            else:  # the first tapped again: taken back
+                g.refs.pop(f"cmp:{uid}", None)
+            press.presenter.forum_night_dm(g, _, st, uid)
+            return "📰"
+        g.refs.pop(f"cmp:{uid}", None)
+        await press.service.execute(g.id, ComparePlayers(user_id=uid, first=first, second=target))
+        return "📰"

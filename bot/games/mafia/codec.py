@@ -1,0 +1,81 @@
+"""The button codec of the mafia presets: which button code (``Act.a``) maps to which engine
+command, which codes are bound to the phase they were offered in, and the emoji a press is
+confirmed with.  The shared handler (``bot/handlers/game.py``) knows none of these codes: it asks
+the game's codec (``bot.games.bot_game(name).codec``).  A preset extends :class:`MafiaCodec`
+with its own codes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine import (
+    CastExcludeVote, CastVote, Continue, EndSpeech, GameState, HostNext, MarkReady, NightAction,
+    Nominate, Resume,
+)
+
+from ...callbacks import Act
+from ..spec import Press
+
+
+class MafiaCodec:
+    """The codes every mafia preset shares: the ready gate, speeches and nominations, the
+    vote and the tied-group vote, the party night, pause/resume and the host's «Next»."""
+
+    #: codes refused as "out of date" unless ``Act.s`` is the current ``phase_seq`` (design.md §5)
+    PHASE_BOUND: frozenset[str] = frozenset({
+        "ready", "cont", "end", "nom", "vote", "exy", "exn", "kill", "check", "heal", "sleep",
+        "next"})
+    #: the answer shown for an accepted press
+    CONFIRM: dict[str, str] = {
+        "ready": "✅", "cont": "▶️", "end": "⏹", "nom": "🎯", "vote": "🗳", "exy": "✅",
+        "exn": "❌", "kill": "🕶", "check": "🔎", "heal": "💉", "sleep": "💤", "pause": "⏸",
+        "resume": "▶️", "next": "⏭"}
+    #: codes whose ``Act.t`` names a seat (required)
+    TARGETED: frozenset[str] = frozenset({"nom", "vote", "kill", "check", "heal"})
+    #: codes whose ``Act.t`` names a seat or is 0 (no target)
+    OPTIONAL_TARGET: frozenset[str] = frozenset()
+    #: codes only the host may press, or a group admin when there is no host (CLUB-41, CLUB-Q08)
+    JUDGE: frozenset[str] = frozenset()
+
+    def commands(self, data: Act, uid: int, target: int | None) -> dict[str, Callable[[], Any]]:
+        """Code -> a factory of its engine command (``None``: the press is forged)."""
+        return {
+            "ready": lambda: MarkReady(user_id=uid),
+            "cont": lambda: Continue(user_id=uid),
+            "end": lambda: EndSpeech(user_id=uid),
+            "nom": lambda: Nominate(user_id=uid, target=target),
+            "vote": lambda: CastVote(user_id=uid, target=target),
+            "exy": lambda: CastExcludeVote(user_id=uid, yes=True),
+            "exn": lambda: CastExcludeVote(user_id=uid, yes=False),
+            "kill": lambda: NightAction(user_id=uid, action="kill", target=target),
+            "check": lambda: NightAction(user_id=uid, action="check", target=target),
+            "heal": lambda: NightAction(user_id=uid, action="heal", target=target),
+            "sleep": lambda: NightAction(user_id=uid, action="sleep"),
+            "resume": lambda: Resume(user_id=uid),
+            "next": lambda: HostNext(user_id=uid),
+        }
+
+    def command(self, data: Act, uid: int, st: GameState):
+        """The engine command of a press, or None (an unknown code, or a seat that does not
+        exist: a forged button)."""
+        target = None
+        if data.a in self.TARGETED or (data.a in self.OPTIONAL_TARGET and data.t):
+            try:
+                target = st.by_seat(data.t).user_id
+            except KeyError:
+                return None
+        return self.commands(data, uid, target).get(data.a, lambda: None)()
+
+    async def run(self, press: Press) -> str:
+        """Carry a press out; returns the callback answer. Raises ``IllegalCommand`` as the
+        engine does."""
+        _ = press._
+        if press.data.a == "pause":
+            await press.service.pause(press.g.id, press.user_id)
+            return self.CONFIRM["pause"]
+        cmd = self.command(press.data, press.user_id, press.st)
+        if cmd is None:
+            return _("You can't choose that player now.")
+        await press.service.execute(press.g.id, cmd)
+        return self.CONFIRM.get(press.data.a, "✅")

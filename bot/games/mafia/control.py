@@ -1,0 +1,68 @@
+"""Pause, presence and game rights (a part of :class:`~bot.games.mafia.presenter.MafiaPresenter`):
+paused and resumed, a player away and back (his role card and night keyboard again, PARTY-44),
+the organiser and the end of host mode."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import GameState, Phase
+
+from ...callbacks import Act
+from ...texts import INACTIVE_REASONS, label
+from . import views
+
+
+class ControlEvents:
+    """Renders the control events; ``self`` is the game's presenter."""
+
+    def on_Paused(self, g, _, before, st, e):
+        if e.reason == "host_lost":
+            text = _("⏸ The host is unreachable; the game waits for him (up to {m} min).")
+        else:
+            text = _("⏸ {player} paused the game. /resume continues it; it resumes by itself "
+                     "in {m} min.")
+        self.group(g, text.format(player=label(st, e.by), m=(e.seconds or 0) // 60))
+
+    def on_Resumed(self, g, _, before, st, e):
+        if st.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD) and st.timer:
+            self.countdown(g, st.phase_seq, st.timer.seconds)
+        self.group(g, _("▶️ The game goes on.") if e.by is None else
+                   _("▶️ {player} resumed the game.").format(player=label(st, e.by)))
+
+    def on_PlayerInactive(self, g, _, before, st, e):
+        if e.user_id == st.host:
+            return
+        self.group(g, "💤 " + _(INACTIVE_REASONS.get(e.reason, INACTIVE_REASONS["away"]))
+                   .format(player=label(st, e.user_id)))
+
+    def on_PlayerActive(self, g, _, before, st, e):
+        if st.phase is not Phase.NIGHT:  # at night it would show who just acted
+            self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
+        self.resync(g, _, st, e.user_id)
+
+    def resync(self, g, _, st: GameState, uid: int) -> None:
+        """A returning player gets his role card and, at night, his night keyboard again
+        (a DM may have failed while he was away: PARTY-44)."""
+        p = st.players.get(uid)
+        if p is None or not p.seat:
+            return
+        text = views.role_card(_, st, uid, g.ui.get("title", ""))
+        self.dm(uid, text, None, protect_content=True)
+        if p.alive and st.phase is Phase.NIGHT:
+            fut = self.dm(uid, *self.night_view(_, g, st, uid))
+            self.keep(g, f"night:{uid}", fut)
+        elif p.alive and st.phase is Phase.READY and st.ready_purpose == "intro" \
+                and uid not in st.ready and not st.host:
+            self.keep(g, f"readme:{uid}", self.dm(
+                uid, _("Press the button when you have read your role."),
+                InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+                    text=_("✅ I have read my role"),
+                    callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])))
+
+    def on_OrganiserChanged(self, g, _, before, st, e):
+        self.group(g, _("👑 {player} now holds the game rights (pause, settings, stop).")
+                   .format(player=label(st, e.user_id)))
+
+    def on_HostModeEnded(self, g, _, before, st, e):
+        self.group(g, _("🤖 The bot runs the game from now on."))

@@ -1,0 +1,60 @@
+"""The host's private messages (a part of :class:`~bot.games.mafia.presenter.MafiaPresenter`;
+PARTY-Q18, PARTY-Q22): the roles, the «Next» console edited per phase, the prompts that carry
+«Next» for one phase only and lose it when the phase ends."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ...callbacks import Act
+from ...texts import ROLE_ICONS, ROLE_NAMES, label
+from . import views
+
+
+class HostEvents:
+    """Renders what the host sees; ``self`` is the game's presenter."""
+
+    def on_HostRoles(self, g, _, before, st, e):
+        lines = [_("🎩 You host this game. Roles:")]
+        for uid, role in e.roles:
+            lines.append(f"{label(st, uid)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}")
+        lines.append("")
+        lines.append(_("Use /next in the group (or the button below) to move the game on."))
+        self.host_prompt(g, _, st, "roles", "\n".join(lines), protect_content=True)
+        self.send_console(g, _, st, st.host)
+
+    def host_prompt(self, g, _, st, kind: str, text: str, **kw) -> None:
+        """A private message (``kind``: roles | ready) to the host with «Next» for the phase
+        now running; it loses the button when the phase ends (``refresh_host_next``)."""
+        self.keep(g, f"hostprompt:{st.phase_seq}:{kind}",
+                  self.dm(st.host, text, self._host_markup(g, _, st), **kw))
+
+    def close_host_prompts(self, g, st, keep_seq: int | None = None) -> None:
+        """Take «Next» off the host's prompts of finished phases (all but ``keep_seq``)."""
+        for key in {k for k in (*g.ui, *g.refs) if k.startswith("hostprompt:")}:
+            if key.split(":")[1] != str(keep_seq):
+                self.close_dm(g, key, st.host)
+
+    def refresh_host_next(self, g, _, st) -> None:
+        """The host's «Next» for the phase now running (one message, edited per phase)."""
+        text = _("🎩 Now: {phase}. «Next» moves the game on.").format(
+            phase=views.phase_name(_, st))
+        markup = self._host_markup(g, _, st)
+        self.close_host_prompts(g, st, keep_seq=st.phase_seq)
+        if self.ref(g, "hostnext") is None:
+            self.keep(g, "hostnext", self.dm(st.host, text, markup))
+            self.remember(g, "hostnext", text, markup)
+        else:
+            self.edit(g, "hostnext", st.host, text, markup)
+
+    def _host_markup(self, g, _, st):
+        """The host's «Next», bound to the current phase: a double tap moves on once."""
+        return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+            text=_("⏭ Next"), callback_data=Act(g=g.id, s=st.phase_seq, a="next").pack())]])
+
+    def close_host(self, g, _, st) -> None:
+        """The game is over: the host's «Next» messages lose their button."""
+        if not st.host:
+            return
+        self.close_host_prompts(g, st)
+        self.edit(g, "hostnext", st.host, _("🏁 <b>Game over</b>"), None)

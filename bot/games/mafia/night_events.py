@@ -1,0 +1,78 @@
+"""Night events of the mafia presets (a part of :class:`~bot.games.mafia.presenter.MafiaPresenter`):
+the mafia's team, picks and relay, the checks, the morning."""
+
+from __future__ import annotations
+
+from html import escape
+
+from engine import Phase, Role, find_ruleset
+
+from ...texts import label
+from . import night as night_views
+
+
+class NightEvents:
+    """Renders the night's events; ``self`` is the game's presenter."""
+
+    def on_MafiaRevealed(self, g, _, before, st, e):
+        for uid in self.audience_ids(st, e.audience):
+            mates = [label(st, m) + (" " + _("(Don)") if m == e.don else "")
+                     for m in e.members if m != uid]
+            if mates:
+                self.dm(uid, _("🕶 Your team: {list}.").format(list=", ".join(mates)) + "\n"
+                        + _("At night, whatever you write here is passed to your team."))
+            else:  # nobody to pass anything to
+                self.dm(uid, _("🕶 You are the only mafioso."))
+
+    def refresh_night_dm(self, g, _, st, uid: int) -> None:
+        """Show ``uid``'s night message as the state now is (a preset may override)."""
+        ref = self.ref(g, f"night:{uid}")
+        if ref is not None and st.phase is Phase.NIGHT:
+            self.sender.edit(uid, ref, *self.night_view(_, g, st, uid))
+
+    def night_view(self, _, g, st, uid: int):
+        """``(text, markup)`` of ``uid``'s night message (a preset may override)."""
+        return night_views.night_text(_, st, uid), night_views.night_keyboard(_, g.id, st, uid)
+
+    def on_NightActionAccepted(self, g, _, before, st, e):
+        # A party pick is shown to the whole team by on_MafiaPicks; a final (club, online) shot
+        # has no MafiaPicks event, so the shooter's own keyboard is refreshed here (CLUB-Q09).
+        if e.action != "kill" or find_ruleset(st.ruleset).final_shots:
+            self.refresh_night_dm(g, _, st, e.user_id)
+
+    def on_MafiaPicks(self, g, _, before, st, e):
+        for uid in self.audience_ids(st, e.audience):
+            self.refresh_night_dm(g, _, st, uid)
+
+    def on_CheckResult(self, g, _, before, st, e):
+        if st.players[e.checker].role is Role.SHERIFF:  # CLUB-32: a colour
+            verdict = _("⭐ {player} is <b>black</b>.") if e.is_mafia else \
+                _("⭐ {player} is <b>red</b>.")
+        else:
+            verdict = _("🔎 {player} is <b>mafia</b>.") if e.is_mafia else \
+                _("🔎 {player} is <b>not mafia</b>.")
+        self.dm(e.checker, verdict.format(player=label(st, e.target)))
+
+    def on_DonCheckResult(self, g, _, before, st, e):
+        verdict = _("🎩 {player} <b>is the Sheriff</b>.") if e.is_sheriff else \
+            _("🎩 {player} is not the Sheriff.")
+        self.dm(e.checker, verdict.format(player=label(st, e.target)))
+
+    def on_RelayedMessage(self, g, _, before, st, e):
+        for uid in self.audience_ids(st, e.audience):
+            if uid != e.sender:
+                self.dm(uid, f"🕶 {label(st, e.sender)}: {escape(e.text)}")
+
+    def on_NightResult(self, g, _, before, st, e):
+        if e.killed is None:
+            text = _("☀️ Morning. Nobody was killed tonight.")
+            if e.saved:
+                text += " " + _("The doctor saved the victim.")
+        else:
+            text = _("☀️ Morning. {player} was killed tonight.").format(player=label(st, e.killed))
+        self.group(g, text)
+        if before is not None:
+            for p in before.alive():
+                ref = self.ref(g, f"night:{p.user_id}")
+                if ref is not None:
+                    self.sender.edit_markup(p.user_id, ref, None)

@@ -1,0 +1,374 @@
+"""The presenter every mafia preset extends: engine events × audience → messages queued on the
+Sender (design.md §1), through the shared :class:`bot.presenter.Presenter` (the message refs,
+the group and private sends).
+
+Group chat: one lobby message (edited), one table message (pinned, edited), one message per
+speech turn, one vote message per round (edited live), short announcements (merged by the
+Sender).  Private chats: role cards (``protect_content``), night keyboards for every living
+player (so timing and message count reveal no role, PARTY-Q23), check results, the mafia relay.
+Only ``Public`` events reach the group; before ``GameEnded`` none of them names a role.
+
+A preset subclasses :class:`MafiaPresenter` and overrides the hooks (``phase_started``,
+``refresh_night_dm``, ``night_view``, ``result_head``, ``result_extra``, ``send_console``,
+``refresh_consoles``, ``lobby_rows``, ``lobby_lines``, ``table_text``) or an ``on_<Event>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import GameState, HostOnly, Phase, Private, TeamChat, Team
+from engine import events as ev
+
+from ...callbacks import Act
+from ...texts import ROLE_ICONS, ROLE_NAMES, label
+from ...timings import timings_text
+from . import views
+from .control import ControlEvents
+from .host import HostEvents
+from .day import DayEvents
+from .night_events import NightEvents
+
+logger = logging.getLogger(__name__)
+
+
+class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
+    """Renders one game's events. ``out`` is the shared :class:`bot.presenter.Presenter`:
+    the sender, the translator and the refs of standing messages live there, once."""
+
+    #: the timings this preset uses, in the order the lobby and /settings show them
+    TIMING_KEYS: tuple[str, ...] = ("speech", "defence", "last_word", "vote", "night")
+
+    def __init__(self, out) -> None:
+        self.out = out
+
+    # --- the shared output ---------------------------------------------------------------------
+    @property
+    def sender(self):
+        return self.out.sender
+
+    @property
+    def tr(self):
+        return self.out.tr
+
+    @property
+    def titles(self) -> dict[int, str]:
+        return self.out.titles
+
+    @property
+    def clock(self):
+        return self.out.clock
+
+    @property
+    def on_ui_change(self):
+        return self.out.on_ui_change
+
+    def ref(self, g, key: str):
+        return self.out.ref(g, key)
+
+    def keep(self, g, key: str, future) -> None:
+        self.out.keep(g, key, future)
+
+    def group(self, g, text: str, markup=None, **kw):
+        return self.out.group(g, text, markup, **kw)
+
+    def dm(self, user_id: int, text: str, markup=None, **kw):
+        return self.out.dm(user_id, text, markup, **kw)
+
+    def edit(self, g, key: str, chat_id: int, text: str, markup=None) -> None:
+        self.out.edit(g, key, chat_id, text, markup)
+
+    def remember(self, g, key: str, text: str, markup=None) -> None:
+        self.out.remember(g, key, text, markup)
+
+    def deep_link(self, payload: str) -> str:
+        return self.out.deep_link(payload)
+
+    def bot_url(self) -> str:
+        return self.out.bot_url()
+
+    # --- hooks a preset overrides --------------------------------------------------------------
+    def phase_started(self, g, _, before, st, e) -> bool:
+        """Render a phase of the preset's own; False leaves it to the shared code."""
+        return False
+
+    def result_head(self, _, st, e) -> str:
+        return _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
+
+    def result_extra(self, g, _, st) -> str | None:
+        """A preset's extra paragraph of the final message (None: nothing)."""
+        return None
+
+    def send_console(self, g, _, st: GameState, chat_id: int) -> None:
+        """The host's (or an admin's) console in ``chat_id``, for presets with one."""
+
+    def refresh_consoles(self, g, _, st: GameState) -> None:
+        """Bring every console sent up to date (presets with one)."""
+
+    # --- entry point -------------------------------------------------------------------------
+    def present(self, g, before: GameState | None, after: GameState, events: list) -> None:
+        """Render ``events`` (one engine step: ``before`` -> ``after``) as queued messages."""
+        _ = self.tr.get(g.locale)
+        for e in events:
+            handler = getattr(self, "on_" + type(e).__name__, None)
+            if handler is None:
+                continue
+            try:
+                handler(g, _, before, after, e)
+            except Exception:
+                logger.exception("game %s: rendering %s failed", g.id, type(e).__name__)
+        if events and not after.over and after.phase is not Phase.LOBBY:
+            night = after.phase is Phase.NIGHT and before is not None and before.phase is Phase.NIGHT
+            if not night or any(isinstance(e, (ev.Paused, ev.Resumed)) for e in events):
+                # mid-night the table stays as it was: a player coming back by pressing his
+                # night button must not show who acted (role hint)
+                self.refresh_table(g, _, after)  # skipped by edit() when nothing changed
+            if after.host and (before is None or before.phase_seq != after.phase_seq):
+                self.refresh_host_next(g, _, after)
+
+    def audience_ids(self, st: GameState, audience) -> list[int]:
+        if isinstance(audience, Private):
+            return [audience.user_id]
+        if isinstance(audience, TeamChat):
+            return [p.user_id for p in st.alive() if p.team is audience.team]
+        if isinstance(audience, HostOnly):
+            return [st.host] if st.host else []
+        return []
+
+    def lobby_markup(self, g, _):
+        markup = views.lobby_keyboard(_, g.id, self.deep_link(f"join_{g.id}"),
+                                      self.deep_link(f"host_{g.id}"))
+        if g.state is not None:
+            markup.inline_keyboard.extend(self.lobby_rows(_, g.id, g.state))
+        return markup
+
+    def lobby_rows(self, _, game_id: int, st: GameState) -> list:
+        """A preset's own rows of lobby buttons (none here)."""
+        return []
+
+    def lobby_lines(self, _, st: GameState) -> tuple[str, ...]:
+        """A preset's own lines of the lobby text (none here)."""
+        return ()
+
+    def timings_line(self, _, st: GameState) -> str:
+        """The durations this preset uses (``TIMING_KEYS``), from the game's settings."""
+        return timings_text(_, st.timings, self.TIMING_KEYS)
+
+    @staticmethod
+    def table_text(_, st: GameState) -> str:
+        """The pinned table (also the onlookers' copy: ``bot.views.table_text``)."""
+        return views.table_text(_, st)
+
+    def refresh_lobby(self, g, _, st: GameState) -> None:
+        text = views.lobby_text(_, self.tr.nget(g.locale), st, self.timings_line(_, st),
+                                self.lobby_lines(_, st))
+        ref = self.ref(g, "lobby")
+        if ref is None:
+            self.keep(g, "lobby", self.group(g, text, self.lobby_markup(g, _)))
+        else:
+            self.sender.edit(g.chat_id, ref, text, self.lobby_markup(g, _))
+
+    def on_GameCreated(self, g, _, before, st, e):
+        self.refresh_lobby(g, _, st)
+
+    def on_PlayerJoined(self, g, _, before, st, e):
+        if st.phase is Phase.LOBBY:
+            self.refresh_lobby(g, _, st)
+
+    on_PlayerLeft = on_PlayerJoined
+
+    def on_HostAssigned(self, g, _, before, st, e):
+        self.refresh_lobby(g, _, st)
+
+    def on_SettingsChanged(self, g, _, before, st, e):
+        if st.phase is Phase.LOBBY:
+            self.refresh_lobby(g, _, st)
+        else:
+            self.group(g, _("⚙️ {player} changed the timings; they apply from the next turn: {t}")
+                       .format(player=label(st, e.by), t=self.timings_line(_, st)))
+
+    def on_GameStarted(self, g, _, before, st, e):
+        ref = self.ref(g, "lobby")
+        if ref is not None:
+            names = ", ".join(label(st, p.user_id) for p in st.seated())
+            self.sender.edit(g.chat_id, ref, _("🎲 The game has started: {names}").format(names=names))
+        text, markup = self.table_text(_, st), views.table_keyboard(_, g.id, st)
+        fut = self.group(g, text, markup, merge=False)
+        self.keep(g, "table", fut)
+        self.remember(g, "table", text, markup)
+        fut.add_done_callback(lambda f: self._pin(g, f))
+        self.group(g, _("🎭 Roles are dealt in private messages. Seats are drawn at random."))
+
+    def _pin(self, g, fut) -> None:
+        msg = fut.result() if not fut.cancelled() else None
+        if msg is not None:
+            self.sender.pin(g.chat_id, msg.message_id)
+
+    def refresh_table(self, g, _, st: GameState) -> None:
+        self.edit(g, "table", g.chat_id, self.table_text(_, st), views.table_keyboard(_, g.id, st))
+
+    def on_RoleAssigned(self, g, _, before, st, e):
+        markup = None
+        if st.phase is Phase.READY and st.ready_purpose == "intro" and not st.host:
+            markup = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+                text=_("✅ I have read my role"),
+                callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])
+        text = views.role_card(_, st, e.user_id, g.ui.get("title") or self.titles.get(g.chat_id, ""))
+        self.keep(g, f"role:{e.user_id}", self.dm(e.user_id, text, markup, protect_content=True))
+
+    def on_PhaseStarted(self, g, _, before, st, e):
+        phase = e.phase
+        if st.phase.value != phase or st.phase_seq != e.phase_seq:
+            return  # a phase that ended within the same step: nothing to show
+        if self.phase_started(g, _, before, st, e):
+            return
+        self._close_previous(g, _, before, st)
+        if phase in ("speech", "defence", "last_word"):
+            text, markup = views.turn_text(_, st), views.turn_keyboard(_, g.id, st)
+            fut = self.group(g, text, markup)
+            self.keep(g, "turn", fut)
+            self.remember(g, "turn", text, markup)
+            if e.seconds:
+                self.countdown(g, e.phase_seq, e.seconds)
+        elif phase == "ready":
+            fut = self.group(g, views.ready_text(_, st),
+                             views.ready_keyboard(_, g.id, st, self.bot_url()))
+            self.keep(g, "ready", fut)
+            if st.host:
+                self.host_prompt(g, _, st, "ready", _(
+                    "🌙 Night {n}: press «Next» when the table is ready.").format(n=st.night))
+        elif phase == "night":
+            if st.timer is not None and st.timer.kind == "meeting":  # CLUB-08
+                self.group(g, _("🌙 <b>Night</b>. The mafia meets for {s} s; everyone else "
+                                "sleeps.").format(s=e.seconds))
+            else:
+                self.group(g, _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
+                                "chat (up to {s} s).").format(n=st.night, s=e.seconds))
+            for p in st.alive():
+                fut = self.dm(p.user_id, *self.night_view(_, g, st, p.user_id))
+                self.keep(g, f"night:{p.user_id}", fut)
+        elif phase == "voting":
+            fut = self.group(g, views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
+            self.keep(g, "vote", fut)
+        elif phase == "exclude_vote":
+            fut = self.group(g, views.exclude_text(_, st), views.exclude_keyboard(_, g.id, st))
+            self.keep(g, "exclude", fut)
+
+    def _close_previous(self, g, _, before, st) -> None:
+        """The finished turn's message gets its final text and loses its buttons, the ready
+        message shows its final count, and the role cards' «I have read my role» go, so the
+        group is not left with dead controls (one edit each)."""
+        if before is None:
+            return
+        self.close_turn(g, _, before)
+        ready = self.ref(g, "ready")
+        if ready is not None and before.phase is Phase.READY and st.phase is not Phase.READY:
+            # the press that closed the gate is in ``st.ready``, not yet in ``before.ready``
+            pressed = before.ready | st.ready
+            self.edit(g, "ready", g.chat_id, _("🌙 Night {n}: the table is ready ({r}/{t}).").format(
+                n=before.night, r=sum(1 for p in before.alive_active() if p.user_id in pressed),
+                t=len(before.alive_active())), None)
+        if before.phase is Phase.READY and st.phase is not Phase.READY \
+                and before.ready_purpose == "intro" and not before.host:
+            for p in before.seated():  # the gate is closed: «I have read my role» is dead
+                self.close_dm(g, f"role:{p.user_id}", p.user_id)
+                self.close_dm(g, f"readme:{p.user_id}", p.user_id)
+
+    def close_turn(self, g, _, before) -> None:
+        """The turn of ``before`` (a speech, defence or last word) is over: its message shows
+        the final text, without the countdown, the hint or the buttons."""
+        turn = self.ref(g, "turn")
+        if turn is not None and before.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD) \
+                and g.refs.get("closed:turn") != before.phase_seq and before.speaker is not None:
+            g.refs["closed:turn"] = before.phase_seq
+            self.edit(g, "turn", g.chat_id, views.turn_text(_, before, final=True), None)
+
+    def close_dm(self, g, key: str, chat_id: int) -> None:
+        """The private message kept under ``key`` loses its buttons (once); its text stays."""
+        ref = self.ref(g, key)
+        if ref is None or isinstance(ref, (dict, list)):
+            return
+        self.sender.edit_markup(chat_id, ref, None)
+        g.ui.pop(key, None)
+        g.refs.pop(key, None)
+
+    def countdown(self, g, phase_seq: int, seconds: int) -> None:
+        """Edit the turn message at half time and 10 s before the end (two edits a turn)."""
+        marks = sorted({m for m in (seconds // 2, 10) if 10 <= m < seconds and seconds >= 20},
+                       reverse=True)
+        loop = asyncio.get_running_loop()
+        for left in marks:
+            loop.call_later(seconds - left, self._tick, g, phase_seq, left)
+
+    def _tick(self, g, phase_seq: int, left: int) -> None:
+        st = g.state
+        if st is None or st.phase_seq != phase_seq or st.pause is not None or st.over:
+            return
+        if g.deadline is not None:  # after a pause the real remaining time differs
+            left = round((g.deadline - self.clock()).total_seconds())
+            if left < 3:
+                return
+        _ = self.tr.get(g.locale)
+        self.edit(g, "turn", g.chat_id, views.turn_text(_, st, left), views.turn_keyboard(_, g.id, st))
+
+    def on_ReadyMarked(self, g, _, before, st, e):
+        if before is not None and before.phase is Phase.READY and before.ready_purpose == "intro" \
+                and not before.host:
+            self.close_dm(g, f"role:{e.user_id}", e.user_id)  # read: the card keeps its text
+            self.close_dm(g, f"readme:{e.user_id}", e.user_id)
+        self._refresh_ready(g, _, st)
+
+    def on_ContinueAvailable(self, g, _, before, st, e):
+        self._refresh_ready(g, _, st)
+
+    def _refresh_ready(self, g, _, st):
+        ref = self.ref(g, "ready")
+        if ref is not None and st.phase is Phase.READY:
+            self.sender.edit(g.chat_id, ref, views.ready_text(_, st),
+                             views.ready_keyboard(_, g.id, st, self.bot_url()))
+
+    def on_GameEnded(self, g, _, before, st, e):
+        self._close_previous(g, _, before, st)
+        self.close_host(g, _, st)
+        lines = [self.result_head(_, st, e), "", _("Roles:")]
+        for seat_no, uid, role in e.roles:
+            p = st.players[uid]
+            mark = "" if p.alive else " ☠️"
+            lines.append(f"№{seat_no} {escape(p.name)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}{mark}")
+        extra = self.result_extra(g, _, st)
+        if extra:
+            lines += ["", extra]
+        lines.append("")
+        lines.append(_("Days played: {n}. Thanks for the game! /newgame starts another.").format(n=e.days))
+        self.group(g, "\n".join(lines), merge=False)
+        ref = self.ref(g, "table")
+        if ref is not None:
+            self.sender.edit(g.chat_id, ref, self.table_text(_, st), None)
+            self.sender.unpin(g.chat_id, ref)
+
+    def on_GameCancelled(self, g, _, before, st, e):
+        self.close_host(g, _, st)
+        if e.reason == "bot_removed":  # the group is gone for us: tell the players privately
+            for p in st.players.values():
+                self.dm(p.user_id, _("✖️ The bot was removed from the group, so the game there "
+                                     "is over."))
+            return
+        if e.reason == "expired":
+            text = _("⌛ The lobby expired: not enough players.")
+        elif e.reason == "abandoned":
+            text = _("💤 Every player is away: the game is abandoned. /newgame starts another.")
+        else:
+            text = _("✖️ The game was cancelled.")
+        ref = self.ref(g, "lobby")
+        if before is not None and before.phase is Phase.LOBBY and ref is not None:
+            self.sender.edit(g.chat_id, ref, text, None)
+        else:
+            self.group(g, text)
+            table = self.ref(g, "table")
+            if table is not None:
+                self.sender.edit_markup(g.chat_id, table, None)
+                self.sender.unpin(g.chat_id, table)

@@ -1,0 +1,10 @@
+"""The online preset's bot side (docs/rules/online-sport.md): the open ballot, the lift
+decision and the best move on top of the shared mafia presentation."""
+
+from __future__ import annotations
+
+from ..spec import BotGame
+from .codec import OnlineCodec
+from .presenter import OnlinePresenter
+
+GAME = BotGame(name="online", presenter=OnlinePresenter, codec=OnlineCodec())

@@ -1,0 +1,60 @@
+"""The online preset's button codes: the open ballot's taps (``tv``, t=0: PASS, ONLINE-19), the
+lift decision (ONLINE-24), the checks, and the best move's three picks (ONLINE-08), collected
+tap by tap before they go to the engine at once."""
+
+from __future__ import annotations
+
+from engine import ChooseBestMove, IllegalCommand, NightAction, TapLift, TapVote, legal_actions
+
+from ..mafia.codec import MafiaCodec, Press
+
+
+class OnlineCodec(MafiaCodec):
+    PHASE_BOUND = MafiaCodec.PHASE_BOUND | {"scheck", "dcheck", "tv", "lift", "leave", "bm",
+                                            "bmx"}
+    CONFIRM = {**MafiaCodec.CONFIRM, "scheck": "⭐", "dcheck": "🎩", "tv": "🗳", "lift": "⬆️",
+               "leave": "⬇️", "bmx": "⏭"}
+    TARGETED = MafiaCodec.TARGETED | {"scheck", "dcheck"}
+    OPTIONAL_TARGET = frozenset({"tv"})
+
+    def commands(self, data, uid, target):
+        return {
+            **super().commands(data, uid, target),
+            "scheck": lambda: NightAction(user_id=uid, action="sheriff_check", target=target),
+            "dcheck": lambda: NightAction(user_id=uid, action="don_check", target=target),
+            "tv": lambda: TapVote(user_id=uid, target=target),  # t=0: PASS (ONLINE-19)
+            "lift": lambda: TapLift(user_id=uid, lift=True),
+            "leave": lambda: TapLift(user_id=uid, lift=False),
+            "bmx": lambda: ChooseBestMove(user_id=uid, targets=()),
+        }
+
+    async def run(self, press: Press) -> str:
+        if press.data.a == "bm":
+            return await self.best_move_pick(press)
+        return await super().run(press)
+
+    async def best_move_pick(self, press: Press) -> str:
+        """ONLINE-08: the victim taps three names one by one (kept in memory until the third),
+        then the three go to the engine at once. Raises IllegalCommand as the engine does."""
+        g, st, uid, _ = press.g, press.st, press.user_id, press._
+        if st.speaker != uid:
+            return _("It's not your turn.")
+        target = press.target()
+        if target is None or target not in legal_actions(st, uid).best_move:
+            return _("You can't choose that player now.")  # himself, the dead: refused at once
+        picked = g.refs.setdefault("bm_pick", [])
+        if target in picked:
+            picked.remove(target)
+        else:
+            picked.append(target)
+        if len(picked) == 3:
+            targets = tuple(picked)
+            try:
+                await press.service.execute(g.id, ChooseBestMove(user_id=uid, targets=targets))
+            except IllegalCommand:
+                picked.remove(target)  # keep the first two picks
+                raise
+            picked.clear()
+            return "🎯"
+        press.presenter.refresh_best_move(g, st, uid)
+        return _("{n} of 3 chosen.").format(n=len(picked))

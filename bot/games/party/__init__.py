@@ -1,0 +1,10 @@
+"""The party preset's bot side (docs/rules/party.md): the shared mafia presentation and codes as
+they are — the party game is what ``bot/games/mafia/`` renders without overrides."""
+
+from __future__ import annotations
+
+from ..mafia.codec import MafiaCodec
+from ..mafia.presenter import MafiaPresenter
+from ..spec import BotGame
+
+GAME = BotGame(name="party", presenter=MafiaPresenter, codec=MafiaCodec())

@@ -1,0 +1,63 @@
+"""What a game's bot package gives the registry (``bot/games/__init__.py``): one
+:class:`BotGame` object, so that the shared adapter — handlers, service, sender, storage —
+reaches a game only through it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine import GameState
+
+from ..callbacks import Act
+
+
+@dataclass(frozen=True)
+class BotGame:
+    """A game's bot side.
+
+    ``name``: the engine rule set's name; ``presenter``: its presenter class, built once with
+    the shared :class:`bot.presenter.Presenter` (``presenter(out)``) and called with every
+    engine step; ``codec``: its button codec (code -> engine command, phase-bound codes,
+    confirmations; see ``bot/games/mafia/codec.py``); ``toggled_roles(st, name)``: the lobby's
+    optional roles after a toggle (``LobbyAct(a="role")``), for games that have them."""
+
+    name: str
+    presenter: type
+    codec: Any
+    toggled_roles: Callable[[GameState, str], list[str]] | None = None
+
+    @property
+    def timing_keys(self) -> tuple[str, ...]:
+        """The timings this game uses, in the order the lobby and /settings show them."""
+        return self.presenter.TIMING_KEYS
+
+    def table_text(self, _, st: GameState) -> str:
+        """The game's table message for ``st``."""
+        return self.presenter.table_text(_, st)
+
+
+@dataclass
+class Press:
+    """One press of an in-game button, as the shared handler hands it to the game's codec.
+
+    ``g``: the live game (``bot.service``), ``st``: its state, ``service``: the GameService,
+    ``presenter``: the game's presenter (``bot/games/<name>/presenter.py``), ``_``: gettext in
+    the game's language."""
+
+    g: Any
+    user_id: int
+    data: Act
+    st: GameState
+    service: Any
+    presenter: Any
+    _: Callable[[str], str]
+
+    def target(self) -> int | None:
+        """The user id in seat ``data.t``; None for a seat that does not exist (a forged
+        button)."""
+        try:
+            return self.st.by_seat(self.data.t).user_id
+        except KeyError:
+            return None

@@ -1,0 +1,100 @@
+"""Players and chat settings of :class:`bot.storage.Storage` (a mixin over the connection of
+``store.py``): who sits in which game (``game_players``), which game a user is in, and each
+chat's saved language and /settings (``chat_settings``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from bot.db_models import ACTIVE_STATUSES, ChatSettingsRow, Game, GamePlayer, utcnow
+from bot.storage.engine import upsert
+from bot.storage.records import KEEP, ChatSettings, GameNotFound, PlayerRecord, _Keep
+
+__all__ = ["PeopleStorage"]
+
+games = Game.__table__
+game_players = GamePlayer.__table__
+chat_settings = ChatSettingsRow.__table__
+
+
+class PeopleStorage:
+    """Player and chat-settings queries; ``self`` is the Storage (``engine``, ``_read``,
+    ``_write``)."""
+
+    # -- players --------------------------------------------------------------------------
+
+    async def set_player(self, game_id: int, user_id: int, name: str, seat: int | None = None) -> None:
+        """Add the user to the game, or update their name and seat. Raises :class:`GameNotFound`."""
+        statement = upsert(self.engine, game_players).values(game_id=game_id, user_id=user_id, name=name, seat=seat)
+        statement = statement.on_conflict_do_update(
+            index_elements=[game_players.c.game_id, game_players.c.user_id],
+            set_={"name": statement.excluded.name, "seat": statement.excluded.seat},
+        )
+        try:
+            async with self._write() as connection:
+                await connection.execute(statement)
+        except IntegrityError:
+            raise GameNotFound(game_id) from None
+
+    async def remove_player(self, game_id: int, user_id: int) -> bool:
+        """Remove the user from the game; False if they were not in it."""
+        async with self._write() as connection:
+            result = await connection.execute(
+                delete(game_players).where(game_players.c.game_id == game_id, game_players.c.user_id == user_id)
+            )
+        return result.rowcount > 0
+
+    async def list_players(self, game_id: int) -> list[PlayerRecord]:
+        """The game's players: seated ones by seat, then the rest in join order."""
+        query = (
+            select(game_players.c.user_id, game_players.c.name, game_players.c.seat, game_players.c.joined_at)
+            .where(game_players.c.game_id == game_id)
+            .order_by(game_players.c.seat.is_(None), game_players.c.seat, game_players.c.joined_at)
+        )
+        async with self._read() as connection:
+            rows = (await connection.execute(query)).all()
+        return [PlayerRecord(**row._mapping) for row in rows]
+
+    async def active_game_for_user(self, user_id: int) -> int | None:
+        """Id of a lobby or running game the user is in (the newest if several), or None."""
+        query = (
+            select(games.c.id)
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .where(game_players.c.user_id == user_id, games.c.status.in_(ACTIVE_STATUSES))
+            .order_by(games.c.id.desc())
+            .limit(1)
+        )
+        async with self._read() as connection:
+            return (await connection.execute(query)).scalar_one_or_none()
+
+    # -- chat settings --------------------------------------------------------------------
+
+    async def get_chat_settings(self, chat_id: int) -> ChatSettings:
+        """The chat's settings; ``ChatSettings(None, {})`` if it never saved any."""
+        query = select(chat_settings.c.locale, chat_settings.c.data).where(chat_settings.c.chat_id == chat_id)
+        async with self._read() as connection:
+            row = (await connection.execute(query)).first()
+        return ChatSettings() if row is None else ChatSettings(row.locale, row.data)
+
+    async def save_chat_settings(
+        self, chat_id: int, locale: str | None | _Keep = KEEP, data: dict[str, Any] | _Keep = KEEP
+    ) -> ChatSettings:
+        """Store the chat's ``locale`` (None = back to the default) and/or replace its ``data``;
+        an argument left out keeps its stored value. Returns the settings now stored.
+        """
+        changes: dict[str, Any] = {"updated_at": utcnow()}
+        if not isinstance(locale, _Keep):
+            changes["locale"] = locale
+        if not isinstance(data, _Keep):
+            changes["data"] = dict(data)
+        row = {"chat_id": chat_id, "locale": None, "data": {}, **changes}
+        statement = upsert(self.engine, chat_settings).values(row)
+        statement = statement.on_conflict_do_update(index_elements=[chat_settings.c.chat_id], set_=changes)
+        query = select(chat_settings.c.locale, chat_settings.c.data).where(chat_settings.c.chat_id == chat_id)
+        async with self._write() as connection:
+            await connection.execute(statement)
+            stored = (await connection.execute(query)).one()
+        return ChatSettings(stored.locale, stored.data)
