@@ -105,6 +105,8 @@ class FakeBotAPI(UpdatesMixin):
         self.calls: list[Call] = []
         """Every request but getUpdates, in arrival order."""
         self.poll_count = 0
+        self.long_poll_count = 0
+        """getUpdates calls with a timeout (long polls), see chats_api.get_updates."""
         self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self.settings: dict[tuple[str, str], Any] = {}
         self.files: dict[str, UploadedFile] = {}
