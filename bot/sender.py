@@ -87,7 +87,8 @@ class Sender(Replacement, CallPolicy):
     Rates are ``(max_calls, window_seconds)``, defaults Telegram's limits; ``group_burst`` is how
     many group calls may go at once (default a quarter of the group rate, see ``window_limiter``).
     ``on_forbidden(chat_id)`` runs when a chat can no longer be written to (the user blocked the bot
-    or never started it: positive id; the bot was kicked from a group: negative id);
+    or never started it: positive id; the bot left or was removed from a group: negative id, once,
+    when the group is marked in ``left``);
     ``on_migrate(old_chat_id, new_chat_id)`` when a group became a supergroup. Transient errors
     are retried up to ``max_tries`` attempts within ``retry_budget`` seconds, each attempt at most
     ``attempt_timeout`` seconds (answers: at most 9 s and 4 s, inside Telegram's window). ``left``
