@@ -123,7 +123,7 @@ class Sender(Replacement, CallPolicy):
         self.max_tries, self.retry_budget = max_tries, retry_budget
         self.attempt_timeout = attempt_timeout
         faults = install(bot.session, left)
-        faults.policy_for = self._policy  # answers and direct calls: this Sender's settings
+        faults.policy_for = self._handler_policy  # calls made outside the Sender
         self.left = faults.left
         self.left.listeners.append(self._drop_chat)
         self.merge_group_text = merge_group_text
