@@ -212,9 +212,8 @@ class FaultTolerance(BaseRequestMiddleware):
     async def _once(make_request: NextRequestMiddlewareType[Any], bot: Bot,
                     method: TelegramMethod[Any], timeout: float | None) -> Any:
         try:
-            if timeout is None:
+            async with asyncio.timeout(timeout):  # no extra task: call order is kept
                 return await make_request(bot, method)
-            return await asyncio.wait_for(make_request(bot, method), timeout)
         except TimeoutError as error:
             raise TelegramNetworkError(method=method, message="Request timeout error") from error
         except ClientDecodeError as error:
