@@ -67,6 +67,7 @@ class CallPolicy:
             budget=min(self.retry_budget, ANSWER_POLICY.budget) if short else self.retry_budget,
             attempt_timeout=(min(self.attempt_timeout, ANSWER_POLICY.attempt_timeout) if short
                              else self.attempt_timeout),
+            flood_in_budget=short,
             sleep=self._sleep,
             clock=self._clock,
             on_retry=self._on_retry,
