@@ -55,6 +55,11 @@ async def run() -> None:
     ask_token_once()
     settings = load_settings_or_exit()
     configure_logging(settings)
+    if not settings.use_webhook:  # before the heavy imports: Telegram's answer window is ~15 s
+        from .prestart import answer_pending_presses
+
+        await asyncio.to_thread(answer_pending_presses, settings.telegram_api_url,
+                                settings.bot_token.get_secret_value())
     from .app import build_app
 
     app = build_app(token=settings.bot_token.get_secret_value(),

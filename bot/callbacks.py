@@ -11,8 +11,9 @@ from aiogram.filters.callback_data import CallbackData
 
 
 class Act(CallbackData, prefix="a"):
-    """In-game action. ``a``: ready | cont | end | nom | vote | exy | exn | kill | check | heal |
-    sleep | pause | resume | next."""
+    """In-game action. ``a``: a button code of the game's codec (``bot/games/<name>/codec.py``;
+    the mafia presets share ready | cont | end | nom | vote | exy | exn | kill | check | heal |
+    sleep | pause | resume | next); ``t``: a seat, 0 = none."""
 
     g: int
     s: int

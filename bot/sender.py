@@ -87,7 +87,8 @@ class Sender(Replacement, CallPolicy):
     Rates are ``(max_calls, window_seconds)``, defaults Telegram's limits; ``group_burst`` is how
     many group calls may go at once (default a quarter of the group rate, see ``window_limiter``).
     ``on_forbidden(chat_id)`` runs when a chat can no longer be written to (the user blocked the bot
-    or never started it: positive id; the bot was kicked from a group: negative id);
+    or never started it: positive id; the bot left or was removed from a group: negative id, once,
+    when the group is marked in ``left``);
     ``on_migrate(old_chat_id, new_chat_id)`` when a group became a supergroup. Transient errors
     are retried up to ``max_tries`` attempts within ``retry_budget`` seconds, each attempt at most
     ``attempt_timeout`` seconds (answers: at most 9 s and 4 s, inside Telegram's window). ``left``
@@ -122,7 +123,7 @@ class Sender(Replacement, CallPolicy):
         self.max_tries, self.retry_budget = max_tries, retry_budget
         self.attempt_timeout = attempt_timeout
         faults = install(bot.session, left)
-        faults.policy_for = self._policy  # answers and direct calls: this Sender's settings
+        faults.policy_for = self._handler_policy  # calls made outside the Sender
         self.left = faults.left
         self.left.listeners.append(self._drop_chat)
         self.merge_group_text = merge_group_text

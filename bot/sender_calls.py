@@ -53,12 +53,21 @@ class CallPolicy:
     ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_spawn``."""
 
     def _policy(self, method: TelegramMethod[Any]) -> RetryPolicy:
-        answer = method.__api_method__ == "answerCallbackQuery"
+        """This Sender's policy for ``method``: answers get Telegram's short window."""
+        return self._policy_within(short=method.__api_method__ == "answerCallbackQuery")
+
+    def _handler_policy(self, method: TelegramMethod[Any]) -> RetryPolicy:
+        """For calls made outside the Sender — a handler's ``getChatMember``, the press answers
+        of ``CallbackAnswerMiddleware``: the short window too, as a press waits on them."""
+        return self._policy_within(short=True)
+
+    def _policy_within(self, *, short: bool) -> RetryPolicy:
         return RetryPolicy(
             attempts=self.max_tries,
-            budget=min(self.retry_budget, ANSWER_POLICY.budget) if answer else self.retry_budget,
-            attempt_timeout=(min(self.attempt_timeout, ANSWER_POLICY.attempt_timeout) if answer
+            budget=min(self.retry_budget, ANSWER_POLICY.budget) if short else self.retry_budget,
+            attempt_timeout=(min(self.attempt_timeout, ANSWER_POLICY.attempt_timeout) if short
                              else self.attempt_timeout),
+            flood_in_budget=short,
             sleep=self._sleep,
             clock=self._clock,
             on_retry=self._on_retry,

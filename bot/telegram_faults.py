@@ -75,6 +75,9 @@ class RetryPolicy:
     budget: float = 40.0
     attempt_timeout: float = 10.0
     resend_ambiguous: bool = True
+    #: whether waits for ``retry_after`` (429) count against ``budget``; a Sender lane paused by
+    #: flood control waits as long as Telegram says (``attempts`` still bounds it)
+    flood_in_budget: bool = True
     sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
     #: called as ``on_retry(method, error)`` before each retry (the Sender counts them)
@@ -182,7 +185,7 @@ class FaultTolerance(BaseRequestMiddleware):
             policy, timeout = replace(policy, budget=min(policy.budget, 10.0)), None
         backoff = Backoff(BACKOFF)
         started = policy.clock()
-        attempt = 0
+        attempt, flood_waits = 0, 0.0
         while True:
             attempt += 1
             try:
@@ -197,14 +200,19 @@ class FaultTolerance(BaseRequestMiddleware):
                     raise
                 delay = (float(error.retry_after) if isinstance(error, TelegramRetryAfter)
                          else max(0.0, next(backoff)))
-                spent = policy.clock() - started
-                if attempt >= policy.attempts or spent + delay > policy.budget:
+                flood = isinstance(error, TelegramRetryAfter)
+                uncounted = 0.0 if policy.flood_in_budget else flood_waits
+                counted = 0.0 if flood and not policy.flood_in_budget else delay
+                spent = policy.clock() - started - uncounted
+                if attempt >= policy.attempts or spent + counted > policy.budget:
                     raise
                 logger.info("%s to chat %s: %s; retry %d in %.1f s", method.__api_method__,
                             chat_id, describe(error), attempt, delay)
                 if policy.on_retry is not None:
                     policy.on_retry(method, error)
                 await policy.sleep(delay)
+                if flood:
+                    flood_waits += delay
                 if isinstance(chat_id, int) and chat_id in self.left:
                     raise left_error(method, chat_id) from error
 
@@ -212,9 +220,8 @@ class FaultTolerance(BaseRequestMiddleware):
     async def _once(make_request: NextRequestMiddlewareType[Any], bot: Bot,
                     method: TelegramMethod[Any], timeout: float | None) -> Any:
         try:
-            if timeout is None:
+            async with asyncio.timeout(timeout):  # no extra task: call order is kept
                 return await make_request(bot, method)
-            return await asyncio.wait_for(make_request(bot, method), timeout)
         except TimeoutError as error:
             raise TelegramNetworkError(method=method, message="Request timeout error") from error
         except ClientDecodeError as error:

@@ -266,3 +266,31 @@ async def test_update_builders_shape(session, bot) -> None:
 
 def test_token_is_obviously_fake() -> None:
     assert "TEST" in TEST_TOKEN
+
+
+async def test_a_raw_html_body_fails_as_aiohttp_would_with_client_decode_error(session, bot):
+    from aiogram.exceptions import ClientDecodeError
+
+    session.fail("sendMessage", error_code=502, body="<html><body>502 Bad Gateway</body></html>")
+    with pytest.raises(ClientDecodeError):
+        await bot.send_message(ALICE.id, "hi")
+    assert (await bot.send_message(ALICE.id, "again")).text == "again"
+
+
+@pytest.mark.parametrize("kind, cause", [(True, "TimeoutError"), ("timeout", "TimeoutError"),
+                                         ("dropped", "ServerDisconnectedError"),
+                                         ("refused", "ClientConnectorError")])
+async def test_network_kinds_carry_the_aiohttp_cause(session, bot, kind, cause):
+    session.fail("sendMessage", network=kind)
+    with pytest.raises(TelegramNetworkError) as caught:
+        await bot.send_message(ALICE.id, "hi")
+    assert type(caught.value.__cause__).__name__ == cause
+
+
+async def test_a_hanging_call_hangs_then_fails(session, bot):
+    import asyncio
+
+    session.fail("sendMessage", error_code=500, hang=5.0)
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(bot.send_message(ALICE.id, "hi"), 0.05)
+    assert not session.calls[-1].ok

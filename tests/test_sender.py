@@ -480,3 +480,25 @@ async def test_documents_other_calls_and_bad_arguments(session, make_sender, cap
     assert "cannot build edit" in caplog.text
     assert isinstance(await sender.send(GROUP, "the lane goes on"), Message)
     assert await sender.unpin(GROUP) is True
+
+
+async def test_flood_waits_in_a_lane_do_not_use_up_the_retry_budget(session, sleeper, make_sender):
+    """A 429 with a long retry_after pauses the lane as long as Telegram says (attempts still
+    bound it); the retry budget is for Telegram's faults, not for flood control."""
+    sender = make_sender(retry_budget=5.0, max_tries=4)
+    session.fail("sendMessage", chat_id=GROUP, retry_after=30, times=2)
+    assert isinstance(await sender.send(GROUP, "patient"), Message)
+    assert sleeper.calls == [30, 30]
+
+
+async def test_transient_errors_give_up_when_the_budget_is_spent(session, make_sender):
+    clock = {"now": 0.0}
+
+    async def sleep(seconds: float) -> None:
+        clock["now"] += seconds
+
+    sender = make_sender(retry_budget=3.0, max_tries=50, sleep=sleep, clock=lambda: clock["now"])
+    session.fail("sendMessage", chat_id=ALICE, error_code=502, times=None)
+    assert await sender.send(ALICE, "never") is None
+    assert clock["now"] <= 3.0
+    assert 2 <= len(session.calls.calls_to("sendMessage", ALICE)) < 10

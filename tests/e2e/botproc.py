@@ -115,12 +115,12 @@ class BotProcess:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.starts += 1
         self.log_path = self.workdir / f"bot-{self.starts}.log"
-        polls_before = self.api.poll_count
+        polls_before = self.api.long_poll_count
         with self.log_path.open("wb") as log:
             self.process = await asyncio.create_subprocess_exec(
                 *self.command(), cwd=self.workdir, env=self.environment(),
                 stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT)
-        await self.wait_until(lambda: self.api.poll_count > polls_before, timeout,
+        await self.wait_until(lambda: self.api.long_poll_count > polls_before, timeout,
                               what="poll getUpdates")
 
     async def wait_until(self, predicate, timeout: float, *, what: str = "meet the condition"):

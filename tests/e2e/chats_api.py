@@ -113,6 +113,8 @@ async def get_updates(api: FakeBotAPI, p: Params) -> list[dict[str, Any]]:
     api.poll_generation += 1
     generation = api.poll_generation
     api.poll_count += 1
+    if timeout:
+        api.long_poll_count += 1  # the dispatcher's polling (not a one-off peek)
     await api.notify()  # a pending older poll sees the new generation and ends with 409
 
     def ready() -> bool:

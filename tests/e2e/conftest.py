@@ -228,7 +228,9 @@ class Table:
         for n, user in enumerate(self.users, start=1):
             await user.follow_deep_link(url)
             await self.wait_message(user.id, "✅")  # "You joined the game in «...»"
-            await self.wait(lambda n=n: self._lobby_lists(lobby, n), f"list {n} players in the lobby")
+            # the newest lobby: a send repeated after a dropped connection may leave an old copy
+            await self.wait(lambda n=n: self._lobby_lists(self._lobby_message() or lobby, n),
+                            f"list {n} players in the lobby")
 
     async def become_host(self) -> StoredMessage:
         """``self.host`` follows the open lobby's «Be the host» deep link; returns the bot's

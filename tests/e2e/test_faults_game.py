@@ -41,7 +41,7 @@ async def faulty_proc(faulty_api: FakeBotAPI, tmp_path_factory: pytest.TempPathF
     workdir = tmp_path_factory.mktemp("e2e-faults")
     proc = BotProcess(faulty_api, f"sqlite+aiosqlite:///{workdir / 'faults.db'}", workdir,
                       sender_defaults={"attempt_timeout": 1.5})
-    faulty_api.inject_faults(FAULT_RATE, seed=10, hang=2.5)  # from the very first call
+    faulty_api.inject_faults(FAULT_RATE, seed=12, hang=2.5)  # from the very first call
     await proc.start(timeout=60)
     yield proc
     faulty_api.inject_faults(0)

@@ -62,7 +62,10 @@ async def test_game_survives_a_crash_during_a_vote(bot_api: FakeBotAPI, bot_proc
 
     # One vote is pressed while the bot is down: Telegram keeps the update for the restarted bot.
     await after[0].press(GROUP, vote_message.message_id, vote_button, wait_answer=False)
+    queued = list(bot_api.callback_waiters.values())[-1]
     await bot_proc.start()
+    assert queued.done(), "answered before the bot even began polling (bot.prestart)"
+    assert "answered 1 of 1 press(es) queued while the bot was down" in bot_proc.log_text()
     # it polls first (the queued press is answered at once) and recovers meanwhile
     await table.wait(lambda: "1 open game(s) recovered" in bot_proc.log_text(), "recover the game")
     await table.wait(lambda: f"{target} — 4" in (vote_message.text or ""), "count the vote sent while down")
