@@ -97,3 +97,30 @@ def event_from_dict(data: dict):
     if cls is None:
         raise ValueError(f"unknown event type {data.get('type')!r}")
     return _build(cls, data)
+
+
+def _snapshot(value):
+    """Plain JSON data for a piece of state: enums -> values, sets -> sorted lists, dict keys
+    -> strings (JSON keeps no other), tuples -> lists, dataclasses -> dicts of their fields."""
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value):
+        return {f.name: _snapshot(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (set, frozenset)):
+        return sorted((_snapshot(v) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [_snapshot(v) for v in value]
+    if isinstance(value, dict):
+        return {str(_snapshot(k)): _snapshot(v) for k, v in value.items()}
+    return value
+
+
+def state_to_dict(state) -> dict:
+    """The whole game state as plain JSON data (format 1), for comparing two states: the
+    recorded logs in ``tests/engine/fixtures/logs/`` keep the final state of each game in this
+    form.  Keys are the state's field names; ``players`` is a list in seat order (the lobby's
+    unseated users last, by user id)."""
+    data = _snapshot(state)
+    players = sorted(state.players.values(), key=lambda p: (p.seat == 0, p.seat, p.user_id))
+    data["players"] = [_snapshot(p) for p in players]
+    return data
