@@ -20,7 +20,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.deep_linking import create_deep_link
 
 from engine import GameState, Phase, Private, TeamChat, HostOnly, Role, Team, find_ruleset
-from engine import events as ev
+from engine.mafia import events as ev
 
 from . import views
 from .presenter_forum import ForumPresenter

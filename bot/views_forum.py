@@ -10,7 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import GameState, Phase, Role, Team, find_ruleset, legal_actions
 from engine.forum import team_chat
-from engine.forum_setup import OPTIONAL_ROLES
+from engine.forum.setup import OPTIONAL_ROLES
 
 from .callbacks import Act, LobbyAct
 from .texts import ROLE_ICONS, ROLE_NAMES, label

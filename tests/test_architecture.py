@@ -33,3 +33,18 @@ def test_the_engine_may_not_import_the_stdlib_bits_that_bring_io_or_a_loop():
     engine_rule = next(c for c in contracts() if c["source_modules"] == ["engine"])
     for name in ("bot", "aiogram", "sqlalchemy", "apscheduler", "babel", "asyncio", "aiohttp"):
         assert name in engine_rule["forbidden_modules"]
+
+
+PRESETS = ["engine.party", "engine.club", "engine.online", "engine.forum"]
+
+
+def test_the_contracts_state_the_layering_of_the_engine():
+    by_source = {tuple(c.get("source_modules", ())): c for c in contracts()}
+    assert set(by_source[("engine.core",)]["forbidden_modules"]) == {"engine.mafia", *PRESETS}
+    assert set(by_source[("engine.mafia",)]["forbidden_modules"]) == set(PRESETS)
+    independence = [c for c in contracts() if c["type"] == "independence"]
+    assert any(set(c["modules"]) == set(PRESETS) for c in independence)
+    layers = next(c for c in contracts() if c["type"] == "layers")
+    assert layers["containers"] == ["engine"]
+    assert layers["layers"][1:] == ["mafia", "core"]
+    assert set(layers["layers"][0].replace(" ", "").split("|")) == {"party", "club", "online", "forum"}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import command_from_dict, event_from_dict, replay, to_dict
-from engine.serialize import state_to_dict
+from engine import state_to_dict
 
 LOGS = sorted((Path(__file__).resolve().parent / "fixtures" / "logs").glob("*.json"))
 
