@@ -21,8 +21,12 @@ from .mafia.queries import LegalActions, legal_actions
 from .mafia.roles import Role, Team
 from .mafia.rules import RULESETS, RuleSet, Tempo, find_ruleset
 from .mafia.state import GameState, Phase, Player, state_to_dict
-from .forum.commands import *  # noqa: F401,F403  (the forum preset's commands)
-from .forum.events import *  # noqa: F401,F403  (the forum preset's events)
+from .club.commands import *  # noqa: F401,F403  (each preset's own commands and events)
+from .club.events import *  # noqa: F401,F403
+from .online.commands import *  # noqa: F401,F403
+from .online.events import *  # noqa: F401,F403
+from .forum.commands import *  # noqa: F401,F403
+from .forum.events import *  # noqa: F401,F403
 
 from .party import PartyVariant
 from .club import ClubVariant

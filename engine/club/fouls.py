@@ -11,9 +11,11 @@ today's is over.
 from __future__ import annotations
 
 from ..mafia import flow
-from ..mafia.commands import CancelFoul, Disqualify, IssueFoul, UndoNomination
+from ..mafia.commands import Disqualify
+from .commands import CancelFoul, IssueFoul, UndoNomination
 from ..core.errors import InvalidTarget, NotAllowed, NotInGame, PhaseClosed, PlayerDead
-from ..mafia.events import DayWithoutElimination, FoulCancelled, FoulIssued, NominationUndone
+from ..mafia.events import DayWithoutElimination
+from .events import FoulCancelled, FoulIssued, NominationUndone
 from ..mafia.state import Phase
 from ..mafia.step import Step
 

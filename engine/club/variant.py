@@ -8,9 +8,10 @@ undoing a nomination (:mod:`.fouls`).
 
 from __future__ import annotations
 
-from ..mafia.commands import CancelFoul, Disqualify, IssueFoul, UndoNomination
+from ..mafia.commands import Disqualify
 from ..mafia.variant import MafiaVariant
 from . import fouls
+from .commands import CancelFoul, IssueFoul, UndoNomination
 from .rules import CLUB
 
 

@@ -1,7 +1,8 @@
 """The command base class, the one command every game shares, and the registry of command types.
 
 A command is the only input of :func:`engine.apply`.  Every subclass of :class:`Command`, in any
-game's package, is registered in :data:`COMMAND_TYPES` under its class name when it is defined:
+game's package, is registered in :data:`COMMAND_TYPES` under its class name when it is defined
+(an abstract base says ``register=False``):
 the name is the ``"type"`` of a stored command (``engine.core.serialize``), so it must be unique.
 """
 
@@ -26,9 +27,11 @@ class Command:
 
     user_id: int | None = None
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, register: bool = True, **kwargs) -> None:
+        """``class X(Command, register=False)``: an abstract base, never stored itself."""
         super().__init_subclass__(**kwargs)
-        _register(COMMAND_TYPES, cls)
+        if register:
+            _register(COMMAND_TYPES, cls)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -145,64 +145,27 @@ class MarkActive(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class IssueFoul(Command):
-    """CLUB-36: the host (or, without one, a group admin checked by the shell) fouls ``player``."""
-
-    player: int
-    reason: str = ""
+class JudgeCommand(Command, register=False):
+    """Base of the judge's tools (CLUB-36..39: fouls, disqualification, undoing a nomination; the
+    club's are in ``engine.club.commands``).  A preset without a handler of its own refuses them
+    with ``NotAllowed`` ("this preset has no fouls"); they never count as presence (PARTY-44)."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class Disqualify(Command):
+class OwnPhaseCommand(Command, register=False):
+    """Base of a command that acts only in a phase some presets have (the online ballot, lift
+    vote and best move, ``engine.online.commands``): elsewhere refused with ``PhaseClosed``."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Disqualify(JudgeCommand):
     """CLUB-39: removal at once for a gross breach, without a last word."""
 
     player: int
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class CancelFoul(Command):
-    """CLUB-Q15: the judge takes back one foul of ``player`` (logged with ``reason``)."""
-
-    player: int
-    reason: str = ""
-
-
-@dataclass(frozen=True, kw_only=True)
-class UndoNomination(Command):
-    """CLUB-Q06: the judge takes ``target`` off the ballot, a nomination made in error (speeches
-    only; the nominator, if he is still speaking, may nominate again)."""
-
-    target: int
-
-
-# --- the online preset (docs/rules/online-sport.md) ---------------------------------------------
-@dataclass(frozen=True, kw_only=True)
-class TapVote(Command):
-    """ONLINE-16..19, 34: a tap on the open day vote or revote.  ``target``: a living player's
-    user id (the day: anyone living, himself included; a revote: one of the leaders) or None for
-    PASS (the day only).  The first tap is preliminary, the second confirms or switches and is
-    final."""
-
-    target: int | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class TapLift(Command):
-    """ONLINE-24, 32, Q09: a tap on the lift decision, ``lift`` True = Lift, False = Leave;
-    preliminary, then final, like :class:`TapVote`."""
-
-    lift: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChooseBestMove(Command):
-    """ONLINE-07/08, Q12: the first night victim names exactly three distinct living players
-    (user ids) he takes for blacks; ``targets=()`` skips the best move."""
-
-    targets: tuple[int, ...] = ()
-
-
+# --- presence: AFK (ONLINE-48; a preset with ``afk_after``) ------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class MarkAfk(Command):
     """ONLINE-48, Q20: the shell reports that ``player`` stayed OFFLINE (inactive) for the

@@ -79,27 +79,6 @@ class VoteRound:
 
 
 @dataclass
-class Ballot:
-    """ONLINE: an open vote with preliminary and final taps (ONLINE-16..18, Q02..Q04, Q09).
-
-    ``stage``: 'day' (any living player or PASS) | 'revote' (``candidates`` only) | 'lift'
-    (Lift or Leave ``candidates``).  ``taps``: voter -> (choice, final); the choice is a user
-    id or None (PASS) -- for 'lift' True (Lift) or False (Leave).  ``n``: N of the tie table,
-    the living non-AFK players when the day's vote opened (Q08); ``base``: N of the lift
-    threshold, counted when the lift vote opens (Q09)."""
-
-    stage: str
-    candidates: list[int]
-    n: int
-    base: int = 0
-    taps: dict[int, tuple] = field(default_factory=dict)
-
-    def clone(self) -> Ballot:
-        return Ballot(stage=self.stage, candidates=list(self.candidates), n=self.n,
-                      base=self.base, taps=dict(self.taps))
-
-
-@dataclass
 class GameState:
     ruleset: str
     organiser: int | None
@@ -133,7 +112,7 @@ class GameState:
     mafia_picks: dict[int, int] = field(default_factory=dict)
     last_opener_seat: int = 0
     vote_cancelled_day: int = 0  # CLUB-Q17: the day whose vote a disqualification cancelled
-    ballot: Ballot | None = None  # ONLINE: the open day vote, revote or lift vote
+    ballot: Any = None  # ONLINE: the open day vote, revote or lift vote (engine/online/state.py)
     misfires: int = 0  # ONLINE-36/37: misfires in a row
     forum: Any = None  # the forum preset's own state (engine/forum/state.py), or None
     winner: Team | None = None

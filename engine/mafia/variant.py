@@ -20,12 +20,12 @@ from ..core.commands import CreateGame
 from ..core.errors import GamePaused, IllegalCommand, NotAllowed, PhaseClosed
 from ..core.events import Event, GameCreated
 from ..core.game import Game
-from . import control, flow, lobby, night, play
+from . import control, flow, lobby, night, play, presence
 from .commands import (
-    BecomeHost, CancelFoul, CancelGame, CastExcludeVote, CastVote, ChangeSettings, ChooseBestMove,
-    Command, Continue, Disqualify, EndSpeech, HostNext, IssueFoul, Join, Leave, MarkActive,
-    MarkAfk, MarkInactive, MarkReady, Nominate, NightAction, Pause, PhaseTimeout, RelayMessage,
-    Resume, StartGame, TakeOver, TapLift, TapVote, UndoNomination,
+    BecomeHost, CancelGame, CastExcludeVote, CastVote, ChangeSettings, Command, Continue,
+    EndSpeech, HostNext, JudgeCommand, Join, Leave, MarkActive, MarkAfk, MarkInactive, MarkReady,
+    Nominate, NightAction, OwnPhaseCommand, Pause, PhaseTimeout, RelayMessage, Resume, StartGame,
+    TakeOver,
 )
 from .rules import RuleSet
 from .state import GameState
@@ -39,11 +39,6 @@ def no_fouls(s: Step, cmd: Command) -> None:
     raise NotAllowed("this preset has no fouls")
 
 
-def no_afk(s: Step, cmd: Command) -> None:
-    """ONLINE-48's AFK report in a preset without an AFK status."""
-    raise NotAllowed("this preset has no AFK status")
-
-
 def phase_closed(s: Step, cmd: Command) -> None:
     """A command of a phase this preset never has (the online ballot, lift and best move)."""
     raise PhaseClosed(s.st.phase.value)
@@ -54,7 +49,8 @@ class MafiaVariant(Game):
 
     rules: RuleSet
 
-    #: command type -> handler ``(step, command)``; a preset extends it with ``{**base, ...}``
+    #: command type -> handler ``(step, command)``; a preset extends it with ``{**base, ...}``;
+    #: a command without an entry of its own takes that of its nearest base class
     handlers: dict[type, Handler] = {
         Join: lobby.join, Leave: lobby.leave, BecomeHost: lobby.become_host,
         ChangeSettings: lobby.change_settings, StartGame: lobby.start_game,
@@ -65,17 +61,14 @@ class MafiaVariant(Game):
         RelayMessage: play.relay, HostNext: play.host_next, PhaseTimeout: play.phase_timeout,
         Pause: control.pause, Resume: control.resume, TakeOver: control.take_over,
         MarkInactive: control.mark_inactive, MarkActive: control.mark_active,
-        IssueFoul: no_fouls, Disqualify: no_fouls, CancelFoul: no_fouls,
-        UndoNomination: no_fouls, MarkAfk: no_afk,
-        TapVote: phase_closed, TapLift: phase_closed, ChooseBestMove: phase_closed,
+        MarkAfk: presence.mark_afk, JudgeCommand: no_fouls, OwnPhaseCommand: phase_closed,
     }
     #: commands accepted while the game is paused (everything else raises GamePaused)
     while_paused: tuple[type, ...] = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout,
                                       CancelGame, ChangeSettings, TakeOver, RelayMessage, MarkAfk)
     #: commands that do not count as "the user is here" (PARTY-44)
     not_presence: tuple[type, ...] = (CreateGame, MarkInactive, PhaseTimeout, Join, Leave,
-                                      BecomeHost, StartGame, IssueFoul, Disqualify, CancelFoul,
-                                      UndoNomination, MarkAfk)
+                                      BecomeHost, StartGame, JudgeCommand, MarkAfk)
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -99,7 +92,7 @@ class MafiaVariant(Game):
         return st, [GameCreated(ruleset=rs.name, organiser=cmd.user_id)]
 
     def execute(self, state: GameState, cmd: Command) -> tuple[GameState, list[Event]]:
-        handler = self.handlers.get(type(cmd))
+        handler = next((self.handlers[c] for c in type(cmd).__mro__ if c in self.handlers), None)
         if handler is None:
             raise IllegalCommand(f"unknown command {type(cmd).__name__}")
         if state.pause and not isinstance(cmd, self.while_paused):

@@ -6,6 +6,5 @@ bot reads (the ballot's choices, the lift threshold, the chat discipline, the ti
 
 from .day import PHASES, choices, legal, lift_needed, may_write, tie_outcome  # noqa: F401
 from .night import shot_target  # noqa: F401
-from .presence import counted  # noqa: F401
 from .rules import ONLINE  # noqa: F401
 from .variant import OnlineVariant  # noqa: F401

@@ -7,7 +7,7 @@ win check, the night's collection of actions) and replaces four steps: its
 :class:`~engine.online.variant.OnlineVariant` overrides ``start_day``, ``defences_done``,
 ``night_complete`` and ``end_night`` with the functions here.  Three modules:
 
-* :mod:`.presence` -- **who counts**: ``counted(st)``, the living players who are not AFK
+* :mod:`engine.mafia.presence` -- **who counts**: ``counted(st)``, the living players who are not AFK
   (ONLINE-50), and ``MarkAfk``.  An OFFLINE player (the engine's *inactive*) still counts: he is
   required at night, awaited by the votes and part of N; only AFK takes him out.  Turns
   (defences, last words, the best move) of an OFFLINE or AFK player are skipped (PARTY-42).
@@ -31,15 +31,14 @@ win check, the night's collection of actions) and replaces four steps: its
 from __future__ import annotations
 
 from ..mafia import flow
-from ..mafia.commands import TapLift, TapVote
+from .commands import TapLift, TapVote
 from ..core.errors import AlreadyVoted, InvalidTarget, NotInGame, PhaseClosed, PlayerDead, TargetNotAlive
-from ..mafia.events import (
-    DayWithoutElimination, ExcludeVoteResult, LiftCalled, LiftTapped, TieRevote, VoteResult,
-    VoteTapped,
-)
+from ..mafia.events import DayWithoutElimination, ExcludeVoteResult, TieRevote, VoteResult
+from .events import LiftCalled, LiftTapped, VoteTapped
+from .state import Ballot
 from .night import best_move_choices, finish_best_move
-from .presence import counted
-from ..mafia.state import Ballot, GameState, Phase, Player, VoteRound
+from ..mafia.presence import counted
+from ..mafia.state import GameState, Phase, Player, VoteRound
 from ..mafia.step import Step
 
 #: the phases this module runs (their deadlines and the host's Next come here)

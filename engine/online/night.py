@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from ..mafia import flow
 from ..mafia import night as mafia_night
-from ..mafia.commands import ChooseBestMove
+from .commands import ChooseBestMove
 from ..core.errors import InvalidTarget, NotYourTurn, PhaseClosed, TargetNotAlive
-from ..mafia.events import BestMove, Misfire, NightResult
-from .presence import counted
+from ..mafia.events import NightResult
+from .events import BestMove, Misfire
+from ..mafia.presence import counted
 from ..mafia.roles import Role, Team
 from ..mafia.state import GameState, Phase
 from ..mafia.step import Step

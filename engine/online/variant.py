@@ -1,21 +1,21 @@
 """The online sport preset's game object (rule IDs in docs/rules/online-sport.md): the open day
 vote with ties by table size and the lift decision (:mod:`.day`), the night's shot, misfires and
-the best move (:mod:`.night`), and the AFK status (:mod:`.presence`)."""
+the best move (:mod:`.night`), and the AFK status (``rules.afk_after``, :mod:`engine.mafia.presence`)."""
 
 from __future__ import annotations
 
-from ..mafia.commands import ChooseBestMove, MarkAfk, TapLift, TapVote
+from .commands import ChooseBestMove, TapLift, TapVote
 from ..mafia.state import GameState
 from ..mafia.step import Step
 from ..mafia.variant import MafiaVariant
-from . import day, night, presence
+from . import day, night
 from .rules import ONLINE
 
 
 class OnlineVariant(MafiaVariant):
     rules = ONLINE
     handlers = {**MafiaVariant.handlers, TapVote: day.tap_vote, TapLift: day.tap_lift,
-                ChooseBestMove: night.choose_best_move, MarkAfk: presence.mark_afk}
+                ChooseBestMove: night.choose_best_move}
 
     def start_day(self, s: Step) -> None:
         day.start_day(s)

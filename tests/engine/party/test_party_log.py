@@ -17,7 +17,9 @@ from engine import (
     ChooseSide, ComparePlayers, DecideBonusRound, GuessRoles, HostDecide, IssueWarning,
     NameSuspect, RevealCheck, Team, VoteBestPlayer,
 )
+from engine.club import events as club_ev
 from engine.mafia import events as ev
+from engine.online import events as online_ev
 from engine.forum import events as fev
 from engine.core.errors import BadSetup
 
@@ -113,15 +115,15 @@ EXTRA_EVENTS = [
     ev.SettingsChanged(by=BIG, timings=(("speech", 45), ("vote", 10))),
     ev.TurnSkipped(user_id=BIG),
     ev.DonCheckResult(checker=BIG, target=BIG + 1, is_sheriff=True, audience=Private(BIG)),
-    ev.FoulIssued(player=BIG, count=3, by=None, reason="gesture"),
-    ev.FoulCancelled(player=BIG, count=2, by=BIG + 1, reason="misheard"),
-    ev.NominationUndone(target=BIG, nominator=BIG + 1, by=None, candidates=(BIG + 2,)),
-    ev.VoteTapped(voter=BIG, stage="day", target=None, final=True,
+    club_ev.FoulIssued(player=BIG, count=3, by=None, reason="gesture"),
+    club_ev.FoulCancelled(player=BIG, count=2, by=BIG + 1, reason="misheard"),
+    club_ev.NominationUndone(target=BIG, nominator=BIG + 1, by=None, candidates=(BIG + 2,)),
+    online_ev.VoteTapped(voter=BIG, stage="day", target=None, final=True,
                   votes=((BIG, None, True), (BIG + 1, BIG, False))),
-    ev.LiftCalled(candidates=(BIG, BIG + 1), n=10),
-    ev.LiftTapped(voter=BIG, lift=True, final=False, votes=((BIG, True, False),)),
-    ev.Misfire(count=2),
-    ev.BestMove(user_id=BIG, targets=(BIG + 1, BIG + 2, BIG + 3)),
+    online_ev.LiftCalled(candidates=(BIG, BIG + 1), n=10),
+    online_ev.LiftTapped(voter=BIG, lift=True, final=False, votes=((BIG, True, False),)),
+    online_ev.Misfire(count=2),
+    online_ev.BestMove(user_id=BIG, targets=(BIG + 1, BIG + 2, BIG + 3)),
     ev.PlayerAfk(user_id=BIG),
     # the forum preset (test_forum_*.py)
     ev.PlayerEliminated(user_id=BIG, cause="vote", role=Role.WEREWOLF),

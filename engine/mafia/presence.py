@@ -1,4 +1,5 @@
-"""Presence in the online preset: ONLINE, OFFLINE, AFK (rule IDs in docs/rules/online-sport.md).
+"""Presence with an AFK status -- ONLINE, OFFLINE, AFK (the online preset, docs/rules/online-sport.md;
+any preset whose rule set has ``afk_after``).
 
 ONLINE is the engine's *active*; OFFLINE its *inactive* (``MarkInactive`` from the shell, or a
 missed required action at a deadline); AFK is OFFLINE for the preset's ``afk_after`` seconds,
@@ -10,12 +11,12 @@ player still counts (required at night, awaited by the votes, part of N); an AFK
 
 from __future__ import annotations
 
-from ..mafia import control
-from ..mafia.commands import MarkAfk
+from . import control
+from .commands import MarkAfk
 from ..core.errors import NotAllowed, NotInGame, PhaseClosed, PlayerDead
-from ..mafia.events import PlayerAfk
-from ..mafia.state import GameState, Phase, Player
-from ..mafia.step import Step
+from .events import PlayerAfk
+from .state import GameState, Phase, Player
+from .step import Step
 
 
 def counted(st: GameState) -> list[Player]:
