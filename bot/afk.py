@@ -14,7 +14,7 @@ import logging
 from datetime import datetime, timedelta
 
 from engine import IllegalCommand, MarkAfk, find_ruleset
-from engine import events as ev
+from engine.mafia import events as ev
 
 logger = logging.getLogger(__name__)
 

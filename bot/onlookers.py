@@ -27,7 +27,7 @@ from typing import Any
 from aiolimiter import AsyncLimiter
 
 from engine import GameState, Phase
-from engine import events as ev
+from engine.mafia import events as ev
 
 from .discipline import LAST_WORD_LIMIT
 from .texts import label

@@ -23,7 +23,7 @@ from engine import (
     CancelGame, Command, CreateGame, GameOver, GameState, IllegalCommand, MarkActive, MarkInactive,
     Pause, Phase, PhaseTimeout, StartGame, apply, command_from_dict, find_ruleset, replay, to_dict,
 )
-from engine.events import Event
+from engine.core.events import Event
 
 from .storage import KEEP, GameRecord, LogConflict, Storage
 

@@ -2,20 +2,39 @@
 
 Public API: :func:`apply`, :func:`replay`, :func:`legal_actions`, the command and event classes,
 :data:`RULESETS` / :func:`find_ruleset`, and the :class:`IllegalCommand` hierarchy.
+
+Layout (docs/architecture.md, "Engine"): ``engine.core`` (no game), ``engine.mafia`` (what the
+mafia presets share), one package per preset.  A game is registered here, one line each.
 """
 
-from .audience import HOST, PUBLIC, Audience, HostOnly, Private, Public, TeamChat
-from .commands import *  # noqa: F401,F403
-from .commands import COMMAND_TYPES, Command
-from .errors import *  # noqa: F401,F403
-from .errors import IllegalCommand
-from .events import *  # noqa: F401,F403
-from .events import EVENT_TYPES, Event
-from .forum_commands import *  # noqa: F401,F403  (the forum preset's commands)
-from .forum_events import *  # noqa: F401,F403  (the forum preset's events)
-from .game import apply, replay
-from .queries import LegalActions, legal_actions
-from .roles import Role, Team
-from .rulesets import RULESETS, RuleSet, Tempo, find_ruleset
-from .serialize import command_from_dict, event_from_dict, to_dict
-from .state import GameState, Phase, Player
+from .core.audience import HOST, PUBLIC, Audience, HostOnly, Private, Public, TeamChat
+from .core.commands import COMMAND_TYPES, Command
+from .core.errors import *  # noqa: F401,F403
+from .core.errors import IllegalCommand
+from .core.events import EVENT_TYPES, Event
+from .core.game import GAMES, find_game, register
+from .core.game import apply, replay
+from .core.serialize import command_from_dict, event_from_dict, to_dict
+from .mafia.commands import *  # noqa: F401,F403
+from .mafia.events import *  # noqa: F401,F403
+from .mafia.queries import LegalActions, legal_actions
+from .mafia.roles import Role, Team
+from .mafia.rules import RULESETS, RuleSet, Tempo, find_ruleset
+from .mafia.state import GameState, Phase, Player, state_to_dict
+from .club.commands import *  # noqa: F401,F403  (each preset's own commands and events)
+from .club.events import *  # noqa: F401,F403
+from .online.commands import *  # noqa: F401,F403
+from .online.events import *  # noqa: F401,F403
+from .forum.commands import *  # noqa: F401,F403
+from .forum.events import *  # noqa: F401,F403
+
+from .party import PartyVariant
+from .club import ClubVariant
+from .online import OnlineVariant
+from .forum import ForumVariant
+
+# --- the games, one line each (the first CreateGame of a log names one of them) ---------------
+register(PartyVariant())
+register(ClubVariant())
+register(OnlineVariant())
+register(ForumVariant())

@@ -57,7 +57,7 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
     if ruleset != "party":
         settings.pop("options", None)  # the Doctor switch belongs to the party preset
     if ruleset == "forum" and len(args) > 1:  # /newgame forum maniac putana cop
-        from engine.forum_setup import OPTIONAL_ROLES
+        from engine.forum.setup import OPTIONAL_ROLES
         wanted = {a.lower().strip(",") for a in args[1:]}
         unknown = sorted(wanted - set(OPTIONAL_ROLES))
         if unknown:

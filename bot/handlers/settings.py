@@ -16,7 +16,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from engine import BadSetup, ChangeSettings, IllegalCommand, Phase, find_ruleset
-from engine.rulesets import TIMING_LIMITS
+from engine.mafia.rules import TIMING_LIMITS
 
 from ..callbacks import Cfg
 from ..i18n import SUPPORTED_LOCALES

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from engine import GameState, command_from_dict, replay, to_dict
-from engine.serialize import FORMAT_VERSION as LOG_FORMAT
+from engine.core.serialize import FORMAT_VERSION as LOG_FORMAT
 
 from .protocol import Entry
 

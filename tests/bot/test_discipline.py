@@ -10,7 +10,7 @@ import pytest
 
 from bot.discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, may_write
 from engine import GameState, Phase, Player, Role
-from engine.state import PauseState, Timer
+from engine.core.state import PauseState, Timer
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import drive_until, end_speech, nominate, start_game, to_day
 from tests.fakes.telegram import plain_text

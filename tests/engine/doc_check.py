@@ -12,9 +12,9 @@ TESTS = Path(__file__).resolve().parent
 
 
 def engine_tests() -> set[str]:
-    """Names of every test function in tests/engine."""
+    """Names of every test function in tests/engine and its per-preset folders."""
     names = set()
-    for path in TESTS.glob("test_*.py"):
+    for path in TESTS.rglob("test_*.py"):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
                 names.add(node.name)

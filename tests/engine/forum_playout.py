@@ -18,7 +18,7 @@ from engine import (
     HostDecide, IssueWarning, NameSuspect, NightAction, Phase, RevealCheck, Role, Team,
     VoteBestPlayer,
 )
-from engine.forum_setup import OPTIONAL_ROLES, allowed_mafia
+from engine.forum.setup import OPTIONAL_ROLES, allowed_mafia
 
 #: phases in which the eliminated act too (after the win)
 AFTER_WIN_PHASES = (Phase.BONUS_OFFER, Phase.BONUS, Phase.BEST_PLAYER)

@@ -31,7 +31,7 @@ from engine import (
     legal_actions,
 )
 
-from engine.forum_events import AFTER_WIN_EVENTS
+from engine.forum.events import AFTER_WIN_EVENTS
 
 from .forum_playout import AFTER_WIN_PHASES, forum_chaos, forum_options
 from .online_playout import online_chaos, online_options
@@ -172,7 +172,7 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
             if la.sleep:
                 options.append(NightAction(user_id=u, action="sleep"))
             options += online_options(rng, st, u, la, intent)  # the online preset's buttons
-            if rs.hooks == "forum":
+            if rs.name == "forum":
                 options += forum_options(rng, st, u, la, intent)
             if la.resume and rng.random() < 0.3:
                 options.append(Resume(user_id=u))
@@ -183,7 +183,7 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
         if not options:
             raise AssertionError(f"stuck in {st.phase} with no timer and no legal action")
         if rng.random() < chaos:
-            if rs.hooks == "forum" and rng.random() < 0.4:
+            if rs.name == "forum" and rng.random() < 0.4:
                 do(forum_chaos(rng, st, users, strangers), expect_ok=False)
             else:
                 do(online_chaos(rng, st, users, strangers) if rs.afk_after and rng.random() < 0.4

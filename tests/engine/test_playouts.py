@@ -24,7 +24,7 @@ from engine import (
     PlayerEliminated, Private, RelayedMessage, Role, Team, TieRevote, VictoryDeclared, VoteResult,
     VoteWindowOpened, command_from_dict, replay, to_dict,
 )
-from engine.flow import winner
+from engine.mafia.flow import winner
 
 from .playout import Playout, leaks_role, play
 

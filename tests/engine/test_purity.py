@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from engine import CastVote, MarkInactive, NightAction, Pause, apply
-from engine.state import GameState
+from engine.mafia.state import GameState
 
 from .helpers import game_at_day, game_at_night, uid
 from .playout import play
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
-MODULES = sorted(ENGINE.glob("*.py"))
+MODULES = sorted(ENGINE.rglob("*.py"))
 
 #: stdlib modules that bring time, chance, I/O, concurrency or the environment into the rules
 IMPURE = {
@@ -50,7 +50,7 @@ def imported_modules(tree: ast.AST) -> list[tuple[int, str, int]]:
     return out
 
 
-@pytest.mark.parametrize("path", MODULES, ids=[p.name for p in MODULES])
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ENGINE)) for p in MODULES])
 def test_engine_imports_only_the_stdlib_and_itself(path):
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     for line, name, level in imported_modules(tree):
@@ -61,7 +61,7 @@ def test_engine_imports_only_the_stdlib_and_itself(path):
         assert name not in IMPURE, f"{where} (clock, chance, I/O or concurrency)"
 
 
-@pytest.mark.parametrize("path", MODULES, ids=[p.name for p in MODULES])
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ENGINE)) for p in MODULES])
 def test_engine_makes_no_impure_calls(path):
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     for node in ast.walk(tree):

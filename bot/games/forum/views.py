@@ -10,7 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import GameState, Phase, Role, Team, find_ruleset, legal_actions
 from engine.forum import team_chat
-from engine.forum_setup import OPTIONAL_ROLES
+from engine.forum.setup import OPTIONAL_ROLES
 
 from ...callbacks import Act, LobbyAct
 from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label

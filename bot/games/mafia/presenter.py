@@ -22,7 +22,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import GameState, HostOnly, Phase, Private, TeamChat, Team
-from engine import events as ev
+from engine.mafia import events as ev
 
 from ...callbacks import Act
 from ...texts import ROLE_ICONS, ROLE_NAMES, label

@@ -1,0 +1,97 @@
+"""The engine's entry points -- :func:`apply`, :func:`replay` -- and the registry of games.
+
+A *game* is one registered object (python-chess ``variant.py`` is the model): a subclass of
+:class:`Game` that says how a log starts (:meth:`Game.new_game`) and how one command changes a
+state (:meth:`Game.execute`).  ``engine/__init__.py`` registers each preset with
+:func:`register`; the core knows no game by name.
+
+``apply(state, command) -> (new_state, events)`` is one atomic step: the game works on a private
+copy of the state, so a raised :class:`~engine.core.errors.IllegalCommand` leaves the caller's
+state untouched.  The engine never reads the clock and draws no random numbers; it is
+deterministic, so replaying a game's command log rebuilds exactly the same state (design.md §2-3).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .commands import Command, CreateGame
+from .errors import BadSetup, GameOver
+from .events import Event
+
+
+class Game:
+    """A registered game.  ``name`` is stored in every ``CreateGame`` (never rename it);
+    ``aliases`` are other names a chat may type."""
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+
+    def new_game(self, cmd: CreateGame) -> tuple[object, list[Event]]:
+        """The initial state from the log's first command. Raises BadSetup for bad settings."""
+        raise NotImplementedError
+
+    def execute(self, state, cmd: Command) -> tuple[object, list[Event]]:
+        """Apply ``cmd`` to a copy of ``state`` (never the input). Raises IllegalCommand."""
+        raise NotImplementedError
+
+
+#: registered name -> game, in registration order
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry. Raises ``ValueError`` if its name or an alias is taken."""
+    taken = {n for g in GAMES.values() for n in (g.name, *g.aliases)}
+    clash = taken & {game.name, *game.aliases}
+    if clash:
+        raise ValueError(f"game name taken: {sorted(clash)}")
+    GAMES[game.name] = game
+    return game
+
+
+def find_game(name: str) -> Game:
+    """Look a game up by name or alias (case-insensitive). Raises ``KeyError``."""
+    if name in GAMES:
+        return GAMES[name]
+    key = name.strip().lower()
+    for game in GAMES.values():
+        if key == game.name or key in game.aliases:
+            return game
+    raise KeyError(name)
+
+
+def apply(state, cmd: Command) -> tuple[object, list[Event]]:
+    """Apply one command. ``state`` None only with :class:`CreateGame`.
+
+    Returns the new state (the input is never mutated) and the events, in order.
+    Raises an :class:`IllegalCommand` subclass when the rules refuse the command.
+    """
+    if isinstance(cmd, CreateGame):
+        if state is not None:
+            raise BadSetup("game exists")
+        try:
+            game = find_game(cmd.ruleset)
+        except KeyError as exc:
+            raise BadSetup(f"unknown rule set {cmd.ruleset!r}") from exc
+        return game.new_game(cmd)
+    if state is None:
+        raise BadSetup("the first command must be CreateGame")
+    if state.over:
+        raise GameOver()
+    return find_game(state.ruleset).execute(state, cmd)
+
+
+def replay(commands: Iterable[Command]) -> tuple[object, list[list[Event]]]:
+    """Rebuild a game from its log. Returns the final state and the events of every command.
+
+    Raises :class:`IllegalCommand` if the log holds a command the rules refuse (a corrupt log).
+    """
+    state = None
+    produced: list[list[Event]] = []
+    for cmd in commands:
+        state, events = apply(state, cmd)
+        produced.append(events)
+    if state is None:
+        raise BadSetup("empty log")
+    return state, produced

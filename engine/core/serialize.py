@@ -1,0 +1,115 @@
+"""JSON-safe dicts for commands and events (the log's storage format, version 1).
+
+``to_dict(obj)`` -> ``{"type": ClassName, **fields}``; enums become their values, tuples lists,
+audiences ``{"kind": ...}``.  ``command_from_dict`` / ``event_from_dict`` invert it and raise
+``ValueError`` on an unknown type.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from enum import Enum
+from functools import lru_cache
+
+from .audience import HOST, PUBLIC, Private, TeamChat, team_named
+from .commands import COMMAND_TYPES
+from .events import EVENT_TYPES
+
+FORMAT_VERSION = 1
+
+
+def _plain(value):
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def to_dict(obj) -> dict:
+    data = _plain(obj)
+    data["type"] = type(obj).__name__
+    return data
+
+
+def _audience(data: dict):
+    kind = data.get("kind")
+    if kind == "public":
+        return PUBLIC
+    if kind == "host":
+        return HOST
+    if kind == "private":
+        return Private(int(data["user_id"]))
+    if kind == "team":
+        return TeamChat(team_named(data["team"]))
+    raise ValueError(f"bad audience {data!r}")
+
+
+def _convert(value, hint):
+    if value is None:
+        return None
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if all(isinstance(a, type) and a.__module__ == __package__ + ".audience" for a in args):
+            return _audience(value)
+        return _convert(value, args[0]) if len(args) == 1 else value
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_convert(v, args[0]) for v in value)
+        return tuple(_convert(v, a) for v, a in zip(value, args))
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint(value)
+    return value
+
+
+@lru_cache(maxsize=None)
+def _hints(cls) -> dict:
+    return typing.get_type_hints(cls)
+
+
+def _build(cls, data: dict):
+    hints = _hints(cls)
+    kwargs = {}
+    for f in dataclasses.fields(cls):
+        if f.name in data:
+            kwargs[f.name] = _convert(data[f.name], hints[f.name])
+    return cls(**kwargs)
+
+
+def command_from_dict(data: dict):
+    cls = COMMAND_TYPES.get(data.get("type"))
+    if cls is None:
+        raise ValueError(f"unknown command type {data.get('type')!r}")
+    return _build(cls, data)
+
+
+def event_from_dict(data: dict):
+    cls = EVENT_TYPES.get(data.get("type"))
+    if cls is None:
+        raise ValueError(f"unknown event type {data.get('type')!r}")
+    return _build(cls, data)
+
+
+def snapshot(value):
+    """Plain JSON data for a piece of state: enums -> values, sets -> sorted lists, dict keys
+    -> strings (JSON keeps no other), tuples -> lists, dataclasses -> dicts of their fields."""
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value):
+        return {f.name: snapshot(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (set, frozenset)):
+        return sorted((snapshot(v) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [snapshot(v) for v in value]
+    if isinstance(value, dict):
+        return {str(snapshot(k)): snapshot(v) for k, v in value.items()}
+    return value
+

@@ -1,0 +1,187 @@
+"""The mafia presets' game state: plain mutable dataclasses, only ever changed on a private copy
+inside :func:`engine.apply`.  A preset keeps its own fields in an extension object on the state
+(``GameState.forum``: ``engine.forum.state.ForumState``) that has a ``clone()``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from enum import Enum
+
+from ..core.serialize import snapshot
+from ..core.state import PauseState, Timer, copy_plain as _copy_plain, shallow as _shallow
+from .roles import Role, Team
+
+
+class Phase(str, Enum):
+    LOBBY = "lobby"
+    READY = "ready"  # readiness gate before the mafia acts (PARTY-37)
+    NIGHT = "night"
+    SPEECH = "speech"
+    DEFENCE = "defence"
+    VOTING = "voting"
+    EXCLUDE_VOTE = "exclude_vote"
+    LAST_WORD = "last_word"
+    DISCUSSION = "discussion"  # ONLINE-Q02: the day's open discussion with the vote live
+    REVOTE = "revote"  # ONLINE-27..31, 34: a vote among the tied leaders only
+    LIFT_VOTE = "lift_vote"  # ONLINE-24, 32, 33: Lift or Leave the tied leaders
+    BEST_MOVE = "best_move"  # ONLINE-07/08: the first victim names three players
+    # the forum preset (docs/rules/forum.md, engine/forum.py)
+    COP_TURN = "cop_turn"  # FORUM-44, Q21: the Cop moves first, alone
+    DEBATE = "debate"  # FORUM-52: the day's discussion before its one vote
+    BALLOT = "ballot"  # FORUM-07..12, Q05, Q06: the vote, the revote, the host's decision
+    BONUS_OFFER = "bonus_offer"  # FORUM-56, Q23: after the win, a bonus round may start
+    BONUS = "bonus"  # FORUM-56, Q23: everybody guesses the hidden roles
+    BEST_PLAYER = "best_player"  # FORUM-57, Q24: the vote for the best player
+    ENDED = "ended"
+    CANCELLED = "cancelled"
+
+
+GAME_OVER_PHASES = (Phase.ENDED, Phase.CANCELLED)
+
+
+@dataclass
+class Player:
+    user_id: int
+    name: str
+    seat: int = 0
+    role: Role | None = None
+    alive: bool = True
+    active: bool = True
+    misses: int = 0  # consecutive missed required actions (PARTY-Q20 c)
+    pauses_used: int = 0
+    fouls: int = 0  # CLUB-36
+    silenced_next: bool = False  # CLUB-37: loses his next regular speech
+    afk: bool = False  # ONLINE-48: OFFLINE long enough to be AFK (implies not active)
+    turned: bool = False  # FORUM-42: a Werewolf who became the Mafia
+
+    @property
+    def team(self) -> Team | None:
+        if self.turned:
+            return Team.MAFIA
+        return self.role.team if self.role else None
+
+
+@dataclass
+class VoteRound:
+    candidates: list[int]
+    index: int = 0
+    votes: dict[int, int] = field(default_factory=dict)  # voter -> candidate
+    previous_tie: tuple[int, ...] | None = None
+
+    @property
+    def current(self) -> int:
+        return self.candidates[self.index]
+
+    def clone(self) -> VoteRound:
+        return VoteRound(candidates=list(self.candidates), index=self.index,
+                         votes=dict(self.votes), previous_tie=self.previous_tie)
+
+
+@dataclass
+class GameState:
+    ruleset: str
+    organiser: int | None
+    settings: dict
+    timings: dict[str, int]
+    options: dict
+    players: dict[int, Player] = field(default_factory=dict)
+    host: int | None = None
+    host_name: str = ""
+    host_active: bool = True
+    phase: Phase = Phase.LOBBY
+    phase_seq: int = 0
+    timer_seq: int = 0
+    timer: Timer | None = None
+    pause: PauseState | None = None
+    day: int = 0
+    night: int = 0
+    speaker: int | None = None
+    queue: list[int] = field(default_factory=list)  # speakers still to come in this phase
+    nominated_in_speech: bool = False
+    nominations: list[int] = field(default_factory=list)  # candidates in nomination order
+    nominated_by: dict[int, int] = field(default_factory=dict)  # target -> nominator
+    vote: VoteRound | None = None
+    exclude_candidates: list[int] = field(default_factory=list)
+    exclude_votes: dict[int, bool] = field(default_factory=dict)
+    after_last_words: str = "day"  # 'day' | 'night'
+    ready: set[int] = field(default_factory=set)
+    ready_purpose: str = ""
+    continue_allowed: bool = False
+    night_actions: dict[int, tuple[str, int | None]] = field(default_factory=dict)
+    mafia_picks: dict[int, int] = field(default_factory=dict)
+    last_opener_seat: int = 0
+    vote_cancelled_day: int = 0  # CLUB-Q17: the day whose vote a disqualification cancelled
+    ballot: Any = None  # ONLINE: the open day vote, revote or lift vote (engine/online/state.py)
+    misfires: int = 0  # ONLINE-36/37: misfires in a row
+    forum: Any = None  # the forum preset's own state (engine/forum/state.py), or None
+    winner: Team | None = None
+    commands: int = 0  # number of commands applied (== log length)
+
+    def clone(self) -> GameState:
+        """An independent deep copy, much faster than ``copy.deepcopy`` (which ``apply`` used to
+        spend ~85% of its time in).  Every mutable field is copied; ``tests/engine/test_purity.py``
+        checks that no mutable object is shared with the original, so a new mutable field that is
+        not copied here fails that test."""
+        c = _shallow(self)
+        c.settings = _copy_plain(self.settings)
+        c.timings = dict(self.timings)
+        c.options = _copy_plain(self.options)
+        c.players = {uid: _shallow(p) for uid, p in self.players.items()}
+        c.timer = _shallow(self.timer) if self.timer is not None else None
+        c.pause = _shallow(self.pause) if self.pause is not None else None
+        c.queue = list(self.queue)
+        c.nominations = list(self.nominations)
+        c.nominated_by = dict(self.nominated_by)
+        c.vote = self.vote.clone() if self.vote is not None else None
+        c.exclude_candidates = list(self.exclude_candidates)
+        c.exclude_votes = dict(self.exclude_votes)
+        c.ready = set(self.ready)
+        c.night_actions = dict(self.night_actions)  # values are immutable tuples
+        c.mafia_picks = dict(self.mafia_picks)
+        c.ballot = self.ballot.clone() if self.ballot is not None else None
+        c.forum = self.forum.clone() if self.forum is not None else None
+        return c
+
+    # --- queries ---------------------------------------------------------------------------
+    def seated(self) -> list[Player]:
+        return sorted((p for p in self.players.values() if p.seat), key=lambda p: p.seat)
+
+    def alive(self) -> list[Player]:
+        return [p for p in self.seated() if p.alive]
+
+    def alive_active(self) -> list[Player]:
+        return [p for p in self.seated() if p.alive and p.active]
+
+    def is_alive(self, user_id: int) -> bool:
+        p = self.players.get(user_id)
+        return bool(p and p.alive and p.seat)
+
+    def by_seat(self, seat: int) -> Player:
+        for p in self.players.values():
+            if p.seat == seat:
+                return p
+        raise KeyError(seat)
+
+    def mafia_alive(self) -> list[Player]:
+        return [p for p in self.alive() if p.team is Team.MAFIA]
+
+    @property
+    def over(self) -> bool:
+        return self.phase in (Phase.ENDED, Phase.CANCELLED)
+
+    def to_dict(self) -> dict:
+        """The whole state as plain JSON data (format 1), for comparing two states: the
+        recorded logs in ``tests/engine/fixtures/logs/`` keep the final state of each game in
+        this form.  Keys are the field names; ``players`` is a list in seat order (the lobby's
+        unseated users last, by user id)."""
+        data = snapshot(self)
+        players = sorted(self.players.values(), key=lambda p: (p.seat == 0, p.seat, p.user_id))
+        data["players"] = [snapshot(p) for p in players]
+        return data
+
+
+def state_to_dict(state: GameState) -> dict:
+    """:meth:`GameState.to_dict` of ``state``."""
+    return state.to_dict()
+

@@ -1,0 +1,147 @@
+"""The base of every mafia preset's game object: :class:`MafiaVariant`.
+
+A preset registers one instance of a subclass (python-chess ``variant.py`` is the model): the
+class names its :class:`~engine.mafia.rules.RuleSet` (``rules``, frozen data), adds its own
+commands to :attr:`MafiaVariant.handlers`, and overrides the few methods below where its
+algorithm differs from the shared day and night of :mod:`.flow`.  The shared mechanics never
+ask which preset they run: they call these methods on ``s.game``.
+
+One command (:meth:`MafiaVariant.execute`): the handler for its type (``IllegalCommand`` if the
+preset has none), the pause gate, a private copy of the state, the presence bookkeeping
+(PARTY-44, X25), then the handler changes the copy and emits events through the
+:class:`~engine.mafia.step.Step`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..core.commands import CreateGame
+from ..core.errors import GamePaused, IllegalCommand, NotAllowed, PhaseClosed
+from ..core.events import Event, GameCreated
+from ..core.game import Game
+from . import control, flow, lobby, night, play, presence
+from .commands import (
+    BecomeHost, CancelGame, CastExcludeVote, CastVote, ChangeSettings, Command, Continue,
+    EndSpeech, HostNext, JudgeCommand, Join, Leave, MarkActive, MarkAfk, MarkInactive, MarkReady,
+    Nominate, NightAction, OwnPhaseCommand, Pause, PhaseTimeout, RelayMessage, Resume, StartGame,
+    TakeOver,
+)
+from .rules import RuleSet
+from .state import GameState
+from .step import Step
+
+Handler = Callable[[Step, Command], None]
+
+
+def no_fouls(s: Step, cmd: Command) -> None:
+    """A judge's tool (CLUB-36..39) in a preset without them."""
+    raise NotAllowed("this preset has no fouls")
+
+
+def phase_closed(s: Step, cmd: Command) -> None:
+    """A command of a phase this preset never has (the online ballot, lift and best move)."""
+    raise PhaseClosed(s.st.phase.value)
+
+
+class MafiaVariant(Game):
+    """The shared mafia game; a preset subclasses it.  ``rules``: the preset's rule set."""
+
+    rules: RuleSet
+
+    #: command type -> handler ``(step, command)``; a preset extends it with ``{**base, ...}``;
+    #: a command without an entry of its own takes that of its nearest base class
+    handlers: dict[type, Handler] = {
+        Join: lobby.join, Leave: lobby.leave, BecomeHost: lobby.become_host,
+        ChangeSettings: lobby.change_settings, StartGame: lobby.start_game,
+        CancelGame: lobby.cancel,
+        MarkReady: play.mark_ready, Continue: play.continue_, EndSpeech: play.end_speech,
+        Nominate: play.nominate, CastVote: play.cast_vote,
+        CastExcludeVote: play.cast_exclude_vote, NightAction: play.night_action,
+        RelayMessage: play.relay, HostNext: play.host_next, PhaseTimeout: play.phase_timeout,
+        Pause: control.pause, Resume: control.resume, TakeOver: control.take_over,
+        MarkInactive: control.mark_inactive, MarkActive: control.mark_active,
+        MarkAfk: presence.mark_afk, JudgeCommand: no_fouls, OwnPhaseCommand: phase_closed,
+    }
+    #: commands accepted while the game is paused (everything else raises GamePaused)
+    while_paused: tuple[type, ...] = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout,
+                                      CancelGame, ChangeSettings, TakeOver, RelayMessage, MarkAfk)
+    #: commands that do not count as "the user is here" (PARTY-44)
+    not_presence: tuple[type, ...] = (CreateGame, MarkInactive, PhaseTimeout, Join, Leave,
+                                      BecomeHost, StartGame, JudgeCommand, MarkAfk)
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self.rules.name
+
+    @property
+    def aliases(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.rules.aliases
+
+    # --- the core's entry points ---------------------------------------------------------------
+    def new_game(self, cmd: CreateGame) -> tuple[GameState, list[Event]]:
+        """The lobby. Raises BadSetup (bad tempo, timing or options)."""
+        rs = self.rules
+        settings = dict(cmd.settings)
+        st = GameState(ruleset=rs.name, organiser=cmd.user_id, settings=settings,
+                       timings=rs.timings(settings),
+                       options={**rs.default_options, **(settings.get("options") or {})})
+        if rs.check_options:
+            rs.check_options(st.options)
+        st.commands = 1
+        return st, [GameCreated(ruleset=rs.name, organiser=cmd.user_id)]
+
+    def execute(self, state: GameState, cmd: Command) -> tuple[GameState, list[Event]]:
+        handler = next((self.handlers[c] for c in type(cmd).__mro__ if c in self.handlers), None)
+        if handler is None:
+            raise IllegalCommand(f"unknown command {type(cmd).__name__}")
+        if state.pause and not isinstance(cmd, self.while_paused):
+            raise GamePaused()
+        st = state.clone()
+        s = Step(st, self)
+        presence = not isinstance(cmd, self.not_presence)
+        if presence:
+            control.reactivate(s, cmd.user_id)
+        handler(s, cmd)
+        me = st.players.get(cmd.user_id) if cmd.user_id is not None else None
+        if me is not None and presence:
+            me.misses = 0  # PARTY-X25: any accepted action shows he is there (a speech, a vote...)
+        st.commands += 1
+        return st, s.events
+
+    # --- where a preset's algorithm differs (the shared versions live in .flow) ----------------
+    def start_day(self, s: Step) -> None:
+        """The morning: speeches, nominations, defences (PARTY-07..10, CLUB-20)."""
+        flow.day_of_speeches(s)
+
+    def defences_done(self, s: Step) -> None:
+        """After the defences: the sole nominee leaves (PARTY-11) or the vote opens."""
+        flow.vote_after_defences(s)
+
+    def check_win(self, s: Step) -> bool:
+        """After the last words: end the game if a team has won (PARTY-03/04, 32)."""
+        return flow.end_if_won(s)
+
+    def start_night(self, s: Step) -> None:
+        """The night opens; night 1 introduces the mafia (PARTY-05, CLUB-08/09)."""
+        night.night_of_actions(s)
+
+    def night_complete(self, s: Step) -> bool:
+        """Whether the night may close before its timer (PARTY-Q14, CLUB-Q09/Q10)."""
+        return night.all_night_actions_in(s)
+
+    def end_night(self, s: Step, timed_out: bool) -> None:
+        """Resolve the night: protect, kill, check (PARTY-Q10, CLUB-33), then the morning."""
+        flow.resolve_night(s, timed_out)
+
+    def phase_timeout(self, s: Step) -> bool:
+        """The deadline (or the host's Next) of a phase only this preset has; False = not one."""
+        return False
+
+    def presence_changed(self, s: Step) -> None:
+        """A player went inactive in a phase only this preset has (PARTY-42/43)."""
+
+    def add_actions(self, st: GameState, user_id: int, kw: dict) -> bool:
+        """Add this preset's :class:`~engine.mafia.queries.LegalActions` fields to ``kw``;
+        True when they are all there is (the shared fields are then not computed)."""
+        return False

@@ -1,0 +1,26 @@
+"""The online preset's part of the game state: the open ballot (``GameState.ballot``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Ballot:
+    """ONLINE: an open vote with preliminary and final taps (ONLINE-16..18, Q02..Q04, Q09).
+
+    ``stage``: 'day' (any living player or PASS) | 'revote' (``candidates`` only) | 'lift'
+    (Lift or Leave ``candidates``).  ``taps``: voter -> (choice, final); the choice is a user
+    id or None (PASS) -- for 'lift' True (Lift) or False (Leave).  ``n``: N of the tie table,
+    the living non-AFK players when the day's vote opened (Q08); ``base``: N of the lift
+    threshold, counted when the lift vote opens (Q09)."""
+
+    stage: str
+    candidates: list[int]
+    n: int
+    base: int = 0
+    taps: dict[int, tuple] = field(default_factory=dict)
+
+    def clone(self) -> Ballot:
+        return Ballot(stage=self.stage, candidates=list(self.candidates), n=self.n,
+                      base=self.base, taps=dict(self.taps))

@@ -1,0 +1,45 @@
+"""The online sport preset's game object (rule IDs in docs/rules/online-sport.md): the open day
+vote with ties by table size and the lift decision (:mod:`.day`), the night's shot, misfires and
+the best move (:mod:`.night`), and the AFK status (``rules.afk_after``, :mod:`engine.mafia.presence`)."""
+
+from __future__ import annotations
+
+from .commands import ChooseBestMove, TapLift, TapVote
+from ..mafia.state import GameState
+from ..mafia.step import Step
+from ..mafia.variant import MafiaVariant
+from . import day, night
+from .rules import ONLINE
+
+
+class OnlineVariant(MafiaVariant):
+    rules = ONLINE
+    handlers = {**MafiaVariant.handlers, TapVote: day.tap_vote, TapLift: day.tap_lift,
+                ChooseBestMove: night.choose_best_move}
+
+    def start_day(self, s: Step) -> None:
+        day.start_day(s)
+
+    def defences_done(self, s: Step) -> None:
+        day.defences_done(s)
+
+    def night_complete(self, s: Step) -> bool:
+        return night.night_complete(s)
+
+    def end_night(self, s: Step, timed_out: bool) -> None:
+        night.end_night(s, timed_out)
+
+    def phase_timeout(self, s: Step) -> bool:
+        if s.st.phase not in day.PHASES:
+            return False
+        day.phase_timeout(s)  # the discussion, the revote, the lift vote, the best move
+        return True
+
+    def presence_changed(self, s: Step) -> None:
+        if s.st.phase in day.PHASES:  # a ballot may be complete; a best move lost
+            day.presence_changed(s)
+
+    def add_actions(self, st: GameState, user_id: int, kw: dict) -> bool:
+        if st.phase in day.PHASES:
+            kw.update(day.legal(st, user_id))
+        return False

@@ -1,0 +1,1 @@
+"""Engine tests of the forum preset (engine/forum/), named after its rule IDs."""

@@ -1,0 +1,1 @@
+"""Engine tests of the party preset (engine/party/), named after its rule IDs."""

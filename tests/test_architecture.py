@@ -1,0 +1,50 @@
+"""The layering rules of docs/architecture.md, checked by import-linter contracts
+(``[tool.importlinter]`` in pyproject.toml): the engine imports only the stdlib, its core knows no
+game, the shared mafia mechanics know no preset, and no preset imports another (issue 8)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def contracts() -> list[dict]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return config["tool"]["importlinter"]["contracts"]
+
+
+def test_the_import_contracts_hold():
+    exe = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    run = subprocess.run([exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    names = [c["name"] for c in contracts()]
+    for name in names:
+        assert f"{name} KEPT" in run.stdout, f"contract not checked: {name}\n{run.stdout}"
+    assert f"Contracts: {len(names)} kept, 0 broken." in run.stdout
+
+
+def test_the_engine_may_not_import_the_stdlib_bits_that_bring_io_or_a_loop():
+    engine_rule = next(c for c in contracts() if c["source_modules"] == ["engine"])
+    for name in ("bot", "aiogram", "sqlalchemy", "apscheduler", "babel", "asyncio", "aiohttp"):
+        assert name in engine_rule["forbidden_modules"]
+
+
+PRESETS = ["engine.party", "engine.club", "engine.online", "engine.forum"]
+
+
+def test_the_contracts_state_the_layering_of_the_engine():
+    by_source = {tuple(c.get("source_modules", ())): c for c in contracts()}
+    assert set(by_source[("engine.core",)]["forbidden_modules"]) == {"engine.mafia", *PRESETS}
+    assert set(by_source[("engine.mafia",)]["forbidden_modules"]) == set(PRESETS)
+    independence = [c for c in contracts() if c["type"] == "independence"]
+    assert any(set(c["modules"]) == set(PRESETS) for c in independence)
+    layers = next(c for c in contracts() if c["type"] == "layers")
+    assert layers["containers"] == ["engine"]
+    assert layers["layers"][1:] == ["mafia", "core"]
+    assert set(layers["layers"][0].replace(" ", "").split("|")) == {"party", "club", "online", "forum"}
