@@ -1,0 +1,85 @@
+"""Thresholds and the end: NOIR-10, 11, 42, Q19, Q22, Q28, X16."""
+
+from __future__ import annotations
+
+from engine.audience import Public
+from engine.noir import (
+    Accuse, Detonate, GameEnded, GameStarted, Kill, PlaceBomb, Role, Shift, SuspectKilled,
+)
+from engine.noir.errors import GameOver
+
+from .helpers import G
+
+
+def test_NOIR_10_agents_win_at_four_arrests_five_with_eight():
+    g = G(6, ids={Role.UNDERCOVER: "B2", Role.BOMBER: "C3"})
+    g.st.arrests = 3
+    g.turn_to(Role.UNDERCOVER)
+    g.do(Accuse(user_id=g.u(Role.UNDERCOVER), target=g.s("C3")))
+    end = g.of(GameEnded)
+    assert end and end[0].outcome == "agents" and g.st.phase == "ended"
+    g.refuse(Shift(user_id=g.u(Role.PSYCHO), line="row", index=0, by=1), GameOver)
+    g8 = G(8, ids={Role.UNDERCOVER: "B2", Role.BOMBER: "C3"})
+    g8.st.arrests = 3
+    g8.turn_to(Role.UNDERCOVER)
+    g8.do(Accuse(user_id=g8.u(Role.UNDERCOVER), target=g8.s("C3")))
+    assert not g8.of(GameEnded) and g8.st.arrests == 4
+
+
+def test_NOIR_11_mafia_wins_at_eighteen_points_twenty_five_with_eight():
+    g = G(6, ids={Role.KILLER: "B2"})
+    g.st.points = 17
+    g.do(Kill(user_id=g.u(Role.KILLER), target=g.s("B3")))
+    assert g.of(GameEnded)[0].outcome == "mafia"
+    g8 = G(8, ids={Role.KILLER: "B2"})
+    g8.st.points = 23
+    g8.do(Kill(user_id=g8.u(Role.KILLER), target=g8.s("B3")))
+    assert not g8.of(GameEnded) and g8.st.points == 24
+
+
+def test_NOIR_Q19_both_thresholds_at_once_is_a_draw():
+    g = G(6, ids={Role.BOMBER: "C3", Role.KILLER: "D5"})
+    g.st.arrests, g.st.points = 3, 17
+    g.turn_to(Role.BOMBER)
+    c4 = g.s("C4")
+    g.st.bombs.add(c4)
+    g.do(Detonate(user_id=g.u(Role.BOMBER), bomb=c4, chain=(g.s("D5"),)))
+    end = g.of(GameEnded)
+    assert len(end) == 1 and end[0].outcome == "draw" and g.st.outcome == "draw"
+
+
+def test_NOIR_X16_the_end_waits_for_the_whole_action():
+    g = G(6, ids={Role.BOMBER: "C3"})
+    g.st.points = 17
+    g.turn_to(Role.BOMBER)
+    c4, d5, e6 = g.s("C4"), g.s("D5"), g.s("E6")
+    g.st.bombs |= {c4, d5}
+    g.do(Detonate(user_id=g.u(Role.BOMBER), bomb=c4, chain=(d5, e6)))
+    assert {c4, d5, e6} <= g.st.dead and g.st.points == 20
+    assert len(g.of(GameEnded)) == 1 and g.st.timer is None
+
+
+def test_NOIR_Q28_scores_and_thresholds_are_public():
+    g = G(6, ids={Role.KILLER: "B2"})
+    started = G(8).of(GameStarted)[0]
+    assert (started.arrests_needed, started.points_needed) == (5, 25)
+    g.do(Kill(user_id=g.u(Role.KILLER), target=g.s("B3")))
+    killed = g.of(SuspectKilled)[0]
+    assert isinstance(killed.audience, Public) and killed.points == 1
+
+
+def test_NOIR_42_every_action_is_public_and_outlined():
+    g = G(6)
+    g.turn_to(Role.BOMBER)
+    events = g.do(PlaceBomb(user_id=g.u(Role.BOMBER), target=g.s("C3")))
+    assert isinstance(events[0].audience, Public) and events[0].target == g.s("C3")
+    assert g.st.last_action == ("bomb", g.s("C3"))
+    assert g.st.current == g.u(Role.SUIT)
+
+
+def test_NOIR_Q22_pickers_get_exact_suspect_sets():
+    g = G(8, ids={Role.KILLER: "E5"})
+    la = g.legal(Role.KILLER)
+    assert len(la.kill) == 8 and len(set(la.kill)) == 8
+    assert len(la.shifts) == 7 * 4 * 2 and la.change_identity
+    assert g.legal(Role.SUIT).step == ""  # not his turn: nothing
