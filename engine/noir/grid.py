@@ -135,7 +135,7 @@ def swap(st: NoirState, a: int, b: int) -> None:
 
 # --- collapse ----------------------------------------------------------------------------------
 def collapse_options(st: NoirState) -> list[tuple[str, str]]:
-    """NOIR-39, Q13: ('columns', end) when every column holds a dead suspect and more than one
+    """NOIR-39, Q13, X20: ('columns', end) when every column holds a dead suspect and more than one
     row is left (the grid loses a row); ('rows', end) likewise (it loses a column)."""
     out = []
     if st.rows > 1 and all(any(st.grid[r][c] in st.dead for r in range(st.rows))

@@ -72,8 +72,8 @@ def strip_tokens(st: NoirState, suspect: int) -> None:
 
 
 def arrest(s: Step, p: Player, suspect: int, by: str) -> None:
-    """NOIR-13, 14, 16, 17: mark ``suspect`` arrested, score it, clear an arrested Bomber's bombs
-    or Psycho's threats, and give ``p`` a new identity.  ``by``: 'accusation' | 'kill'."""
+    """NOIR-13, 14, 16, 17, X05 (the role is public): mark ``suspect`` arrested, score it,
+    clear an arrested Bomber's bombs or Psycho's threats, and give ``p`` a new identity.  ``by``: 'accusation' | 'kill'."""
     st = s.st
     st.arrested.add(suspect)
     strip_tokens(st, suspect)

@@ -1,4 +1,4 @@
-"""Kills and the Suit's reaction window (NOIR-12, 14, 16, 20, 34, 35, Q07, Q11, Q27, X02, X05).
+"""Kills and the Suit's reaction window (NOIR-12, 14, 16, 20, 34, 35, Q07, Q11, Q27, X02, X07).
 
 Every kill of an action goes through one queue, resolved in order: a suspect no longer killable
 is skipped; a protected one opens the Suit's window (a fixed ``cancel`` timer, whether or not the
@@ -57,7 +57,7 @@ def open_window(s: Step, suspect: int, cause: str) -> None:
 
 def close_window(s: Step) -> None:
     """The window's timer fired: cancel (the shield is used up; a bomb chain ends at this link,
-    NOIR-X02, and this link's bomb is spent, X05) or let it happen; then the queue goes on."""
+    NOIR-X02, and this link's bomb is spent, X07) or let it happen; then the queue goes on."""
     st = s.st
     w = st.window
     st.window = None

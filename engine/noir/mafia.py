@@ -41,6 +41,7 @@ def kill(s: Step, cmd) -> None:
 
 
 def can_change_identity(st: NoirState) -> bool:
+    """NOIR-X21: only while the deck holds a usable card."""
     return bool(peek(st, lambda c: identity_usable(st, c), 1))
 
 
@@ -109,7 +110,7 @@ def place_bomb(s: Step, cmd) -> None:
 
 
 def chain_links(st: NoirState, bomb: int, chain: tuple[int, ...] = ()) -> list[int]:
-    """NOIR-24, 25, Q09: the suspects the blast may reach next after ``bomb`` and ``chain``:
+    """NOIR-24, 25, Q09, X15: the suspects the blast may reach next after ``bomb`` and ``chain``:
     living, unarrested neighbours of the last link not yet in the chain; none once the last link
     carries no bomb.  The chain may stop after any link, and must have one when one is open."""
     if chain and chain[-1] not in st.bombs:

@@ -1,4 +1,4 @@
-"""The lobby and the deal (NOIR-01..05, 08, Q17, Q18)."""
+"""The lobby and the deal (NOIR-01..05, 08, Q17, Q18, X09, X23)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def cancel(s: Step, cmd) -> None:
 
 
 def check_deal(st: NoirState, cmd) -> None:
-    """NOIR-01, 02, 07, 08, Q18: 6 or 8 joined players, the table's roles, alternating teams
+    """NOIR-01, 02, 07, 08, Q18, X09: 6 or 8 joined players, the table's roles, alternating teams
     with the Killer first; ``layout`` and ``deck`` permutations of the suspects."""
     n = len(st.players)
     if n not in TABLES:

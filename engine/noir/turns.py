@@ -1,4 +1,4 @@
-"""Turn order, timers, timeouts, pauses and the end (NOIR-07..11, Q19, Q21, X07..X10, X17).
+"""Turn order, timers, timeouts, pauses and the end (NOIR-07..11, Q19, Q21, X10, X16..X19).
 
 A turn: :func:`begin_turn` (the Psycho's compulsory deaths first, NOIR-20), the player's step
 'act' (the Psycho then 'threats'), the kills of his action, then :func:`end_turn` passes to the
@@ -79,7 +79,8 @@ def finish_action(s: Step) -> None:
 
 
 def check_end(s: Step) -> bool:
-    """NOIR-10, 11, Q19: agents at their arrests, mafia at its points, both together a draw."""
+    """NOIR-10, 11, Q19, X16 (run once an action's kills are done): agents at their arrests,
+    mafia at its points, both together a draw."""
     st = s.st
     t = st.table
     agents, mafia = st.arrests >= t.arrests_needed, st.points >= t.points_needed

@@ -200,3 +200,18 @@ def test_NOIR_X12_dead_cards_leave_the_hand_when_his_turn_opens():
     assert g.st.current == g.u(Role.PROFILER)
     assert dead not in g.st.hand and len(g.st.hand) == 4 and dead in g.st.deck
     assert g.of(HandDealt)
+
+
+def test_NOIR_Q16_kept_card_is_marked_a_dead_draw_is_replaced():
+    g = G(6, deck_rest=[sid("B5"), sid("E2"), sid("C5")])
+    g.st.dead.add(sid("E2"))
+    g.turn_to(Role.DETECTIVE)
+    assert g.legal(Role.DETECTIVE).interrogate == (sid("B5"), sid("C5"))
+    g.do(Interrogate(user_id=g.u(Role.DETECTIVE), keep=sid("C5")))
+    assert g.st.interrogated == {sid("C5")} and isinstance(g.of(Interrogated)[0].audience, Public)
+    g = G(6)
+    g.st.deck = [sid("E2")]
+    g.st.dead.add(sid("E2"))
+    g.turn_to(Role.DETECTIVE)
+    assert g.legal(Role.DETECTIVE).interrogate == ()
+    g.refuse(Interrogate(user_id=g.u(Role.DETECTIVE), keep=sid("E2")), InvalidTarget)

@@ -149,3 +149,8 @@ def test_NOIR_Q20_team_hears_only_identities():
 def test_NOIR_Q26_no_disarm_or_self_destruct():
     names = {n.lower() for n in COMMAND_TYPES}
     assert not {n for n in names if "disarm" in n or "destruct" in n}
+
+
+def test_NOIR_41_the_engine_polices_no_talk():
+    names = {n.lower() for n in COMMAND_TYPES}
+    assert not {n for n in names if "warn" in n or "foul" in n or "delete" in n}
