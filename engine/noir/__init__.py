@@ -4,7 +4,8 @@
 It shares only the conventions of ``engine/``: frozen commands in, events with audiences out
 (:mod:`engine.audience`), refusals as :class:`engine.errors.IllegalCommand`, the log, chance and
 time as data.  Entry points: :func:`apply`, :func:`replay`, :func:`legal_actions`,
-:func:`chain_links`, and the JSON helpers of :mod:`engine.noir.serialize`.
+:func:`chain_links`, the views :func:`public_board` / :func:`private_card`, and the JSON
+helpers of :mod:`engine.noir.serialize`.
 """
 
 from .commands import *  # noqa: F401,F403
@@ -20,3 +21,4 @@ from .serialize import (
     command_from_dict, event_from_dict, state_from_dict, state_to_dict, to_dict,
 )
 from .state import NoirState, Player
+from .view import PrivateCard, PublicBoard, private_card, public_board

@@ -102,8 +102,11 @@ def shift_ok(st: NoirState, line: str, index: int, by: int, reach: int) -> bool:
 
 def shift_options(st: NoirState, reach: int) -> list[tuple[str, int, int]]:
     """Every (line, index, by) the reach allows, before the undo rule."""
-    return [(line, index, by) for line in LINES for index in range(line_count(st, line))
-            for by in shift_distances(st, line, reach)]
+    out = []
+    for line in LINES:
+        distances = shift_distances(st, line, reach)
+        out += [(line, index, by) for index in range(line_count(st, line)) for by in distances]
+    return out
 
 
 def undoes(prev: tuple | None, line: str, index: int, by: int) -> bool:

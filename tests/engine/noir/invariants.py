@@ -6,7 +6,7 @@ import json
 from engine.audience import Private, Public
 from engine.noir import (
     Collapsed, GameEnded, IdentityCard, command_from_dict, event_from_dict, replay,
-    state_from_dict, state_to_dict, to_dict,
+    public_board, state_from_dict, state_to_dict, to_dict,
 )
 from engine.noir.rules import MAX_SHIELDS, Team
 
@@ -56,9 +56,15 @@ def check_step(before, cmd, after, events, deep: bool = True) -> None:
             assert e.role == me.role.value
             for u, _, _ in e.teammates:
                 assert after.players[u].team == me.team
-    # JSON round trip of the command and the events
     if not deep:
         return
+    # the group's board depends on no secret (identities, deck, hand)
+    blind = after.clone()
+    for p in blind.players.values():
+        p.identity = None
+    blind.deck, blind.hand = [], []
+    assert public_board(blind) == public_board(after)
+    # JSON round trip of the command and the events
     assert command_from_dict(json.loads(json.dumps(to_dict(cmd)))) == cmd
     for e in events:
         assert event_from_dict(json.loads(json.dumps(to_dict(e)))) == e

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine.audience import Public
 from engine.noir import (
-    Accuse, Detonate, GameEnded, GameStarted, Kill, PlaceBomb, Role, Shift, SuspectKilled,
+    Accuse, AnswerCancel, Detonate, GameEnded, GameStarted, Kill, PlaceBomb, Role, Shift,
+    SuspectKilled, private_card, public_board,
 )
 from engine.noir.errors import GameOver
 
@@ -83,3 +84,28 @@ def test_NOIR_Q22_pickers_get_exact_suspect_sets():
     assert len(la.kill) == 8 and len(set(la.kill)) == 8
     assert len(la.shifts) == 7 * 4 * 2 and la.change_identity
     assert g.legal(Role.SUIT).step == ""  # not his turn: nothing
+
+
+def test_NOIR_X25_the_public_board_depends_on_no_identity():
+    a = G(6, ids={Role.KILLER: "B2"})
+    b = G(6, ids={Role.KILLER: "E2", Role.PSYCHO: "B6", Role.SUIT: "A4"})
+    assert public_board(a.st) == public_board(b.st)
+    a.do(Shift(user_id=a.u(Role.KILLER), line="row", index=2, by=1))
+    b.do(Shift(user_id=b.u(Role.KILLER), line="row", index=2, by=1))
+    assert public_board(a.st) == public_board(b.st)
+    board = public_board(a.st)
+    assert board.current == a.u(Role.UNDERCOVER) and board.timer[0] == "turn"
+    assert (board.arrests_needed, board.points_needed) == (4, 18)
+
+
+def test_NOIR_X25_a_private_card_rebuilds_each_players_secrets():
+    g = G(8, ids={Role.KILLER: "B2", Role.SUIT: "C5"})
+    g.st.shields.add(g.s("C2"))
+    g.do(Kill(user_id=g.u(Role.KILLER), target=g.s("C2")))
+    suit = private_card(g.st, g.u(Role.SUIT))
+    assert suit.cancel == g.s("C2") and suit.suspect == g.ident(Role.SUIT)
+    assert {r for _, r, _ in suit.teammates} == {"undercover", "detective", "profiler"}
+    assert private_card(g.st, g.u(Role.PROFILER)).hand == tuple(g.st.hand)
+    assert private_card(g.st, g.u(Role.KILLER)).cancel is None
+    g.do(AnswerCancel(user_id=g.u(Role.SUIT), cancel=False))
+    assert public_board(g.st).window == (g.s("C2"), "kill")
