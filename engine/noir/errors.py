@@ -19,6 +19,12 @@ class BadSetup(NoirIllegal):
     code = "noir_bad_setup"
 
 
+class BadInput(NoirIllegal):
+    """A malformed command: a value of the wrong type or shape (NOIR-X26)."""
+
+    code = "noir_bad_input"
+
+
 class NotInGame(NoirIllegal):
     code = "noir_not_in_game"
 

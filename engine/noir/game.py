@@ -16,7 +16,7 @@ from .commands import (
     Detonate, Interrogate, Join, Kill, Leave, MoveToken, Pause, PlaceBomb, PlaceThreats, Profile,
     Protect, Resume, ReturnToGame, Shift, Shoot, StartGame, Swap, TurnTimeout, Unprotect,
 )
-from .errors import BadSetup, GameOver, GamePaused, NoirIllegal
+from .errors import BadInput, BadSetup, GameOver, GamePaused, NoirIllegal
 from .events import Event
 from .state import NoirState
 from .step import Step
@@ -61,7 +61,10 @@ def apply(state: NoirState | None, cmd: Command) -> tuple[NoirState, list[Event]
         raise GamePaused()
     st = state.clone()
     s = Step(st)
-    handler(s, cmd)
+    try:
+        handler(s, cmd)
+    except (TypeError, KeyError) as exc:  # NOIR-X26: a value of the wrong type or shape
+        raise BadInput(f"malformed {type(cmd).__name__}: {exc!r}") from exc
     st.commands += 1
     return st, s.events
 

@@ -80,7 +80,7 @@ def place_threats(s: Step, cmd) -> None:
     p = guard(s, cmd.user_id, roles=(Role.PSYCHO,), step="threats")
     st = s.st
     cells = turns.threat_cells(st, p)
-    targets = tuple(cmd.targets)
+    targets = tuple(cmd.targets) if isinstance(cmd.targets, (tuple, list)) else ()
     if not 1 <= len(targets) <= 3 or len(set(targets)) != len(targets) \
             or any(t not in cells for t in targets):
         raise InvalidTarget("threats")
@@ -125,6 +125,8 @@ def detonate(s: Step, cmd) -> None:
     st = s.st
     if cmd.bomb not in st.bombs:
         raise InvalidTarget("no bomb")
+    if not isinstance(cmd.chain, (tuple, list)):
+        raise InvalidTarget("chain")
     chain = tuple(cmd.chain)
     for i, link in enumerate(chain):
         if link not in chain_links(st, cmd.bomb, chain[:i]):
@@ -173,8 +175,9 @@ def move_token(s: Step, cmd) -> None:
     if cmd.kind not in TOKEN_KINDS:
         raise InvalidTarget("token kind")
     tokens = _tokens(st, cmd.kind)
-    if cmd.source not in tokens or cmd.dest in tokens or not st.killable(cmd.dest) \
-            or cmd.dest not in positions(st) or not adjacent(st, cmd.source, cmd.dest):
+    pos = positions(st)
+    if cmd.source not in tokens or cmd.dest in tokens or cmd.dest not in pos \
+            or not st.killable(cmd.dest) or not adjacent(st, cmd.source, cmd.dest, pos):
         raise InvalidTarget("token move")
     tokens.discard(cmd.source)
     tokens.add(cmd.dest)

@@ -77,6 +77,8 @@ def check_deal(st: NoirState, cmd) -> None:
         raise BadSetup("the Killer goes first")
     if any(r.team != (Team.MAFIA if i % 2 == 0 else Team.AGENTS) for i, r in enumerate(roles)):
         raise BadSetup("teams must alternate")
+    if not isinstance(cmd.seed, int) or isinstance(cmd.seed, bool):
+        raise BadSetup("seed must be an int")
     every = list(range(table.size * table.size))
     if sorted(cmd.layout) != every or sorted(cmd.deck) != every:
         raise BadSetup("layout and deck must hold every suspect once")
@@ -89,7 +91,12 @@ def start(s: Step, cmd) -> None:
     _lobby(st)
     if cmd.user_id is not None and cmd.user_id != st.organiser:
         raise NotAllowed()
-    check_deal(st, cmd)
+    try:
+        check_deal(st, cmd)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, BadSetup):
+            raise
+        raise BadSetup(f"malformed deal: {exc}") from exc
     n = len(st.players)
     size = TABLES[n].size
     st.order = list(cmd.order)
@@ -104,7 +111,7 @@ def start(s: Step, cmd) -> None:
     layout = list(cmd.layout)
     st.grid = [layout[r * size:(r + 1) * size] for r in range(size)]
     st.size = size
-    st.seed = int(cmd.seed)
+    st.seed = cmd.seed
     st.phase = "play"
     st.turn = 0
     s.emit(GameStarted(order=tuple((u, st.players[u].role.value) for u in st.order),

@@ -11,7 +11,6 @@ class Step:
     def __init__(self, st: NoirState) -> None:
         self.st = st
         self.events: list[Event] = []
-        self.autos = 0  # turns auto-passed within this call (NOIR-Q21 guard)
 
     def emit(self, event: Event) -> None:
         self.events.append(event)

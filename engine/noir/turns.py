@@ -8,9 +8,9 @@ next in ``order``.  The game ends when an action completes with a threshold reac
 from __future__ import annotations
 
 from . import kills
-from .errors import GameOver, NotAllowed, NotInGame, NotPaused, PauseLimit, WrongPhase, \
+from .errors import BadInput, GameOver, NotAllowed, NotInGame, NotPaused, PauseLimit, WrongPhase, \
     GamePaused
-from .events import GameEnded, Paused, PlayerReturned, Resumed, ThreatsPlaced, \
+from .events import GameCancelled, GameEnded, Paused, PlayerReturned, Resumed, ThreatsPlaced, \
     ThreatsSkipped, TurnStarted, TurnTimedOut
 from .grid import neighbours, positions, straight
 from .identities import refresh_hand
@@ -41,15 +41,27 @@ def begin_turn(s: Step) -> None:
 
 
 def choose(s: Step) -> None:
-    """The current player's choosing part: auto-passed (NOIR-Q21) or a turn timer."""
+    """The current player's choosing part: a turn timer, or auto-passed (NOIR-Q21); when every
+    player is auto-passed nobody is left at the table and the game is abandoned (NOIR-X18)."""
     st = s.st
     st.step = "act"
     p = st.players[st.order[st.turn]]
-    if p.auto_pass and s.autos < len(st.order):
-        s.autos += 1
-        timeout_turn(s, p, auto=True)
-    else:
+    if not p.auto_pass:
         s.arm("turn")
+    elif all(q.auto_pass for q in st.players.values()):
+        abandon(s)
+    else:
+        timeout_turn(s, p, auto=True)
+
+
+def abandon(s: Step) -> None:
+    st = s.st
+    st.phase = "cancelled"
+    st.step = ""
+    st.queue = []
+    st.window = None
+    s.disarm()
+    s.emit(GameCancelled(by=None, reason="abandoned"))
 
 
 def after_queue(s: Step) -> None:
@@ -175,6 +187,9 @@ def pause(s: Step, uid: int | None, remaining: int | None) -> None:
         if p.pauses_used >= PAUSES_PER_PLAYER:
             raise PauseLimit()
         p.pauses_used += 1
+    if remaining is not None and (not isinstance(remaining, (int, float))
+                                  or isinstance(remaining, bool)):
+        raise BadInput("remaining must be seconds")
     t = st.timer
     left = None
     if t is not None:

@@ -99,3 +99,35 @@ def test_noir_makes_no_impure_calls(path):
 @pytest.mark.parametrize("path", MODULES, ids=[p.name for p in MODULES])
 def test_noir_modules_stay_small(path):
     assert len(path.read_text(encoding="utf-8").splitlines()) <= 400
+
+
+def test_NOIR_X26_malformed_commands_are_refused_cleanly():
+    from engine.noir import (
+        Accuse, BadInput, Detonate, IllegalCommand, MoveToken, Pause, PlaceThreats, Shift,
+        StartGame, Swap,
+    )
+    g = G(8)
+    g.turn_to(Role.SNIPER)
+    u = g.u(Role.SNIPER)
+    for cmd in (
+        MoveToken(user_id=u, kind="bomb", source=[1], dest=2),
+        MoveToken(user_id=u, kind=None, source=1, dest=2),
+        Shift(user_id=u, line="row", index="1", by=1),
+        Shift(user_id=u, line=None, index=1, by=None),
+        Detonate(user_id=u, bomb={"x": 1}),
+        PlaceThreats(user_id=u, targets=None),
+        Swap(user_id=u, first=[1], second=[2]),
+        Accuse(user_id=u, target=None),
+        Pause(user_id=u, remaining="soon"),
+    ):
+        g.refuse(cmd, IllegalCommand)
+    g.refuse(Pause(user_id=u, remaining="soon"), BadInput)
+    fresh = G(6)
+    st = fresh.st.clone()
+    st.phase, st.order = "lobby", []
+    with pytest.raises(IllegalCommand):
+        apply(st, StartGame(order=fresh.start.order, roles=("nobody",) * 6,
+                            layout=fresh.start.layout, deck=fresh.start.deck))
+    with pytest.raises(IllegalCommand):
+        apply(st, StartGame(order=fresh.start.order, roles=fresh.start.roles,
+                            layout=(None,) * 36, deck=fresh.start.deck))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.noir import (
-    COMMAND_TYPES, Kill, Pause, PlaceThreats, PlayerReturned, Protect, Resume, ReturnToGame,
+    COMMAND_TYPES, GameCancelled, Kill, Pause, PlaceThreats, PlayerReturned, Protect, Resume, ReturnToGame,
     Role, Shift, TurnStarted, TurnTimedOut, TurnTimeout, TimerArmed,
 )
 from engine.noir.errors import GamePaused, NotPaused, NotYourTurn, PauseLimit
@@ -76,7 +76,7 @@ def test_NOIR_Q21_a_timed_out_psycho_still_threatens():
     assert len(g.st.threats) == 1 and g.st.current == g.u(Role.DETECTIVE)
 
 
-def test_NOIR_X18_return_or_any_action_ends_auto_pass_and_all_away_waits():
+def test_NOIR_X18_return_or_any_action_ends_auto_pass_all_away_abandons():
     g = G(6)
     g.p(Role.KILLER).auto_pass = True
     g.p(Role.KILLER).misses = 2
@@ -86,8 +86,13 @@ def test_NOIR_X18_return_or_any_action_ends_auto_pass_and_all_away_waits():
     for p in g.st.players.values():
         p.auto_pass = True
     g.do(Shift(user_id=g.u(Role.KILLER), line="row", index=0, by=1))
-    assert not g.p(Role.KILLER).auto_pass
-    assert g.st.timer is not None and g.st.timer.kind == "turn"  # someone's turn waits again
+    assert not g.p(Role.KILLER).auto_pass  # he acted: the others pass, his turn waits
+    assert g.st.current == g.u(Role.KILLER) and g.st.timer.kind == "turn"
+    assert len(g.of(TurnTimedOut)) == 5
+    g.do(TurnTimeout(timer_seq=g.st.timer.seq))
+    g.do(TurnTimeout(timer_seq=g.st.timer.seq))  # his second in a row: nobody is left
+    assert g.st.phase == "cancelled" and g.of(GameCancelled)[0].reason == "abandoned"
+    assert g.st.timer is None
 
 
 def test_NOIR_X19_a_stale_timeout_changes_nothing():
