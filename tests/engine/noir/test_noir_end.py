@@ -109,3 +109,53 @@ def test_NOIR_X25_a_private_card_rebuilds_each_players_secrets():
     assert private_card(g.st, g.u(Role.KILLER)).cancel is None
     g.do(AnswerCancel(user_id=g.u(Role.SUIT), cancel=False))
     assert public_board(g.st).window == (g.s("C2"), "kill")
+
+
+def _accepted(st, make, options) -> set:
+    from engine.noir import IllegalCommand, apply
+    out = set()
+    for o in options:
+        try:
+            apply(st, make(o))
+        except IllegalCommand:
+            continue
+        out.add(o)
+    return out
+
+
+def test_NOIR_Q22_legal_actions_match_what_apply_accepts():
+    from engine.noir import (
+        Autopsy, Collapse, Interrogate, Profile, Protect, Shoot, Unprotect, legal_actions,
+    )
+    from .playout import play
+    checked = 0
+    for seed in (1, 2, 3, 4):
+        po = play(seed, 6 if seed % 2 else 8)
+        for _, _, st, _ in po.steps[8::6]:
+            if st.phase != "play" or st.step != "act" or st.paused:
+                continue
+            u = st.current
+            la = legal_actions(st, u)
+            every = [x for row in st.grid for x in row]
+            for name, make in (
+                ("kill", lambda x: Kill(user_id=u, target=x)),
+                ("shoot", lambda x: Shoot(user_id=u, target=x)),
+                ("place_bomb", lambda x: PlaceBomb(user_id=u, target=x)),
+                ("accuse", lambda x: Accuse(user_id=u, target=x)),
+                ("autopsy", lambda x: Autopsy(user_id=u, target=x)),
+                ("protect", lambda x: Protect(user_id=u, target=x)),
+                ("unprotect", lambda x: Unprotect(user_id=u, target=x)),
+                ("profile", lambda x: Profile(user_id=u, card=x)),
+                ("interrogate", lambda x: Interrogate(user_id=u, keep=x)),
+            ):
+                assert _accepted(st, make, every) == set(getattr(la, name)), name
+            lines = [(ln, i, by) for ln in ("row", "column") for i in range(7)
+                     for by in (-2, -1, 1, 2)]
+            shift = _accepted(st, lambda o: Shift(user_id=u, line=o[0], index=o[1], by=o[2]),
+                              lines)
+            assert shift == set(la.shifts)
+            ends = [(a, e) for a in ("columns", "rows") for e in ("first", "last")]
+            assert _accepted(st, lambda o: Collapse(user_id=u, axis=o[0], end=o[1]),
+                             ends) == set(la.collapse)
+            checked += 1
+    assert checked >= 10
