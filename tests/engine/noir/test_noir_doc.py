@@ -60,3 +60,16 @@ def test_every_rule_test_is_named_in_its_row():
 
 def test_every_noir_rule_has_an_engine_test():
     assert PAGE.bot_only_rows() == set()
+
+
+def test_every_where_enforced_names_existing_code():
+    import importlib
+    for rid, line in PAGE.rows().items():
+        where = line.split("|")[3].split(":")[0]
+        for ref in re.findall(r"`([a-z_]+(?:\.[A-Za-z_]+)?)`", where):
+            module, _, name = ref.partition(".")
+            mod = importlib.import_module(f"engine.noir.{module}")
+            if name:
+                obj = getattr(mod, name, None) or getattr(getattr(mod, "NoirState", None),
+                                                          name, None)
+                assert obj is not None, f"{rid}: {ref} does not exist"
