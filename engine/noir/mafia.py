@@ -8,8 +8,9 @@ from __future__ import annotations
 from . import kills, turns
 from .common import guard, main_done
 from .errors import InvalidTarget
-from .events import BombPlaced, Detonated, KillAttempted, Shot, Swapped, ThreatsPlaced, \
-    TokenMoved
+from .events import (
+    BombPlaced, Detonated, KillAttempted, Shot, Swapped, ThreatsPlaced, TokenMoved,
+)
 from .grid import adjacent, diagonal, neighbours, positions, swap as swap_cells
 from .identities import identity_usable, new_identity, peek
 from .rules import LINE_REACH, Role

@@ -57,6 +57,8 @@ def cancel(s: Step, cmd) -> None:
     st.phase = "cancelled"
     st.step = ""
     st.paused = None
+    st.window = None
+    st.queue = []
     s.disarm()
     s.emit(GameCancelled(by=cmd.user_id, reason=cmd.reason))
 

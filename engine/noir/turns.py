@@ -8,10 +8,13 @@ next in ``order``.  The game ends when an action completes with a threshold reac
 from __future__ import annotations
 
 from . import kills
-from .errors import BadInput, GameOver, NotAllowed, NotInGame, NotPaused, PauseLimit, WrongPhase, \
-    GamePaused
-from .events import GameCancelled, GameEnded, Paused, PlayerReturned, Resumed, ThreatsPlaced, \
-    ThreatsSkipped, TurnStarted, TurnTimedOut
+from .errors import (
+    BadInput, GameOver, GamePaused, NotAllowed, NotInGame, NotPaused, PauseLimit, WrongPhase,
+)
+from .events import (
+    GameCancelled, GameEnded, Paused, PlayerReturned, Resumed, ThreatsPlaced, ThreatsSkipped,
+    TurnStarted, TurnTimedOut,
+)
 from .grid import neighbours, positions, straight
 from .identities import refresh_hand
 from .rules import LINE_REACH, MISSES_FOR_AUTO_PASS, PAUSES_PER_PLAYER, Role

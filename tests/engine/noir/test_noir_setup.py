@@ -154,3 +154,13 @@ def test_NOIR_Q26_no_disarm_or_self_destruct():
 def test_NOIR_41_the_engine_polices_no_talk():
     names = {n.lower() for n in COMMAND_TYPES}
     assert not {n for n in names if "warn" in n or "foul" in n or "delete" in n}
+
+
+def test_NOIR_X23_the_organiser_cancels_and_then_nothing_is_accepted():
+    from engine.noir import CancelGame, GameCancelled, Kill
+    from engine.noir.errors import GameOver
+    g = G(6, ids={Role.KILLER: "B2"})
+    g.refuse(CancelGame(user_id=g.u(Role.SUIT)), NotAllowed)
+    g.do(CancelGame(user_id=uid(1)))
+    assert g.st.phase == "cancelled" and g.st.timer is None and g.of(GameCancelled)
+    g.refuse(Kill(user_id=g.u(Role.KILLER), target=g.s("B3")), GameOver)
