@@ -2,7 +2,7 @@
 (stdlib only; docs/rules/noir.md).
 
 It shares only the conventions of ``engine/``: frozen commands in, events with audiences out
-(:mod:`engine.audience`), refusals as :class:`engine.errors.IllegalCommand`, the log, chance and
+(:mod:`engine.core.audience`), refusals as :class:`engine.core.errors.IllegalCommand`, the log, chance and
 time as data.  Entry points: :func:`apply`, :func:`replay`, :func:`legal_actions`,
 :func:`chain_links`, the views :func:`public_board` / :func:`private_card`, and the JSON
 helpers of :mod:`engine.noir.serialize`.

@@ -1,4 +1,4 @@
-"""NOIR's refusals: each an :class:`engine.errors.IllegalCommand` with a stable ``code``.
+"""NOIR's refusals: each an :class:`engine.core.errors.IllegalCommand` with a stable ``code``.
 
 Raised by :func:`engine.noir.apply`; raising never changes the caller's state (apply works on a
 copy).  The codes are the keys the bot translates (``noir.errors.<code>``).
@@ -6,7 +6,7 @@ copy).  The codes are the keys the bot translates (``noir.errors.<code>``).
 
 from __future__ import annotations
 
-from engine.errors import IllegalCommand
+from engine.core.errors import IllegalCommand
 
 
 class NoirIllegal(IllegalCommand):

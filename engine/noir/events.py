@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.audience import PUBLIC, Private, Public
+from engine.core.audience import PUBLIC, Private, Public
 
 
 @dataclass(frozen=True, kw_only=True)

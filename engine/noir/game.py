@@ -1,7 +1,7 @@
 """NOIR's entry points: :func:`apply` and :func:`replay`.
 
 ``apply(state, command) -> (new_state, events)`` is one atomic step on a private copy
-(:meth:`NoirState.clone`): a refused command raises an :class:`engine.errors.IllegalCommand`
+(:meth:`NoirState.clone`): a refused command raises an :class:`engine.core.errors.IllegalCommand`
 subclass (:mod:`engine.noir.errors`) and changes nothing.  No clock, no chance: replaying a log
 rebuilds the same state.
 """

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.audience import Private
+from engine.core.audience import Private
 
 from .events import Arrested, HandDealt, IdentityCard, IdentityChanged, TokensCleared
 from .rules import HAND_SIZE, Role, Team

@@ -8,7 +8,7 @@ identity is an arrest (NOIR-16); of an agent's, 2 points and a new identity (NOI
 
 from __future__ import annotations
 
-from engine.audience import Private
+from engine.core.audience import Private
 
 from . import turns
 from .events import CancelOffered, KillCancelled, SuspectKilled, WindowOpened

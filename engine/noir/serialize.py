@@ -13,7 +13,7 @@ import typing
 from enum import Enum
 from functools import lru_cache
 
-from engine.audience import PUBLIC, Private
+from engine.core.audience import PUBLIC, Private
 
 from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
@@ -60,7 +60,7 @@ def _convert(value, hint):
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if all(isinstance(a, type) and a.__module__ == "engine.audience" for a in args):
+        if all(isinstance(a, type) and a.__module__ == "engine.core.audience" for a in args):
             return _audience(value)
         return _convert(value, args[0]) if len(args) == 1 else value
     if origin is tuple:

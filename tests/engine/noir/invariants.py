@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from engine.audience import Private, Public
+from engine.core.audience import Private, Public
 from engine.noir import (
     Collapsed, GameEnded, IdentityCard, command_from_dict, event_from_dict, replay,
     public_board, state_from_dict, state_to_dict, to_dict,

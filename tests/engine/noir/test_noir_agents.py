@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.audience import Public
+from engine.core.audience import Public
 from engine.noir import (
     Accuse, Accused, Arrested, Autopsy, AutopsyDone, ChangeIdentity, HandDealt, IdentityCard,
     Interrogate, Interrogated, Profile, Profiled, Protect, Role, Shift, Unprotect,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.audience import Public
+from engine.core.audience import Public
 from engine.noir import (
     Accuse, AnswerCancel, Detonate, GameEnded, GameStarted, Kill, PlaceBomb, Role, Shift,
     SuspectKilled, private_card, public_board,

@@ -3,7 +3,7 @@ X01..X05, X07, X14, X21."""
 
 from __future__ import annotations
 
-from engine.audience import Private, Public
+from engine.core.audience import Private, Public
 from engine.noir import (
     AnswerCancel, Accuse, Arrested, CancelOffered, ChangeIdentity, Detonate, IdentityCard,
     IdentityChanged, Kill, KillCancelled, Role, Shift, SuspectKilled, TokensCleared, TurnTimeout,

@@ -22,7 +22,7 @@ from .playout import play
 NOIR = Path(__file__).resolve().parents[3] / "engine" / "noir"
 MODULES = sorted(NOIR.glob("*.py"))
 #: the only modules of the existing engine NOIR may import (to remap after the restructure)
-ALLOWED_ENGINE = {"engine.audience", "engine.errors"}
+ALLOWED_ENGINE = {"engine.core.audience", "engine.core.errors"}
 
 
 def test_NOIR_X22_replay_of_the_log_is_the_state():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.audience import Private, Public
+from engine.core.audience import Private, Public
 from engine.noir import (
     COMMAND_TYPES, BadSetup, CreateGame, GameStarted, HandDealt, IdentityCard, Join, Leave, Role,
     StartGame, Team, TurnStarted, apply,
