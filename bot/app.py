@@ -23,6 +23,7 @@ from .deadlines import Deadlines
 from .handlers import discipline, game, history as history_handlers, lobby, moderation, private
 from .handlers import settings as settings_handlers
 from .handlers import onlookers as onlooker_handlers
+from .handlers.common import watch_users
 from .history.service import HistoryService
 from .i18n import Translator
 from .onlookers import Onlookers
@@ -101,6 +102,7 @@ def build_dispatcher() -> Dispatcher:
     """A fresh Dispatcher with fresh routers (a Router attaches to one Dispatcher only)."""
     dp = Dispatcher()
     dp.callback_query.middleware(CallbackAnswerMiddleware())
+    dp.update.outer_middleware(watch_users)  # renames and a lost host's return (handlers/common.py)
     # discipline and onlookers come before lobby (/start spectate_...), game (onlookers' presses)
     # and private (the onlookers' chat is routed before the mafia relay)
     dp.include_routers(history_handlers.router(), discipline.router(), onlooker_handlers.router(),

@@ -27,6 +27,7 @@ from .presenter_forum import ForumPresenter
 from .presenter_online import OnlinePresenter
 from .callbacks import Act
 from .i18n import Translator
+from .replies import reply_kwargs
 from .texts import (
     ELIMINATION_CAUSES, INACTIVE_REASONS, NO_ELIMINATION, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label,
 )
@@ -94,6 +95,7 @@ class Presenter(OnlinePresenter, ForumPresenter):
                 self.refresh_host_next(g, _, after)
 
     def group(self, g, text: str, markup=None, **kw):
+        kw = {**reply_kwargs(g.chat_id), **kw}  # an answer to a command replies to it
         fut = self.sender.send(g.chat_id, text, markup, **kw)
         if markup is None and self.on_group_text is not None:
             self.on_group_text(g, text)
@@ -490,7 +492,9 @@ class Presenter(OnlinePresenter, ForumPresenter):
     # --- control -----------------------------------------------------------------------------
     def on_Paused(self, g, _, before, st, e):
         if e.reason == "host_lost":
-            text = _("⏸ The host is unreachable; the game waits for him (up to {m} min).")
+            text = _("⏸ The host is unreachable; the game waits for the host (up to {m} min) and "
+                     "resumes when the host is back in the group. If it does not, the host sends "
+                     "/resume here (or an admin /takehost).")
         else:
             text = _("⏸ {player} paused the game. /resume continues it; it resumes by itself "
                      "in {m} min.")
@@ -551,7 +555,7 @@ class Presenter(OnlinePresenter, ForumPresenter):
         for seat_no, uid, role in e.roles:
             p = st.players[uid]
             mark = "" if p.alive else " ☠️"
-            lines.append(f"№{seat_no} {escape(p.name)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}{mark}")
+            lines.append(f"{label(st, uid)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}{mark}")
         score = self.online_best_move_score(g, _, st) if st.ruleset == "online" else None
         if score:
             lines += ["", score]

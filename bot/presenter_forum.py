@@ -13,7 +13,7 @@ from html import escape
 from engine import Phase, Role, Team
 from engine.forum import team_chat, winners
 
-from . import views
+from . import drafts, views
 from . import views_forum as vf
 from .texts import (
     ELIMINATION_CAUSES, ROLE_ICONS, ROLE_NAMES, SANCTION_REASONS, label,
@@ -39,7 +39,7 @@ class ForumPresenter:
         return list(team_chat(st))
 
     def forum_night_dm(self, g, _, st, uid: int, send: bool = False) -> None:
-        first = g.refs.get(f"cmp:{uid}")
+        first = drafts.pair_first(g, uid)
         text = vf.night_text(_, st, uid, first)
         markup = vf.night_keyboard(_, g.id, st, uid, first)
         key = f"night:{uid}"
@@ -83,8 +83,6 @@ class ForumPresenter:
                     self.forum_night_dm(g, _, st, p.user_id, send=True)
         elif phase == "night":
             self.forum_close_dms(g, "night:")
-            for k in [k for k in g.refs if k.startswith("cmp:")]:
-                del g.refs[k]
             if st.night <= 1:
                 self.group(g, _("🌙 <b>Night 1</b>: the acquaintance. Nobody acts tonight; the "
                                 "mafia meet in private chat (up to {s} s).").format(s=e.seconds))
@@ -127,7 +125,6 @@ class ForumPresenter:
             self.group(g, _("🎲 <b>Bonus round</b>: guess the survivors' roles in your private "
                             "chat ({s} s).").format(s=e.seconds))
             for p in st.seated():
-                g.refs[f"bg:{p.user_id}"] = {}
                 self.forum_bonus_dm(g, _, st, p.user_id, send=True)
         elif phase == "best_player":
             self.forum_close_group(g, "bonus_offer", _("🎲 No bonus round."))
@@ -165,7 +162,7 @@ class ForumPresenter:
             self.edit(g, key, uid, text, markup)
 
     def forum_bonus_dm(self, g, _, st, uid: int, send: bool = False) -> None:
-        draft = g.refs.setdefault(f"bg:{uid}", {})
+        draft = drafts.bonus(g, uid)
         text, markup = vf.bonus_text(_, st, draft), vf.bonus_keyboard(_, g.id, st, uid, draft)
         key = f"bonus:{uid}"
         if send:
@@ -331,7 +328,7 @@ class ForumPresenter:
             extra = ""
             if uid in sides:
                 extra = " — " + _("side: {side}").format(side=vf.side_name(_, sides[uid]))
-            lines.append(f"№{seat_no} {escape(p.name)} — {_card(_, role)}{extra}"
+            lines.append(f"{label(st, uid)} — {_card(_, role)}{extra}"
                          + ("" if p.alive else " ☠️") + (" 🏆" if uid in won else ""))
         self.group(g, "\n".join(lines), merge=False)
 

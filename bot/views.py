@@ -12,6 +12,7 @@ from aiogram.filters.callback_data import CallbackData
 from engine import GameState, Phase, Role, Team, find_ruleset, legal_actions
 
 from .callbacks import Act, LobbyAct
+from .names import isolate, isolate_plain
 from .texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
 
 class InlineKeyboardBuilder:
@@ -101,7 +102,7 @@ def lobby_text(_, ngettext, st: GameState, title: str = "") -> str:
         from .views_forum import lobby_roles_line
         lines.append(lobby_roles_line(_, st))
     if st.host:
-        lines.append(_("Host: {name}").format(name=escape(st.host_name)))
+        lines.append(_("Host: {name}").format(name=isolate(st.host_name)))
     n = len(st.players)
     lines.append("")
     if rs.min_players == rs.max_players:
@@ -111,7 +112,7 @@ def lobby_text(_, ngettext, st: GameState, title: str = "") -> str:
         lines.append(ngettext("{n} player (from {min} to {max}):", "{n} players (from {min} to {max}):",
                               n).format(n=n, min=rs.min_players, max=rs.max_players))
     for i, p in enumerate(st.players.values(), start=1):
-        lines.append(f"{i}. {escape(p.name)}")
+        lines.append(f"{i}. {isolate(p.name)}")
     lines.append("")
     lines.append(_("Press «Join»: the bot opens your private chat with it, where you will get "
                    "your role."))
@@ -147,7 +148,7 @@ def table_text(_, st: GameState) -> str:
                         for r in ROLE_ORDER if counts[r] and r is not Role.CIVILIAN)
     lines = [head, _("Mafia: {n} · in play: {roles}").format(n=mafia, roles=in_play)]
     if st.host:
-        lines.append(_("Host: {name}").format(name=escape(st.host_name)))
+        lines.append(_("Host: {name}").format(name=isolate(st.host_name)))
     lines.append("")
     for p in st.seated():
         mark = "" if p.alive else " ☠️"
@@ -157,7 +158,7 @@ def table_text(_, st: GameState) -> str:
             mark += " " + "⚠️" * min(p.fouls, 4)
         if st.forum is not None and st.forum.warnings.get(p.user_id) and p.alive:
             mark += " " + "❗" * min(st.forum.warnings[p.user_id], 5)
-        name = f"№{p.seat} {escape(p.name)}"
+        name = label(st, p.user_id)
         lines.append(f"<s>{name}</s>{mark}" if not p.alive else name + mark)
     if st.pause:
         lines.append("")
@@ -225,7 +226,7 @@ def turn_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
 
 def _plain_label(st: GameState, uid: int) -> str:
     p = st.players[uid]
-    return f"№{p.seat} {p.name}"[:40]
+    return f"№{p.seat} {isolate_plain(p.name, '', 30)}".rstrip()
 
 
 # --- ready gate ------------------------------------------------------------------------------

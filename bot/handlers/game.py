@@ -18,7 +18,9 @@ from engine import (
 )
 
 from ..callbacks import Act
-from .common import say, chat_locale, is_chat_admin, refusal
+from .. import drafts
+from ..replies import answering
+from .common import reply, say, chat_locale, is_chat_admin, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 PHASE_BOUND = {"ready", "cont", "end", "nom", "vote", "exy", "exn", "kill", "check", "heal", "sleep",
@@ -144,8 +146,8 @@ async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, servic
 
 
 async def _best_move_pick(g, uid: int, data: Act, st, service, presenter, _) -> str:
-    """ONLINE-08: the victim taps three names one by one (kept in memory until the third), then
-    the three go to the engine at once. Raises IllegalCommand as the engine does."""
+    """ONLINE-08: the victim taps three names one by one (a draft, bot/drafts.py, until the
+    third), then the three go to the engine at once. Raises IllegalCommand as the engine does."""
     if st.speaker != uid:
         return _("It's not your turn.")
     try:
@@ -154,26 +156,28 @@ async def _best_move_pick(g, uid: int, data: Act, st, service, presenter, _) -> 
         return _("You can't choose that player now.")
     if target not in legal_actions(st, uid).best_move:  # himself, the dead: refused at once
         return _("You can't choose that player now.")
-    picked = g.refs.setdefault("bm_pick", [])
+    picked = drafts.best_move(g)
     if target in picked:
         picked.remove(target)
     else:
         picked.append(target)
     if len(picked) == 3:
-        targets = tuple(picked)
         try:
-            await service.execute(g.id, ChooseBestMove(user_id=uid, targets=targets))
+            await service.execute(g.id, ChooseBestMove(user_id=uid, targets=tuple(picked)))
         except IllegalCommand:
             picked.remove(target)  # keep the first two picks
+            drafts.set_best_move(g, picked)
+            service.persist_ui_soon(g)
             raise
-        picked.clear()
         return "🎯"
+    drafts.set_best_move(g, picked)
+    service.persist_ui_soon(g)
     presenter.refresh_best_move(g, st, uid)
     return _("{n} of 3 chosen.").format(n=len(picked))
 
 
 async def _forum_draft(g, uid: int, data: Act, st, service, presenter, _) -> str:
-    """FORUM two-step choices kept in memory (``g.refs``) until complete: the Journalist's pair
+    """FORUM two-step choices kept as drafts (bot/drafts.py, durable) until complete: the Journalist's pair
     (``cmp``: the first tap, then the second sends ``ComparePlayers``) and the bonus round's
     form (``bg`` cycles a player's role, ``bgs`` sends it, ``bgx`` sends no guess). Raises
     IllegalCommand as the engine does."""
@@ -181,7 +185,7 @@ async def _forum_draft(g, uid: int, data: Act, st, service, presenter, _) -> str
     la = legal_actions(st, uid)
     tr_ = presenter.tr.get(g.locale)
     if data.a in ("bgs", "bgx"):
-        draft = g.refs.get(f"bg:{uid}", {}) if data.a == "bgs" else {}
+        draft = drafts.bonus(g, uid) if data.a == "bgs" else {}
         guesses = tuple((t, Role(r)) for t, r in draft.items())
         await service.execute(g.id, GuessRoles(user_id=uid, guesses=guesses))
         return CONFIRM[data.a]
@@ -193,21 +197,21 @@ async def _forum_draft(g, uid: int, data: Act, st, service, presenter, _) -> str
         if target not in la.bonus_guess:
             return _("You can't choose that player now.")
         from ..views_forum import next_role
-        draft = g.refs.setdefault(f"bg:{uid}", {})
+        draft = drafts.bonus(g, uid)
         draft[target] = next_role(st, uid, draft.get(target))
+        drafts.set_bonus(g, uid, draft)
+        service.persist_ui_soon(g)
         presenter.forum_bonus_dm(g, tr_, st, uid)
         return "🎲"
     if target not in la.compare:
         return _("You can't choose that player now.")
-    first = g.refs.get(f"cmp:{uid}")
+    first = drafts.pair_first(g, uid)
     if first is None or first == target:
-        if first is None:
-            g.refs[f"cmp:{uid}"] = target
-        else:  # the first tapped again: taken back
-            g.refs.pop(f"cmp:{uid}", None)
+        # the first tap, or the first tapped again: taken back
+        drafts.set_pair_first(g, uid, target if first is None else None)
+        service.persist_ui_soon(g)
         presenter.forum_night_dm(g, tr_, st, uid)
         return "📰"
-    g.refs.pop(f"cmp:{uid}", None)
     await service.execute(g.id, ComparePlayers(user_id=uid, first=first, second=target))
     return "📰"
 
@@ -222,13 +226,14 @@ async def _run(message: Message, service, tr, sender, make) -> None:
     game_id = await _game_of(message, service)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
-        say(sender, message.chat.id, _("You are not in a running game."))
+        reply(sender, message, _("You are not in a running game."))
         return
     g = await service.live(game_id)
     try:
-        await make(g)
+        with answering(message):  # what the command causes in the group replies to it
+            await make(g)
     except IllegalCommand as exc:
-        say(sender, message.chat.id, refusal(tr, g.locale, exc))
+        reply(sender, message, refusal(tr, g.locale, exc))
 
 
 async def pause_cmd(message: Message, service, tr, sender) -> None:
@@ -262,15 +267,16 @@ async def takehost_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
-        say(sender, message.chat.id, _("You are not in a running game."))
+        reply(sender, message, _("You are not in a running game."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
     anonymous = message.sender_chat is not None and message.sender_chat.id == message.chat.id
     if not anonymous and not await is_chat_admin(bot, message.chat.id, uid):
-        say(sender, message.chat.id, _("Only a group admin can do that."))
+        reply(sender, message, _("Only a group admin can do that."))
         return
     try:
-        await service.execute(game_id, TakeOver(user_id=uid))
+        with answering(message):
+            await service.execute(game_id, TakeOver(user_id=uid))
     except IllegalCommand as exc:
-        say(sender, message.chat.id, refusal(tr, g.locale, exc))
+        reply(sender, message, refusal(tr, g.locale, exc))

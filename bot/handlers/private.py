@@ -4,14 +4,17 @@ membership updates (kicked bot, players leaving, supergroup migration)."""
 from __future__ import annotations
 
 import logging
+import re
 
 from aiogram import F, Router
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import ChatMemberUpdated, Message
 
 from engine import find_ruleset, CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage, Team
 
-from .common import say
+from .. import said
+from ..said import said_text
+from .common import no_seat_text, reply, say, seat_user
 
 logger = logging.getLogger(__name__)
 
@@ -20,8 +23,11 @@ def router() -> Router:
     r = Router(name="private")
     r.message.register(help_cmd, Command("help"))
     r.message.register(rules_cmd, Command("rules"))
+    r.message.register(said_cmd, Command("said"))
     r.message.register(migrated, F.migrate_to_chat_id)
     r.message.register(member_left, F.left_chat_member)
+    r.message.register(members_joined, F.new_chat_members)
+    r.chat_member.register(member_changed)
     r.my_chat_member.register(bot_membership)
     r.message.register(relay, F.chat.type == "private", F.text, ~F.text.startswith("/"))
     return r
@@ -126,6 +132,58 @@ async def member_left(message: Message, service) -> None:
             await service.execute(game_id, MarkInactive(player=user.id, reason="left"))
         except IllegalCommand:
             pass
+
+
+async def said_cmd(message: Message, command: CommandObject, service, tr, sender) -> None:
+    """ONLINE-41: ``/said 4`` (or ``/said №4``) in the private chat: the messages of seat 4 in
+    the asker's running game that the bot saw (bot/said.py), with their times."""
+    uid = message.from_user.id if message.from_user else 0
+    if message.chat.type != "private":
+        _ = tr.get((await service.storage.get_chat_settings(message.chat.id)).locale)
+        reply(sender, message, _("Send /said 4 in your private chat with me: I answer there."))
+        return
+    game_id = await service.game_for_user(uid)
+    _ = tr.get(None)
+    if game_id is None:
+        say(sender, message.chat.id, _("You are not in a running game."))
+        return
+    g = await service.live(game_id)
+    _ = tr.get(g.locale)
+    st = g.state
+    arg = (command.args or "").strip().lstrip("№#")
+    if st is None or st.phase is Phase.LOBBY or not re.fullmatch(r"[+-]?\d{1,18}", arg):
+        say(sender, message.chat.id, _("Give a seat: /said 4 shows the messages of №4 in this "
+                                       "game."))
+        return
+    target = seat_user(st, int(arg))
+    if target is None:
+        say(sender, message.chat.id, no_seat_text(_, st, int(arg)))
+        return
+    say(sender, message.chat.id, said_text(_, st, target, said.messages(g, target),
+                                           said.since(g)))
+
+
+async def _back(service, chat_id: int, user_id: int) -> None:
+    game_id = await service.game_for_chat(chat_id)
+    if game_id is not None:
+        await service.touch(game_id, user_id)  # the lost host's game resumes (PARTY-44/46)
+
+
+async def members_joined(message: Message, service) -> None:
+    """A player or the host who left the group and comes back is active again at once; a game
+    that waited for its host resumes by itself."""
+    for user in message.new_chat_members or ():
+        if not user.is_bot:
+            await _back(service, message.chat.id, user.id)
+
+
+async def member_changed(update: ChatMemberUpdated, service) -> None:
+    """The same from a ``chat_member`` update (sent to the bot when it is an admin): a member
+    who left (or was removed) and is a member again."""
+    old, new = update.old_chat_member.status, update.new_chat_member.status
+    if old in ("left", "kicked") and new in ("member", "administrator", "creator", "restricted") \
+            and not update.new_chat_member.user.is_bot:
+        await _back(service, update.chat.id, update.new_chat_member.user.id)
 
 
 async def bot_membership(update: ChatMemberUpdated, service, storage, tr, sender) -> None:
