@@ -213,6 +213,8 @@ async def _forum_draft(g, uid: int, data: Act, st, service, presenter, _) -> str
         presenter.forum_night_dm(g, tr_, st, uid)
         return "📰"
     await service.execute(g.id, ComparePlayers(user_id=uid, first=first, second=target))
+    drafts.set_pair_first(g, uid, None)
+    service.persist_ui_soon(g)
     return "📰"
 
 

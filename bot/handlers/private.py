@@ -4,6 +4,7 @@ membership updates (kicked bot, players leaving, supergroup migration)."""
 from __future__ import annotations
 
 import logging
+from html import escape
 import re
 
 from aiogram import F, Router
@@ -13,6 +14,7 @@ from aiogram.types import ChatMemberUpdated, Message
 from engine import find_ruleset, CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage, Team
 
 from .. import said
+from ..rules_text import rules_text
 from ..said import said_text
 from .common import no_seat_text, reply, say, seat_user
 
@@ -49,34 +51,44 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
         "/next — the host moves the game on\n"
         "/away, /back — step away and come back\n"
         "/takehost — an admin takes over the game rights\n"
-        "/rules — the rules of party mafia") + "\n" + _(
+        "/rules — the rules of the game here (/rules club, online, forum)") + "\n" + _(
         "/history — finished games: protocols, replays, export\n"
         "/stats, /top — the group's statistics and rating\n"
         "/me — your statistics\n"
         "/nextgame — a private message when the next game opens") + "\n" + _(
-        "/spectate, /unspectate — watch a running game from your private chat") + "\n\n" + _(
+        "/spectate, /unspectate — watch a running game from your private chat") + "\n" + _(
+        "/said 4 — in the private chat: what seat 4 wrote in your game") + "\n\n" + _(
         "<b>Presets</b>: /newgame (party), /newgame club (10 players, a judge: /foul, "
         "/disqualify, /panel), /newgame online, /newgame forum maniac putana journalist "
         "sleepwalker werewolf cop (optional roles)."))
 
 
-async def rules_cmd(message: Message, storage, tr, sender) -> None:
-    locale = None
+async def rules_cmd(message: Message, command: CommandObject, service, storage, tr,
+                    sender) -> None:
+    """``/rules``: the summary of the chat's running or lobby preset (party when none), or of
+    the preset named: ``/rules club`` (bot/rules_text.py)."""
+    locale, preset = None, "party"
     if message.chat.type != "private":
         locale = (await storage.get_chat_settings(message.chat.id)).locale
+        game_id = await service.game_for_chat(message.chat.id)
+    else:
+        game_id = await service.game_for_user(message.from_user.id) if message.from_user else None
+    if game_id is not None:
+        st = await service.state(game_id)
+        if st is not None:
+            preset = st.ruleset
+            if message.chat.type == "private":
+                locale = (await service.live(game_id)).locale
     _ = tr.get(locale)
-    say(sender, message.chat.id, _(
-        "<b>Party mafia</b>\n"
-        "Town wins when no mafioso is left; the mafia wins when it is as many as everyone else.\n"
-        "Night 1: the mafia gets acquainted; nobody acts.\n"
-        "Day: speeches in seat order; during his speech a player may nominate one living player "
-        "(himself too). Nominees defend. A single nominee leaves without a vote; with several, "
-        "everyone votes once, candidate by candidate. A tie: the tied defend again and a new vote "
-        "follows; the same tie again: a vote on eliminating them all (a majority of the active "
-        "living players). With 3 alive, everyone tied or half the table tied, night falls.\n"
-        "Night: the mafia must agree on one victim; the Commissar checks a player; the Doctor "
-        "protects one (himself too).\n"
-        "Everyone eliminated gets a last word; roles are revealed only at the end."))
+    wanted = (command.args or "").strip().split()
+    if wanted:
+        try:
+            preset = find_ruleset(wanted[0].lower()).name
+        except KeyError:
+            reply(sender, message, _("Unknown preset «{name}». Presets: party, club, online, "
+                                     "forum.").format(name=escape(wanted[0])))
+            return
+    reply(sender, message, rules_text(_, preset))
 
 
 async def relay(message: Message, service, tr, sender) -> None:

@@ -81,3 +81,37 @@ async def test_answers_to_the_judges_commands_are_replies_to_them(sqlite_url: st
             assert all(c.request.reply_parameters.allow_sending_without_reply for c in direct)
     finally:
         await h.stop()
+
+
+async def test_rules_explain_the_running_preset_or_the_one_named(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=2)
+    try:
+        user = h.users[0]
+        await h.command(user, "/rules")
+        assert _answers(h)[-1].text.startswith("<b>Party mafia</b>")
+        assert "docs/rules/party.md" in _answers(h)[-1].text
+        await h.command(user, "/newgame club")
+        await h.command(user, "/rules")
+        club = _answers(h)[-1].text
+        assert club.startswith("<b>Club sport mafia</b>") and "docs/rules/club.md" in club
+        for name, head, page in (("online", "<b>Online sport mafia</b>", "online-sport.md"),
+                                 ("форум", "<b>Forum mafia</b>", "forum.md"),
+                                 ("party", "<b>Party mafia</b>", "party.md")):
+            await h.dm(user, f"/rules {name}")
+            text = h.session.calls.calls_to("sendMessage", user.id)[-1].text
+            assert text.startswith(head) and f"docs/rules/{page}" in text, text
+        await h.dm(user, "/rules chess")
+        assert h.sent_texts(user.id)[-1].startswith("Unknown preset «chess»")
+    finally:
+        await h.stop()
+
+
+async def test_rules_link_to_the_published_pages(sqlite_url: str, monkeypatch):
+    monkeypatch.setenv("RULES_URL", "https://example.org/mafia/docs/rules/")
+    h = await make_harness(sqlite_url, n_users=1)
+    try:
+        await h.dm(h.users[0], "/rules online")
+        text = h.session.calls.calls_to("sendMessage", h.users[0].id)[-1].text
+        assert '<a href="https://example.org/mafia/docs/rules/online-sport.md">' in text
+    finally:
+        await h.stop()
