@@ -221,6 +221,21 @@ class GameService:
         _ = tr.get(g.locale) if tr is not None else (lambda s: s)
         return with_names(st, g.raw_names, _)
 
+    def _show_names(self, g: LiveGame) -> None:
+        """Edit the lobby or the table message to the new names. Not at night: the table stays
+        as it was then (a player's return must not show who acted, see the presenter)."""
+        st, tr = g.state, getattr(self.presenter, "tr", None)
+        if st is None or tr is None or st.phase is Phase.NIGHT:
+            return
+        _ = tr.get(g.locale)
+        try:
+            if st.phase is Phase.LOBBY and g.ui.get("lobby"):
+                self.presenter.refresh_lobby(g, _, st)
+            elif st.phase is not Phase.LOBBY:
+                self.presenter.refresh_table(g, _, st)
+        except Exception:  # a rendering bug must not stop the update
+            logger.exception("game %s: showing new names failed", g.id)
+
     async def refresh_names(self, game_id: int) -> None:
         """Re-make the display names (after a change of the game's language)."""
         async with self._locks[game_id]:
@@ -232,8 +247,9 @@ class GameService:
 
         A player or host of a game in memory who renamed himself is shown by his new name from
         now on (issue 10, item 4; the new name is kept in ``games.ui["names"]`` across
-        restarts, and the lobby or table message shows it at its next edit). A lost host who
-        sends anything is back, and the game he waited for resumes (PARTY-44, PARTY-46)."""
+        restarts). A lost host who
+        sends anything is back, and the game he waited for resumes (PARTY-44, PARTY-46).
+        The lobby or table message is edited to the new name at once (not at night)."""
         for g in list(self.games.values()):
             st = g.state
             if st is None or st.over or (user_id not in st.players and user_id != st.host):
@@ -243,6 +259,7 @@ class GameService:
                     g.raw_names[user_id] = name
                     g.ui["names"] = {**(g.ui.get("names") or {}), str(user_id): name}
                     g.state = self._named(g, g.state)
+                    self._show_names(g)
                 self.persist_ui_soon(g)
                 logger.info("game %s: user %s renamed", g.id, user_id)
             if user_id == st.host and not st.host_active:

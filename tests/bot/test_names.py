@@ -84,11 +84,11 @@ async def test_a_renamed_player_is_shown_by_his_new_name_also_after_a_restart(sq
         other = next(p for p in st.alive() if p.user_id != st.speaker)
         renamed = _rename(h, h.users.index(h.user(other.user_id)), "Renamed")
         await h.feed(h.updates.group_text(GROUP, renamed, "hi all"))
+        g = await h.game()
+        assert f"№{other.seat} Renamed" in h.session.message(GROUP, g.ui["table"])["text"]
         await h.command(renamed, "/pause")
         assert any(t.startswith(f"⏸ №{other.seat} Renamed paused")
                    for t in h.sent_texts(GROUP))
-        g = await h.game()
-        assert "Renamed" in h.session.message(GROUP, g.ui["table"])["text"]
         await h.app.service.drain()
     finally:
         await h.stop()
