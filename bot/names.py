@@ -21,10 +21,14 @@ state whose ``Player.name`` / ``host_name`` are the *current* display names
 from __future__ import annotations
 
 import copy
+import logging
 import unicodedata
 from collections.abc import Callable, Mapping
 from html import escape
 
+from engine import Phase
+
+logger = logging.getLogger(__name__)
 FSI, PDI = "\u2068", "\u2069"
 #: letters that render as blank space although they are not spaces or format characters
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
@@ -111,3 +115,19 @@ def with_names(st, raw: Mapping[int, str], _: Callable[[str], str]):
         new.players = {uid: changed.get(uid, p) for uid, p in st.players.items()}
     new.host_name = host_name
     return new
+
+
+def show_names(presenter, g) -> None:
+    """Edit game ``g``'s lobby or table message to its current names (after a rename). Not at
+    night: the table stays as it was then (a player's return must not show who acted)."""
+    st, tr = g.state, getattr(presenter, "tr", None)
+    if st is None or tr is None or st.phase is Phase.NIGHT:
+        return
+    _ = tr.get(g.locale)
+    try:
+        if st.phase is Phase.LOBBY and g.ui.get("lobby"):
+            presenter.refresh_lobby(g, _, st)
+        elif st.phase is not Phase.LOBBY:
+            presenter.refresh_table(g, _, st)
+    except Exception:  # a rendering bug must not stop the update
+        logger.exception("game %s: showing new names failed", g.id)

@@ -25,7 +25,7 @@ from engine import (
 )
 from engine.events import Event
 
-from .names import with_names
+from .names import show_names, with_names
 from .storage import KEEP, GameRecord, LogConflict, Storage
 
 logger = logging.getLogger(__name__)
@@ -221,21 +221,6 @@ class GameService:
         _ = tr.get(g.locale) if tr is not None else (lambda s: s)
         return with_names(st, g.raw_names, _)
 
-    def _show_names(self, g: LiveGame) -> None:
-        """Edit the lobby or the table message to the new names. Not at night: the table stays
-        as it was then (a player's return must not show who acted, see the presenter)."""
-        st, tr = g.state, getattr(self.presenter, "tr", None)
-        if st is None or tr is None or st.phase is Phase.NIGHT:
-            return
-        _ = tr.get(g.locale)
-        try:
-            if st.phase is Phase.LOBBY and g.ui.get("lobby"):
-                self.presenter.refresh_lobby(g, _, st)
-            elif st.phase is not Phase.LOBBY:
-                self.presenter.refresh_table(g, _, st)
-        except Exception:  # a rendering bug must not stop the update
-            logger.exception("game %s: showing new names failed", g.id)
-
     async def refresh_names(self, game_id: int) -> None:
         """Re-make the display names (after a change of the game's language)."""
         async with self._locks[game_id]:
@@ -259,7 +244,7 @@ class GameService:
                     g.raw_names[user_id] = name
                     g.ui["names"] = {**(g.ui.get("names") or {}), str(user_id): name}
                     g.state = self._named(g, g.state)
-                    self._show_names(g)
+                    show_names(self.presenter, g)
                 self.persist_ui_soon(g)
                 logger.info("game %s: user %s renamed", g.id, user_id)
             if user_id == st.host and not st.host_active:
