@@ -227,13 +227,14 @@ class GameService:
             g = await self._load(game_id)
             g.state = self._named(g, g.state)
 
-    async def seen(self, user_id: int, name: str) -> None:
+    async def seen(self, user_id: int, name: str, back: bool = True) -> None:
         """Called for every update from a user (``name``: his name now, ``display_name``).
 
         A player or host of a game in memory who renamed himself is shown by his new name from
         now on (issue 10, item 4; the new name is kept in ``games.ui["names"]`` across
         restarts). A lost host who
-        sends anything is back, and the game he waited for resumes (PARTY-44, PARTY-46).
+        sends anything is back, and the game he waited for resumes (PARTY-44, PARTY-46), unless
+        ``back`` is False (his ``/resume`` does that itself).
         The lobby or table message is edited to the new name at once (not at night)."""
         for g in list(self.games.values()):
             st = g.state
@@ -247,7 +248,7 @@ class GameService:
                     show_names(self.presenter, g)
                 self.persist_ui_soon(g)
                 logger.info("game %s: user %s renamed", g.id, user_id)
-            if user_id == st.host and not st.host_active:
+            if back and user_id == st.host and not st.host_active:
                 await self.touch(g.id, user_id)
 
     # --- high-level operations used by handlers --------------------------------------------

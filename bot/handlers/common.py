@@ -36,8 +36,10 @@ async def watch_users(handler, event, data):
     user = data.get("event_from_user")
     service = data.get("service")
     if user is not None and not user.is_bot and service is not None:
-        try:
-            await service.seen(user.id, display_name(user))
+        message = getattr(event, "message", None)
+        text = (getattr(message, "text", None) or "").split("@")[0].split(" ")[0]
+        try:  # a lost host's /resume resumes the game itself (and answers nothing odd)
+            await service.seen(user.id, display_name(user), back=text != "/resume")
         except Exception:  # noqa: BLE001 - a name is never a reason to drop the update
             logger.exception("watching user %s failed", user.id)
     return await handler(event, data)

@@ -125,6 +125,12 @@ async def test_PARTY_46_a_host_who_leaves_and_comes_back_resumes_the_game(sqlite
         await h.feed(h.updates.group_text(GROUP, host, "sorry, I am back"))
         st = (await h.game()).state
         assert st.pause is None and st.host_active
-        assert plain_text(h.sent(GROUP)[-1].text)  # the game goes on with a message
+        # a third time, and his /resume brings him back without a "not paused" refusal
+        await h.feed(h.updates.left_chat_member(GROUP, host))
+        assert (await h.game()).state.pause is not None
+        await h.command(host, "/resume")
+        st = (await h.game()).state
+        assert st.pause is None and st.host_active
+        assert "The game is not paused." not in h.sent_texts(GROUP)
     finally:
         await h.stop()
