@@ -31,6 +31,7 @@ from .handlers import discipline, fallback, game, history as history_handlers, l
 from .handlers import private
 from .handlers import settings as settings_handlers
 from .handlers import onlookers as onlooker_handlers
+from .handlers.common import watch_users
 from .history.service import HistoryService
 from .i18n import Translator
 from .onlookers import Onlookers
@@ -122,6 +123,7 @@ def build_dispatcher() -> Dispatcher:
     """A fresh Dispatcher with fresh routers (a Router attaches to one Dispatcher only)."""
     dp = Dispatcher()
     dp.callback_query.middleware(CallbackAnswerMiddleware())
+    dp.update.outer_middleware(watch_users)  # renames and a lost host's return (handlers/common.py)
     # discipline and onlookers come before lobby (/start spectate_...), game (onlookers' presses)
     # and private (the onlookers' chat is routed before the mafia relay)
     # fallback is last: it answers every press no other router understood

@@ -7,6 +7,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import GameState
 
+from .names import isolate_plain
+
 
 class InlineKeyboardBuilder:
     """A lean stand-in for aiogram's builder (which deep-copies every button: ~3 ms a keyboard,
@@ -46,6 +48,7 @@ class InlineKeyboardBuilder:
 
 
 def plain_label(st: GameState, uid: int) -> str:
-    """A button label for a player: "№3 Name", cut to 40 characters (buttons take no HTML)."""
+    """A button label for a player: "№3 Name" with the name isolated and cut to 30 characters
+    (buttons take no HTML; bot/names.py)."""
     p = st.players[uid]
-    return f"№{p.seat} {p.name}"[:40]
+    return f"№{p.seat} {isolate_plain(p.name, '', 30)}".rstrip()

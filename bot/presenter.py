@@ -20,6 +20,7 @@ from engine import GameState
 
 from .games import bot_game
 from .i18n import Translator
+from .replies import reply_kwargs
 
 
 class Presenter:
@@ -100,6 +101,7 @@ class Presenter:
 
     # --- sending -----------------------------------------------------------------------------
     def group(self, g, text: str, markup=None, **kw):
+        kw = {**reply_kwargs(g.chat_id), **kw}  # an answer to a command replies to it
         fut = self.sender.send(g.chat_id, text, markup, **kw)
         if markup is None and self.on_group_text is not None:
             self.on_group_text(g, text)

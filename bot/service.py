@@ -25,6 +25,7 @@ from engine import (
 )
 from engine.core.events import Event
 
+from .names import show_names, with_names
 from .storage import KEEP, GameRecord, LogConflict, Storage
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,9 @@ class LiveGame:
     deadline: datetime | None = None
     ui: dict[str, Any] = field(default_factory=dict)
     refs: dict[str, Any] = field(default_factory=dict)
+    #: user id -> his current name as Telegram gives it (bot/names.py); the state's names are
+    #: the display names made from it. Renames are persisted in ``ui["names"]``.
+    raw_names: dict[int, str] = field(default_factory=dict)
 
 
 class GameService:
@@ -95,6 +99,8 @@ class GameService:
         log = await self.storage.load_log(rec.id)
         if log:
             g.state, _ = replay(command_from_dict(c) for c in log)
+        g.raw_names = {int(uid): name for uid, name in (g.ui.get("names") or {}).items()}
+        g.state = self._named(g, g.state)
         return g
 
     async def state(self, game_id: int) -> GameState | None:
@@ -131,7 +137,9 @@ class GameService:
                     logger.warning("game %s: log conflict, reloading", game_id)
                     self.games.pop(game_id, None)
                     g = await self._load(game_id)
-            g.state = new
+            if type(cmd).__name__ in ("Join", "BecomeHost") and getattr(cmd, "name", ""):
+                g.raw_names[cmd.user_id] = cmd.name  # a rejoin brings his name of today
+            g.state = new = self._named(g, new)
             await self._sync_players(g, before, cmd)
             self._arm(g, deadline)
             try:
@@ -199,6 +207,49 @@ class GameService:
     def _forget_later(self, game_id: int) -> None:
         self.games.pop(game_id, None)
         self._locks.pop(game_id, None)
+
+    # --- names (bot/names.py) ---------------------------------------------------------------
+    def _named(self, g: LiveGame, st: GameState | None) -> GameState | None:
+        """``st`` with the current display names of ``g.raw_names`` (presentation only)."""
+        if st is None:
+            return None
+        for uid, p in st.players.items():
+            g.raw_names.setdefault(uid, p.name)
+        if st.host is not None and st.host not in st.players and st.host_name:
+            g.raw_names.setdefault(st.host, st.host_name)
+        tr = getattr(self.presenter, "tr", None)
+        _ = tr.get(g.locale) if tr is not None else (lambda s: s)
+        return with_names(st, g.raw_names, _)
+
+    async def refresh_names(self, game_id: int) -> None:
+        """Re-make the display names (after a change of the game's language)."""
+        async with self._locks[game_id]:
+            g = await self._load(game_id)
+            g.state = self._named(g, g.state)
+
+    async def seen(self, user_id: int, name: str, back: bool = True) -> None:
+        """Called for every update from a user (``name``: his name now, ``display_name``).
+
+        A player or host of a game in memory who renamed himself is shown by his new name from
+        now on (issue 10, item 4; the new name is kept in ``games.ui["names"]`` across
+        restarts). A lost host who
+        sends anything is back, and the game he waited for resumes (PARTY-44, PARTY-46), unless
+        ``back`` is False (his ``/resume`` does that itself).
+        The lobby or table message is edited to the new name at once (not at night)."""
+        for g in list(self.games.values()):
+            st = g.state
+            if st is None or st.over or (user_id not in st.players and user_id != st.host):
+                continue
+            if g.raw_names.get(user_id) != name:
+                async with self._locks[g.id]:
+                    g.raw_names[user_id] = name
+                    g.ui["names"] = {**(g.ui.get("names") or {}), str(user_id): name}
+                    g.state = self._named(g, g.state)
+                    show_names(self.presenter, g)
+                self.persist_ui_soon(g)
+                logger.info("game %s: user %s renamed", g.id, user_id)
+            if back and user_id == st.host and not st.host_active:
+                await self.touch(g.id, user_id)
 
     # --- high-level operations used by handlers --------------------------------------------
     async def new_game(self, chat_id: int, user_id: int, locale: str, settings: dict,

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from html import escape
-
 from engine import GameState, Role, Team
 
 from .i18n import N_
+from .names import isolate
 
 ROLE_NAMES = {
     Role.CIVILIAN: N_("Civilian"),
@@ -123,14 +122,17 @@ ERRORS = {
 
 
 def label(st: GameState, user_id: int | None) -> str:
-    """``№3 Alice`` (HTML-escaped), or just the name before seats are dealt."""
+    """``№3 ⁨Alice⁩`` (HTML-escaped, the name bidi-isolated: :mod:`bot.names`), or just the name
+    before seats are dealt. The state's names are the current display names (the service's
+    name map), so an invisible name reads ``№6 Player 6``."""
     if user_id is None:
         return "—"
     p = st.players.get(user_id)
     if p is None:
-        return escape(st.host_name or "?") if user_id == st.host else "?"
-    name = escape(p.name)
-    return f"№{p.seat} {name}" if p.seat else name
+        return isolate(st.host_name) if user_id == st.host else "?"
+    if not p.seat:
+        return isolate(p.name)
+    return f"№{p.seat} {isolate(p.name, fallback='')}".rstrip()
 
 
 def seat(st: GameState, user_id: int) -> str:

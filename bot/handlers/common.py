@@ -11,6 +11,7 @@ from aiogram.types import Message, User
 from engine import GameState, IllegalCommand
 
 from ..i18n import Translator
+from ..replies import answering, reply_kwargs
 from ..texts import ERRORS
 
 logger = logging.getLogger(__name__)
@@ -23,8 +24,25 @@ def refusal(tr: Translator, locale: str | None, error: IllegalCommand) -> str:
 
 
 def display_name(user: User) -> str:
+    """The user's name as Telegram gives it now (raw: neither escaped nor isolated; an invisible
+    one stays invisible here and gets its fallback where it is shown, bot/names.py)."""
     name = user.full_name.strip() or (user.username or str(user.id))
     return name[:64]
+
+
+async def watch_users(handler, event, data):
+    """Outer update middleware: every update from a user tells the service his current name
+    (renames, issue 10 item 4) and brings a lost host back (``GameService.seen``)."""
+    user = data.get("event_from_user")
+    service = data.get("service")
+    if user is not None and not user.is_bot and service is not None:
+        message = getattr(event, "message", None)
+        text = (getattr(message, "text", None) or "").split("@")[0].split(" ")[0]
+        try:  # a lost host's /resume resumes the game itself (and answers nothing odd)
+            await service.seen(user.id, display_name(user), back=text != "/resume")
+        except Exception:  # noqa: BLE001 - a name is never a reason to drop the update
+            logger.exception("watching user %s failed", user.id)
+    return await handler(event, data)
 
 
 async def is_chat_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
@@ -71,3 +89,29 @@ async def chat_locale(storage, chat_id: int) -> str | None:
 def say(sender, chat_id: int, text: str, reply_markup=None, **kwargs):
     """Reply through the Sender (rate limits, retries, per-recipient errors), never directly."""
     return sender.send(chat_id, text, reply_markup, merge=False, **kwargs)
+
+
+def reply(sender, message: Message, text: str, reply_markup=None, **kwargs):
+    """Answer a command: in a group as a reply to the command message (so after several
+    /foul's each answer shows whose it is; sent anyway if the command was deleted), in a
+    private chat as a plain message. Through the Sender like :func:`say`."""
+    with answering(message):
+        kwargs = {**reply_kwargs(message.chat.id), **kwargs}
+    return say(sender, message.chat.id, text, reply_markup, **kwargs)
+
+
+def seat_user(st: GameState, seat_no: int) -> int | None:
+    """The user on seat ``seat_no`` (1-based), or None if nobody sits there."""
+    for p in st.players.values():
+        if p.seat and p.seat == seat_no:
+            return p.user_id
+    return None
+
+
+def no_seat_text(_, st: GameState, seat_no: int) -> str:
+    """"There is no seat 99 (seats 1–10)." for every command that takes a seat."""
+    seats = [p.seat for p in st.players.values() if p.seat]
+    if not seats:
+        return _("Seats are not dealt yet.")
+    return _("There is no seat №{n} at this table (seats {lo}–{hi}).").format(
+        n=seat_no, lo=min(seats), hi=max(seats))

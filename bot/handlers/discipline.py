@@ -25,6 +25,7 @@ from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import ChatMemberUpdated, Message
 
+from .. import said
 from ..discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, last_word_speaker, may_write
 from ..onlookers import running
 from ..texts import label
@@ -75,13 +76,17 @@ async def group_post(message: Message, bot: Bot, service, tr, sender) -> None:
     if p is not None and p.seat and not p.active:
         await service.touch(g.id, user.id)  # any update brings a player back (ONLINE-Q20)
         st = g.state
+    text = message.text or message.caption or ""
     if may_write(st, user.id, st.ruleset) or await _is_admin(bot, g, user.id) is not False:
+        said.record(g, user.id, text, message.date)  # ONLINE-41: /said n
         raise SkipHandler  # allowed (or we cannot tell): a later router may still read it
     can_delete = await _can_delete(bot, g, service)
     if can_delete:
         fut = sender.delete(message.chat.id, message.message_id)
         fut.add_done_callback(lambda f: _after_delete(f, g, service))
-    elif can_delete is False:
+        return
+    said.record(g, user.id, text, message.date)  # it stays in the chat
+    if can_delete is False:
         _note_once(g, service, tr, sender)
 
 
@@ -183,6 +188,7 @@ async def last_word_dm(message: Message, lw_game, service, tr, sender, presenter
     service.persist_ui_soon(g)
     head = _("🟢 Last word of {player}").format(player=label(st, uid))
     presenter.group(g, f"<b>{head}</b>\n<blockquote>{escape(part)}</blockquote>", merge=False)
+    said.record(g, uid, part, message.date)
     note = _("🟢 Published in the group.")
     if len(part) < len(text):
         note += " " + _("Only the first {n} characters fit.").format(n=len(part))

@@ -13,7 +13,8 @@ from engine import HostNext, IllegalCommand, MarkActive, MarkInactive, Resume, T
 from ..callbacks import Act
 from ..games import CONFIRM, bot_game
 from ..games.spec import BotGame, Press
-from .common import say, chat_locale, is_chat_admin, refusal
+from ..replies import answering
+from .common import reply, chat_locale, is_chat_admin, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 __all__ = ["CONFIRM", "router"]  # CONFIRM: every game's confirmations (tests/e2e read it)
@@ -74,13 +75,14 @@ async def _run(message: Message, service, tr, sender, make) -> None:
     game_id = await _game_of(message, service)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
-        say(sender, message.chat.id, _("You are not in a running game."))
+        reply(sender, message, _("You are not in a running game."))
         return
     g = await service.live(game_id)
     try:
-        await make(g)
+        with answering(message):  # what the command causes in the group replies to it
+            await make(g)
     except IllegalCommand as exc:
-        say(sender, message.chat.id, refusal(tr, g.locale, exc))
+        reply(sender, message, refusal(tr, g.locale, exc))
 
 
 async def pause_cmd(message: Message, service, tr, sender) -> None:
@@ -114,15 +116,16 @@ async def takehost_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
-        say(sender, message.chat.id, _("You are not in a running game."))
+        reply(sender, message, _("You are not in a running game."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
     anonymous = message.sender_chat is not None and message.sender_chat.id == message.chat.id
     if not anonymous and not await is_chat_admin(bot, message.chat.id, uid):
-        say(sender, message.chat.id, _("Only a group admin can do that."))
+        reply(sender, message, _("Only a group admin can do that."))
         return
     try:
-        await service.execute(game_id, TakeOver(user_id=uid))
+        with answering(message):
+            await service.execute(game_id, TakeOver(user_id=uid))
     except IllegalCommand as exc:
-        say(sender, message.chat.id, refusal(tr, g.locale, exc))
+        reply(sender, message, refusal(tr, g.locale, exc))

@@ -14,8 +14,9 @@ from engine import (
 )
 
 from ..callbacks import LobbyAct
+from ..replies import answering
 from ..storage import ActiveGameExists
-from .common import say, chat_locale, display_name, is_group_member, may_manage, refusal
+from .common import reply, say, chat_locale, display_name, is_group_member, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 #: Presets the Telegram layer can run (the engine may know more, e.g. forum, still without screens).
@@ -51,7 +52,7 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
         if ruleset not in PLAYABLE_PRESETS:
             raise KeyError(ruleset)
     except KeyError:
-        say(sender, chat_id, _("Unknown preset «{name}». Presets: party, club, online, forum.")
+        reply(sender, message, _("Unknown preset «{name}». Presets: party, club, online, forum.")
             .format(name=escape(preset)))
         return
     if ruleset != "party":
@@ -61,7 +62,7 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
         wanted = {a.lower().strip(",") for a in args[1:]}
         unknown = sorted(wanted - set(OPTIONAL_ROLES))
         if unknown:
-            say(sender, chat_id, _("Unknown role «{name}». Optional roles: {list}.").format(
+            reply(sender, message, _("Unknown role «{name}». Optional roles: {list}.").format(
                 name=escape(unknown[0]), list=", ".join(OPTIONAL_ROLES)))
             return
         settings["options"] = {"roles": [r for r in OPTIONAL_ROLES if r in wanted]}
@@ -69,7 +70,7 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
         game_id = await service.new_game(chat_id, message.from_user.id, locale, settings,
                                          ruleset=ruleset)
     except ActiveGameExists:
-        say(sender, message.chat.id, _("A game is already open in this chat. Finish it or /cancel it first."))
+        reply(sender, message, _("A game is already open in this chat. Finish it or /cancel it first."))
         return
     g = await service.live(game_id)
     g.ui["title"] = message.chat.title or ""
@@ -81,19 +82,19 @@ async def _manage(message: Message, bot: Bot, service, tr, sender, action) -> No
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
-        say(sender, message.chat.id, _(
+        reply(sender, message, _(
             "There is no open game here. /newgame starts one."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
     user_id = message.from_user.id if message.from_user else 0
     if not await may_manage(bot, message, user_id, g.state):
-        say(sender, message.chat.id, _("Only the organiser or a group admin can do that."))
+        reply(sender, message, _("Only the organiser or a group admin can do that."))
         return
     try:
         await action(game_id, user_id)
     except IllegalCommand as exc:
-        say(sender, message.chat.id, refusal(tr, g.locale, exc))
+        reply(sender, message, refusal(tr, g.locale, exc))
 
 
 async def start_game_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
@@ -102,20 +103,23 @@ async def start_game_cmd(message: Message, bot: Bot, service, tr, sender) -> Non
 
 async def cancel_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
     reason = "stopped" if (message.text or "").lstrip("/").startswith("stop") else "cancelled"
-    await _manage(message, bot, service, tr, sender,
-                  lambda gid, uid: service.execute(gid, CancelGame(user_id=uid, reason=reason)))
+    async def cancel(gid: int, uid: int) -> None:
+        with answering(message):  # "the game is cancelled" replies to the command
+            await service.execute(gid, CancelGame(user_id=uid, reason=reason))
+
+    await _manage(message, bot, service, tr, sender, cancel)
 
 
 async def host_cmd(message: Message, service, tr, presenter, sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
-        say(sender, message.chat.id, _("There is no open game here. /newgame starts one."))
+        reply(sender, message, _("There is no open game here. /newgame starts one."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
     url = presenter.deep_link(f"host_{game_id}")
-    say(sender, message.chat.id, _("🎩 To host this game (without playing), open the bot:"),
+    reply(sender, message, _("🎩 To host this game (without playing), open the bot:"),
                          reply_markup=InlineKeyboardMarkup(inline_keyboard=[[
                              InlineKeyboardButton(text=_("🎩 Be the host"), url=url)]]))
 

@@ -3,10 +3,13 @@ back), /unnominate (take a nomination made in error off the ballot), /panel (CLU
 
 With a human host only he may foul (the engine checks it); without one, group admins may
 (checked here, CLUB-Q08).  The target is the author of the replied-to message, or a seat number:
-``/foul 4``.
+``/foul 4``; a seat nobody sits on is answered "there is no seat 99" with the table's range.
+Every answer is a reply to the command message.
 """
 
 from __future__ import annotations
+
+import re
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -17,7 +20,8 @@ from engine import (
 )
 
 from .. import views
-from .common import is_chat_admin, refusal, say
+from ..replies import answering
+from .common import is_chat_admin, no_seat_text, refusal, reply, seat_user
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
@@ -42,31 +46,32 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, 
     game_id = await service.game_for_chat(message.chat.id)
     _ = tr.get(None)
     if game_id is None:
-        say(sender, message.chat.id, _("You are not in a running game."))
+        reply(sender, message, _("You are not in a running game."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
     st = g.state
     if st is None or not find_ruleset(st.ruleset).fouls:
-        say(sender, message.chat.id, _("This game has no fouls."))
+        reply(sender, message, _("This game has no fouls."))
         return
     if not await _judge_ok(bot, message, st):
         text = (_("This game has a host: only he gives fouls.") if st.host is not None
                 else _("Only the host or a group admin can give fouls."))
-        say(sender, message.chat.id, text)
+        reply(sender, message, text)
         return
     target = None
-    reply = message.reply_to_message
-    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
-        target = reply.from_user.id
-    elif (command.args or "").strip().lstrip("№#").isdigit():
-        try:
-            target = st.by_seat(int((command.args or "").strip().lstrip("№#"))).user_id
-        except KeyError:
-            target = None
+    replied = message.reply_to_message
+    arg = (command.args or "").strip().lstrip("№#")
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+        target = replied.from_user.id
+    elif re.fullmatch(r"[+-]?\d{1,18}", arg):
+        target = seat_user(st, int(arg))
+        if target is None:
+            reply(sender, message, no_seat_text(_, st, int(arg)))
+            return
     if target is None:
-        say(sender, message.chat.id, _("Reply to the player's message with /foul, or give his "
-                                       "seat: /foul 4."))
+        reply(sender, message, _("Reply to the player's message with /{command}, or give the "
+                                 "seat: /{command} 4.").format(command=command.command))
         return
     judge = message.from_user.id if message.from_user else None
     name = command.command
@@ -77,9 +82,10 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, 
     else:
         cmd = (Disqualify if name == "disqualify" else IssueFoul)(user_id=judge, player=target)
     try:
-        await service.execute(game_id, cmd)
+        with answering(message):  # the foul's announcement replies to the judge's command
+            await service.execute(game_id, cmd)
     except IllegalCommand as exc:
-        say(sender, message.chat.id, refusal(tr, g.locale, exc))
+        reply(sender, message, refusal(tr, g.locale, exc))
 
 
 async def panel_cmd(message: Message, bot: Bot, service, presenter, tr, sender) -> None:
@@ -91,7 +97,7 @@ async def panel_cmd(message: Message, bot: Bot, service, presenter, tr, sender) 
         game_id = await service.game_for_chat(message.chat.id)
     _ = tr.get(None)
     if game_id is None:
-        say(sender, message.chat.id, _("You are not in a running game."))
+        reply(sender, message, _("You are not in a running game."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
@@ -100,14 +106,14 @@ async def panel_cmd(message: Message, bot: Bot, service, presenter, tr, sender) 
         st.host is None and await is_chat_admin(bot, g.chat_id, uid)))
     forum = st is not None and st.ruleset == "forum"  # FORUM: warnings and removals
     if not allowed or not (forum or find_ruleset(st.ruleset).fouls) or st.over:
-        say(sender, message.chat.id, _("Only the host or a group admin can give fouls."))
+        reply(sender, message, _("Only the host or a group admin can give fouls."))
         return
     if forum:
         presenter.send_moderation_panel(g, _, st, uid)
     else:
         presenter.send_foul_panel(g, _, st, uid)
     if message.chat.type != "private":
-        say(sender, message.chat.id, _("📩 The console is in your private chat with the bot."))
+        reply(sender, message, _("📩 The console is in your private chat with the bot."))
 
 
 __all__ = ["router", "views"]

@@ -23,6 +23,7 @@ from engine import GameState
 from .. import views
 from ..callbacks import Act
 from ..onlookers import onlookers_of, running, seated
+from ..names import isolate
 from .common import chat_locale, display_name, say
 from .discipline import game_in_chat
 
@@ -199,7 +200,7 @@ async def onlooker_dm(message: Message, watch, tr, sender, onlookers) -> None:
         say(sender, uid, _("Slow down, please: the onlookers' chat takes a few messages a "
                            "minute."))
         return
-    if onlookers.relay(g, uid, escape(display_name(message.from_user)), message.text or "") == 0:
+    if onlookers.relay(g, uid, isolate(display_name(message.from_user), "👁"), message.text or "") == 0:
         say(sender, uid, _("👁 No other onlooker is watching right now."))
 
 

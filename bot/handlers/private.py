@@ -4,14 +4,19 @@ membership updates (kicked bot, players leaving, supergroup migration)."""
 from __future__ import annotations
 
 import logging
+from html import escape
+import re
 
 from aiogram import F, Router
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import ChatMemberUpdated, Message
 
 from engine import find_ruleset, CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage, Team
 
-from .common import say
+from .. import said
+from ..rules_text import rules_text
+from ..said import said_text
+from .common import no_seat_text, reply, say, seat_user
 
 logger = logging.getLogger(__name__)
 
@@ -20,8 +25,11 @@ def router() -> Router:
     r = Router(name="private")
     r.message.register(help_cmd, Command("help"))
     r.message.register(rules_cmd, Command("rules"))
+    r.message.register(said_cmd, Command("said"))
     r.message.register(migrated, F.migrate_to_chat_id)
     r.message.register(member_left, F.left_chat_member)
+    r.message.register(members_joined, F.new_chat_members)
+    r.chat_member.register(member_changed)
     r.my_chat_member.register(bot_membership)
     r.message.register(relay, F.chat.type == "private", F.text, ~F.text.startswith("/"))
     return r
@@ -43,34 +51,44 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
         "/next — the host moves the game on\n"
         "/away, /back — step away and come back\n"
         "/takehost — an admin takes over the game rights\n"
-        "/rules — the rules of party mafia") + "\n" + _(
+        "/rules — the rules of the game here (/rules club, online, forum)") + "\n" + _(
         "/history — finished games: protocols, replays, export\n"
         "/stats, /top — the group's statistics and rating\n"
         "/me — your statistics\n"
         "/nextgame — a private message when the next game opens") + "\n" + _(
-        "/spectate, /unspectate — watch a running game from your private chat") + "\n\n" + _(
+        "/spectate, /unspectate — watch a running game from your private chat") + "\n" + _(
+        "/said 4 — in the private chat: what seat 4 wrote in your game") + "\n\n" + _(
         "<b>Presets</b>: /newgame (party), /newgame club (10 players, a judge: /foul, "
         "/disqualify, /panel), /newgame online, /newgame forum maniac putana journalist "
         "sleepwalker werewolf cop (optional roles)."))
 
 
-async def rules_cmd(message: Message, storage, tr, sender) -> None:
-    locale = None
+async def rules_cmd(message: Message, command: CommandObject, service, storage, tr,
+                    sender) -> None:
+    """``/rules``: the summary of the chat's running or lobby preset (party when none), or of
+    the preset named: ``/rules club`` (bot/rules_text.py)."""
+    locale, preset = None, "party"
     if message.chat.type != "private":
         locale = (await storage.get_chat_settings(message.chat.id)).locale
+        game_id = await service.game_for_chat(message.chat.id)
+    else:
+        game_id = await service.game_for_user(message.from_user.id) if message.from_user else None
+    if game_id is not None:
+        st = await service.state(game_id)
+        if st is not None:
+            preset = st.ruleset
+            if message.chat.type == "private":
+                locale = (await service.live(game_id)).locale
     _ = tr.get(locale)
-    say(sender, message.chat.id, _(
-        "<b>Party mafia</b>\n"
-        "Town wins when no mafioso is left; the mafia wins when it is as many as everyone else.\n"
-        "Night 1: the mafia gets acquainted; nobody acts.\n"
-        "Day: speeches in seat order; during his speech a player may nominate one living player "
-        "(himself too). Nominees defend. A single nominee leaves without a vote; with several, "
-        "everyone votes once, candidate by candidate. A tie: the tied defend again and a new vote "
-        "follows; the same tie again: a vote on eliminating them all (a majority of the active "
-        "living players). With 3 alive, everyone tied or half the table tied, night falls.\n"
-        "Night: the mafia must agree on one victim; the Commissar checks a player; the Doctor "
-        "protects one (himself too).\n"
-        "Everyone eliminated gets a last word; roles are revealed only at the end."))
+    wanted = (command.args or "").strip().split()
+    if wanted:
+        try:
+            preset = find_ruleset(wanted[0].lower()).name
+        except KeyError:
+            reply(sender, message, _("Unknown preset «{name}». Presets: party, club, online, "
+                                     "forum.").format(name=escape(wanted[0])))
+            return
+    reply(sender, message, rules_text(_, preset))
 
 
 async def relay(message: Message, service, tr, sender) -> None:
@@ -126,6 +144,58 @@ async def member_left(message: Message, service) -> None:
             await service.execute(game_id, MarkInactive(player=user.id, reason="left"))
         except IllegalCommand:
             pass
+
+
+async def said_cmd(message: Message, command: CommandObject, service, tr, sender) -> None:
+    """ONLINE-41: ``/said 4`` (or ``/said №4``) in the private chat: the messages of seat 4 in
+    the asker's running game that the bot saw (bot/said.py), with their times."""
+    uid = message.from_user.id if message.from_user else 0
+    if message.chat.type != "private":
+        _ = tr.get((await service.storage.get_chat_settings(message.chat.id)).locale)
+        reply(sender, message, _("Send /said 4 in your private chat with me: I answer there."))
+        return
+    game_id = await service.game_for_user(uid)
+    _ = tr.get(None)
+    if game_id is None:
+        say(sender, message.chat.id, _("You are not in a running game."))
+        return
+    g = await service.live(game_id)
+    _ = tr.get(g.locale)
+    st = g.state
+    arg = (command.args or "").strip().lstrip("№#")
+    if st is None or st.phase is Phase.LOBBY or not re.fullmatch(r"[+-]?\d{1,18}", arg):
+        say(sender, message.chat.id, _("Give a seat: /said 4 shows the messages of №4 in this "
+                                       "game."))
+        return
+    target = seat_user(st, int(arg))
+    if target is None:
+        say(sender, message.chat.id, no_seat_text(_, st, int(arg)))
+        return
+    say(sender, message.chat.id, said_text(_, st, target, said.messages(g, target),
+                                           said.since(g)))
+
+
+async def _back(service, chat_id: int, user_id: int) -> None:
+    game_id = await service.game_for_chat(chat_id)
+    if game_id is not None:
+        await service.touch(game_id, user_id)  # the lost host's game resumes (PARTY-44/46)
+
+
+async def members_joined(message: Message, service) -> None:
+    """A player or the host who left the group and comes back is active again at once; a game
+    that waited for its host resumes by itself."""
+    for user in message.new_chat_members or ():
+        if not user.is_bot:
+            await _back(service, message.chat.id, user.id)
+
+
+async def member_changed(update: ChatMemberUpdated, service) -> None:
+    """The same from a ``chat_member`` update (sent to the bot when it is an admin): a member
+    who left (or was removed) and is a member again."""
+    old, new = update.old_chat_member.status, update.new_chat_member.status
+    if old in ("left", "kicked") and new in ("member", "administrator", "creator", "restricted") \
+            and not update.new_chat_member.user.is_bot:
+        await _back(service, update.chat.id, update.new_chat_member.user.id)
 
 
 async def bot_membership(update: ChatMemberUpdated, service, storage, tr, sender) -> None:

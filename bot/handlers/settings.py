@@ -7,6 +7,7 @@ the next phase, role options only in the lobby: PARTY-Q17).
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import defaultdict
 
 from aiogram import Bot, F, Router
@@ -21,7 +22,8 @@ from engine.mafia.rules import TIMING_LIMITS
 from ..callbacks import Cfg
 from ..i18n import SUPPORTED_LOCALES
 from ..views import tempo_name, timings_text
-from .common import say, may_manage, refusal
+from ..i18n import N_
+from .common import may_manage, refusal, reply
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
@@ -31,6 +33,29 @@ def router() -> Router:
     r.message.register(settings_cmd, Command("settings"), GROUPS)
     r.callback_query.register(settings_button, Cfg.filter())
     return r
+
+
+#: what each timing of ``/settings <key> <seconds>`` is called in the range message
+TIMING_NAMES = {
+    "speech": N_("A speech"), "defence": N_("A defence"), "last_word": N_("A last word"),
+    "vote": N_("A vote"), "night": N_("A night"), "ready_wait": N_("The wait for readiness"),
+    "meeting": N_("The mafia's meeting"), "silenced": N_("A silenced player's speech"),
+    "discussion": N_("The discussion"), "lift": N_("The lift vote"),
+    "best_move": N_("The best move"), "forum_day": N_("A forum day"),
+    "forum_vote": N_("A forum vote"), "forum_night": N_("A forum night"),
+    "cop": N_("The Cop's turn"), "bonus_offer": N_("The bonus offer"),
+    "bonus": N_("The bonus round"), "best_player": N_("The best player vote"),
+}
+
+
+def range_text(_, key: str, value: int) -> str:
+    """One translated answer for every out-of-range timing (``-5`` and ``99999999`` alike);
+    the limits are ``TIMING_LIMITS`` in seconds."""
+    lo, hi = TIMING_LIMITS[key]
+    what = _(TIMING_NAMES[key]) if key in TIMING_NAMES else key
+    return _("{what} lasts from {lo} to {hi} seconds; {value} is out of range. Example: "
+             "/settings {key} {example}.").format(what=what, lo=lo, hi=hi, value=value, key=key,
+                                                  example=max(lo, min(hi, 60)))
 
 
 def settings_text(_, locale: str, data: dict) -> str:
@@ -93,27 +118,30 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
         game_id = await service.game_for_chat(chat_id)
         st = await service.state(game_id) if game_id else None
         if not await may_manage(bot, message, message.from_user.id, st):
-            say(sender, message.chat.id, _("Only the organiser or a group admin can do that."))
+            reply(sender, message, _("Only the organiser or a group admin can do that."))
             return
         if args[0] == "reset":
             data["timings"] = {}
-        elif len(args) == 2 and args[0] in TIMING_LIMITS and args[1].isdigit():
+        elif len(args) == 2 and args[0] in TIMING_LIMITS and re.fullmatch(r"[+-]?\d+", args[1]):
+            key, value = args[0], int(args[1])
+            lo, hi = TIMING_LIMITS[key]
             timings = dict(data.get("timings") or {})
-            timings[args[0]] = int(args[1])
+            timings[key] = value
             try:
+                if not lo <= value <= hi:
+                    raise BadSetup(key)
                 find_ruleset("party").timings({**data, "timings": timings})
             except BadSetup:
-                lo, hi = TIMING_LIMITS[args[0]]
-                say(sender, message.chat.id, _("{key} must be from {lo} to {hi} seconds.")
-                                     .format(key=args[0], lo=lo, hi=hi))
+                reply(sender, message, range_text(_, key, value))
                 return
             data["timings"] = timings
         else:
-            say(sender, message.chat.id, _("Usage: /settings speech 45 — or /settings reset."))
+            reply(sender, message, _("Usage: /settings speech 45 — or /settings reset. Timings: "
+                                     "{keys}.").format(keys=", ".join(TIMING_LIMITS)))
             return
         await storage.save_chat_settings(chat_id, data=data)
         await _apply_to_game(service, chat_id, message.from_user.id, data)
-    say(sender, message.chat.id, settings_text(_, locale, data), reply_markup=settings_keyboard(_, data))
+    reply(sender, message, settings_text(_, locale, data), reply_markup=settings_keyboard(_, data))
 
 
 async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service, storage,
@@ -136,6 +164,7 @@ async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, s
         await storage.save_chat_settings(chat_id, locale=v)
         if game_id is not None:
             (await service.live(game_id)).locale = v
+            await service.refresh_names(game_id)  # "Player 6" / "Игрок 6" follow the language
     elif a == "tempo" and v in ("short", "normal", "detailed"):
         data["tempo"] = v
     elif a in ("doctor", "save") and v in ("0", "1"):

@@ -14,6 +14,7 @@ from babel.dates import format_datetime
 
 from engine import Role, Team
 
+from ..names import isolate
 from ..i18n import N_
 from ..texts import (
     ELIMINATION_CAUSES, INACTIVE_REASONS, NO_ELIMINATION, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES,
@@ -44,9 +45,9 @@ class Labels:
             return "—"
         p = self.players.get(uid)
         if p is None:
-            return escape(self.host_name[:NAME_LIMIT]) if uid == self.host and self.host_name \
+            return isolate(self.host_name, limit=NAME_LIMIT) if uid == self.host and self.host_name \
                 else "?"
-        return f"№{p[0]} {escape(p[1][:NAME_LIMIT])}"
+        return f"№{p[0]} {isolate(p[1], fallback='', limit=NAME_LIMIT)}".rstrip()
 
     def seats(self, uids: Iterable[int]) -> str:
         return ", ".join(self.seat(u) for u in uids) or "—"

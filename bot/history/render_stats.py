@@ -7,6 +7,7 @@ from html import escape
 
 from babel.numbers import format_decimal
 
+from ..names import isolate
 from ..storage.history import ChatOverview, RoleTotals
 from .render import duration_text, role_text, team_text
 from .stats import MIN_GAMES_FOR_TOP, Standing, percent
@@ -21,7 +22,7 @@ def _num(locale: str, value: float) -> str:
 
 
 def _name(name: str) -> str:
-    return escape(name[:NAME_LIMIT])
+    return isolate(name, limit=NAME_LIMIT)
 
 
 def _chat(_: Gettext, title: str) -> str:

@@ -347,7 +347,7 @@ async def test_ONLINE_42_a_last_word_sent_privately_is_published_in_a_quote(h: H
     assert any("Your last word. Write it here" in t for t in h.sent_texts(speaker.id))
     await h.dm(speaker, "I was <b>red</b> & you know it")
     [text] = quoted(h)
-    assert text == (f"<b>🟢 Last word of №{seat} {speaker.first_name}</b>\n"
+    assert text == (f"<b>🟢 Last word of №{seat} \u2068{speaker.first_name}\u2069</b>\n"
                     "<blockquote>I was &lt;b&gt;red&lt;/b&gt; &amp; you know it</blockquote>")
     assert plain_text(text).endswith("I was <b>red</b> & you know it")
     assert "🟢 Published in the group." in h.sent_texts(speaker.id)

@@ -456,7 +456,8 @@ async def test_ONLINE_07_08_Q25_the_best_move(sqlite_url: str, skip: bool):
             # his own seat (a forged button) is refused at once and his pick stays
             own = act(game_id, st, "bm", seat_of(st, victim))
             assert await h.press_data(v, victim, own) == "You can't choose that player now."
-            marked = [b["text"] for _, b in h.buttons(victim) if b["text"].startswith("✅")]
+            marked = [plain_text(b["text"], strict=False) for _, b in h.buttons(victim)
+                      if b["text"].startswith("✅")]
             assert marked == [f"✅ {name(st, picks[0])}"]
             assert await press_action(h, v, victim, "bm", seat_of(st, picks[1])) == "2 of 3 chosen."
             assert await press_action(h, v, victim, "bm", seat_of(st, picks[2])) == "🎯"

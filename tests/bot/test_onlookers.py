@@ -28,7 +28,12 @@ def received(h: Harness, user_id: int, needle: str) -> bool:
 def texts_containing(h: Harness, needle: str) -> set[int]:
     """Chats that got a message containing ``needle``."""
     return {c.chat_id for c in h.session.calls.calls_to("sendMessage")
-            if c.ok and needle in (c.text or "")}
+            if c.ok and needle in strip_isolates(c.text or "")}
+
+
+def strip_isolates(text: str) -> str:
+    """The raw HTML without the bidi isolation marks around names (bot/names.py)."""
+    return text.translate({0x2068: None, 0x2069: None})
 
 
 async def spectate(h: Harness, user: FakeUser = WATCHER) -> None:

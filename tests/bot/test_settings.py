@@ -72,7 +72,7 @@ async def test_PARTY_34_timing_override_applies(h: Harness):
     await h.command(player, "/settings speech 45")
     assert last_group_text(h) == "Only the organiser or a group admin can do that."
     await h.command(admin, "/settings speech 5")
-    assert last_group_text(h).startswith("speech must be from ")
+    assert last_group_text(h).startswith("A speech lasts from 10 to 600 seconds; 5 is out")
     await h.command(admin, "/settings speech 45")
     assert "speech 45 s · defence 30 s" in last_group_text(h)
     assert (await h.service.storage.get_chat_settings(GROUP)).data["timings"] == {"speech": 45}

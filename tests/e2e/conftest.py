@@ -33,7 +33,7 @@ from engine import GameState, Phase, Role, Team, command_from_dict, replay
 
 from .botproc import BotProcess
 from .fake_api import FakeBotAPI
-from .model import CallbackAnswer, StoredMessage
+from .model import CallbackAnswer, StoredMessage, unisolated
 from .users import SimUser
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
@@ -133,9 +133,9 @@ def ids(st: GameState, role: Role, *, alive: bool = True) -> list[int]:
 
 
 def seat_label(st: GameState, user_id: int) -> str:
-    """How the bot names a seated player: ``№3 Anna``."""
+    """How the bot names a seated player: ``№3 ⁨Anna⁩`` (the name bidi-isolated, bot/names.py)."""
     p = st.players[user_id]
-    return f"№{p.seat} {p.name}"
+    return f"№{p.seat} \u2068{p.name}\u2069"
 
 
 class Table:
@@ -243,7 +243,7 @@ class Table:
         return await self.wait_message(self.host.id, "🎩")
 
     def _lobby_lists(self, lobby: StoredMessage, n: int) -> bool:
-        text = lobby.text or ""
+        text = unisolated(lobby.text)
         return all(f"{i}. {u.first_name}" in text for i, u in enumerate(self.users[:n], start=1))
 
     async def start_game(self) -> dict[int, StoredMessage]:

@@ -186,7 +186,10 @@ class StoredMessage:
         raise LookupError(msg)
 
     def contains(self, fragment: str) -> bool:
-        return fragment in (self.text or "") or fragment in (self.caption or "")
+        """``fragment`` in the text or caption as a reader searches it: the invisible bidi
+        isolation marks around user names (U+2066..U+2069) are ignored."""
+        fragment = unisolated(fragment)
+        return fragment in unisolated(self.text) or fragment in unisolated(self.caption)
 
     def as_dict(self, *, with_reply: bool = True) -> dict[str, Any]:
         """The Bot API ``Message`` object for the current state of this message."""
@@ -304,3 +307,8 @@ class CallbackAnswer:
     show_alert: bool = False
     url: str | None = None
     cache_time: int = 0
+
+
+def unisolated(text: str | None) -> str:
+    """``text`` without the bidi isolation marks the bot puts around names (bot/names.py)."""
+    return (text or "").translate({0x2066: None, 0x2067: None, 0x2068: None, 0x2069: None})

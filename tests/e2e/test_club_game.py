@@ -36,6 +36,7 @@ from bot.callbacks import Act
 from bot.texts import ROLE_NAMES
 from engine import GameState, Phase, Role, Team
 
+from .model import unisolated
 from .botproc import BotProcess
 from .conftest import TIMEOUT, Table, ids, seat_label
 from .fake_api import FakeBotAPI
@@ -103,13 +104,13 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     hosting = await table.become_host()
     assert plain(_("🎩 You host the game in «{chat}». You will see every role and move the game on "
                    "with «Next».").format(chat=TITLE)) in hosting.text
-    await table.wait(lambda: _("Host: {name}").format(name="Mark") in (lobby.text or ""),
+    await table.wait(lambda: _("Host: {name}").format(name="Mark") in unisolated(lobby.text),
                      "name the host in the lobby")
     url = next(b["url"] for b in lobby.buttons if "start=join_" in (b.get("url") or ""))
     for n, user in enumerate(table.users, start=1):
         await user.follow_deep_link(url)
         await table.wait_message(user.id, "✅")
-        await table.wait(lambda n=n: f"{n}. {table.users[n - 1].first_name}" in (lobby.text or ""),
+        await table.wait(lambda n=n: f"{n}. {table.users[n - 1].first_name}" in unisolated(lobby.text),
                          f"list {n} players in the lobby")
     cards = await table.start_game()
 

@@ -31,6 +31,7 @@ from bot.handlers.game import CONFIRM
 from engine import GameState, Phase, Role, Team, legal_actions
 from engine.forum import team_chat, winners
 
+from .model import unisolated
 from .botproc import BotProcess
 from .conftest import TIMEOUT, Table, seat_label
 from .fake_api import FakeBotAPI
@@ -202,7 +203,7 @@ async def test_forum_game_with_every_role(bot_api: FakeBotAPI, bot_proc: BotProc
     for n, user in enumerate(table.users, start=1):
         await user.follow_deep_link(url)
         await table.wait_message(user.id, "✅")
-        await table.wait(lambda n=n: f"{n}. {table.users[n - 1].first_name}" in (lobby.text or ""),
+        await table.wait(lambda n=n: f"{n}. {table.users[n - 1].first_name}" in unisolated(lobby.text),
                          f"list {n} players in the lobby")
     cards = await table.start_game()
 
@@ -285,7 +286,7 @@ async def test_forum_game_with_every_role(bot_api: FakeBotAPI, bot_proc: BotProc
         if reveal and reveal in line:
             continue
         if card_word in line:
-            named = [p for p in final.seated() if re.search(re.escape(lbl[p.user_id]) + r"\b", line)]
+            named = [p for p in final.seated() if re.search(re.escape(unisolated(lbl[p.user_id])) + r"\b", unisolated(line))]
             assert named and not named[0].alive, line
             assert table.role_label(named[0].role) in line, line
             continue

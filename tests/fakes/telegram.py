@@ -36,14 +36,20 @@ DEFAULT_DESCRIPTIONS = {
 _TAG = re.compile(r"<[^>]+>")
 
 
-def plain_text(text: str, *, strict: bool = True) -> str:
-    """What Telegram shows for HTML ``text``: tags dropped, entities unescaped.
+def plain_text(text: str, *, strict: bool = True, isolates: bool = False) -> str:
+    """What Telegram shows for HTML ``text``: tags dropped, entities unescaped, and (unless
+    ``isolates``) the invisible bidi isolation marks around user names (U+2066..U+2069,
+    bot/names.py) dropped, so tests compare what users read; the raw request text keeps them.
 
     With ``strict``, malformed HTML raises :class:`EntityError` like Telegram's "can't parse
     entities" (this is what an unescaped user name such as ``Bob <b>`` causes)."""
     if strict:
         HtmlChecker().check(text)
-    return html.unescape(_TAG.sub("", text))
+    shown = html.unescape(_TAG.sub("", text))
+    return shown if isolates else shown.translate(_NO_ISOLATES)
+
+
+_NO_ISOLATES = {0x2066: None, 0x2067: None, 0x2068: None, 0x2069: None}
 
 
 class EntityError(ValueError):

@@ -4,7 +4,6 @@ the victory, the bonus round's guesses and results, the cards, the best-player v
 
 from __future__ import annotations
 
-from html import escape
 
 from engine import Team
 from engine.forum import winners
@@ -50,7 +49,7 @@ class AfterGameEvents:
             extra = ""
             if uid in sides:
                 extra = " — " + _("side: {side}").format(side=vf.side_name(_, sides[uid]))
-            lines.append(f"№{seat_no} {escape(p.name)} — {_card(_, role)}{extra}"
+            lines.append(f"{label(st, uid)} — {_card(_, role)}{extra}"
                          + ("" if p.alive else " ☠️") + (" 🏆" if uid in won else ""))
         self.group(g, "\n".join(lines), merge=False)
 

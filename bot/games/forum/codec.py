@@ -11,6 +11,7 @@ from engine import (
     legal_actions,
 )
 
+from ... import drafts
 from ..mafia.codec import MafiaCodec, Press
 from .views import next_role
 
@@ -54,14 +55,14 @@ class ForumCodec(MafiaCodec):
         return await super().run(press)
 
     async def draft(self, press: Press) -> str:
-        """The two-step choices kept in ``g.refs`` until complete: the Journalist's pair
+        """The two-step choices kept as drafts (bot/drafts.py, durable) until complete: the Journalist's pair
         (``cmp``: the first tap, then the second sends ``ComparePlayers``) and the bonus
         round's form (``bg`` cycles a player's role, ``bgs`` sends it, ``bgx`` sends no guess).
         Raises IllegalCommand as the engine does."""
         g, st, uid, data, _ = press.g, press.st, press.user_id, press.data, press._
         la = legal_actions(st, uid)
         if data.a in ("bgs", "bgx"):
-            draft = g.refs.get(f"bg:{uid}", {}) if data.a == "bgs" else {}
+            draft = drafts.bonus(g, uid) if data.a == "bgs" else {}
             guesses = tuple((t, Role(r)) for t, r in draft.items())
             await press.service.execute(g.id, GuessRoles(user_id=uid, guesses=guesses))
             return self.CONFIRM[data.a]
@@ -71,20 +72,22 @@ class ForumCodec(MafiaCodec):
         if data.a == "bg":
             if target not in la.bonus_guess:
                 return _("You can't choose that player now.")
-            draft = g.refs.setdefault(f"bg:{uid}", {})
+            draft = drafts.bonus(g, uid)
             draft[target] = next_role(st, uid, draft.get(target))
+            drafts.set_bonus(g, uid, draft)
+            press.service.persist_ui_soon(g)
             press.presenter.forum_bonus_dm(g, _, st, uid)
             return "🎲"
         if target not in la.compare:
             return _("You can't choose that player now.")
-        first = g.refs.get(f"cmp:{uid}")
+        first = drafts.pair_first(g, uid)
         if first is None or first == target:
-            if first is None:
-                g.refs[f"cmp:{uid}"] = target
-            else:  # the first tapped again: taken back
-                g.refs.pop(f"cmp:{uid}", None)
+            # the first tap, or the first tapped again: taken back
+            drafts.set_pair_first(g, uid, target if first is None else None)
+            press.service.persist_ui_soon(g)
             press.presenter.forum_night_dm(g, _, st, uid)
             return "📰"
-        g.refs.pop(f"cmp:{uid}", None)
         await press.service.execute(g.id, ComparePlayers(user_id=uid, first=first, second=target))
+        drafts.set_pair_first(g, uid, None)
+        press.service.persist_ui_soon(g)
         return "📰"

@@ -12,6 +12,7 @@ from html import escape
 from engine import Phase, TeamChat
 from engine.forum import team_chat
 
+from ... import drafts
 from ...texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
 from ..mafia import views
 from ..mafia.presenter import MafiaPresenter
@@ -52,7 +53,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         self.forum_night_dm(g, _, st, uid)
 
     def night_view(self, _, g, st, uid: int):
-        first = g.refs.get(f"cmp:{uid}")
+        first = drafts.pair_first(g, uid)
         return vf.night_text(_, st, uid, first), vf.night_keyboard(_, g.id, st, uid, first)
 
     def send_console(self, g, _, st, chat_id: int) -> None:
@@ -80,7 +81,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
     # --- helpers -----------------------------------------------------------------------------
 
     def forum_night_dm(self, g, _, st, uid: int, send: bool = False) -> None:
-        first = g.refs.get(f"cmp:{uid}")
+        first = drafts.pair_first(g, uid)
         text = vf.night_text(_, st, uid, first)
         markup = vf.night_keyboard(_, g.id, st, uid, first)
         key = f"night:{uid}"
@@ -128,8 +129,6 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                     self.forum_night_dm(g, _, st, p.user_id, send=True)
         elif phase == "night":
             self.forum_close_dms(g, "night:")
-            for k in [k for k in g.refs if k.startswith("cmp:")]:
-                del g.refs[k]
             if st.night <= 1:
                 self.group(g, _("🌙 <b>Night 1</b>: the acquaintance. Nobody acts tonight; the "
                                 "mafia meet in private chat (up to {s} s).").format(s=e.seconds))
@@ -172,7 +171,6 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             self.group(g, _("🎲 <b>Bonus round</b>: guess the survivors' roles in your private "
                             "chat ({s} s).").format(s=e.seconds))
             for p in st.seated():
-                g.refs[f"bg:{p.user_id}"] = {}
                 self.forum_bonus_dm(g, _, st, p.user_id, send=True)
         elif phase == "best_player":
             self.forum_close_group(g, "bonus_offer", _("🎲 No bonus round."))
@@ -210,7 +208,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             self.edit(g, key, uid, text, markup)
 
     def forum_bonus_dm(self, g, _, st, uid: int, send: bool = False) -> None:
-        draft = g.refs.setdefault(f"bg:{uid}", {})
+        draft = drafts.bonus(g, uid)
         text, markup = vf.bonus_text(_, st, draft), vf.bonus_keyboard(_, g.id, st, uid, draft)
         key = f"bonus:{uid}"
         if send:

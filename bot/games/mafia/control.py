@@ -18,7 +18,9 @@ class ControlEvents:
 
     def on_Paused(self, g, _, before, st, e):
         if e.reason == "host_lost":
-            text = _("⏸ The host is unreachable; the game waits for him (up to {m} min).")
+            text = _("⏸ The host is unreachable; the game waits for the host (up to {m} min) and "
+                     "resumes when the host is back in the group. If it does not, the host sends "
+                     "/resume here (or an admin /takehost).")
         else:
             text = _("⏸ {player} paused the game. /resume continues it; it resumes by itself "
                      "in {m} min.")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -338,7 +337,7 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
         for seat_no, uid, role in e.roles:
             p = st.players[uid]
             mark = "" if p.alive else " ☠️"
-            lines.append(f"№{seat_no} {escape(p.name)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}{mark}")
+            lines.append(f"{label(st, uid)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}{mark}")
         extra = self.result_extra(g, _, st)
         if extra:
             lines += ["", extra]

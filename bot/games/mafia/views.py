@@ -14,6 +14,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import GameState, Phase, Role, find_ruleset, legal_actions
 
 from ...callbacks import Act, LobbyAct
+from ...names import isolate
 from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label
 from ...texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
 from ...timings import tempo_name
@@ -38,7 +39,7 @@ def lobby_text(_, ngettext, st: GameState, timings: str, extra_lines: tuple[str,
             state=_("on") if st.options.get("doctor", True) else _("off")))
     lines.extend(extra_lines)
     if st.host:
-        lines.append(_("Host: {name}").format(name=escape(st.host_name)))
+        lines.append(_("Host: {name}").format(name=isolate(st.host_name)))
     n = len(st.players)
     lines.append("")
     if rs.min_players == rs.max_players:
@@ -48,7 +49,7 @@ def lobby_text(_, ngettext, st: GameState, timings: str, extra_lines: tuple[str,
         lines.append(ngettext("{n} player (from {min} to {max}):", "{n} players (from {min} to {max}):",
                               n).format(n=n, min=rs.min_players, max=rs.max_players))
     for i, p in enumerate(st.players.values(), start=1):
-        lines.append(f"{i}. {escape(p.name)}")
+        lines.append(f"{i}. {isolate(p.name)}")
     lines.append("")
     lines.append(_("Press «Join»: the bot opens your private chat with it, where you will get "
                    "your role."))
@@ -85,7 +86,7 @@ def table_text(_, st: GameState, mark: Callable[[GameState, int], str] | None = 
                         for r in ROLE_ORDER if counts[r] and r is not Role.CIVILIAN)
     lines = [head, _("Mafia: {n} · in play: {roles}").format(n=mafia, roles=in_play)]
     if st.host:
-        lines.append(_("Host: {name}").format(name=escape(st.host_name)))
+        lines.append(_("Host: {name}").format(name=isolate(st.host_name)))
     lines.append("")
     for p in st.seated():
         extra = "" if p.alive else " ☠️"
@@ -95,7 +96,7 @@ def table_text(_, st: GameState, mark: Callable[[GameState, int], str] | None = 
             extra += " " + "⚠️" * min(p.fouls, 4)
         if mark is not None and p.alive:
             extra += mark(st, p.user_id)
-        name = f"№{p.seat} {escape(p.name)}"
+        name = label(st, p.user_id)
         lines.append(f"<s>{name}</s>{extra}" if not p.alive else name + extra)
     if st.pause:
         lines.append("")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine import ChooseBestMove, IllegalCommand, NightAction, TapLift, TapVote, legal_actions
 
+from ... import drafts
 from ..mafia.codec import MafiaCodec, Press
 
 
@@ -34,27 +35,30 @@ class OnlineCodec(MafiaCodec):
         return await super().run(press)
 
     async def best_move_pick(self, press: Press) -> str:
-        """ONLINE-08: the victim taps three names one by one (kept in memory until the third),
-        then the three go to the engine at once. Raises IllegalCommand as the engine does."""
+        """ONLINE-08: the victim taps three names one by one (a draft, bot/drafts.py, kept with
+        the game until the third), then the three go to the engine at once. Raises IllegalCommand as the engine does."""
         g, st, uid, _ = press.g, press.st, press.user_id, press._
         if st.speaker != uid:
             return _("It's not your turn.")
         target = press.target()
         if target is None or target not in legal_actions(st, uid).best_move:
             return _("You can't choose that player now.")  # himself, the dead: refused at once
-        picked = g.refs.setdefault("bm_pick", [])
+        service = press.service
+        picked = drafts.best_move(g)
         if target in picked:
             picked.remove(target)
         else:
             picked.append(target)
         if len(picked) == 3:
-            targets = tuple(picked)
             try:
-                await press.service.execute(g.id, ChooseBestMove(user_id=uid, targets=targets))
+                await service.execute(g.id, ChooseBestMove(user_id=uid, targets=tuple(picked)))
             except IllegalCommand:
                 picked.remove(target)  # keep the first two picks
+                drafts.set_best_move(g, picked)
+                service.persist_ui_soon(g)
                 raise
-            picked.clear()
             return "🎯"
+        drafts.set_best_move(g, picked)
+        service.persist_ui_soon(g)
         press.presenter.refresh_best_move(g, st, uid)
         return _("{n} of 3 chosen.").format(n=len(picked))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import Phase, Team
 
+from ... import drafts
 from ...texts import label
 from ..mafia.presenter import MafiaPresenter
 from . import views as vo
@@ -29,7 +30,6 @@ class OnlinePresenter(MafiaPresenter):
             self.keep(g, "lift", fut)
         elif phase == "best_move":
             victim = e.speaker
-            g.refs["bm_pick"] = []
             self.group(g, _("🎯 {player}, the first victim of the mafia's shot, makes the best "
                             "move: he names three players he takes for black ({s} s).").format(
                                 player=label(st, victim), s=e.seconds))
@@ -44,7 +44,7 @@ class OnlinePresenter(MafiaPresenter):
         ref = self.ref(g, "best_move")
         if ref is not None:
             self.sender.edit_markup(uid, ref, vo.best_move_keyboard(_, g.id, st, uid,
-                                                                    g.refs.get("bm_pick", [])))
+                                                                    drafts.best_move(g)))
 
     def on_VoteTapped(self, g, _, before, st, e):
         if st.phase in (Phase.DISCUSSION, Phase.REVOTE):
@@ -83,7 +83,6 @@ class OnlinePresenter(MafiaPresenter):
         ref = self.ref(g, "best_move")
         if ref is not None:
             self.sender.edit_markup(e.user_id, ref, None)
-        g.refs.pop("bm_pick", None)
         g.ui["best_move"] = [e.user_id, list(e.targets)]  # scored at the end (Q25)
         if self.on_ui_change:
             self.on_ui_change(g)
