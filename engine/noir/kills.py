@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from engine.core.audience import Private
 
-from . import turns
 from .events import CancelOffered, KillCancelled, SuspectKilled, WindowOpened
 from .grid import in_line
 from .identities import arrest, new_identity, strip_tokens
@@ -19,15 +18,19 @@ from .state import Window
 from .step import Step
 
 
-def start(s: Step, kills: list[tuple[int, str]], after: str) -> None:
+def start(s: Step, kills: list[tuple[int, str]], after: str) -> bool:
     """Queue ``kills`` (suspect, cause) and resolve them; ``after``: 'end' (the turn ends) |
-    'psycho' (the Psycho's turn goes on to his choice)."""
+    'psycho' (the Psycho's turn goes on to his choice), read by :func:`turns.after_queue`.
+    Returns True when the queue is done, False when a cancel window opened (the queue goes on
+    when it closes)."""
     s.st.queue = list(kills)
     s.st.after = after
-    resolve(s)
+    return resolve(s)
 
 
-def resolve(s: Step) -> None:
+def resolve(s: Step) -> bool:
+    """Kill the queued suspects in order until a protected one opens a window (False) or the
+    queue is empty (True)."""
     st = s.st
     while st.queue:
         suspect, cause = st.queue.pop(0)
@@ -35,9 +38,9 @@ def resolve(s: Step) -> None:
             continue
         if suspect in st.shields:
             open_window(s, suspect, cause)
-            return
+            return False
         kill_now(s, suspect, cause)
-    turns.after_queue(s)
+    return True
 
 
 def open_window(s: Step, suspect: int, cause: str) -> None:
@@ -55,7 +58,7 @@ def open_window(s: Step, suspect: int, cause: str) -> None:
         s.emit(CancelOffered(audience=Private(suit.user_id), suspect=suspect, seconds=t.seconds))
 
 
-def close_window(s: Step) -> None:
+def close_window(s: Step) -> bool:
     """The window's timer fired: cancel (the shield is used up; a bomb chain ends at this link,
     NOIR-X02, and this link's bomb is spent, X07) or let it happen; then the queue goes on."""
     st = s.st
@@ -70,7 +73,7 @@ def close_window(s: Step) -> None:
         s.emit(KillCancelled(suspect=w.suspect, cause=w.cause))
     else:
         kill_now(s, w.suspect, w.cause)
-    resolve(s)
+    return resolve(s)
 
 
 def kill_now(s: Step, suspect: int, cause: str) -> None:

@@ -5,7 +5,7 @@ Each ``*_targets`` function is the exact set the action accepts; :mod:`.queries`
 
 from __future__ import annotations
 
-from . import kills, turns
+from . import turns
 from .common import guard, main_done
 from .errors import InvalidTarget
 from .events import (
@@ -38,7 +38,7 @@ def kill(s: Step, cmd) -> None:
         raise InvalidTarget("kill")
     s.st.last_action = ("kill", cmd.target)
     s.emit(KillAttempted(player=p.user_id, target=cmd.target))
-    kills.start(s, [(cmd.target, "kill")], "end")
+    turns.run_kills(s, [(cmd.target, "kill")], "end")
 
 
 def can_change_identity(st: NoirState) -> bool:
@@ -136,7 +136,7 @@ def detonate(s: Step, cmd) -> None:
         raise InvalidTarget("the blast takes a neighbour")
     st.last_action = ("detonate", cmd.bomb, *chain)
     s.emit(Detonated(player=p.user_id, bomb=cmd.bomb, chain=chain))
-    kills.start(s, [(x, "bomb") for x in (cmd.bomb, *chain)], "end")
+    turns.run_kills(s, [(x, "bomb") for x in (cmd.bomb, *chain)], "end")
 
 
 # --- Sniper ------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def shoot(s: Step, cmd) -> None:
         raise InvalidTarget("shot")
     s.st.last_action = ("shot", cmd.target)
     s.emit(Shot(player=p.user_id, target=cmd.target))
-    kills.start(s, [(cmd.target, "shot")], "end")
+    turns.run_kills(s, [(cmd.target, "shot")], "end")
 
 
 def token_moves(st: NoirState) -> list[tuple[str, int, int]]:

@@ -38,7 +38,7 @@ def begin_turn(s: Step) -> None:
                   if n in st.threats and st.killable(n)]
         if doomed:
             s.disarm()
-            kills.start(s, [(n, "threat") for n in doomed], "psycho")
+            run_kills(s, [(n, "threat") for n in doomed], "psycho")
             return
     choose(s)
 
@@ -65,6 +65,13 @@ def abandon(s: Step) -> None:
     st.window = None
     s.disarm()
     s.emit(GameCancelled(by=None, reason="abandoned"))
+
+
+def run_kills(s: Step, queue: list[tuple[int, str]], after: str) -> None:
+    """Resolve an action's kills (:func:`kills.start`); when no cancel window holds them up, the
+    turn goes on at once (:func:`after_queue`)."""
+    if kills.start(s, queue, after):
+        after_queue(s)
 
 
 def after_queue(s: Step) -> None:
@@ -170,7 +177,8 @@ def timeout(s: Step, timer_seq: int) -> None:
     if t.kind == "pause":
         thaw(s, None)
     elif t.kind == "cancel":
-        kills.close_window(s)
+        if kills.close_window(s):
+            after_queue(s)
     else:
         timeout_turn(s, st.players[st.current], auto=False)
 
