@@ -64,7 +64,8 @@ async def run() -> None:
 
     app = build_app(token=settings.bot_token.get_secret_value(),
                     database_url=settings.database_url, api_url=settings.telegram_api_url,
-                    default_locale=settings.default_locale, lobby_timeout=settings.lobby_timeout)
+                    default_locale=settings.default_locale, lobby_timeout=settings.lobby_timeout,
+                    rules_url=settings.rules_url)
     from aiogram.exceptions import (
         AiogramError, TelegramNetworkError, TelegramUnauthorizedError,
     )

@@ -154,8 +154,9 @@ async def on_error(event: ErrorEvent) -> bool:
 def build_app(*, token: str, database_url: str, api_url: str | None = None,
               session: BaseSession | None = None, deadlines_cls=Deadlines, clock=utcnow,
               default_locale: str = "ru", lobby_timeout: int = 1800,
-              sender_kwargs: dict | None = None) -> App:
+              sender_kwargs: dict | None = None, rules_url: str | None = None) -> App:
     """The whole bot. ``session``: an aiogram session (default aiohttp, against ``api_url``);
+    ``rules_url``: base URL of the published ``docs/rules/`` pages that ``/rules`` links to;
     the :class:`bot.telegram_faults.FaultTolerance` middleware is installed on it by the Sender,
     so every Bot API call is retried the same way."""
     if session is None:
@@ -204,6 +205,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["left"] = left
     dp["history"] = history
     dp["onlookers"] = onlookers
+    dp["rules_url"] = rules_url
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
                service=service, deadlines=deadlines, translator=translator, history=history,
                afk=afk)
@@ -225,7 +227,7 @@ async def _bot_removed(service: GameService, chat_id: int) -> None:
 
 COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "host", "next",
             "away", "back", "takehost", "spectate", "unspectate", "history", "stats", "top", "me",
-            "nextgame", "rules", "help")
+            "nextgame", "said", "rules", "help")
 
 
 async def set_commands(app: App) -> None:
@@ -244,6 +246,7 @@ async def set_commands(app: App) -> None:
         "history": N_("finished games, protocols, replays"), "stats": N_("this group's statistics"),
         "top": N_("the group's rating"), "me": N_("your statistics"),
         "nextgame": N_("message me when the next game opens"),
+        "said": N_("in private chat: what a seat wrote in your game"),
     }
     for locale in ("ru", "en"):
         _ = app.translator.get(locale)

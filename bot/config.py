@@ -70,6 +70,11 @@ class Settings(BaseSettings):
     default_locale: str = Field("ru", description="Language of chats that have not chosen one.")
     log_level: str = Field("INFO", description="Python logging level name.")
     lobby_timeout: int = Field(1800, gt=0, description="Seconds before an unstarted lobby is cancelled.")
+    rules_url: str | None = Field(
+        None,
+        description="Base URL of the published docs/rules/ pages that /rules links to "
+                    "(e.g. a repository's .../blob/main/docs/rules/).",
+    )
     polling_timeout: int = Field(30, ge=0, le=600, description="Long-polling timeout of getUpdates, seconds.")
 
     @field_validator("bot_token", mode="before")
@@ -87,7 +92,7 @@ class Settings(BaseSettings):
             raise ValueError("does not look like a bot token (expected '<digits>:<letters>' from @BotFather)")
         return SecretStr(value.get_secret_value().strip())
 
-    @field_validator("webhook_url", "webhook_secret", mode="before")
+    @field_validator("webhook_url", "webhook_secret", "rules_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # "WEBHOOK_URL=" in .env means "not set", not "set to the empty string".

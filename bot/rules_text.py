@@ -4,13 +4,13 @@
 none); ``/rules club`` (any preset name or alias the engine knows: ``find_ruleset``) explains that
 one. The summaries paraphrase the rule pages, which stay the reference; the link points to
 ``RULES_URL`` + ``<page>`` when the environment variable ``RULES_URL`` is set (the base URL of
-the published ``docs/rules/`` folder, e.g. a repository's ``…/blob/main/docs/rules/``), and
+the published ``docs/rules/`` folder, e.g. a repository's ``…/blob/main/docs/rules/``; the
+``RULES_URL`` setting, bot/config.py), and
 otherwise names the page in the bot's repository.
 """
 
 from __future__ import annotations
 
-import os
 from html import escape
 
 from .i18n import N_
@@ -70,10 +70,11 @@ SUMMARIES = {
 }
 
 
-def page_link(_, preset: str) -> str:
-    """"Full rules: <link>" for ``preset`` (see the module docstring)."""
+def page_link(_, preset: str, base: str | None = None) -> str:
+    """"Full rules: <link>" for ``preset``; ``base``: the ``RULES_URL`` setting or None (see the
+    module docstring)."""
     page = PAGES.get(preset, PAGES["party"])
-    base = os.environ.get("RULES_URL", "").strip()
+    base = (base or "").strip()
     if base:
         url = base.rstrip("/") + "/" + page
         return _("Full rules: {link}").format(
@@ -81,9 +82,10 @@ def page_link(_, preset: str) -> str:
     return _("Full rules: {link}").format(link=f"<code>docs/rules/{escape(page)}</code>")
 
 
-def rules_text(_, preset: str) -> str:
-    """The summary of ``preset`` (a preset name; unknown ones get party's) and its link."""
+def rules_text(_, preset: str, base: str | None = None) -> str:
+    """The summary of ``preset`` (a preset name; unknown ones get party's) and its link
+    (``base``: the ``RULES_URL`` setting, or None)."""
     summary = SUMMARIES.get(preset, SUMMARIES["party"])
     other = ", ".join(f"/rules {p}" for p in PAGES if p != preset)
-    return "\n".join([_(summary), "", page_link(_, preset), _("Other presets: {list}.").format(
+    return "\n".join([_(summary), "", page_link(_, preset, base), _("Other presets: {list}.").format(
         list=other)])

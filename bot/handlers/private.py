@@ -64,7 +64,7 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
 
 
 async def rules_cmd(message: Message, command: CommandObject, service, storage, tr,
-                    sender) -> None:
+                    sender, rules_url: str | None = None) -> None:
     """``/rules``: the summary of the chat's running or lobby preset (party when none), or of
     the preset named: ``/rules club`` (bot/rules_text.py)."""
     locale, preset = None, "party"
@@ -88,7 +88,7 @@ async def rules_cmd(message: Message, command: CommandObject, service, storage, 
             reply(sender, message, _("Unknown preset «{name}». Presets: party, club, online, "
                                      "forum.").format(name=escape(wanted[0])))
             return
-    reply(sender, message, rules_text(_, preset))
+    reply(sender, message, rules_text(_, preset, rules_url))
 
 
 async def relay(message: Message, service, tr, sender) -> None:

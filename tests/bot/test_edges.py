@@ -106,9 +106,8 @@ async def test_rules_explain_the_running_preset_or_the_one_named(sqlite_url: str
         await h.stop()
 
 
-async def test_rules_link_to_the_published_pages(sqlite_url: str, monkeypatch):
-    monkeypatch.setenv("RULES_URL", "https://example.org/mafia/docs/rules/")
-    h = await make_harness(sqlite_url, n_users=1)
+async def test_rules_link_to_the_published_pages(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=1, rules_url="https://example.org/mafia/docs/rules/")
     try:
         await h.dm(h.users[0], "/rules online")
         text = h.session.calls.calls_to("sendMessage", h.users[0].id)[-1].text
