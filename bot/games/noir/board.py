@@ -92,7 +92,7 @@ def draw(board: PublicBoard, names: list[str]) -> bytes:
             if s in last:
                 d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=OUTLINE, width=4)
     out = io.BytesIO()
-    img.save(out, format="PNG", optimize=True)  # no metadata, no time: the same bytes each time
+    img.save(out, format="PNG", compress_level=6)  # no metadata, no time: the same bytes each time
     return out.getvalue()
 
 
