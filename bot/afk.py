@@ -13,10 +13,17 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from engine import IllegalCommand, MarkAfk, find_ruleset
+from engine import IllegalCommand, MarkAfk, find_game
 from engine.mafia import events as ev
 
 logger = logging.getLogger(__name__)
+
+
+def afk_after(ruleset: str) -> int:
+    """The game's AFK delay in seconds, 0 for a game with none (one whose rule set has no
+    ``afk_after``, or a game with no mafia rule set at all, such as NOIR)."""
+    rules = getattr(find_game(ruleset), "rules", None)
+    return getattr(rules, "afk_after", 0) or 0
 
 
 class AfkClock:
@@ -26,7 +33,7 @@ class AfkClock:
 
     # --- listener ----------------------------------------------------------------------------
     async def on_step(self, g, before, after, events) -> None:
-        if not getattr(find_ruleset(after.ruleset), "afk_after", 0):
+        if not afk_after(after.ruleset):
             return
         clock = dict(g.ui.get("afk") or {})
         changed = False
@@ -34,7 +41,7 @@ class AfkClock:
             if isinstance(e, ev.PlayerInactive) and e.user_id in after.players \
                     and after.players[e.user_id].alive:
                 if after.pause is not None:  # OFFLINE during a pause: the clock starts frozen
-                    clock[str(e.user_id)] = {"left": float(find_ruleset(after.ruleset).afk_after)}
+                    clock[str(e.user_id)] = {"left": float(afk_after(after.ruleset))}
                 else:
                     clock[str(e.user_id)] = {"due": self._due(after).isoformat()}
                 changed = True
@@ -66,7 +73,7 @@ class AfkClock:
         self.arm_all(g)
 
     def _due(self, st) -> datetime:
-        return self.service.clock() + timedelta(seconds=find_ruleset(st.ruleset).afk_after)
+        return self.service.clock() + timedelta(seconds=afk_after(st.ruleset))
 
     def arm_all(self, g) -> None:
         """(Re-)arm every running AFK clock of the game (also after a restart)."""

@@ -101,11 +101,8 @@ class App:
         for g in self.service.games.values():
             if g.ui.get("title"):
                 self.presenter.titles[g.chat_id] = g.ui["title"]
-            st = g.state
-            if st is not None and st.speaker is not None and st.pause is None and g.deadline:
-                left = int((g.deadline - now).total_seconds())
-                if left > 0:  # the turn that was running keeps its countdown
-                    self.presenter.countdown(g, st.phase_seq, left)
+            if g.state is not None:
+                self.presenter.restarted(g, now)  # the game re-arms what it shows on a clock
         if self.history is not None:
             await self.history.backfill()  # games that ended while their recording was pending
         return count

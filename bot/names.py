@@ -100,7 +100,7 @@ def with_names(st, raw: Mapping[int, str], _: Callable[[str], str]):
         return st
     changed = {}
     for uid, p in st.players.items():
-        name = display(_, raw.get(uid, p.name), uid, p.seat)
+        name = display(_, raw.get(uid, p.name), uid, getattr(p, "seat", None))
         if name != p.name:
             q = copy.copy(p)
             q.name = name

@@ -56,6 +56,10 @@ class Presenter:
         """Re-arm the running turn's countdown edits (``seconds`` left), e.g. after a restart."""
         self.game(g.state.ruleset).countdown(g, phase_seq, seconds)
 
+    def restarted(self, g, now) -> None:
+        """After a restart: let the game re-arm what it shows on a clock (``now``: aware UTC)."""
+        self.game(g.state.ruleset).restarted(g, now)
+
     def send_foul_panel(self, g, _, st: GameState, chat_id: int) -> None:
         """The judge's console (CLUB-36..39, CLUB-Q08) in ``chat_id``."""
         self.game(st.ruleset).send_console(g, _, st, chat_id)

@@ -20,11 +20,12 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from engine import (
-    CancelGame, Command, CreateGame, GameOver, GameState, IllegalCommand, MarkActive, MarkInactive,
-    Pause, Phase, PhaseTimeout, StartGame, apply, command_from_dict, find_ruleset, replay, to_dict,
+    Command, CreateGame, GameOver, GameState, IllegalCommand, apply, decode_log, find_game,
+    game_of, replay,
 )
 from engine.core.events import Event
 
+from .games import bot_game
 from .names import show_names, with_names
 from .storage import KEEP, GameRecord, LogConflict, Storage
 
@@ -98,7 +99,7 @@ class GameService:
                      deadline=rec.deadline_at, ui=dict(rec.ui or {}))
         log = await self.storage.load_log(rec.id)
         if log:
-            g.state, _ = replay(command_from_dict(c) for c in log)
+            g.state, _ = replay(decode_log(log))  # each game's commands by its own type table
         g.raw_names = {int(uid): name for uid, name in (g.ui.get("names") or {}).items()}
         g.state = self._named(g, g.state)
         return g
@@ -123,12 +124,14 @@ class GameService:
             for attempt in range(2):
                 before = g.state
                 new, events = apply(before, cmd)
-                status, winner = self._status_change(before, new)
+                game = game_of(new)
+                status, winner = self._status_change(game, before, new)
+                stored = game_of(before, cmd).to_dict(cmd)
                 deadline = self._plan_deadline(g, before, new)
                 try:
                     await self.storage.append(
-                        game_id, before.commands if before else 0, to_dict(cmd),
-                        [to_dict(e) for e in events], status=status, winner=winner,
+                        game_id, before.commands if before else 0, stored,
+                        [game.to_dict(e) for e in events], status=status, winner=winner,
                         deadline=deadline if deadline is not None else KEEP)
                     break
                 except LogConflict:
@@ -156,12 +159,15 @@ class GameService:
             return events
 
     @staticmethod
-    def _status_change(before: GameState | None, new: GameState) -> tuple[str | None, str | None]:
-        if new.phase is Phase.CANCELLED:
+    def _status_change(game, before: GameState | None, new: GameState
+                       ) -> tuple[str | None, str | None]:
+        """The games row's new (status, winner), asked of the game object (any game)."""
+        status = game.status(new)
+        if status == "cancelled":
             return "cancelled", None
-        if new.phase is Phase.ENDED:
-            return "finished", new.winner.value if new.winner else None
-        if before is not None and before.phase is Phase.LOBBY and new.phase is not Phase.LOBBY:
+        if status == "finished":
+            return "finished", game.winner(new)
+        if before is not None and status == "running" and game.status(before) == "lobby":
             return "running", None
         return None, None
 
@@ -175,8 +181,8 @@ class GameService:
         elif name == "Leave":
             await self.storage.remove_player(g.id, cmd.user_id)
         elif name == "StartGame":
-            for p in st.seated():
-                await self.storage.set_player(g.id, p.user_id, p.name, seat=p.seat)
+            for uid, pname, seat in game_of(st).seats(st):
+                await self.storage.set_player(g.id, uid, pname, seat=seat)
 
     def _plan_deadline(self, g: LiveGame, before: GameState | None, new: GameState
                        ) -> tuple[int | None, datetime | None] | None:
@@ -185,7 +191,8 @@ class GameService:
         if self.deadlines is None:
             return None
         old_seq = before.timer.seq if before and before.timer else None
-        if new.over or (new.timer is None and new.phase is not Phase.LOBBY):
+        lobby = game_of(new).status(new) == "lobby"
+        if new.over or (new.timer is None and not lobby):
             if g.deadline is not None or old_seq is not None:
                 return (None, None)
             return None
@@ -255,7 +262,7 @@ class GameService:
     async def new_game(self, chat_id: int, user_id: int, locale: str, settings: dict,
                        ruleset: str = "party") -> int:
         """Create a lobby. Raises ``storage.ActiveGameExists`` if the chat has one already."""
-        rs = find_ruleset(ruleset)
+        rs = find_game(ruleset)
         game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings,
                                                  secrets.randbits(62))
         await self.execute(game_id, CreateGame(user_id=user_id, ruleset=rs.name,
@@ -271,15 +278,7 @@ class GameService:
         """Deal with the game's seed (replayable) and start. Raises IllegalCommand."""
 
         def build(g: LiveGame) -> Command:
-            st = g.state
-            rs = find_ruleset(st.ruleset)
-            rng = random.Random(g.seed)
-            seating = list(st.players)
-            rng.shuffle(seating)
-            # Too few players: no role table exists; let the engine refuse with NotEnoughPlayers.
-            roles = rs.roles_for(len(seating), st.options) if len(seating) >= rs.min_players else []
-            rng.shuffle(roles)
-            return StartGame(user_id=user_id, seating=tuple(seating), roles=tuple(roles))
+            return bot_game(g.state.ruleset).deal(g.state, user_id, random.Random(g.seed))
 
         return await self.execute(game_id, build)
 
@@ -290,7 +289,7 @@ class GameService:
             remaining = None
             if g.deadline is not None:
                 remaining = max(0.0, (g.deadline - self.clock()).total_seconds())
-            return Pause(user_id=user_id, remaining=remaining)
+            return game_of(g.state).pause(user_id, remaining)
 
         return await self.execute(game_id, build)
 
@@ -299,10 +298,10 @@ class GameService:
         try:
             if timer_seq is None:
                 st = await self.state(game_id)
-                if st is not None and st.phase is Phase.LOBBY:
-                    await self.execute(game_id, CancelGame(reason="expired"))
+                if st is not None and game_of(st).status(st) == "lobby":
+                    await self.execute(game_id, game_of(st).cancel("expired"))
                 return
-            await self.execute(game_id, PhaseTimeout(timer_seq=timer_seq))
+            await self.execute(game_id, lambda g: game_of(g.state).timeout(timer_seq))
         except (IllegalCommand, KeyError):
             pass
         except Exception:
@@ -314,24 +313,20 @@ class GameService:
         if game_id is None:
             return
         st = await self.state(game_id)
-        if st is None or st.phase is Phase.LOBBY or st.over:
-            return
-        p = st.players.get(user_id)
-        if (p and p.active and p.alive) or (user_id == st.host and st.host_active):
+        cmd = game_of(st).gone(st, user_id, reason) if st is not None else None
+        if cmd is not None:
             try:
-                await self.execute(game_id, MarkInactive(player=user_id, reason=reason))
+                await self.execute(game_id, cmd)
             except IllegalCommand:
                 pass
 
     async def touch(self, game_id: int, user_id: int) -> None:
         """Any update from an inactive player or lost host brings him back (PARTY-44)."""
         st = await self.state(game_id)
-        if st is None or st.over or st.phase is Phase.LOBBY:
-            return
-        p = st.players.get(user_id)
-        if (p and p.seat and not p.active) or (user_id == st.host and not st.host_active):
+        cmd = game_of(st).back(st, user_id) if st is not None and not st.over else None
+        if cmd is not None:
             try:
-                await self.execute(game_id, MarkActive(user_id=user_id))
+                await self.execute(game_id, cmd)
             except IllegalCommand:
                 pass
 

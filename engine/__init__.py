@@ -13,7 +13,7 @@ from .core.errors import *  # noqa: F401,F403
 from .core.errors import IllegalCommand
 from .core.events import EVENT_TYPES, Event
 from .core.game import GAMES, find_game, register
-from .core.game import apply, replay
+from .core.game import apply, decode_log, game_of, replay
 from .core.serialize import command_from_dict, event_from_dict, to_dict
 from .mafia.commands import *  # noqa: F401,F403
 from .mafia.events import *  # noqa: F401,F403
@@ -32,9 +32,11 @@ from .party import PartyVariant
 from .club import ClubVariant
 from .online import OnlineVariant
 from .forum import ForumVariant
+from .noir.variant import NoirGame  # NOIR's commands stay in engine.noir (their names clash)
 
 # --- the games, one line each (the first CreateGame of a log names one of them) ---------------
 register(PartyVariant())
 register(ClubVariant())
 register(OnlineVariant())
 register(ForumVariant())
+register(NoirGame())

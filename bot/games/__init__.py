@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from .club import GAME as CLUB
 from .forum import GAME as FORUM
+from .noir import GAME as NOIR
 from .online import GAME as ONLINE
 from .party import GAME as PARTY
 from .spec import BotGame
 
-GAMES: dict[str, BotGame] = {g.name: g for g in (PARTY, CLUB, ONLINE, FORUM)}
+GAMES: dict[str, BotGame] = {g.name: g for g in (PARTY, CLUB, ONLINE, FORUM, NOIR)}
 
 
 #: code -> the answer an accepted press gets, over every game (the games agree on shared codes)

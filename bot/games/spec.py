@@ -4,6 +4,7 @@ reaches a game only through it."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -21,11 +22,14 @@ class BotGame:
     the shared :class:`bot.presenter.Presenter` (``presenter(out)``) and called with every
     engine step; ``codec``: its button codec (code -> engine command, phase-bound codes,
     confirmations; see ``bot/games/mafia/codec.py``); ``toggled_roles(st, name)``: the lobby's
-    optional roles after a toggle (``LobbyAct(a="role")``), for games that have them."""
+    optional roles after a toggle (``LobbyAct(a="role")``), for games that have them;
+    ``deal(st, user_id, rng)``: the game's start command for the lobby ``st``, its chance drawn
+    from ``rng`` (the game's seeded ``random.Random``; the engine draws none)."""
 
     name: str
     presenter: type
     codec: Any
+    deal: Callable[[Any, int | None, random.Random], Any]
     toggled_roles: Callable[[GameState, str], list[str]] | None = None
 
     @property

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from engine import GameState, command_from_dict, replay, to_dict
+from engine import GameState, decode_log, game_of, replay
 from engine.core.serialize import FORMAT_VERSION as LOG_FORMAT
 
 from .protocol import Entry
@@ -108,11 +108,13 @@ def replay_document(data: bytes | str | dict[str, Any], *, strict: bool = True) 
     doc = load_document(data)
     entries = entries_of(doc)
     try:
-        commands = [command_from_dict(e.command) for e in entries]
+        commands = decode_log(e.command for e in entries)  # by the table of the log's game
         state, produced = replay(commands)
     except ValueError as exc:  # IllegalCommand is a ValueError too
         raise ExportError(f"the log does not replay: {exc!r}") from None
-    match = all([to_dict(ev) for ev in events] == e.events for events, e in zip(produced, entries))
+    game = game_of(state)
+    match = all([game.to_dict(ev) for ev in events] == e.events
+                for events, e in zip(produced, entries))
     if strict and not match:
         raise ExportError("the log replays to different events")
     return Imported(state=state, commands=len(commands), events_match=match)

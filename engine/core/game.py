@@ -18,6 +18,7 @@ from typing import Iterable
 from .commands import Command, CreateGame
 from .errors import BadSetup, GameOver
 from .events import Event
+from . import serialize
 
 
 class Game:
@@ -34,6 +35,54 @@ class Game:
     def execute(self, state, cmd: Command) -> tuple[object, list[Event]]:
         """Apply ``cmd`` to a copy of ``state`` (never the input). Raises IllegalCommand."""
         raise NotImplementedError
+
+    # --- the log's JSON: the core's type tables unless the game has its own ----------------------
+    def to_dict(self, obj) -> dict:
+        """A command or event of this game as the log stores it (``{"type": ..., **fields}``)."""
+        return serialize.to_dict(obj)
+
+    def command_from_dict(self, data: dict):
+        """Invert :meth:`to_dict` for a command. Raises ``ValueError`` on an unknown type."""
+        return serialize.command_from_dict(data)
+
+    def event_from_dict(self, data: dict):
+        """Invert :meth:`to_dict` for an event. Raises ``ValueError`` on an unknown type."""
+        return serialize.event_from_dict(data)
+
+    # --- what the shared adapter asks of any game's state --------------------------------------
+    def status(self, state) -> str:
+        """The stored status of ``state``: 'lobby' | 'running' | 'finished' | 'cancelled'."""
+        raise NotImplementedError
+
+    def winner(self, state) -> str | None:
+        """The stored winner of a finished game (a team's or outcome's value), else None."""
+        raise NotImplementedError
+
+    # --- the commands the shell builds for any game (time comes in as data) -------------------
+    def timeout(self, timer_seq: int) -> Command:
+        """The command the shell sends when the state's timer ``timer_seq`` fires."""
+        raise NotImplementedError
+
+    def pause(self, user_id: int, remaining: float | None) -> Command:
+        """A pause with ``remaining`` seconds left on the running timer (None: no timer)."""
+        raise NotImplementedError
+
+    def cancel(self, reason: str) -> Command:
+        """The shell's cancellation of the game (``reason`` e.g. "expired")."""
+        raise NotImplementedError
+
+    def seats(self, state) -> list[tuple[int, str, int]]:
+        """The seated players of a started game: (user_id, name, seat from 1), in seat order."""
+        raise NotImplementedError
+
+    def gone(self, state, user_id: int, reason: str) -> Command | None:
+        """What the shell sends when ``user_id`` cannot be reached (a 403 DM, he left the
+        group), or None when the game has nothing to record."""
+        return None
+
+    def back(self, state, user_id: int) -> Command | None:
+        """What the shell sends when an absent ``user_id`` shows up again, or None."""
+        return None
 
 
 #: registered name -> game, in registration order
@@ -80,6 +129,36 @@ def apply(state, cmd: Command) -> tuple[object, list[Event]]:
     if state.over:
         raise GameOver()
     return find_game(state.ruleset).execute(state, cmd)
+
+
+def game_of(state, cmd: Command | None = None) -> Game:
+    """The game ``state`` belongs to, or (``state`` None) the one ``cmd``, a CreateGame, names.
+    Raises ``KeyError`` for an unknown name."""
+    if state is None:
+        return find_game(cmd.ruleset)  # type: ignore[union-attr]
+    return find_game(state.ruleset)
+
+
+def decode_log(entries: Iterable[dict]) -> list:
+    """The commands of a stored log (JSON dicts, first one a ``CreateGame``): the first decoded
+    with the core's table, the rest with the table of the game it names (NOIR's ``Join`` is not
+    the mafia ``Join``).  Raises ``ValueError`` on an unknown type, game or a first command
+    that is no CreateGame."""
+    commands: list = []
+    game: Game | None = None
+    for data in entries:
+        if game is None:
+            first = serialize.command_from_dict(data)
+            if not isinstance(first, CreateGame):
+                raise ValueError(f"a log starts with CreateGame, not {data.get('type')!r}")
+            try:
+                game = find_game(first.ruleset)
+            except KeyError as exc:
+                raise ValueError(f"unknown game {first.ruleset!r}") from exc
+            commands.append(first)
+        else:
+            commands.append(game.command_from_dict(data))
+    return commands
 
 
 def replay(commands: Iterable[Command]) -> tuple[object, list[list[Event]]]:

@@ -28,7 +28,7 @@ from .commands import (
     TakeOver,
 )
 from .rules import RuleSet
-from .state import GameState
+from .state import GameState, Phase
 from .step import Step
 
 Handler = Callable[[Step, Command], None]
@@ -108,6 +108,46 @@ class MafiaVariant(Game):
             me.misses = 0  # PARTY-X25: any accepted action shows he is there (a speech, a vote...)
         st.commands += 1
         return st, s.events
+
+    def status(self, state: GameState) -> str:
+        if state.phase is Phase.CANCELLED:
+            return "cancelled"
+        if state.phase is Phase.ENDED:
+            return "finished"
+        return "lobby" if state.phase is Phase.LOBBY else "running"
+
+    def winner(self, state: GameState) -> str | None:
+        return state.winner.value if state.winner else None
+
+    def timeout(self, timer_seq: int) -> Command:
+        return PhaseTimeout(timer_seq=timer_seq)
+
+    def pause(self, user_id: int, remaining: float | None) -> Command:
+        return Pause(user_id=user_id, remaining=remaining)
+
+    def cancel(self, reason: str) -> Command:
+        return CancelGame(reason=reason)
+
+    def seats(self, state: GameState) -> list[tuple[int, str, int]]:
+        return [(p.user_id, p.name, p.seat) for p in state.seated()]
+
+    def gone(self, state: GameState, user_id: int, reason: str) -> Command | None:
+        """PARTY-Q20: a living active player or an active host becomes inactive."""
+        if state.phase is Phase.LOBBY or state.over:
+            return None
+        p = state.players.get(user_id)
+        if (p and p.active and p.alive) or (user_id == state.host and state.host_active):
+            return MarkInactive(player=user_id, reason=reason)
+        return None
+
+    def back(self, state: GameState, user_id: int) -> Command | None:
+        """PARTY-44: an inactive seated player or a lost host is back."""
+        if state.phase is Phase.LOBBY or state.over:
+            return None
+        p = state.players.get(user_id)
+        if (p and p.seat and not p.active) or (user_id == state.host and not state.host_active):
+            return MarkActive(user_id=user_id)
+        return None
 
     # --- where a preset's algorithm differs (the shared versions live in .flow) ----------------
     def start_day(self, s: Step) -> None:

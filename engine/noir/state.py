@@ -9,6 +9,7 @@ column ("A").  Dead suspects stay on the grid until a collapse removes them (NOI
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .rules import Role, Table, TABLES, Team
 
@@ -88,7 +89,19 @@ class NoirState:
     outcome: str | None = None  # agents | mafia | draw
     commands: int = 0
 
+    #: the registered game's name (``engine.core.game.find_game``), as every game's state has it
+    ruleset: ClassVar[str] = "noir"
+    #: NOIR has no host (the organiser plays); the shared adapter's host questions get these
+    host: ClassVar[None] = None
+    host_name: ClassVar[str] = ""
+    host_active: ClassVar[bool] = True
+
     # --- reading -----------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """The game has ended or was cancelled (the core refuses further commands)."""
+        return self.phase in ("ended", "cancelled")
+
     @property
     def table(self) -> Table:
         return TABLES[len(self.order)]

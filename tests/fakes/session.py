@@ -133,6 +133,8 @@ class RecordingSession(BaseSession):
         self._latency_by_chat: dict[int | str, float] = {}
         self._message_ids = _Counter()
         self._file_ids = itertools.count(1)
+        #: file id -> the bytes of every photo uploaded (sendPhoto, editMessageMedia)
+        self.photos: dict[str, bytes] = {}
         self.bot_id: int = int(TEST_TOKEN.split(":", 1)[0])
 
     # ----------------------------------------------------------------- configuration for tests
@@ -345,6 +347,43 @@ class RecordingSession(BaseSession):
         self._attach_markup(bot, message, method.reply_markup)
         self._store(message)
         return message
+
+    def _result_sendPhoto(self, bot: Bot, method: Any) -> dict[str, Any]:
+        """A photo upload: its bytes are kept in ``photos`` (file id -> bytes)."""
+        message = self._new_message(bot, method.chat_id)
+        message["photo"] = [self._photo(method.photo)]
+        if method.caption:
+            message["caption"] = self._plain(
+                bot, method.caption, getattr(method, "parse_mode", None)
+            )
+        self._attach_markup(bot, message, method.reply_markup)
+        self._store(message)
+        return message
+
+    def _result_editMessageMedia(self, bot: Bot, method: Any) -> dict[str, Any] | bool | FailRule:
+        key = (method.chat_id, method.message_id)
+        known = self.messages.get(key)
+        if known is None or "photo" not in known:
+            return FailRule(None, None, 400, "Bad Request: message can't be edited", None)
+        media = method.media
+        message = dict(known)
+        message["photo"] = [self._photo(media.media)]
+        message.pop("caption", None)
+        if media.caption:
+            message["caption"] = self._plain(bot, media.caption, getattr(media, "parse_mode", None))
+        message.pop("reply_markup", None)
+        self._attach_markup(bot, message, method.reply_markup)
+        message["edit_date"] = int(time.time())
+        self.messages[key] = message
+        return message
+
+    def _photo(self, photo: Any) -> dict[str, Any]:
+        number = next(self._file_ids)
+        data = getattr(photo, "data", None)
+        if data is not None:
+            self.photos[f"PHOTO{number}"] = data
+        return {"file_id": f"PHOTO{number}", "file_unique_id": f"UPHOTO{number}",
+                "width": 1, "height": 1, "file_size": len(data or b"")}
 
     def _result_editMessageText(self, bot: Bot, method: Any) -> dict[str, Any] | bool | FailRule:
         if method.inline_message_id:

@@ -3,8 +3,9 @@ checks' codes on top of the shared mafia presentation."""
 
 from __future__ import annotations
 
+from ..mafia.deal import deal
 from ..spec import BotGame
 from .codec import ClubCodec
 from .presenter import ClubPresenter
 
-GAME = BotGame(name="club", presenter=ClubPresenter, codec=ClubCodec())
+GAME = BotGame(name="club", deal=deal, presenter=ClubPresenter, codec=ClubCodec())

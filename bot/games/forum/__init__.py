@@ -4,10 +4,11 @@ two-step choices, on top of the shared mafia presentation."""
 
 from __future__ import annotations
 
+from ..mafia.deal import deal
 from ..spec import BotGame
 from .codec import ForumCodec
 from .presenter import ForumPresenter
 from .views import toggled_roles
 
-GAME = BotGame(name="forum", presenter=ForumPresenter, codec=ForumCodec(),
+GAME = BotGame(name="forum", deal=deal, presenter=ForumPresenter, codec=ForumCodec(),
                toggled_roles=toggled_roles)

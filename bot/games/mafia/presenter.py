@@ -295,6 +295,14 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
         g.ui.pop(key, None)
         g.refs.pop(key, None)
 
+    def restarted(self, g, now) -> None:
+        """After a restart the speech that was running keeps its countdown edits."""
+        st = g.state
+        if st.speaker is not None and st.pause is None and g.deadline:
+            left = int((g.deadline - now).total_seconds())
+            if left > 0:
+                self.countdown(g, st.phase_seq, left)
+
     def countdown(self, g, phase_seq: int, seconds: int) -> None:
         """Edit the turn message at half time and 10 s before the end (two edits a turn)."""
         marks = sorted({m for m in (seconds // 2, 10) if 10 <= m < seconds and seconds >= 20},

@@ -3,8 +3,9 @@ decision and the best move on top of the shared mafia presentation."""
 
 from __future__ import annotations
 
+from ..mafia.deal import deal
 from ..spec import BotGame
 from .codec import OnlineCodec
 from .presenter import OnlinePresenter
 
-GAME = BotGame(name="online", presenter=OnlinePresenter, codec=OnlineCodec())
+GAME = BotGame(name="online", deal=deal, presenter=OnlinePresenter, codec=OnlineCodec())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..mafia.codec import MafiaCodec
 from ..mafia.presenter import MafiaPresenter
+from ..mafia.deal import deal
 from ..spec import BotGame
 
-GAME = BotGame(name="party", presenter=MafiaPresenter, codec=MafiaCodec())
+GAME = BotGame(name="party", deal=deal, presenter=MafiaPresenter, codec=MafiaCodec())

@@ -1,0 +1,120 @@
+"""The group's board (NOIR-42, Q22, Q28): the grid as a PNG drawn with Pillow, and the same
+board as a text grid for a chat where a picture cannot go (no media right, an upload error).
+
+Both are pure functions of :class:`engine.noir.PublicBoard` (the public state, never a hidden
+identity) and the translated suspect names, so the same public state always gives the same
+picture bytes.  Drawn: column letters and row numbers on the edges, the short names, dead
+(struck through, greyed) and arrested (barred) suspects, bombs, threats, shields, interrogation
+marks, and the last action outlined.  The font is DejaVu Sans, shipped in ``fonts/`` with its
+licence, so Cyrillic draws the same wherever the project is installed."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.noir import PublicBoard, cell_name
+
+FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
+CELL = 92  # px, one suspect
+EDGE = 30  # px, the coordinates' margin
+BG, GRID, INK = (246, 242, 232), (120, 110, 95), (30, 30, 30)
+DEAD_FILL, ARREST_FILL, OUTLINE = (190, 185, 178), (196, 214, 240), (230, 120, 0)
+BOMB, THREAT, SHIELD = (20, 20, 20), (200, 30, 30), (30, 90, 200)
+
+
+@lru_cache(maxsize=8)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT), size)
+
+
+def outlined(board: PublicBoard) -> set[int]:
+    """The suspects the last action touched (a shift: its whole line; a collapse or a change
+    of identity: none left on the grid to show)."""
+    act = board.last_action
+    if not act:
+        return set()
+    kind, *rest = act
+    if kind == "shift":
+        line, index = rest[0], rest[1]
+        if line == "row":
+            return set(board.grid[index]) if index < len(board.grid) else set()
+        return {row[index] for row in board.grid if index < len(row)}
+    on_grid = {s for row in board.grid for s in row}
+    return {s for s in rest if isinstance(s, int) and s in on_grid}
+
+
+def draw(board: PublicBoard, names: list[str]) -> bytes:
+    """The board as PNG bytes. ``names[suspect]`` is the suspect's (translated) short name."""
+    rows, cols = len(board.grid), len(board.grid[0]) if board.grid else 0
+    w, h = EDGE * 2 + cols * CELL, EDGE * 2 + rows * CELL
+    img = Image.new("RGB", (max(w, EDGE * 2), max(h, EDGE * 2)), BG)
+    d = ImageDraw.Draw(img)
+    small, name_font = _font(16), _font(17)
+    for c in range(cols):
+        letter = cell_name(0, c)[0]
+        for y in (EDGE // 2, h - EDGE // 2):
+            d.text((EDGE + c * CELL + CELL // 2, y), letter, font=small, fill=INK, anchor="mm")
+    for r in range(rows):
+        for x in (EDGE // 2, w - EDGE // 2):
+            d.text((x, EDGE + r * CELL + CELL // 2), str(r + 1), font=small, fill=INK, anchor="mm")
+    dead, arrested = set(board.dead), set(board.arrested)
+    bombs, threats, shields = set(board.bombs), set(board.threats), set(board.shields)
+    asked, last = set(board.interrogated), outlined(board)
+    for r, row in enumerate(board.grid):
+        for c, s in enumerate(row):
+            x0, y0 = EDGE + c * CELL, EDGE + r * CELL
+            x1, y1 = x0 + CELL, y0 + CELL
+            fill = DEAD_FILL if s in dead else ARREST_FILL if s in arrested else BG
+            d.rectangle((x0, y0, x1, y1), fill=fill, outline=GRID, width=1)
+            cx, cy = x0 + CELL // 2, y0 + CELL // 2
+            d.text((cx, cy), names[s], font=name_font, fill=INK, anchor="mm")
+            if s in dead:
+                d.line((x0 + 8, y0 + 8, x1 - 8, y1 - 8), fill=INK, width=3)
+                d.line((x0 + 8, y1 - 8, x1 - 8, y0 + 8), fill=INK, width=3)
+            if s in arrested:
+                for bx in range(x0 + 14, x1 - 8, 16):
+                    d.line((bx, y0 + 6, bx, y1 - 6), fill=SHIELD, width=2)
+            if s in bombs:
+                d.ellipse((x0 + 6, y0 + 6, x0 + 24, y0 + 24), fill=BOMB)
+                d.line((x0 + 20, y0 + 9, x0 + 27, y0 + 3), fill=THREAT, width=2)
+            if s in threats:
+                d.polygon([(x1 - 16, y0 + 5), (x1 - 5, y0 + 24), (x1 - 27, y0 + 24)], fill=THREAT)
+                d.text((x1 - 16, y0 + 17), "!", font=_font(13), fill=BG, anchor="mm")
+            if s in shields:
+                d.polygon([(x0 + 6, y1 - 26), (x0 + 26, y1 - 26), (x0 + 26, y1 - 14),
+                           (x0 + 16, y1 - 5), (x0 + 6, y1 - 14)], fill=SHIELD)
+            if s in asked:
+                d.text((x1 - 14, y1 - 15), "?", font=_font(18), fill=SHIELD, anchor="mm")
+            if s in last:
+                d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=OUTLINE, width=4)
+    out = io.BytesIO()
+    img.save(out, format="PNG", compress_level=6)  # no metadata, no time: the same bytes each time
+    return out.getvalue()
+
+
+#: the text grid's marks, one letter each, after the name (the legend explains them)
+MARKS = (("dead", "x"), ("arrested", "#"), ("bombs", "*"), ("threats", "!"), ("shields", "+"),
+         ("interrogated", "?"))
+
+
+def text_grid(board: PublicBoard, names: list[str], width: int = 7) -> str:
+    """The board as monospaced lines (for ``<pre>``): a header of column letters, then one line
+    a row: its number and each suspect's name cut to ``width`` and its marks; the last action's
+    suspects in [brackets]."""
+    cols = len(board.grid[0]) if board.grid else 0
+    sets = {key: set(getattr(board, key)) for key, _ in MARKS}
+    last = outlined(board)
+    cell = width + 4
+    lines = ["   " + "".join(cell_name(0, c)[0].center(cell) for c in range(cols))]
+    for r, row in enumerate(board.grid):
+        parts = []
+        for s in row:
+            marks = "".join(m for key, m in MARKS if s in sets[key])
+            text = names[s][:width] + marks
+            parts.append((f"[{text}]" if s in last else f" {text} ").ljust(cell))
+        lines.append(f"{r + 1:>2} " + "".join(parts).rstrip())
+    return "\n".join(lines)
