@@ -1,6 +1,8 @@
 """The mafia presets' game state: plain mutable dataclasses, only ever changed on a private copy
 inside :func:`engine.apply`.  A preset keeps its own fields in an extension object on the state
-(``GameState.forum``: ``engine.forum.state.ForumState``) that has a ``clone()``."""
+that has a ``clone()`` (``GameState.forum``: ``engine.forum.state.ForumState``; ``club``:
+``engine.club.state.ClubState``; ``online`` and ``ballot``: ``engine.online.state``); the shared
+``GameState`` and ``Player`` name no preset's fields."""
 
 from __future__ import annotations
 
@@ -50,15 +52,15 @@ class Player:
     active: bool = True
     misses: int = 0  # consecutive missed required actions (PARTY-Q20 c)
     pauses_used: int = 0
-    fouls: int = 0  # CLUB-36
-    silenced_next: bool = False  # CLUB-37: loses his next regular speech
     afk: bool = False  # ONLINE-48: OFFLINE long enough to be AFK (implies not active)
-    turned: bool = False  # FORUM-42: a Werewolf who became the Mafia
+    #: the team the game moved him to, overriding his role's (None: his role's); a preset sets
+    #: it (FORUM-42: a Werewolf who became the Mafia)
+    side: Team | None = None
 
     @property
     def team(self) -> Team | None:
-        if self.turned:
-            return Team.MAFIA
+        if self.side is not None:
+            return self.side
         return self.role.team if self.role else None
 
 
@@ -111,9 +113,9 @@ class GameState:
     night_actions: dict[int, tuple[str, int | None]] = field(default_factory=dict)
     mafia_picks: dict[int, int] = field(default_factory=dict)
     last_opener_seat: int = 0
-    vote_cancelled_day: int = 0  # CLUB-Q17: the day whose vote a disqualification cancelled
     ballot: Any = None  # ONLINE: the open day vote, revote or lift vote (engine/online/state.py)
-    misfires: int = 0  # ONLINE-36/37: misfires in a row
+    online: Any = None  # the online preset's own state (engine/online/state.py), or None
+    club: Any = None  # the club preset's own state (engine/club/state.py), or None
     forum: Any = None  # the forum preset's own state (engine/forum/state.py), or None
     winner: Team | None = None
     commands: int = 0  # number of commands applied (== log length)
@@ -140,6 +142,8 @@ class GameState:
         c.night_actions = dict(self.night_actions)  # values are immutable tuples
         c.mafia_picks = dict(self.mafia_picks)
         c.ballot = self.ballot.clone() if self.ballot is not None else None
+        c.online = self.online.clone() if self.online is not None else None
+        c.club = self.club.clone() if self.club is not None else None
         c.forum = self.forum.clone() if self.forum is not None else None
         return c
 

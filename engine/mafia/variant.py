@@ -27,6 +27,7 @@ from .commands import (
     Nominate, NightAction, OwnPhaseCommand, Pause, PhaseTimeout, RelayMessage, Resume, StartGame,
     TakeOver,
 )
+from .roles import Team
 from .rules import RuleSet
 from .state import GameState
 from .step import Step
@@ -88,6 +89,7 @@ class MafiaVariant(Game):
                        options={**rs.default_options, **(settings.get("options") or {})})
         if rs.check_options:
             rs.check_options(st.options)
+        self.new_lobby(st)
         st.commands = 1
         return st, [GameCreated(ruleset=rs.name, organiser=cmd.user_id)]
 
@@ -110,6 +112,24 @@ class MafiaVariant(Game):
         return st, s.events
 
     # --- where a preset's algorithm differs (the shared versions live in .flow) ----------------
+    def new_lobby(self, st: GameState) -> None:
+        """Hang the preset's own state object on a new lobby's ``st`` (none in the shared game)."""
+
+    def silenced_turn(self, s: Step, user_id: int) -> bool:
+        """Whether ``user_id``'s regular speech starting now is a nomination-only turn (CLUB-37;
+        the preset forgets it then).  None in the shared game."""
+        return False
+
+    def vote_cancelled(self, s: Step) -> bool:
+        """Whether today's vote was cancelled before it opened (CLUB-Q17).  Never in the shared
+        game."""
+        return False
+
+    def forced_winner(self, st: GameState) -> Team | None:
+        """A team that has won by a rule of the preset's own while both teams live (ONLINE-36:
+        Town after its misfires); None in the shared game."""
+        return None
+
     def start_day(self, s: Step) -> None:
         """The morning: speeches, nominations, defences (PARTY-07..10, CLUB-20)."""
         flow.day_of_speeches(s)

@@ -63,9 +63,10 @@ def end_night(s: Step, timed_out: bool) -> None:
     st.night_actions, st.mafia_picks = {}, {}
     s.emit(NightResult(killed=killed))
     if st.night > 1:
-        st.misfires = 0 if killed is not None else st.misfires + 1  # ONLINE-37, Q16
+        o = st.online
+        o.misfires = 0 if killed is not None else o.misfires + 1  # ONLINE-37, Q16
         if killed is None:
-            s.emit(Misfire(count=st.misfires))
+            s.emit(Misfire(count=o.misfires))
             if flow.check_win(s):  # ONLINE-36: the third misfire in a row
                 return
     if killed is None:

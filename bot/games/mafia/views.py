@@ -92,8 +92,6 @@ def table_text(_, st: GameState, mark: Callable[[GameState, int], str] | None = 
         extra = "" if p.alive else " ☠️"
         if p.alive and not p.active:
             extra = " 💤"
-        if p.fouls and p.alive:
-            extra += " " + "⚠️" * min(p.fouls, 4)
         if mark is not None and p.alive:
             extra += mark(st, p.user_id)
         name = label(st, p.user_id)

@@ -136,7 +136,7 @@ def test_FORUM_X09_answers_come_at_once_as_at_the_start_of_the_night():
     assert t.last[-1].is_mafia is False
     t.fnight(kill=1)  # the last mafioso kills himself: the Werewolf turns at dawn
     t.last_words()
-    assert t.state.players[uid(4)].turned
+    assert t.state.players[uid(4)].team is Team.MAFIA
 
 
 # --- the Doctor --------------------------------------------------------------------------------

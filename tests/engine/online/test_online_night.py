@@ -177,10 +177,10 @@ def test_ONLINE_Q15_the_don_may_skip_the_search_and_the_night_waits_for_everyone
 def test_ONLINE_Q16_misfires_count_from_night_2_only():
     t = online_game(10)
     t.onight()  # night 1: no shot, no misfire
-    assert not t.events(Misfire) and t.state.misfires == 0
+    assert not t.events(Misfire) and t.state.online.misfires == 0
     t.ballot({})
     t.onight()
-    assert t.events(Misfire)[-1].count == 1 and t.state.misfires == 1
+    assert t.events(Misfire)[-1].count == 1 and t.state.online.misfires == 1
 
 
 # --- misfires and the end ----------------------------------------------------------------------
@@ -207,7 +207,7 @@ def test_ONLINE_37_a_kill_resets_the_misfire_count():
     t.onight(kill={1: 5, 2: 6, 3: 7})  # misfire 2
     t.ballot({})
     t.onight(kill=9)  # a kill
-    assert t.state.misfires == 0
+    assert t.state.online.misfires == 0
     t.last_words()
     for count in (1, 2):
         t.ballot({})
