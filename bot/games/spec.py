@@ -21,12 +21,16 @@ class BotGame:
     the shared :class:`bot.presenter.Presenter` (``presenter(out)``) and called with every
     engine step; ``codec``: its button codec (code -> engine command, phase-bound codes,
     confirmations; see ``bot/games/mafia/codec.py``); ``toggled_roles(st, name)``: the lobby's
-    optional roles after a toggle (``LobbyAct(a="role")``), for games that have them."""
+    optional roles after a toggle (``LobbyAct(a="role")``), for games that have them;
+    ``chat_policy(st, user_id, phase)``: whether a seated, living player may write in the group
+    now (``phase``: ``st.phase``'s value; asked by ``bot.discipline.may_write`` in a running,
+    unpaused game) -- None: the honour system, the bot never deletes a message."""
 
     name: str
     presenter: type
     codec: Any
     toggled_roles: Callable[[GameState, str], list[str]] | None = None
+    chat_policy: Callable[[GameState, int, str], bool] | None = None
 
     @property
     def timing_keys(self) -> tuple[str, ...]:

@@ -16,6 +16,10 @@ from .roles import Role, Team
 
 
 class Phase(str, Enum):
+    """The shared mafia phases.  A preset's own phases are a ``str`` enum of its package
+    (``engine.online.phases.OnlinePhase``, ``engine.forum.phases.ForumPhase``); ``GameState.phase``
+    holds a member of either, and its ``value`` is what the log stores (``PhaseStarted.phase``)."""
+
     LOBBY = "lobby"
     READY = "ready"  # readiness gate before the mafia acts (PARTY-37)
     NIGHT = "night"
@@ -24,17 +28,6 @@ class Phase(str, Enum):
     VOTING = "voting"
     EXCLUDE_VOTE = "exclude_vote"
     LAST_WORD = "last_word"
-    DISCUSSION = "discussion"  # ONLINE-Q02: the day's open discussion with the vote live
-    REVOTE = "revote"  # ONLINE-27..31, 34: a vote among the tied leaders only
-    LIFT_VOTE = "lift_vote"  # ONLINE-24, 32, 33: Lift or Leave the tied leaders
-    BEST_MOVE = "best_move"  # ONLINE-07/08: the first victim names three players
-    # the forum preset (docs/rules/forum.md, engine/forum.py)
-    COP_TURN = "cop_turn"  # FORUM-44, Q21: the Cop moves first, alone
-    DEBATE = "debate"  # FORUM-52: the day's discussion before its one vote
-    BALLOT = "ballot"  # FORUM-07..12, Q05, Q06: the vote, the revote, the host's decision
-    BONUS_OFFER = "bonus_offer"  # FORUM-56, Q23: after the win, a bonus round may start
-    BONUS = "bonus"  # FORUM-56, Q23: everybody guesses the hidden roles
-    BEST_PLAYER = "best_player"  # FORUM-57, Q24: the vote for the best player
     ENDED = "ended"
     CANCELLED = "cancelled"
 
@@ -91,7 +84,7 @@ class GameState:
     host: int | None = None
     host_name: str = ""
     host_active: bool = True
-    phase: Phase = Phase.LOBBY
+    phase: Enum = Phase.LOBBY  # a Phase or a preset's own phase enum member
     phase_seq: int = 0
     timer_seq: int = 0
     timer: Timer | None = None

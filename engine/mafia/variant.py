@@ -27,9 +27,10 @@ from .commands import (
     Nominate, NightAction, OwnPhaseCommand, Pause, PhaseTimeout, RelayMessage, Resume, StartGame,
     TakeOver,
 )
+from .queries import LegalActions
 from .roles import Team
 from .rules import RuleSet
-from .state import GameState
+from .state import GameState, Phase
 from .step import Step
 
 Handler = Callable[[Step, Command], None]
@@ -49,6 +50,9 @@ class MafiaVariant(Game):
     """The shared mafia game; a preset subclasses it.  ``rules``: the preset's rule set."""
 
     rules: RuleSet
+    #: the class of this preset's :func:`~engine.mafia.queries.legal_actions` answers: the
+    #: shared buttons, or a subclass with the preset's own fields (filled by ``add_actions``)
+    actions: type[LegalActions] = LegalActions
 
     #: command type -> handler ``(step, command)``; a preset extends it with ``{**base, ...}``;
     #: a command without an entry of its own takes that of its nearest base class
@@ -64,6 +68,9 @@ class MafiaVariant(Game):
         MarkInactive: control.mark_inactive, MarkActive: control.mark_active,
         MarkAfk: presence.mark_afk, JudgeCommand: no_fouls, OwnPhaseCommand: phase_closed,
     }
+    #: the phases in which the mafia's team chat is relayed (the engine still judges each
+    #: message: ``RelayMessage``); the bot answers "closed" at once outside them
+    relay_phases: tuple[Phase, ...] = (Phase.NIGHT,)
     #: commands accepted while the game is paused (everything else raises GamePaused)
     while_paused: tuple[type, ...] = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout,
                                       CancelGame, ChangeSettings, TakeOver, RelayMessage, MarkAfk)
@@ -161,7 +168,13 @@ class MafiaVariant(Game):
     def presence_changed(self, s: Step) -> None:
         """A player went inactive in a phase only this preset has (PARTY-42/43)."""
 
+    def in_team_chat(self, st: GameState, user_id: int) -> bool:
+        """Whether ``user_id``'s private messages go to the mafia's team chat: a mafioso (alive
+        or not; the relay refuses the eliminated)."""
+        p = st.players.get(user_id)
+        return p is not None and p.team is Team.MAFIA
+
     def add_actions(self, st: GameState, user_id: int, kw: dict) -> bool:
-        """Add this preset's :class:`~engine.mafia.queries.LegalActions` fields to ``kw``;
+        """Add this preset's fields of its ``actions`` class (and shared ones) to ``kw``;
         True when they are all there is (the shared fields are then not computed)."""
         return False

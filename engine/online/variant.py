@@ -4,6 +4,7 @@ the best move (:mod:`.night`), and the AFK status (``rules.afk_after``, :mod:`en
 
 from __future__ import annotations
 
+from .actions import OnlineActions
 from .commands import ChooseBestMove, TapLift, TapVote
 from ..mafia.roles import Team
 from ..mafia.state import GameState
@@ -16,6 +17,7 @@ from .state import OnlineState
 
 class OnlineVariant(MafiaVariant):
     rules = ONLINE
+    actions = OnlineActions
     handlers = {**MafiaVariant.handlers, TapVote: day.tap_vote, TapLift: day.tap_lift,
                 ChooseBestMove: night.choose_best_move}
 

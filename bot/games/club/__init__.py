@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..spec import BotGame
 from .codec import ClubCodec
+from .discipline import may_write
 from .presenter import ClubPresenter
 
-GAME = BotGame(name="club", presenter=ClubPresenter, codec=ClubCodec())
+GAME = BotGame(name="club", presenter=ClubPresenter, codec=ClubCodec(), chat_policy=may_write)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..spec import BotGame
 from .codec import OnlineCodec
+from .discipline import may_write
 from .presenter import OnlinePresenter
 
-GAME = BotGame(name="online", presenter=OnlinePresenter, codec=OnlineCodec())
+GAME = BotGame(name="online", presenter=OnlinePresenter, codec=OnlineCodec(), chat_policy=may_write)
