@@ -125,10 +125,10 @@ def show_names(presenter, g) -> None:
         return
     _ = tr.get(g.locale)
     try:
-        shown = presenter.game(st.ruleset)  # the game's own presenter (bot/games/<name>)
+        game = presenter.game(st.ruleset)  # the game's own presenter renders its messages
         if st.phase is Phase.LOBBY and g.ui.get("lobby"):
-            shown.refresh_lobby(g, _, st)
+            game.refresh_lobby(g, _, st)
         elif st.phase is not Phase.LOBBY:
-            shown.refresh_table(g, _, st)
+            game.refresh_table(g, _, st)
     except Exception:  # a rendering bug must not stop the update
         logger.exception("game %s: showing new names failed", g.id)

@@ -32,6 +32,10 @@ from .party import PartyVariant
 from .club import ClubVariant
 from .online import OnlineVariant
 from .forum import ForumVariant
+from .online.actions import OnlineActions
+from .online.phases import OnlinePhase
+from .forum.phases import ForumPhase
+from .forum.actions import ForumActions
 from .noir.variant import NoirGame  # NOIR's commands stay in engine.noir (their names clash)
 
 # --- the games, one line each (the first CreateGame of a log names one of them) ---------------

@@ -24,13 +24,17 @@ class BotGame:
     confirmations; see ``bot/games/mafia/codec.py``); ``toggled_roles(st, name)``: the lobby's
     optional roles after a toggle (``LobbyAct(a="role")``), for games that have them;
     ``deal(st, user_id, rng)``: the game's start command for the lobby ``st``, its chance drawn
-    from ``rng`` (the game's seeded ``random.Random``; the engine draws none)."""
+    from ``rng`` (the game's seeded ``random.Random``; the engine draws none);
+    ``chat_policy(st, user_id, phase)``: whether a seated, living player may write in the group
+    now (``phase``: ``st.phase``'s value; asked by ``bot.discipline.may_write`` in a running,
+    unpaused game) -- None: the honour system, the bot never deletes a message."""
 
     name: str
     presenter: type
     codec: Any
     deal: Callable[[Any, int | None, random.Random], Any]
     toggled_roles: Callable[[GameState, str], list[str]] | None = None
+    chat_policy: Callable[[GameState, int, str], bool] | None = None
 
     @property
     def timing_keys(self) -> tuple[str, ...]:

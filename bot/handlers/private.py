@@ -11,7 +11,9 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import ChatMemberUpdated, Message
 
-from engine import find_ruleset, CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage, Team
+from engine import (
+    find_game, find_ruleset, CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage,
+)
 
 from .. import said
 from ..rules_text import rules_text
@@ -107,11 +109,9 @@ async def relay(message: Message, service, tr, sender) -> None:
     st = g.state
     _ = tr.get(g.locale)
     p = st.players.get(uid) if st else None
-    if st is not None and st.forum is not None:  # FORUM: the Sleepwalker is in the team chat
-        from engine.forum import team_chat
-        in_team = uid in team_chat(st)
-    else:
-        in_team = p is not None and p.team is Team.MAFIA
+    game = find_game(st.ruleset) if st is not None else None
+    member = getattr(game, "in_team_chat", None)  # a game without a team chat has none
+    in_team = member is not None and member(st, uid)  # the forum's holds the Sleepwalker
     if st is None or p is None or not p.seat or not in_team or not p.alive:
         say(sender, message.chat.id, _("Talk in the group; I pass private messages only between mafiosi "
                                "at night."))
@@ -119,7 +119,7 @@ async def relay(message: Message, service, tr, sender) -> None:
     first_night_only = find_ruleset(st.ruleset).relay == "intro"  # CLUB-10, ONLINE-39
     closed = (_("The team chat is open on the first night only.") if first_night_only
               else _("Your team hears you only at night."))
-    if st.phase not in (Phase.NIGHT, Phase.COP_TURN):  # FORUM-X16: the Cop's turn too
+    if st.phase not in game.relay_phases:  # the night (the forum: the Cop's turn too, FORUM-X16)
         say(sender, message.chat.id, closed)
         return
     try:

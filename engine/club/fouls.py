@@ -47,26 +47,31 @@ def _check(s: Step, cmd) -> None:
 
 def issue_foul(s: Step, cmd: IssueFoul) -> None:
     _check(s, cmd)
-    p = s.st.players[cmd.player]
-    p.fouls += 1
-    s.emit(FoulIssued(player=p.user_id, count=p.fouls, by=cmd.user_id, reason=cmd.reason[:200]))
-    if p.fouls == SILENCE_AT:  # CLUB-37, CLUB-Q16
-        p.silenced_next = True
-    elif p.fouls >= DISQUALIFY_AT:  # CLUB-38
-        remove(s, p.user_id)
+    uid, club = cmd.player, s.st.club
+    n = club.fouls[uid] = club.fouls.get(uid, 0) + 1
+    s.emit(FoulIssued(player=uid, count=n, by=cmd.user_id, reason=cmd.reason[:200]))
+    if n == SILENCE_AT:  # CLUB-37, CLUB-Q16
+        club.silenced.add(uid)
+    elif n >= DISQUALIFY_AT:  # CLUB-38
+        remove(s, uid)
 
 
 def cancel_foul(s: Step, cmd: CancelFoul) -> None:
     """CLUB-Q15: one foul less; below three the pending silenced turn is lifted.  A player with
     no foul -> InvalidTarget; a disqualified one stays out (PlayerDead)."""
     _check(s, cmd)
-    p = s.st.players[cmd.player]
-    if p.fouls == 0:
+    uid, club = cmd.player, s.st.club
+    n = club.fouls.get(uid, 0)
+    if n == 0:
         raise InvalidTarget("no foul to cancel")
-    p.fouls -= 1
-    if p.fouls < SILENCE_AT:
-        p.silenced_next = False
-    s.emit(FoulCancelled(player=p.user_id, count=p.fouls, by=cmd.user_id, reason=cmd.reason[:200]))
+    n -= 1
+    if n:
+        club.fouls[uid] = n
+    else:
+        del club.fouls[uid]
+    if n < SILENCE_AT:
+        club.silenced.discard(uid)
+    s.emit(FoulCancelled(player=uid, count=n, by=cmd.user_id, reason=cmd.reason[:200]))
 
 
 def undo_nomination(s: Step, cmd: UndoNomination) -> None:
@@ -105,7 +110,7 @@ def remove(s: Step, uid: int) -> None:
     st.exclude_votes.pop(uid, None)
     st.night_actions.pop(uid, None)
     today_open = phase in DAY_PHASES
-    st.vote_cancelled_day = st.day if today_open else st.day + 1
+    st.club.vote_cancelled_day = st.day if today_open else st.day + 1
     if flow.check_win(s):
         return
     if phase in (Phase.DEFENCE, Phase.VOTING, Phase.EXCLUDE_VOTE):

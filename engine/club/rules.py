@@ -4,7 +4,7 @@ and the Sheriff, the mafia's meeting, the vote right after the speeches, fouls."
 from __future__ import annotations
 
 from ..mafia.roles import Role
-from ..mafia.rules import RuleSet, Tempo
+from ..mafia.rules import RuleSet, Tempo, limits
 
 
 def club_roles(n: int, options: dict) -> list[Role]:
@@ -35,4 +35,7 @@ CLUB = RuleSet(
     fouls=True,
     exclude_base_active=False,
     missed_deadlines_to_inactive=0,  # CLUB-X04: a fixed-length night asks nobody to tap
+    # CLUB-Q14: the nomination-only turn of a player with three fouls
+    timing_limits=limits("speech", "defence", "last_word", "vote", "night", "meeting",
+                         silenced=(5, 60)),
 )

@@ -9,10 +9,13 @@ undoing a nomination (:mod:`.fouls`).
 from __future__ import annotations
 
 from ..mafia.commands import Disqualify
+from ..mafia.state import GameState
+from ..mafia.step import Step
 from ..mafia.variant import MafiaVariant
 from . import fouls
 from .commands import CancelFoul, IssueFoul, UndoNomination
 from .rules import CLUB
+from .state import ClubState
 
 
 class ClubVariant(MafiaVariant):
@@ -20,3 +23,18 @@ class ClubVariant(MafiaVariant):
     handlers = {**MafiaVariant.handlers, IssueFoul: fouls.issue_foul,
                 Disqualify: fouls.disqualify, CancelFoul: fouls.cancel_foul,
                 UndoNomination: fouls.undo_nomination}
+
+    def new_lobby(self, st: GameState) -> None:
+        st.club = ClubState()
+
+    def silenced_turn(self, s: Step, user_id: int) -> bool:
+        """CLUB-37: his third foul took this regular speech (once)."""
+        silenced = s.st.club.silenced
+        if user_id not in silenced:
+            return False
+        silenced.discard(user_id)
+        return True
+
+    def vote_cancelled(self, s: Step) -> bool:
+        """CLUB-Q17: a disqualification cancelled today's vote."""
+        return s.st.club.vote_cancelled_day == s.st.day and s.rs.fouls

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..core.audience import Private
 from ..core.errors import AlreadyVoted, InvalidTarget, NotAllowed, NotInGame, PhaseClosed
 from ..mafia.events import GameEnded
+from .phases import ForumPhase
 from .commands import DecideBonusRound, GuessRoles, VoteBestPlayer
 from .events import (
     BestPlayerChosen, BestPlayerVoted, BonusResults, GuessesRecorded, RolesRevealed,
@@ -56,7 +57,7 @@ def declare(s: Step, team: Team) -> None:
     st.vote = None
     s.emit(VictoryDeclared(winner=team, days=st.day))
     if st.options.get("bonus_round", True):
-        s.new_phase(Phase.BONUS_OFFER, "bonus_offer", purpose="offer")
+        s.new_phase(ForumPhase.BONUS_OFFER, "bonus_offer", purpose="offer")
     else:
         reveal(s)
 
@@ -64,13 +65,13 @@ def declare(s: Step, team: Team) -> None:
 def decide_bonus(s: Step, cmd: DecideBonusRound) -> None:
     """FORUM-56, Q23: the host or the organiser starts the bonus round, or skips it."""
     st = s.st
-    if st.phase is not Phase.BONUS_OFFER:
+    if st.phase is not ForumPhase.BONUS_OFFER:
         raise PhaseClosed(st.phase.value)
     if cmd.user_id is None or cmd.user_id not in (st.host, st.organiser):
         raise NotAllowed()
     if cmd.start:
         st.forum.guesses = {}
-        s.new_phase(Phase.BONUS, "bonus", purpose="bonus")
+        s.new_phase(ForumPhase.BONUS, "bonus", purpose="bonus")
     else:
         reveal(s)
 
@@ -98,7 +99,7 @@ def _participant(s: Step, uid: int | None) -> Player:
 def guess_roles(s: Step, cmd: GuessRoles) -> None:
     """FORUM-Q23: a participant's form replaces his previous one; ``()`` guesses nothing."""
     st = s.st
-    if st.phase is not Phase.BONUS:
+    if st.phase is not ForumPhase.BONUS:
         raise PhaseClosed(st.phase.value)
     p = _participant(s, cmd.user_id)
     allowed, roles = guess_targets(st, p.user_id), guess_roles_offered(st)
@@ -140,13 +141,13 @@ def reveal(s: Step) -> None:
         sides=tuple((p.user_id, f.sides[p.user_id]) for p in st.seated() if p.user_id in f.sides),
         winners=tuple(winners(st))))
     f.best_votes = {}
-    s.new_phase(Phase.BEST_PLAYER, "best_player", purpose="best_player")
+    s.new_phase(ForumPhase.BEST_PLAYER, "best_player", purpose="best_player")
 
 
 def vote_best(s: Step, cmd: VoteBestPlayer) -> None:
     """FORUM-57, Q24: every participant (the host does not), once, not for himself."""
     st = s.st
-    if st.phase is not Phase.BEST_PLAYER:
+    if st.phase is not ForumPhase.BEST_PLAYER:
         raise PhaseClosed(st.phase.value)
     p = _participant(s, cmd.user_id)
     f = st.forum
@@ -181,9 +182,9 @@ def close_best(s: Step) -> None:
 def advance(s: Step) -> None:
     """A deadline (or the host's Next) of an after-game phase."""
     ph = s.st.phase
-    if ph is Phase.BONUS_OFFER:
+    if ph is ForumPhase.BONUS_OFFER:
         reveal(s)
-    elif ph is Phase.BONUS:
+    elif ph is ForumPhase.BONUS:
         close_bonus(s)
     else:
         close_best(s)
@@ -191,9 +192,9 @@ def advance(s: Step) -> None:
 
 def presence_changed(s: Step) -> None:
     st = s.st
-    if st.phase is Phase.BONUS and _all_in(st, st.forum.guesses):
+    if st.phase is ForumPhase.BONUS and _all_in(st, st.forum.guesses):
         close_bonus(s)
-    elif st.phase is Phase.BEST_PLAYER and _all_in(st, st.forum.best_votes):
+    elif st.phase is ForumPhase.BEST_PLAYER and _all_in(st, st.forum.best_votes):
         close_best(s)
 
 
@@ -202,11 +203,11 @@ def legal(st: GameState, user_id: int) -> dict:
     kw: dict = {}
     p = st.players.get(user_id)
     seated = p is not None and bool(p.seat)
-    if st.phase is Phase.BONUS_OFFER:
+    if st.phase is ForumPhase.BONUS_OFFER:
         kw["bonus_decide"] = user_id in (st.host, st.organiser)
-    elif st.phase is Phase.BONUS and seated:
+    elif st.phase is ForumPhase.BONUS and seated:
         kw["bonus_guess"] = tuple(guess_targets(st, user_id))
         kw["bonus_roles"] = tuple(guess_roles_offered(st))
-    elif st.phase is Phase.BEST_PLAYER and seated and user_id not in st.forum.best_votes:
+    elif st.phase is ForumPhase.BEST_PLAYER and seated and user_id not in st.forum.best_votes:
         kw["best_player"] = tuple(q.user_id for q in st.seated() if q.user_id != user_id)
     return kw

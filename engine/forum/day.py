@@ -25,6 +25,7 @@ from ..core.errors import (
     TargetNotAlive,
 )
 from ..mafia.events import DayWithoutElimination, ReadyMarked, TieRevote, VoteResult
+from .phases import ForumPhase
 from .commands import HostDecide, NameSuspect, RevealCheck
 from .events import BallotCast, CheckRevealed, SuspectNamed
 from ..mafia.roles import Role
@@ -55,13 +56,13 @@ def start_day(s: Step) -> None:
     st.vote = None
     st.ready = set()
     st.forum.stage = ""
-    s.new_phase(Phase.DEBATE, "forum_day", purpose="day")
+    s.new_phase(ForumPhase.DEBATE, "forum_day", purpose="day")
 
 
 def mark_ready(s: Step, cmd: MarkReady) -> None:
     """FORUM-X10: "ready to vote" -- the vote opens once every living active player is ready."""
     st = s.st
-    if st.phase is not Phase.DEBATE:
+    if st.phase is not ForumPhase.DEBATE:
         raise PhaseClosed(st.phase.value)
     p = _living(s, cmd.user_id)
     if p.user_id in st.ready:
@@ -86,7 +87,7 @@ def open_ballot(s: Step) -> None:
     st = s.st
     st.vote = VoteRound(candidates=[])
     st.forum.stage = "vote"
-    s.new_phase(Phase.BALLOT, "forum_vote", purpose="vote")
+    s.new_phase(ForumPhase.BALLOT, "forum_vote", purpose="vote")
 
 
 def voters(st: GameState) -> list[Player]:
@@ -113,7 +114,7 @@ def choices(st: GameState, uid: int) -> list[int]:
 def cast_vote(s: Step, cmd: CastVote) -> None:
     """FORUM-08, 11, 12, Q05: one vote, changeable until the ballot closes (the last counts)."""
     st = s.st
-    if st.phase is not Phase.BALLOT or st.forum.stage not in ("vote", "revote"):
+    if st.phase is not ForumPhase.BALLOT or st.forum.stage not in ("vote", "revote"):
         raise PhaseClosed(st.phase.value)
     p = _living(s, cmd.user_id)
     if not votes_now(st, p.user_id):
@@ -168,11 +169,11 @@ def close_ballot(s: Step) -> None:
         s.emit(TieRevote(candidates=leaders))
         st.vote = VoteRound(candidates=list(leaders), previous_tie=leaders)
         f.stage = "revote"
-        s.new_phase(Phase.BALLOT, "forum_vote", purpose="revote", candidates=leaders)
+        s.new_phase(ForumPhase.BALLOT, "forum_vote", purpose="revote", candidates=leaders)
     elif st.host is not None and st.host_active:  # Q06: the host may settle it
         st.vote = VoteRound(candidates=list(leaders), previous_tie=leaders)
         f.stage = "host"
-        s.new_phase(Phase.BALLOT, "forum_vote", purpose="host", candidates=leaders)
+        s.new_phase(ForumPhase.BALLOT, "forum_vote", purpose="host", candidates=leaders)
     else:
         _no_elimination(s, "tie_again", leaders)
 
@@ -180,7 +181,7 @@ def close_ballot(s: Step) -> None:
 def host_decide(s: Step, cmd: HostDecide) -> None:
     """FORUM-Q06: after a tied revote the host removes one of the tied, or nobody."""
     st = s.st
-    if st.phase is not Phase.BALLOT or st.forum.stage != "host":
+    if st.phase is not ForumPhase.BALLOT or st.forum.stage != "host":
         raise PhaseClosed(st.phase.value)
     if cmd.user_id is None or cmd.user_id != st.host:
         raise NotAllowed()

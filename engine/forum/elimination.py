@@ -44,8 +44,8 @@ def settle(s: Step) -> None:
     if any(p.role is Role.MAFIA for p in st.alive()):
         return
     for p in st.alive():
-        if p.role is Role.WEREWOLF and not p.turned:
-            p.turned = True
+        if p.role is Role.WEREWOLF and p.side is None:
+            p.side = Team.MAFIA  # his team from now on (Player.team)
             s.emit(WerewolfTurned(user_id=p.user_id, audience=Private(p.user_id)))
             s.emit(MafiaRevealed(members=tuple(team_chat(st))))
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..mafia import flow
 from ..mafia.commands import Disqualify
 from ..core.errors import NotAllowed, NotInGame, PhaseClosed, PlayerDead
+from .phases import ForumPhase
 from .commands import IssueWarning
 from . import night as forum_night
 from . import elimination
@@ -24,7 +25,7 @@ from ..mafia.step import Step
 
 MAX_REASON = 200
 #: no moderation before the deal or once the game is decided
-CLOSED = (Phase.LOBBY, Phase.BONUS_OFFER, Phase.BONUS, Phase.BEST_PLAYER)
+CLOSED = (Phase.LOBBY, ForumPhase.BONUS_OFFER, ForumPhase.BONUS, ForumPhase.BEST_PLAYER)
 
 
 def _check(s: Step, cmd) -> None:

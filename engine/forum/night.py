@@ -28,6 +28,7 @@ from ..core.errors import (
     TargetNotAlive,
 )
 from ..mafia.events import CheckResult, MafiaPicks, MafiaRevealed, NightActionAccepted, RelayedMessage
+from .phases import ForumPhase
 from .commands import ChooseSide, ComparePlayers
 from .events import (
     CheckShrugged, ComparisonResult, MafiaBlocked, NightWake, SideChosen, SleepwalkerRevealed,
@@ -84,7 +85,7 @@ def actions_for(st: GameState, p: Player) -> tuple[str, ...]:
     """What ``p`` may do now (FORUM-19, 22, 27, 29, 34, 44, 48, 51, Q19): 'block', 'kill',
     'check', 'heal', 'slay', 'infect', 'compare' (through ``ComparePlayers``), 'sleep'."""
     f = st.forum
-    if st.phase is Phase.COP_TURN:
+    if st.phase is ForumPhase.COP_TURN:
         return ("block",) if p.role is Role.COP else ()
     if st.phase is not Phase.NIGHT:
         return ()
@@ -155,7 +156,7 @@ def start_night(s: Step) -> None:
     if st.night == 1:
         _intro(s)
     elif cop_in_play(st):  # FORUM-44, Q21: every night while a Cop is in the role list
-        s.new_phase(Phase.COP_TURN, "cop", purpose="cop")
+        s.new_phase(ForumPhase.COP_TURN, "cop", purpose="cop")
     else:
         open_night(s)
 
@@ -191,7 +192,7 @@ def _living(s: Step, uid: int | None) -> Player:
 def night_action(s: Step, cmd: NightAction) -> None:
     """The forum's ``NightAction``: 'block' in the Cop's turn, the rest in the night."""
     st = s.st
-    if st.phase not in (Phase.NIGHT, Phase.COP_TURN):
+    if st.phase not in (Phase.NIGHT, ForumPhase.COP_TURN):
         raise PhaseClosed(st.phase.value)
     p = _living(s, cmd.user_id)
     if cmd.action == "compare" or cmd.action not in actions_for(st, p):
@@ -339,7 +340,7 @@ def side_chosen(s: Step, uid: int, side: Team, by_default: bool) -> None:
 def relay(s: Step, cmd: RelayMessage) -> None:
     """FORUM-06, Q19 b: the team chat talks every night (the Cop's turn included)."""
     st = s.st
-    if st.phase not in (Phase.NIGHT, Phase.COP_TURN):
+    if st.phase not in (Phase.NIGHT, ForumPhase.COP_TURN):
         raise PhaseClosed(st.phase.value)
     p = _living(s, cmd.user_id)
     if p.user_id not in team_chat(st):

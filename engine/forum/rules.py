@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..mafia.rules import RuleSet, Tempo
+from ..mafia.rules import RuleSet, Tempo, limits
 from .setup import DEFAULT_OPTIONS, check_options, forum_roles
 
 #: the timings of the forum preset (docs/rules/forum.md); no speeches, no defences
@@ -53,4 +53,8 @@ FORUM = RuleSet(
     vote_style="forum",
     relay="always",  # FORUM-06: the Mafia talk every night
     check_options=check_options,
+    # FORUM-Q27: a forum day and night from a minute up to 24 hours
+    timing_limits=limits("last_word", "meeting", forum_day=(60, 86400), forum_vote=(30, 86400),
+                         forum_night=(60, 86400), cop=(10, 600), bonus_offer=(30, 600),
+                         bonus=(30, 3600), best_player=(30, 3600)),
 )

@@ -39,15 +39,16 @@ from . import day as forum_day
 from . import moderation as forum_moderation
 from . import night as forum_night
 from . import elimination
+from .phases import ForumPhase
 from .commands import (
     ChooseSide, ComparePlayers, DecideBonusRound, GuessRoles, HostDecide, IssueWarning,
     NameSuspect, RevealCheck, VoteBestPlayer,
 )
+from .actions import ForumActions
 from .rules import FORUM
 
 #: the phases this preset adds (their deadlines and the host's Next come here)
-PHASES = (Phase.COP_TURN, Phase.DEBATE, Phase.BALLOT, Phase.BONUS_OFFER, Phase.BONUS,
-          Phase.BEST_PLAYER)
+PHASES = tuple(ForumPhase)  # the Cop's turn, the debate, the ballot, the after-game rounds
 
 
 # --- deadlines, the host, presence ---------------------------------------------------------------
@@ -74,20 +75,20 @@ def host_next(s: Step, cmd: HostNext) -> None:
 def _advance(s: Step, by_host: bool) -> None:
     st = s.st
     ph = st.phase
-    if ph is Phase.COP_TURN:
+    if ph is ForumPhase.COP_TURN:
         forum_night.open_night(s)
     elif ph is Phase.NIGHT:
         if by_host:
             forum_dawn.end_night(s, timed_out=True)
         else:
             forum_dawn.deadline(s)
-    elif ph is Phase.DEBATE:
+    elif ph is ForumPhase.DEBATE:
         forum_day.open_ballot(s)
-    elif ph is Phase.BALLOT:
+    elif ph is ForumPhase.BALLOT:
         forum_day.close_ballot(s)
     elif ph is Phase.LAST_WORD:
         flow.next_turn(s)
-    elif ph in (Phase.BONUS_OFFER, Phase.BONUS, Phase.BEST_PLAYER):
+    elif ph in (ForumPhase.BONUS_OFFER, ForumPhase.BONUS, ForumPhase.BEST_PLAYER):
         forum_after.advance(s)
     else:
         raise PhaseClosed(ph.value)
@@ -96,19 +97,19 @@ def _advance(s: Step, by_host: bool) -> None:
 def presence_changed(s: Step) -> None:
     """A player went inactive (or was removed): he holds nothing up any more."""
     st = s.st
-    if st.phase is Phase.DEBATE:
+    if st.phase is ForumPhase.DEBATE:
         forum_day.ready_progress(s, None)
-    elif st.phase is Phase.BALLOT and st.forum.stage != "host" \
+    elif st.phase is ForumPhase.BALLOT and st.forum.stage != "host" \
             and forum_day.ballot_complete(st):
         forum_day.close_ballot(s)
-    elif st.phase in (Phase.BONUS, Phase.BEST_PLAYER):
+    elif st.phase in (ForumPhase.BONUS, ForumPhase.BEST_PLAYER):
         forum_after.presence_changed(s)
 
 
 # --- queries -----------------------------------------------------------------------------------
 def legal(st: GameState, user_id: int) -> dict:
-    """The forum fields of :class:`engine.mafia.queries.LegalActions` for ``user_id`` (documented in
-    docs/rules/forum.md, "legal_actions")."""
+    """The forum fields of :class:`~engine.forum.actions.ForumActions` for ``user_id``
+    (documented in docs/rules/forum.md, "legal_actions")."""
     kw: dict = {}
     ph = st.phase
     f = st.forum
@@ -117,7 +118,7 @@ def legal(st: GameState, user_id: int) -> dict:
     living = st.is_alive(user_id)
     if f is None:
         return kw
-    if is_host and ph not in (Phase.BONUS_OFFER, Phase.BONUS, Phase.BEST_PLAYER):
+    if is_host and ph not in (ForumPhase.BONUS_OFFER, ForumPhase.BONUS, ForumPhase.BEST_PLAYER):
         kw["moderate"] = tuple(q.user_id for q in st.alive())
     if ph is Phase.LAST_WORD:
         kw["end_speech"] = user_id == st.speaker or is_host
@@ -126,21 +127,21 @@ def legal(st: GameState, user_id: int) -> dict:
                 kw["suspect"] = tuple(q.user_id for q in st.alive())
             if p.role is Role.COMMISSAR and user_id not in f.shown:
                 kw["reveal_check"] = tuple(forum_day.seat_order(st, forum_day.checked(st, user_id)))
-    elif ph in (Phase.BONUS_OFFER, Phase.BONUS, Phase.BEST_PLAYER):
+    elif ph in (ForumPhase.BONUS_OFFER, ForumPhase.BONUS, ForumPhase.BEST_PLAYER):
         kw.update(forum_after.legal(st, user_id))
     elif not living:
         pass
-    elif ph is Phase.DEBATE:
+    elif ph is ForumPhase.DEBATE:
         kw["ready"] = user_id not in st.ready
-    elif ph is Phase.BALLOT:
+    elif ph is ForumPhase.BALLOT:
         if f.stage == "host":
             pass
         elif forum_day.votes_now(st, user_id):
             kw["day_vote"] = tuple(forum_day.choices(st, user_id))
             kw["day_vote_mark"] = st.vote.votes.get(user_id)
-    elif ph in (Phase.NIGHT, Phase.COP_TURN):
+    elif ph in (Phase.NIGHT, ForumPhase.COP_TURN):
         kw.update(_night_fields(st, p))
-    if ph is Phase.BALLOT and f.stage == "host" and is_host:
+    if ph is ForumPhase.BALLOT and f.stage == "host" and is_host:
         kw["host_decide"] = tuple(c for c in st.vote.candidates if st.is_alive(c))
     return kw
 
@@ -165,7 +166,7 @@ def _night_fields(st: GameState, p: Player) -> dict:
 def may_write(st: GameState, user_id: int) -> bool:
     """FORUM-16 (for the bot's chat discipline): the discussion -- every living player; a last
     word -- its speaker; anything else -- nobody."""
-    if st.phase is Phase.DEBATE:
+    if st.phase is ForumPhase.DEBATE:
         return st.is_alive(user_id)
     if st.phase is Phase.LAST_WORD:
         return user_id == st.speaker
@@ -189,8 +190,16 @@ class ForumVariant(MafiaVariant):
     """The forum preset: a day of discussion and one vote, a night of many roles, the after-game."""
 
     rules = FORUM
+    actions = ForumActions
+    relay_phases = (Phase.NIGHT, ForumPhase.COP_TURN)  # FORUM-X16: the Cop's turn too
     handlers = {**MafiaVariant.handlers, **HANDLERS}
     not_presence = MafiaVariant.not_presence + (IssueWarning,)
+
+    def in_team_chat(self, st: GameState, user_id: int) -> bool:
+        """FORUM-06, 37, Q19: the team chat holds the Sleepwalker too (from the intro night)."""
+        if st.forum is None:
+            return super().in_team_chat(st, user_id)
+        return user_id in forum_night.team_chat(st)
 
     def start_day(self, s: Step) -> None:
         forum_day.start_day(s)

@@ -15,6 +15,7 @@ from .events import (
     PlayerEliminated, ReadyMarked, TieRevote, TurnSkipped, VoteResult, VoteWindowOpened,
 )
 from .roles import Team
+from ..core.game import find_game
 from .rules import rules_of
 from .state import Phase, VoteRound
 from .step import Step
@@ -43,8 +44,7 @@ def next_turn(s: Step) -> None:
             continue
         st.nominated_in_speech = False
         timer, purpose = TURN_TIMER[phase], ""
-        if phase is Phase.SPEECH and p.silenced_next:  # CLUB-37: a nomination-only turn
-            p.silenced_next = False
+        if phase is Phase.SPEECH and s.game.silenced_turn(s, uid):  # CLUB-37: nomination only
             timer, purpose = "silenced", "silenced"
         s.new_phase(phase, timer, speaker=uid, purpose=purpose,
                     candidates=tuple(st.nominations if phase is Phase.SPEECH else st.vote.candidates
@@ -94,7 +94,7 @@ def abandon(s: Step) -> None:
 
 def speeches_done(s: Step) -> None:
     st = s.st
-    if st.vote_cancelled_day == st.day and s.rs.fouls:  # CLUB-Q17
+    if s.game.vote_cancelled(s):  # CLUB-Q17
         s.emit(DayWithoutElimination(reason="vote_cancelled", candidates=tuple(st.nominations)))
         start_night_gate(s)
         return
@@ -263,14 +263,14 @@ def last_words_done(s: Step) -> None:
 
 def winner(st) -> Team | None:
     """PARTY-03/04: Town when no mafioso lives; Mafia when mafiosi >= everybody else alive.
-    ONLINE-36: Town after the preset's ``misfires_to_lose`` misfires in a row."""
+    Before the parity: a preset's own win (:meth:`MafiaVariant.forced_winner`, ONLINE-36)."""
     mafia = len(st.mafia_alive())
     others = len(st.alive()) - mafia
     if mafia == 0:
         return Team.TOWN
-    limit = rules_of(st).misfires_to_lose
-    if limit and st.misfires >= limit:
-        return Team.TOWN
+    forced = find_game(st.ruleset).forced_winner(st)
+    if forced is not None:
+        return forced
     if mafia >= others:
         return Team.MAFIA
     return None

@@ -38,15 +38,17 @@ class Tempo:
         return {k: getattr(self, k) for k in TIMING_KEYS}
 
 
-#: Limits for a single overridden timing, seconds.
-TIMING_LIMITS = {"speech": (10, 600), "defence": (10, 300), "last_word": (10, 300),
-                 "vote": (5, 120), "night": (20, 600), "ready_wait": (30, 600),
-                 "meeting": (20, 300), "silenced": (5, 60),
-                 "discussion": (30, 1800), "lift": (5, 120), "best_move": (10, 120),
-                 # FORUM-Q27: a forum day and night from a minute up to 24 hours
-                 "forum_day": (60, 86400), "forum_vote": (30, 86400), "forum_night": (60, 86400),
-                 "cop": (10, 600), "bonus_offer": (30, 600), "bonus": (30, 3600),
-                 "best_player": (30, 3600)}
+#: Limits (seconds, inclusive) of the shared mafia timings a preset may let a chat override; a
+#: preset's rule set lists the keys it uses (``RuleSet.timing_limits``), its own among them.
+SHARED_TIMING_LIMITS = {"speech": (10, 600), "defence": (10, 300), "last_word": (10, 300),
+                        "vote": (5, 120), "night": (20, 600), "ready_wait": (30, 600),
+                        "meeting": (20, 300)}
+
+
+def limits(*keys: str, **own: tuple[int, int]) -> dict[str, tuple[int, int]]:
+    """A preset's timing limits: the shared ``keys`` from :data:`SHARED_TIMING_LIMITS`, then its
+    ``own`` keys (seconds, ``(lo, hi)``).  Raises KeyError for an unknown shared key."""
+    return {**{k: SHARED_TIMING_LIMITS[k] for k in keys}, **own}
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,10 @@ class RuleSet:
     afk_after: int = 0
     #: refuses malformed ``settings['options']`` with BadSetup (at CreateGame and ChangeSettings)
     check_options: Callable[[dict], None] | None = None
+    #: the timings a chat may override in this preset: key -> (lo, hi) seconds, inclusive
+    timing_limits: Mapping[str, tuple[int, int]] = field(
+        default_factory=lambda: limits("speech", "defence", "last_word", "vote", "night",
+                                       "ready_wait"))
 
     def roles_for(self, n: int, options: dict | None = None) -> list[Role]:
         """The multiset of roles for ``n`` players. Raises :class:`BadSetup` outside the range."""
@@ -105,7 +111,8 @@ class RuleSet:
     def timings(self, settings: dict) -> dict[str, int]:
         """Resolve ``settings['tempo']`` plus ``settings['timings']`` overrides into seconds.
 
-        Raises :class:`BadSetup` for an unknown tempo or key, or a value outside ``TIMING_LIMITS``.
+        Raises :class:`BadSetup` for an unknown tempo or key, or a value outside its limits
+        (:data:`TIMING_LIMITS`: every registered preset's ``timing_limits``).
         A valid timing this preset does not use (``discussion`` in a party game, ``speech`` in an
         online one: a chat's defaults serve every preset) is ignored.
         """
@@ -122,6 +129,28 @@ class RuleSet:
             if key in out:
                 out[key] = value
         return out
+
+
+class _TimingLimits(Mapping):
+    """key -> (lo, hi) seconds of every timing some registered mafia preset lets a chat
+    override (a live view of the presets' ``timing_limits``, in registry order).  A key two
+    presets share has the same limits in both (``tests/engine/test_rulesets.py`` checks it)."""
+
+    def _limits(self) -> dict[str, tuple[int, int]]:
+        out: dict[str, tuple[int, int]] = {}
+        for rs in RULESETS.values():
+            for key, value in rs.timing_limits.items():
+                out.setdefault(key, value)
+        return out
+
+    def __getitem__(self, key: str) -> tuple[int, int]:
+        return self._limits()[key]
+
+    def __iter__(self):
+        return iter(self._limits())
+
+    def __len__(self) -> int:
+        return len(self._limits())
 
 
 class _RuleSets(Mapping):
@@ -141,6 +170,8 @@ class _RuleSets(Mapping):
 
 
 RULESETS: Mapping[str, RuleSet] = _RuleSets()
+#: the limits of every preset's overridable timings, seconds (see :class:`_TimingLimits`)
+TIMING_LIMITS: Mapping[str, tuple[int, int]] = _TimingLimits()
 
 
 def find_ruleset(name: str) -> RuleSet:

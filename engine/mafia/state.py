@@ -1,6 +1,8 @@
 """The mafia presets' game state: plain mutable dataclasses, only ever changed on a private copy
 inside :func:`engine.apply`.  A preset keeps its own fields in an extension object on the state
-(``GameState.forum``: ``engine.forum.state.ForumState``) that has a ``clone()``."""
+that has a ``clone()`` (``GameState.forum``: ``engine.forum.state.ForumState``; ``club``:
+``engine.club.state.ClubState``; ``online`` and ``ballot``: ``engine.online.state``); the shared
+``GameState`` and ``Player`` name no preset's fields."""
 
 from __future__ import annotations
 
@@ -14,6 +16,10 @@ from .roles import Role, Team
 
 
 class Phase(str, Enum):
+    """The shared mafia phases.  A preset's own phases are a ``str`` enum of its package
+    (``engine.online.phases.OnlinePhase``, ``engine.forum.phases.ForumPhase``); ``GameState.phase``
+    holds a member of either, and its ``value`` is what the log stores (``PhaseStarted.phase``)."""
+
     LOBBY = "lobby"
     READY = "ready"  # readiness gate before the mafia acts (PARTY-37)
     NIGHT = "night"
@@ -22,17 +28,6 @@ class Phase(str, Enum):
     VOTING = "voting"
     EXCLUDE_VOTE = "exclude_vote"
     LAST_WORD = "last_word"
-    DISCUSSION = "discussion"  # ONLINE-Q02: the day's open discussion with the vote live
-    REVOTE = "revote"  # ONLINE-27..31, 34: a vote among the tied leaders only
-    LIFT_VOTE = "lift_vote"  # ONLINE-24, 32, 33: Lift or Leave the tied leaders
-    BEST_MOVE = "best_move"  # ONLINE-07/08: the first victim names three players
-    # the forum preset (docs/rules/forum.md, engine/forum.py)
-    COP_TURN = "cop_turn"  # FORUM-44, Q21: the Cop moves first, alone
-    DEBATE = "debate"  # FORUM-52: the day's discussion before its one vote
-    BALLOT = "ballot"  # FORUM-07..12, Q05, Q06: the vote, the revote, the host's decision
-    BONUS_OFFER = "bonus_offer"  # FORUM-56, Q23: after the win, a bonus round may start
-    BONUS = "bonus"  # FORUM-56, Q23: everybody guesses the hidden roles
-    BEST_PLAYER = "best_player"  # FORUM-57, Q24: the vote for the best player
     ENDED = "ended"
     CANCELLED = "cancelled"
 
@@ -50,15 +45,15 @@ class Player:
     active: bool = True
     misses: int = 0  # consecutive missed required actions (PARTY-Q20 c)
     pauses_used: int = 0
-    fouls: int = 0  # CLUB-36
-    silenced_next: bool = False  # CLUB-37: loses his next regular speech
     afk: bool = False  # ONLINE-48: OFFLINE long enough to be AFK (implies not active)
-    turned: bool = False  # FORUM-42: a Werewolf who became the Mafia
+    #: the team the game moved him to, overriding his role's (None: his role's); a preset sets
+    #: it (FORUM-42: a Werewolf who became the Mafia)
+    side: Team | None = None
 
     @property
     def team(self) -> Team | None:
-        if self.turned:
-            return Team.MAFIA
+        if self.side is not None:
+            return self.side
         return self.role.team if self.role else None
 
 
@@ -89,7 +84,7 @@ class GameState:
     host: int | None = None
     host_name: str = ""
     host_active: bool = True
-    phase: Phase = Phase.LOBBY
+    phase: Enum = Phase.LOBBY  # a Phase or a preset's own phase enum member
     phase_seq: int = 0
     timer_seq: int = 0
     timer: Timer | None = None
@@ -111,9 +106,9 @@ class GameState:
     night_actions: dict[int, tuple[str, int | None]] = field(default_factory=dict)
     mafia_picks: dict[int, int] = field(default_factory=dict)
     last_opener_seat: int = 0
-    vote_cancelled_day: int = 0  # CLUB-Q17: the day whose vote a disqualification cancelled
     ballot: Any = None  # ONLINE: the open day vote, revote or lift vote (engine/online/state.py)
-    misfires: int = 0  # ONLINE-36/37: misfires in a row
+    online: Any = None  # the online preset's own state (engine/online/state.py), or None
+    club: Any = None  # the club preset's own state (engine/club/state.py), or None
     forum: Any = None  # the forum preset's own state (engine/forum/state.py), or None
     winner: Team | None = None
     commands: int = 0  # number of commands applied (== log length)
@@ -140,6 +135,8 @@ class GameState:
         c.night_actions = dict(self.night_actions)  # values are immutable tuples
         c.mafia_picks = dict(self.mafia_picks)
         c.ballot = self.ballot.clone() if self.ballot is not None else None
+        c.online = self.online.clone() if self.online is not None else None
+        c.club = self.club.clone() if self.club is not None else None
         c.forum = self.forum.clone() if self.forum is not None else None
         return c
 

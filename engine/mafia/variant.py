@@ -27,6 +27,8 @@ from .commands import (
     Nominate, NightAction, OwnPhaseCommand, Pause, PhaseTimeout, RelayMessage, Resume, StartGame,
     TakeOver,
 )
+from .queries import LegalActions
+from .roles import Team
 from .rules import RuleSet
 from .state import GameState, Phase
 from .step import Step
@@ -48,6 +50,9 @@ class MafiaVariant(Game):
     """The shared mafia game; a preset subclasses it.  ``rules``: the preset's rule set."""
 
     rules: RuleSet
+    #: the class of this preset's :func:`~engine.mafia.queries.legal_actions` answers: the
+    #: shared buttons, or a subclass with the preset's own fields (filled by ``add_actions``)
+    actions: type[LegalActions] = LegalActions
 
     #: command type -> handler ``(step, command)``; a preset extends it with ``{**base, ...}``;
     #: a command without an entry of its own takes that of its nearest base class
@@ -63,6 +68,9 @@ class MafiaVariant(Game):
         MarkInactive: control.mark_inactive, MarkActive: control.mark_active,
         MarkAfk: presence.mark_afk, JudgeCommand: no_fouls, OwnPhaseCommand: phase_closed,
     }
+    #: the phases in which the mafia's team chat is relayed (the engine still judges each
+    #: message: ``RelayMessage``); the bot answers "closed" at once outside them
+    relay_phases: tuple[Phase, ...] = (Phase.NIGHT,)
     #: commands accepted while the game is paused (everything else raises GamePaused)
     while_paused: tuple[type, ...] = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout,
                                       CancelGame, ChangeSettings, TakeOver, RelayMessage, MarkAfk)
@@ -88,6 +96,7 @@ class MafiaVariant(Game):
                        options={**rs.default_options, **(settings.get("options") or {})})
         if rs.check_options:
             rs.check_options(st.options)
+        self.new_lobby(st)
         st.commands = 1
         return st, [GameCreated(ruleset=rs.name, organiser=cmd.user_id)]
 
@@ -150,6 +159,24 @@ class MafiaVariant(Game):
         return None
 
     # --- where a preset's algorithm differs (the shared versions live in .flow) ----------------
+    def new_lobby(self, st: GameState) -> None:
+        """Hang the preset's own state object on a new lobby's ``st`` (none in the shared game)."""
+
+    def silenced_turn(self, s: Step, user_id: int) -> bool:
+        """Whether ``user_id``'s regular speech starting now is a nomination-only turn (CLUB-37;
+        the preset forgets it then).  None in the shared game."""
+        return False
+
+    def vote_cancelled(self, s: Step) -> bool:
+        """Whether today's vote was cancelled before it opened (CLUB-Q17).  Never in the shared
+        game."""
+        return False
+
+    def forced_winner(self, st: GameState) -> Team | None:
+        """A team that has won by a rule of the preset's own while both teams live (ONLINE-36:
+        Town after its misfires); None in the shared game."""
+        return None
+
     def start_day(self, s: Step) -> None:
         """The morning: speeches, nominations, defences (PARTY-07..10, CLUB-20)."""
         flow.day_of_speeches(s)
@@ -181,7 +208,13 @@ class MafiaVariant(Game):
     def presence_changed(self, s: Step) -> None:
         """A player went inactive in a phase only this preset has (PARTY-42/43)."""
 
+    def in_team_chat(self, st: GameState, user_id: int) -> bool:
+        """Whether ``user_id``'s private messages go to the mafia's team chat: a mafioso (alive
+        or not; the relay refuses the eliminated)."""
+        p = st.players.get(user_id)
+        return p is not None and p.team is Team.MAFIA
+
     def add_actions(self, st: GameState, user_id: int, kw: dict) -> bool:
-        """Add this preset's :class:`~engine.mafia.queries.LegalActions` fields to ``kw``;
+        """Add this preset's fields of its ``actions`` class (and shared ones) to ``kw``;
         True when they are all there is (the shared fields are then not computed)."""
         return False

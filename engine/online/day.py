@@ -31,6 +31,7 @@ win check, the night's collection of actions) and replaces four steps: its
 from __future__ import annotations
 
 from ..mafia import flow
+from .phases import OnlinePhase
 from .commands import TapLift, TapVote
 from ..core.errors import AlreadyVoted, InvalidTarget, NotInGame, PhaseClosed, PlayerDead, TargetNotAlive
 from ..mafia.events import DayWithoutElimination, ExcludeVoteResult, TieRevote, VoteResult
@@ -42,7 +43,7 @@ from ..mafia.state import GameState, Phase, Player, VoteRound
 from ..mafia.step import Step
 
 #: the phases this module runs (their deadlines and the host's Next come here)
-PHASES = (Phase.DISCUSSION, Phase.REVOTE, Phase.LIFT_VOTE, Phase.BEST_MOVE)
+PHASES = (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE, OnlinePhase.LIFT_VOTE, OnlinePhase.BEST_MOVE)
 #: ONLINE-Q11: the longest defence text the bot publishes for a candidate (characters)
 MAX_DEFENCE_TEXT = 500
 
@@ -70,14 +71,14 @@ def start_day(s: Step) -> None:
     st.day += 1
     st.nominations, st.nominated_by, st.vote = [], {}, None
     st.ballot = Ballot(stage="day", candidates=[], n=len(counted(st)))
-    s.new_phase(Phase.DISCUSSION, "discussion", purpose="day")
+    s.new_phase(OnlinePhase.DISCUSSION, "discussion", purpose="day")
 
 
 def choices(st: GameState) -> list[int]:
     """Whom the open ballot offers (user ids, seat order): any living player on the day (Q05),
     the leaders in a revote (ONLINE-34)."""
     b = st.ballot
-    if b is None or st.phase not in (Phase.DISCUSSION, Phase.REVOTE):
+    if b is None or st.phase not in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
         return []
     if b.stage == "day":
         return [p.user_id for p in st.alive()]
@@ -87,7 +88,7 @@ def choices(st: GameState) -> list[int]:
 def tap_vote(s: Step, cmd: TapVote) -> None:
     """ONLINE-16..19, 34, Q04/Q05: first tap preliminary, second final; a final vote stands."""
     st = s.st
-    if st.phase not in (Phase.DISCUSSION, Phase.REVOTE):
+    if st.phase not in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
         raise PhaseClosed(st.phase.value)
     p = _living(s, cmd.user_id)
     b = st.ballot
@@ -106,7 +107,7 @@ def tap_vote(s: Step, cmd: TapVote) -> None:
 def tap_lift(s: Step, cmd: TapLift) -> None:
     """ONLINE-Q09: every living player taps Lift or Leave, preliminary then final."""
     st = s.st
-    if st.phase is not Phase.LIFT_VOTE:
+    if st.phase is not OnlinePhase.LIFT_VOTE:
         raise PhaseClosed(st.phase.value)
     p = _living(s, cmd.user_id)
     _tap(s, p.user_id, bool(cmd.lift))
@@ -195,10 +196,10 @@ def defences_done(s: Step) -> None:
     st = s.st
     b = st.ballot
     if b.stage == "revote":
-        s.new_phase(Phase.REVOTE, "vote", candidates=tuple(b.candidates), purpose="revote")
+        s.new_phase(OnlinePhase.REVOTE, "vote", candidates=tuple(b.candidates), purpose="revote")
         return
     b.base = len(counted(st))  # ONLINE-Q09: N when the lift vote opens
-    s.new_phase(Phase.LIFT_VOTE, "lift", candidates=tuple(b.candidates), purpose="lift")
+    s.new_phase(OnlinePhase.LIFT_VOTE, "lift", candidates=tuple(b.candidates), purpose="lift")
 
 
 def lift_needed(st: GameState) -> int:
@@ -234,11 +235,11 @@ def _no_elimination(s: Step, reason: str, candidates=()) -> None:
 def phase_timeout(s: Step) -> None:
     """The deadline of an online phase passed (or the host pressed Next)."""
     ph = s.st.phase
-    if ph in (Phase.DISCUSSION, Phase.REVOTE):
+    if ph in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
         close_vote(s)
-    elif ph is Phase.LIFT_VOTE:
+    elif ph is OnlinePhase.LIFT_VOTE:
         close_lift(s)
-    elif ph is Phase.BEST_MOVE:
+    elif ph is OnlinePhase.BEST_MOVE:
         finish_best_move(s, ())
 
 
@@ -246,32 +247,32 @@ def presence_changed(s: Step) -> None:
     """A player went OFFLINE or AFK: a ballot may now be complete; a victim who dropped out
     loses his best move."""
     st = s.st
-    if st.phase in (Phase.DISCUSSION, Phase.REVOTE) and _complete(st):
+    if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE) and _complete(st):
         close_vote(s)
-    elif st.phase is Phase.LIFT_VOTE and _complete(st):
+    elif st.phase is OnlinePhase.LIFT_VOTE and _complete(st):
         close_lift(s)
-    elif st.phase is Phase.BEST_MOVE and not st.players[st.speaker].active:
+    elif st.phase is OnlinePhase.BEST_MOVE and not st.players[st.speaker].active:
         finish_best_move(s, ())
 
 
 # --- queries ---------------------------------------------------------------------------------
 def legal(st: GameState, user_id: int) -> dict:
-    """The online fields of :class:`engine.mafia.queries.LegalActions` for ``user_id``."""
+    """The online fields of :class:`~engine.online.actions.OnlineActions` for ``user_id``."""
     kw: dict = {}
     b = st.ballot
-    if st.phase in (Phase.DISCUSSION, Phase.REVOTE) and st.is_alive(user_id):
+    if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE) and st.is_alive(user_id):
         tap = b.taps.get(user_id)
         if tap is None or not tap[1]:
             kw["ballot"] = tuple(choices(st))
             kw["ballot_pass"] = b.stage == "day"
             kw["ballot_marked"] = tap is not None
             kw["ballot_mark"] = tap[0] if tap is not None else None
-    elif st.phase is Phase.LIFT_VOTE and st.is_alive(user_id):
+    elif st.phase is OnlinePhase.LIFT_VOTE and st.is_alive(user_id):
         tap = b.taps.get(user_id)
         if tap is None or not tap[1]:
             kw["lift_vote"] = True
             kw["lift_mark"] = tap[0] if tap is not None else None
-    elif st.phase is Phase.BEST_MOVE:
+    elif st.phase is OnlinePhase.BEST_MOVE:
         kw["best_move"] = tuple(best_move_choices(st, user_id))
     return kw
 
@@ -280,7 +281,7 @@ def may_write(st: GameState, user_id: int) -> bool:
     """ONLINE-35, 38, Q18 (for the bot's chat discipline): whether ``user_id`` may post in the
     group now -- the day discussion: every living player; a defence or last word: its speaker
     (through the bot, Q11); night, the votes after a tie, the best move, the end: nobody."""
-    if st.phase is Phase.DISCUSSION:
+    if st.phase is OnlinePhase.DISCUSSION:
         return st.is_alive(user_id)
     if st.phase in (Phase.DEFENCE, Phase.LAST_WORD):
         return user_id == st.speaker

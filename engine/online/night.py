@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..mafia import flow
 from ..mafia import night as mafia_night
+from .phases import OnlinePhase
 from .commands import ChooseBestMove
 from ..core.errors import InvalidTarget, NotYourTurn, PhaseClosed, TargetNotAlive
 from ..mafia.events import NightResult
@@ -63,9 +64,10 @@ def end_night(s: Step, timed_out: bool) -> None:
     st.night_actions, st.mafia_picks = {}, {}
     s.emit(NightResult(killed=killed))
     if st.night > 1:
-        st.misfires = 0 if killed is not None else st.misfires + 1  # ONLINE-37, Q16
+        o = st.online
+        o.misfires = 0 if killed is not None else o.misfires + 1  # ONLINE-37, Q16
         if killed is None:
-            s.emit(Misfire(count=st.misfires))
+            s.emit(Misfire(count=o.misfires))
             if flow.check_win(s):  # ONLINE-36: the third misfire in a row
                 return
     if killed is None:
@@ -84,12 +86,12 @@ def start_best_move(s: Step, victim: int) -> None:
     if not s.st.players[victim].active:  # his turns are skipped (PARTY-42): so is this
         flow.start_last_words(s)
         return
-    s.new_phase(Phase.BEST_MOVE, "best_move", speaker=victim, purpose="best_move")
+    s.new_phase(OnlinePhase.BEST_MOVE, "best_move", speaker=victim, purpose="best_move")
 
 
 def best_move_choices(st: GameState, uid: int) -> list[int]:
     """Whom the best move may name: living players other than the victim himself (Q12)."""
-    if st.phase is not Phase.BEST_MOVE or uid != st.speaker:
+    if st.phase is not OnlinePhase.BEST_MOVE or uid != st.speaker:
         return []
     return [p.user_id for p in st.alive() if p.user_id != uid]
 
@@ -97,7 +99,7 @@ def best_move_choices(st: GameState, uid: int) -> list[int]:
 def choose_best_move(s: Step, cmd: ChooseBestMove) -> None:
     """ONLINE-08, Q12: exactly three distinct living others, or () to skip."""
     st = s.st
-    if st.phase is not Phase.BEST_MOVE:
+    if st.phase is not OnlinePhase.BEST_MOVE:
         raise PhaseClosed(st.phase.value)
     if cmd.user_id is None or cmd.user_id != st.speaker:
         raise NotYourTurn()

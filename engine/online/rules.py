@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..mafia.roles import Role
-from ..mafia.rules import RuleSet, Tempo
+from ..mafia.rules import RuleSet, Tempo, limits
 
 #: the timings of the online preset (docs/rules/online-sport.md); it has no speeches
 ONLINE_TIMING_KEYS = ("discussion", "defence", "last_word", "vote", "lift", "night", "meeting",
@@ -57,4 +57,6 @@ ONLINE = RuleSet(
     misfires_to_lose=3,
     don_check_optional=True,
     afk_after=500,
+    timing_limits=limits("defence", "last_word", "vote", "night", "meeting",
+                         discussion=(30, 1800), lift=(5, 120), best_move=(10, 120)),
 )

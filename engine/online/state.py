@@ -1,8 +1,20 @@
-"""The online preset's part of the game state: the open ballot (``GameState.ballot``)."""
+"""The online preset's part of the game state: the open ballot (``GameState.ballot``) and the
+season-long counters (``GameState.online``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+
+@dataclass
+class OnlineState:
+    """ONLINE: what the preset keeps for the whole game; created with the lobby."""
+
+    #: ONLINE-36/37, Q16: the nights in a row whose shot missed
+    misfires: int = 0
+
+    def clone(self) -> OnlineState:
+        return OnlineState(misfires=self.misfires)
 
 
 @dataclass

@@ -4,18 +4,30 @@ the best move (:mod:`.night`), and the AFK status (``rules.afk_after``, :mod:`en
 
 from __future__ import annotations
 
+from .actions import OnlineActions
 from .commands import ChooseBestMove, TapLift, TapVote
+from ..mafia.roles import Team
 from ..mafia.state import GameState
 from ..mafia.step import Step
 from ..mafia.variant import MafiaVariant
 from . import day, night
 from .rules import ONLINE
+from .state import OnlineState
 
 
 class OnlineVariant(MafiaVariant):
     rules = ONLINE
+    actions = OnlineActions
     handlers = {**MafiaVariant.handlers, TapVote: day.tap_vote, TapLift: day.tap_lift,
                 ChooseBestMove: night.choose_best_move}
+
+    def new_lobby(self, st: GameState) -> None:
+        st.online = OnlineState()
+
+    def forced_winner(self, st: GameState) -> Team | None:
+        """ONLINE-36: Town after ``rules.misfires_to_lose`` misfires in a row."""
+        limit = self.rules.misfires_to_lose
+        return Team.TOWN if limit and st.online.misfires >= limit else None
 
     def start_day(self, s: Step) -> None:
         day.start_day(s)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.texts import ROLE_ICONS, ROLE_NAMES
 from engine import Phase, Role
+from engine.club.state import fouls_of
 from tests.bot.driver import play_to_end, press_action
 from tests.bot.harness import GROUP, make_harness
 from tests.fakes.updates import FakeUser
@@ -67,19 +68,20 @@ async def test_CLUB_36_38_fouls_by_command_then_disqualification(sqlite_url):
         # a player cannot foul (CLUB-41)
         await h.command(h.users[1], "/foul 4")
         assert "Only the host or a group admin" in h.texts(GROUP)[-1]
-        assert target.fouls == 0
+        assert fouls_of((await h.service.live(game_id)).state, target.user_id) == 0
         for n in range(1, 4):
             await h.command(ADMIN, "/foul 4")
             st = (await h.service.live(game_id)).state
-            assert st.players[target.user_id].fouls == n
+            assert fouls_of(st, target.user_id) == n
             assert f"({n} of 4)" in h.texts(GROUP)[-1]
-        assert st.players[target.user_id].silenced_next  # CLUB-37
+        assert target.user_id in st.club.silenced  # CLUB-37
         await h.command(ADMIN, "/foul 4")
         st = (await h.service.live(game_id)).state
         assert not st.players[target.user_id].alive  # CLUB-38: out at once
         assert any("disqualified" in t for t in h.texts(GROUP))
         await h.command(ADMIN, "/unfoul 5")  # nothing to take back: a refusal, no change
-        assert (await h.service.live(game_id)).state.by_seat(5).fouls == 0
+        st = (await h.service.live(game_id)).state
+        assert fouls_of(st, st.by_seat(5).user_id) == 0
     finally:
         await h.stop()
 
@@ -95,13 +97,13 @@ async def test_CLUB_Q08_the_judges_console_gives_fouls_and_others_cannot(sqlite_
         # the console came with the roles; a foul button for seat 3
         answer = await press_action(h, host, host.id, "foul", 3)
         assert answer == "⚠️"
-        assert (await h.service.live(game_id)).state.players[seat3].fouls == 1
+        assert fouls_of((await h.service.live(game_id)).state, seat3) == 1
         # a player pressing the judge's button (forged) is refused by the engine
         data = next(b["callback_data"] for _, b in h.buttons(host.id)
                     if b.get("callback_data", "").endswith(":foul:3"))
         mid = next(m for m, b in h.buttons(host.id) if b.get("callback_data") == data)
         answer = await h.press(h.users[0], host.id, mid, data)
-        assert (await h.service.live(game_id)).state.players[seat3].fouls == 1
+        assert fouls_of((await h.service.live(game_id)).state, seat3) == 1
         assert answer != "⚠️"
         # /panel sends the console again, to the judge only
         before = len(h.texts(host.id))

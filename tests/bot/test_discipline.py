@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, may_write
-from engine import GameState, Phase, Player, Role
+from engine import GameState, Phase, Player, Role, OnlinePhase
 from engine.core.state import PauseState, Timer
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import drive_until, end_speech, nominate, start_game, to_day
@@ -74,12 +74,12 @@ def test_a_pause_opens_the_chat_to_the_living_only():
 
 
 @pytest.mark.parametrize("phase, speaker, expected", [
-    (Phase.DISCUSSION, None, LIVING | STAFF),  # ONLINE-Q18: the day is open to the living
+    (OnlinePhase.DISCUSSION, None, LIVING | STAFF),  # ONLINE-Q18: the day is open to the living
     (Phase.NIGHT, None, STAFF),  # ONLINE-38
     (Phase.DEFENCE, 4, {4} | STAFF),  # ONLINE-35/Q11: the candidate whose sub-phase it is
-    (Phase.REVOTE, None, STAFF),
-    (Phase.LIFT_VOTE, None, STAFF),
-    (Phase.BEST_MOVE, 6, STAFF),
+    (OnlinePhase.REVOTE, None, STAFF),
+    (OnlinePhase.LIFT_VOTE, None, STAFF),
+    (OnlinePhase.BEST_MOVE, 6, STAFF),
     (Phase.LAST_WORD, 6, {6} | STAFF),
 ])
 def test_ONLINE_Q18_who_may_write(phase, speaker, expected):
@@ -87,7 +87,7 @@ def test_ONLINE_Q18_who_may_write(phase, speaker, expected):
 
 
 def test_an_unknown_phase_lets_the_living_write():
-    st = table("online", Phase.DISCUSSION)
+    st = table("online", OnlinePhase.DISCUSSION)
     st.phase = "some_phase_added_later"
     assert writers(st) == LIVING | STAFF
     st.ruleset = "club"
@@ -301,7 +301,7 @@ async def test_ONLINE_Q18_the_handler_follows_the_online_phases(club: Harness):
     h.session.set_member(GROUP, h.app.bot.id, "administrator")
     g = await h.game()
     st = g.state.clone()
-    st.ruleset, st.phase, st.speaker, st.timer = "online", Phase.DISCUSSION, None, None
+    st.ruleset, st.phase, st.speaker, st.timer = "online", OnlinePhase.DISCUSSION, None, None
     real, g.state = g.state, st
     try:
         living = [h.user(p.user_id) for p in st.alive()]
@@ -313,7 +313,7 @@ async def test_ONLINE_Q18_the_handler_follows_the_online_phases(club: Harness):
         st.phase, st.speaker = Phase.DEFENCE, living[1].id
         await post(h, living[1], "my defence")
         mid2 = await post(h, living[2], "interrupting")
-        st.phase, st.speaker = Phase.LIFT_VOTE, None
+        st.phase, st.speaker = OnlinePhase.LIFT_VOTE, None
         mid3 = await post(h, living[1], "lift me not")
         assert deletions(h) == [mid, mid2, mid3]
     finally:

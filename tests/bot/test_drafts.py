@@ -4,7 +4,7 @@ the online best move's picks, the forum Journalist's first player and the bonus 
 from __future__ import annotations
 
 from bot import drafts
-from engine import Phase, Role, legal_actions
+from engine import Phase, Role, legal_actions, OnlinePhase
 from tests.bot.driver import press_action
 from tests.bot.harness import make_harness
 from tests.bot.test_forum import _day, open_forum
@@ -30,7 +30,7 @@ async def test_ONLINE_08_best_move_picks_survive_a_restart(sqlite_url: str):
         victim = reds(st)[0]
         await night(h, {b: victim for b in blacks(st)})
         st = await state(h)
-        assert st.phase is Phase.BEST_MOVE and st.speaker == victim
+        assert st.phase is OnlinePhase.BEST_MOVE and st.speaker == victim
         picks = blacks(st) + [u for u in reds(st) if u != victim][:1]
         v = h.user(victim)
         assert await press_action(h, v, victim, "bm", seat_of(st, picks[0])) == "1 of 3 chosen."

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Phase, Role, legal_actions
+from engine import Phase, Role, legal_actions, ForumPhase
 from engine.forum import team_chat
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -89,7 +89,7 @@ async def test_a_whole_forum_game_with_every_role(h12: Harness) -> None:
         if (await state(h)).night == 1 and (await state(h)).phase is Phase.NIGHT:
             await _press_dm(h, p.user_id, "sleep")
     st = await state(h)
-    assert st.phase is Phase.DEBATE, st.phase
+    assert st.phase is ForumPhase.DEBATE, st.phase
     # the host warns a player from his panel
     victim_seat = 1
     r = await press_action(h, host, host.id, "warn", victim_seat)
@@ -100,7 +100,7 @@ async def test_a_whole_forum_game_with_every_role(h12: Harness) -> None:
     await _day(h, civ)
     st = await state(h)
     # night 2: the Cop first, only he has buttons
-    assert st.phase is Phase.COP_TURN and st.night == 2, st.phase
+    assert st.phase is ForumPhase.COP_TURN and st.night == 2, st.phase
     for p in st.alive():
         la = legal_actions(st, p.user_id)
         assert bool(la.night_action) == (p.role is Role.COP)
@@ -151,15 +151,15 @@ def _assert_no_leak(h: Harness, group: list[str]) -> None:
 
 async def _day(h: Harness, target: int) -> None:
     st = await state(h)
-    assert st.phase is Phase.DEBATE
+    assert st.phase is ForumPhase.DEBATE
     for p in st.alive_active():
-        if (await state(h)).phase is Phase.DEBATE:
+        if (await state(h)).phase is ForumPhase.DEBATE:
             assert await press_action(h, h.user(p.user_id), GROUP, "ready") == "✅"
     st = await state(h)
-    assert st.phase is Phase.BALLOT
+    assert st.phase is ForumPhase.BALLOT
     other = next(p.user_id for p in st.alive() if p.user_id != target)
     for p in st.alive():
-        if (await state(h)).phase is not Phase.BALLOT:
+        if (await state(h)).phase is not ForumPhase.BALLOT:
             break
         t = target if p.user_id != target else other
         assert await press_action(h, h.user(p.user_id), GROUP, "vote", seat(st, t)) == "🗳"
@@ -188,7 +188,7 @@ async def _finish(h: Harness, mafia: list[int], max_steps: int = 400) -> None:
             return
         st = g.state
         acted = False
-        if st.phase in (Phase.NIGHT, Phase.COP_TURN):
+        if st.phase in (Phase.NIGHT, ForumPhase.COP_TURN):
             for p in st.alive_active():
                 la = legal_actions(st, p.user_id)
                 if la.night_action == "kill" and p.role is Role.MAFIA:
@@ -205,25 +205,25 @@ async def _finish(h: Harness, mafia: list[int], max_steps: int = 400) -> None:
                     continue
                 acted = r is not None
                 break
-        elif st.phase is Phase.DEBATE:
+        elif st.phase is ForumPhase.DEBATE:
             await _day(h, next((m for m in mafia if st.is_alive(m)),
                                next(p.user_id for p in st.alive() if p.team.value == "mafia")))
             acted = True
         elif st.phase is Phase.LAST_WORD:
             await _last_words(h)
             acted = True
-        elif st.phase is Phase.BALLOT and st.forum.stage == "host":
+        elif st.phase is ForumPhase.BALLOT and st.forum.stage == "host":
             acted = await press_action(h, host, host.id, "hd", 0) is not None
-        elif st.phase is Phase.BONUS_OFFER:
+        elif st.phase is ForumPhase.BONUS_OFFER:
             acted = await press_action(h, host, GROUP, "bon") == "🎲"
-        elif st.phase is Phase.BONUS:
+        elif st.phase is ForumPhase.BONUS:
             for p in st.seated():
                 la = legal_actions(st, p.user_id)
                 if la.bonus_guess and p.user_id not in st.forum.guesses:
                     await _press_dm(h, p.user_id, "bg", seat(st, la.bonus_guess[0]))
                     acted = await _press_dm(h, p.user_id, "bgs") == "📨"
                     break
-        elif st.phase is Phase.BEST_PLAYER:
+        elif st.phase is ForumPhase.BEST_PLAYER:
             for p in st.seated():
                 la = legal_actions(st, p.user_id)
                 if la.best_player:

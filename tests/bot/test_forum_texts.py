@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.texts import ROLE_NAMES
-from engine import Phase, Role, Team
+from engine import Phase, Role, Team, ForumPhase
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.fakes.telegram import plain_text
@@ -83,16 +83,16 @@ async def test_FORUM_13_a_finished_last_word_loses_its_buttons_in_the_group_and_
         for p in st.alive():
             await press_action(h, h.user(p.user_id), p.user_id, "sleep")
         st = (await h.game()).state
-        assert st.phase is Phase.DEBATE, st.phase
+        assert st.phase is ForumPhase.DEBATE, st.phase
         for p in st.alive_active():
-            if (await h.game()).state.phase is Phase.DEBATE:
+            if (await h.game()).state.phase is ForumPhase.DEBATE:
                 assert await press_action(h, h.user(p.user_id), GROUP, "ready") == "✅"
         st = (await h.game()).state
-        assert st.phase is Phase.BALLOT
+        assert st.phase is ForumPhase.BALLOT
         civ = next(p for p in st.seated() if p.role is Role.CIVILIAN)
         other = next(p for p in st.alive() if p.user_id != civ.user_id)
         for p in st.alive():
-            if (await h.game()).state.phase is not Phase.BALLOT:
+            if (await h.game()).state.phase is not ForumPhase.BALLOT:
                 break
             t = civ if p.user_id != civ.user_id else other
             assert await press_action(h, h.user(p.user_id), GROUP, "vote", t.seat) == "🗳"

@@ -20,7 +20,9 @@ import pytest
 
 from bot.callbacks import Act
 from bot.texts import ROLE_ICONS, ROLE_NAMES
-from engine import BestMove, GameState, Phase, Role, Team, command_from_dict, legal_actions, replay
+from engine import (
+    BestMove, GameState, OnlinePhase, Phase, Role, Team, command_from_dict, legal_actions, replay,
+)
 from engine.online import choices
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -59,7 +61,7 @@ async def night_1(h: Harness) -> GameState:
     for p in st.alive_active():
         assert await press_action(h, h.user(p.user_id), p.user_id, "sleep") == "💤"
     st = await state(h)
-    assert st.phase is Phase.DISCUSSION and st.day == 1, st.phase
+    assert st.phase is OnlinePhase.DISCUSSION and st.day == 1, st.phase
     return st
 
 
@@ -201,7 +203,7 @@ async def online_step(h: Harness, rng: random.Random, plan: Plan) -> bool:
         shots = {b: target if agree else rng.choice(reds(st)) for b in blacks(st)}
         checkable = [p.user_id for p in st.alive() if p.role is not Role.SHERIFF]
         await night(h, shots, sheriff=rng.choice(checkable), don=rng.choice([None, *reds(st)]))
-    elif st.phase in (Phase.DISCUSSION, Phase.REVOTE):
+    elif st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
         for p in living:
             if (await state(h)).phase_seq != seq:
                 break
@@ -211,7 +213,7 @@ async def online_step(h: Harness, rng: random.Random, plan: Plan) -> bool:
             await tap(h, p.user_id, choice)
             if plan is not random_plan or rng.random() < 0.7:
                 await tap(h, p.user_id, choice if plan is not random_plan else plan(st, rng, 0))
-    elif st.phase is Phase.LIFT_VOTE:
+    elif st.phase is OnlinePhase.LIFT_VOTE:
         for p in living:
             if (await state(h)).phase_seq != seq:
                 break
@@ -220,7 +222,7 @@ async def online_step(h: Harness, rng: random.Random, plan: Plan) -> bool:
                 await press_action(h, h.user(p.user_id), GROUP, choice)
     elif st.phase in (Phase.DEFENCE, Phase.LAST_WORD):
         await press_action(h, h.user(st.speaker), GROUP, "end")
-    elif st.phase is Phase.BEST_MOVE:
+    elif st.phase is OnlinePhase.BEST_MOVE:
         victim = h.user(st.speaker)
         if plan is random_plan and rng.random() < 0.3:
             await press_action(h, victim, victim.id, "bmx")
@@ -337,7 +339,7 @@ async def test_ONLINE_34_a_revote_offers_only_the_leaders_and_no_pass(h: Harness
     assert said(h, GROUP, f"⚖️ Tie between {name(st, s[2])}, {name(st, s[4])}: they defend "
                           "again, then a new vote among them.")
     st = await end_turns(h, Phase.DEFENCE)  # ONLINE-Q11: №3, then №5
-    assert st.phase is Phase.REVOTE
+    assert st.phase is OnlinePhase.REVOTE
     text = await shown(h, "ballot")
     assert f"Revote among {name(st, s[2])}, {name(st, s[4])}." in text
     assert "there is no PASS" in text
@@ -366,7 +368,7 @@ async def test_ONLINE_24_32_Q09_the_lift_decision(sqlite_url: str, passed: bool)
         assert said(h, GROUP, f"⚖️ Tie between {both}: each defends, then everyone decides "
                               "whether to lift them all from the table.")
         st = await end_turns(h, Phase.DEFENCE)
-        assert st.phase is Phase.LIFT_VOTE
+        assert st.phase is OnlinePhase.LIFT_VOTE
         text = await shown(h, "lift")
         assert text.splitlines() == [
             f"⚖️ Lift {both} from the table?",
@@ -432,7 +434,7 @@ async def test_ONLINE_07_08_Q25_the_best_move(sqlite_url: str, skip: bool):
         victim, don = reds(st)[0], by_role(st, Role.DON)[0]
         await night(h, {b: victim for b in blacks(st)})
         st = await state(h)
-        assert st.phase is Phase.BEST_MOVE and st.speaker == victim
+        assert st.phase is OnlinePhase.BEST_MOVE and st.speaker == victim
         assert said(h, GROUP, f"☀️ Morning. {name(st, victim)} was killed tonight.")
         assert said(h, GROUP, f"🎯 {name(st, victim)}, the first victim of the mafia's shot, "
                               "makes the best move")
@@ -493,7 +495,7 @@ async def test_ONLINE_36_Q16_three_misfires_in_a_row_and_the_town_wins(sqlite_ur
             misfire = f"🔫 A misfire: the mafia's shots did not meet ({count} in a row;"
             order = [said_now.find("☀️ Morning. Nobody was killed tonight."), said_now.find(misfire)]
             if count < 3:
-                assert (await state(h)).phase is Phase.DISCUSSION
+                assert (await state(h)).phase is OnlinePhase.DISCUSSION
                 order.append(said_now.find("☀️ Day"))
             else:  # announced that morning, before anything else
                 order.append(said_now.find("🟢 Town wins!"))
@@ -581,7 +583,7 @@ async def test_ONLINE_47_48_50_a_blocked_player_turns_afk_after_500_s(sqlite_url
                               "waited for.")
         st = await state(h)
         assert st.players[blocked.id].afk and afk_job(h, game_id, blocked.id) is None
-        assert st.phase is Phase.DISCUSSION and st.ballot.n == 5  # ONLINE-50: out of N
+        assert st.phase is OnlinePhase.DISCUSSION and st.ballot.n == 5  # ONLINE-50: out of N
     finally:
         await h.stop()
 

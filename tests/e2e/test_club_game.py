@@ -35,6 +35,7 @@ import pytest
 from bot.callbacks import Act
 from bot.texts import ROLE_NAMES
 from engine import GameState, Phase, Role, Team
+from engine.club.state import fouls_of
 
 from .model import unisolated
 from .botproc import BotProcess
@@ -200,7 +201,7 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
                              "delete the silenced player's post")
             seq = st.phase_seq
             st = await wait_state(table, lambda s: s.phase_seq != seq, "end the silenced turn", timeout=15)
-            assert st.players[silenced].fouls == 3
+            assert fouls_of(st, silenced) == 3
             continue
         assert _("🎙 Day {day}. Speech of {player} — {s} s.").format(
             day=1, player=lbl[speaker], s=60) in turn.text
@@ -225,14 +226,14 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
             await organiser.say(GROUP, f"/foul {seat[q]}")
             await table.wait_message(GROUP, _("This game has a host: only he gives fouls."))
             st = await table.state()
-            assert st.players[q].fouls == 0
+            assert fouls_of(st, q) == 0
         if speaker == q:
             post = await user[q].say(GROUP, f"№{seat[silenced]} точно мафия, клянусь мамой!")
             await host.say(GROUP, "/foul", reply_to=post.message_id)
             await table.wait_message(GROUP, _("⚠️ Foul to {player} ({n} of 4).").format(player=lbl[q], n=1))
             assert not bot_api.message(GROUP, post.message_id).deleted, "the speaker may talk"
             st = await table.state()
-            assert st.players[q].fouls == 1
+            assert fouls_of(st, q) == 1
         await table.do(user[speaker], GROUP, st, "end")
         st = await table.state()
 

@@ -28,7 +28,7 @@ import pytest
 
 from bot.callbacks import Act
 from bot.handlers.game import CONFIRM
-from engine import GameState, Phase, Role, Team, legal_actions
+from engine import GameState, Phase, Role, Team, legal_actions, ForumPhase
 from engine.forum import team_chat, winners
 
 from .model import unisolated
@@ -132,7 +132,7 @@ class Forum:
         """DEBATE: everybody ready; BALLOT: everybody votes for ``target`` (a mafioso)."""
         for p in st.alive_active():
             now = await self.state()
-            if now.phase is not Phase.DEBATE:
+            if now.phase is not ForumPhase.DEBATE:
                 break
             await self.tap(p.user_id, GROUP, now, "ready")
 
@@ -143,7 +143,7 @@ class Forum:
         mafia = [p.user_id for p in st.alive() if p.team is Team.MAFIA]
         for p in st.alive_active():
             now = await self.state()
-            if now.phase is not Phase.BALLOT or now.phase_seq != st.phase_seq:
+            if now.phase is not ForumPhase.BALLOT or now.phase_seq != st.phase_seq:
                 return
             la = legal_actions(now, p.user_id)
             if not la.day_vote or la.day_vote_mark is not None:
@@ -165,18 +165,18 @@ class Forum:
             st = await self.state()
             if st.over:
                 return st
-            if st.phase in (Phase.NIGHT, Phase.COP_TURN):
+            if st.phase in (Phase.NIGHT, ForumPhase.COP_TURN):
                 if not await self.night_move(st):
                     await self.changed(st, f"move on from {st.phase.value}")
-            elif st.phase is Phase.DEBATE:
+            elif st.phase is ForumPhase.DEBATE:
                 await self.day(st)
-            elif st.phase is Phase.BALLOT:
+            elif st.phase is ForumPhase.BALLOT:
                 await self.ballot(st)
             elif st.phase is Phase.LAST_WORD:
                 await self.last_word(st)
-            elif st.phase is Phase.BONUS_OFFER:
+            elif st.phase is ForumPhase.BONUS_OFFER:
                 await self.tap(self.host.id, GROUP, st, "boff")
-            elif st.phase is Phase.BEST_PLAYER:
+            elif st.phase is ForumPhase.BEST_PLAYER:
                 voter = next(p for p in st.seated() if legal_actions(st, p.user_id).best_player)
                 pick = legal_actions(st, voter.user_id).best_player[0]
                 await self.tap(voter.user_id, voter.user_id, st, "best", st.players[pick].seat)
@@ -224,7 +224,7 @@ async def test_forum_game_with_every_role(bot_api: FakeBotAPI, bot_proc: BotProc
         assert await game.night_move(st), "night 1 waits for nobody"
         st = await table.state()
     assert st.forum.sides.get(by_role[Role.MANIAC]) is Team.MAFIA
-    assert st.phase is Phase.DEBATE and st.day == 1, st.phase
+    assert st.phase is ForumPhase.DEBATE and st.day == 1, st.phase
 
     # --- day 1: a warning from the host's console; a mafioso is voted out ------------------------
     await game.tap(host.id, host.id, st, "warn", 1, s=0, expect="❗")
@@ -232,12 +232,12 @@ async def test_forum_game_with_every_role(bot_api: FakeBotAPI, bot_proc: BotProc
         player=lbl[st.by_seat(1).user_id], n=1, reason="").rstrip("."))
     await game.day(st)
     st = await table.state()
-    while st.phase in (Phase.BALLOT, Phase.LAST_WORD):
-        await (game.ballot(st) if st.phase is Phase.BALLOT else game.last_word(st))
+    while st.phase in (ForumPhase.BALLOT, Phase.LAST_WORD):
+        await (game.ballot(st) if st.phase is ForumPhase.BALLOT else game.last_word(st))
         st = await table.state()
 
     # --- night 2: the Cop's timer fires; the Sleepwalker is revealed to the team chat ------------
-    assert st.phase is Phase.COP_TURN and st.night == 2, st.phase
+    assert st.phase is ForumPhase.COP_TURN and st.night == 2, st.phase
     st = await game.changed(st, "end the Cop's turn on its timer", timeout=COP_SECONDS + 10)
     assert st.phase is Phase.NIGHT and st.night == 2, st.phase
     sw = by_role[Role.SLEEPWALKER]

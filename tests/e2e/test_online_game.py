@@ -28,7 +28,7 @@ import asyncio
 
 import pytest
 
-from engine import GameState, Phase, Role, Team
+from engine import GameState, Phase, Role, Team, OnlinePhase
 
 from .botproc import BotProcess
 from .conftest import TIMEOUT, Table, ids, seat_label
@@ -108,7 +108,7 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
                                        "mafiosi at night."))
     for p in st.seated():
         await table.do(user[p.user_id], p.user_id, st, "sleep")
-    st = await wait_state(table, lambda s: s.phase is Phase.DISCUSSION, "open day 1")
+    st = await wait_state(table, lambda s: s.phase is OnlinePhase.DISCUSSION, "open day 1")
     assert st.day == 1 and st.timer.seconds == TIMINGS["discussion"]
 
     # --- day 1: preliminary and final taps on the live ballot ------------------------------------
@@ -143,7 +143,7 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
     pass_line = _("PASS — {n}: {list}").format(
         n=2, list=", ".join(f"№{seat[u]}✔" for u in sorted((passer, voted_out), key=seat.get)))
     await table.wait(shows(pass_line), "show the PASS taps")
-    assert (await table.state()).phase is Phase.DISCUSSION, "an unconfirmed tap keeps it open"
+    assert (await table.state()).phase is OnlinePhase.DISCUSSION, "an unconfirmed tap keeps it open"
 
     st = await wait_state(table, lambda s: s.phase is Phase.LAST_WORD, "close the vote at 30 s",
                           timeout=TIMINGS["discussion"] + 15)
@@ -168,7 +168,7 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
     await table.do(user[passer], passer, st, "sleep")
 
     # --- the best move: three taps by the victim, published at once -------------------------------
-    st = await wait_state(table, lambda s: s.phase is Phase.BEST_MOVE, "start the best move")
+    st = await wait_state(table, lambda s: s.phase is OnlinePhase.BEST_MOVE, "start the best move")
     assert st.speaker == victim
     await table.wait_message(GROUP, _("☀️ Morning. {player} was killed tonight.").format(
         player=lbl[victim]))

@@ -15,6 +15,7 @@ count), so any deal the role table allows can be written down:
 from __future__ import annotations
 
 from engine import (
+    ForumPhase,
     CastVote, ChooseSide, ComparePlayers, EndSpeech, HostNext, MarkReady, NightAction, Phase,
     Role, StartGame, Team,
 )
@@ -66,7 +67,7 @@ class ForumTable(Table):
 
     def cop_turn(self, target: int | None) -> None:
         """The Cop's turn: he picks ``target`` (a seat) or it runs out."""
-        assert self.phase is Phase.COP_TURN, self.phase
+        assert self.phase is ForumPhase.COP_TURN, self.phase
         if target is None:
             self.timeout()
         else:
@@ -81,7 +82,7 @@ class ForumTable(Table):
         tap Sleep; then the deadline fires unless the night already closed or ``close`` is
         false."""
         night = self.state.night
-        if self.phase is Phase.COP_TURN:
+        if self.phase is ForumPhase.COP_TURN:
             self.cop_turn(cop)
         assert self.phase is Phase.NIGHT and self.state.night == night, self.phase
         st = self.state
@@ -114,17 +115,17 @@ class ForumTable(Table):
 
     def debate(self) -> None:
         """Everybody taps "ready to vote"."""
-        assert self.phase is Phase.DEBATE, self.phase
+        assert self.phase is ForumPhase.DEBATE, self.phase
         for p in list(self.state.alive_active()):
-            if self.phase is Phase.DEBATE:
+            if self.phase is ForumPhase.DEBATE:
                 self.do(MarkReady(user_id=p.user_id))
 
     def ballot(self, votes: dict[int, int], *, close: bool = True) -> None:
         """The open ballot (the vote or the revote): ``votes`` voter seat -> target seat; then
         the deadline fires unless the ballot closed or ``close`` is false."""
-        if self.phase is Phase.DEBATE:
+        if self.phase is ForumPhase.DEBATE:
             self.debate()
-        assert self.phase is Phase.BALLOT, self.phase
+        assert self.phase is ForumPhase.BALLOT, self.phase
         seq = self.state.phase_seq
         for voter, target in votes.items():
             if self.state.phase_seq == seq:
@@ -147,14 +148,14 @@ class ForumTable(Table):
         ph = self.phase
         if ph is Phase.NIGHT and self.state.night == 1:
             self.intro()
-        elif ph in (Phase.NIGHT, Phase.COP_TURN):
+        elif ph in (Phase.NIGHT, ForumPhase.COP_TURN):
             if self.state.host:
                 self.do(HostNext(user_id=self.state.host))
             else:
                 self.timeout()
-        elif ph is Phase.DEBATE:
+        elif ph is ForumPhase.DEBATE:
             self.timeout()
-        elif ph is Phase.BALLOT:
+        elif ph is ForumPhase.BALLOT:
             self.timeout()
         elif ph is Phase.LAST_WORD:
             self.last_words()
@@ -163,13 +164,13 @@ class ForumTable(Table):
 
     def to_day(self, day: int) -> None:
         """Advance to the DEBATE of ``day`` (quiet nights, days without votes)."""
-        while not (self.phase is Phase.DEBATE and self.state.day == day):
+        while not (self.phase is ForumPhase.DEBATE and self.state.day == day):
             assert self.state.day <= day and not self.state.over, "overshot"
             self._step_quietly()
 
     def to_night(self, night: int) -> None:
         """Advance to the first phase of ``night`` (COP_TURN with a Cop, else NIGHT)."""
-        while not (self.phase in (Phase.NIGHT, Phase.COP_TURN) and self.state.night == night):
+        while not (self.phase in (Phase.NIGHT, ForumPhase.COP_TURN) and self.state.night == night):
             assert self.state.night <= night and not self.state.over, "overshot"
             self._step_quietly()
 

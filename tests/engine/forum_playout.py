@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from engine import (
+    ForumPhase,
     CastVote, ChooseSide, ComparePlayers, DecideBonusRound, Disqualify, GameState, GuessRoles,
     HostDecide, IssueWarning, NameSuspect, NightAction, Phase, RevealCheck, Role, Team,
     VoteBestPlayer,
@@ -21,7 +22,7 @@ from engine import (
 from engine.forum.setup import OPTIONAL_ROLES, allowed_mafia
 
 #: phases in which the eliminated act too (after the win)
-AFTER_WIN_PHASES = (Phase.BONUS_OFFER, Phase.BONUS, Phase.BEST_PLAYER)
+AFTER_WIN_PHASES = (ForumPhase.BONUS_OFFER, ForumPhase.BONUS, ForumPhase.BEST_PLAYER)
 
 
 def random_options(rng: random.Random, n: int) -> dict:

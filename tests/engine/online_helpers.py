@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from engine import (
+    OnlinePhase,
     ChooseBestMove, NightAction, Phase, Role, StartGame, TapLift, TapVote,
 )
 
@@ -43,7 +44,7 @@ class OnlineTable(Table):
         """Each voter seat taps ``votes[seat]`` (a seat or None = PASS), twice if ``final`` (a
         final vote); then, if the ballot is still open and ``close``, its deadline fires."""
         phase, seq = self.phase, self.state.phase_seq
-        assert phase in (Phase.DISCUSSION, Phase.REVOTE), phase
+        assert phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE), phase
         for voter, target in votes.items():
             for _ in range(2 if final else 1):
                 if self.state.phase_seq != seq:
@@ -54,7 +55,7 @@ class OnlineTable(Table):
 
     def lift(self, lift: Iterable[int] = (), leave: Iterable[int] = (), *, final: bool = True,
              close: bool = True) -> None:
-        assert self.phase is Phase.LIFT_VOTE, self.phase
+        assert self.phase is OnlinePhase.LIFT_VOTE, self.phase
         seq = self.state.phase_seq
         for seats, choice in ((lift, True), (leave, False)):
             for seat in seats:
@@ -65,7 +66,7 @@ class OnlineTable(Table):
             self.timeout()
 
     def best_move(self, *seats: int) -> None:
-        assert self.phase is Phase.BEST_MOVE, self.phase
+        assert self.phase is OnlinePhase.BEST_MOVE, self.phase
         self.do(ChooseBestMove(user_id=self.state.speaker, targets=tuple(uid(s) for s in seats)))
 
     def onight(self, *, kill: int | dict[int, int] | None = None, check: int | None = None,
@@ -109,7 +110,7 @@ class OnlineTable(Table):
     def leave_by_vote(self, seat: int) -> None:
         """From a DISCUSSION: everybody living votes ``seat`` (final); his last word ends;
         ends at the next night (or the end)."""
-        assert self.phase is Phase.DISCUSSION, self.phase
+        assert self.phase is OnlinePhase.DISCUSSION, self.phase
         self.ballot({v: seat for v in self.alive_seats()})
         self.last_words()
 
@@ -117,7 +118,7 @@ class OnlineTable(Table):
     def to_day(self, day: int) -> None:
         """Advance to the DISCUSSION of ``day``: nights with everybody asleep (no shot: from
         night 2 a misfire!), days where everybody passes."""
-        while not (self.phase is Phase.DISCUSSION and self.state.day == day):
+        while not (self.phase is OnlinePhase.DISCUSSION and self.state.day == day):
             assert self.state.day <= day and not self.state.over, "overshot"
             self._step_quietly()
 
@@ -132,7 +133,8 @@ class OnlineTable(Table):
             self.onight()
         elif ph in (Phase.DEFENCE, Phase.LAST_WORD):
             self.end_turn()
-        elif ph in (Phase.DISCUSSION, Phase.REVOTE, Phase.LIFT_VOTE, Phase.BEST_MOVE):
+        elif ph in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE, OnlinePhase.LIFT_VOTE,
+                    OnlinePhase.BEST_MOVE):
             self.timeout()
         else:
             raise AssertionError(f"cannot advance from {ph}")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine import (
+    OnlinePhase,
     ChooseBestMove, ChooseSide, ComparePlayers, Phase, PlayerEliminated, TapLift, TapVote,
     PUBLIC, CastExcludeVote, CastVote, ChangeSettings, Continue, CreateGame, EndSpeech, Event,
     GameEnded, GameState, HostNext, IllegalCommand, Join, MarkActive, MarkInactive, MarkReady,
@@ -171,7 +172,8 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
                                            target=rng.choice(la.night_extra_targets)))
             if la.sleep:
                 options.append(NightAction(user_id=u, action="sleep"))
-            options += online_options(rng, st, u, la, intent)  # the online preset's buttons
+            if rs.name == "online":  # the online preset's buttons (OnlineActions)
+                options += online_options(rng, st, u, la, intent)
             if rs.name == "forum":
                 options += forum_options(rng, st, u, la, intent)
             if la.resume and rng.random() < 0.3:
@@ -241,7 +243,7 @@ def check_step(before: GameState | None, cmd, after: GameState) -> None:
     if isinstance(cmd, EndSpeech) and cmd.user_id in before.players:
         assert cmd.user_id in (before.speaker, before.host), f"ended another's turn: {cmd}"
     if isinstance(cmd, ChooseBestMove):  # ONLINE-Q12: only the first victim, in his phase
-        assert cmd.user_id == before.speaker and before.phase is Phase.BEST_MOVE, cmd
+        assert cmd.user_id == before.speaker and before.phase is OnlinePhase.BEST_MOVE, cmd
     for uid, p in before.players.items():
         if not p.alive:
             assert not after.players[uid].alive, "a dead player came back"

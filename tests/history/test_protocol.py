@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.history import protocol as P
+from engine.club.state import fouls_of
 from engine import Phase, RULESETS
 from tests.history.helpers import entries_of, playouts
 
@@ -80,7 +81,7 @@ def test_replay_and_protocol_match_the_engine_record(po):
              if e["type"] in kinds.values()]
     assert [(f.user_id, kinds[f.kind]) for f in pr.fouls] == fouls
     assert {p.user_id: p.fouls for p in pr.players if p.fouls} == {
-        u: st.players[u].fouls for u in st.players if getattr(st.players[u], "fouls", 0)}
+        u: fouls_of(st, u) for u in st.players if fouls_of(st, u)}
 
     # last words in order; every round of the protocol holds the facts of its chapters
     spoke = [e["speaker"] for e in events_of(entries, "PhaseStarted") if e["phase"] == "last_word"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from ..mafia.deal import deal
 from ..spec import BotGame
 from .codec import ClubCodec
+from .discipline import may_write
 from .presenter import ClubPresenter
 
-GAME = BotGame(name="club", deal=deal, presenter=ClubPresenter, codec=ClubCodec())
+GAME = BotGame(name="club", deal=deal, presenter=ClubPresenter, codec=ClubCodec(),
+               chat_policy=may_write)

@@ -8,13 +8,18 @@ from engine import GameState, Phase
 from ...texts import label
 from ..mafia import views
 from ..mafia.presenter import MafiaPresenter
-from .views import foul_keyboard
+from .views import foul_keyboard, fouls_mark
 
 
 class ClubPresenter(MafiaPresenter):
     """Renders a club game; the console of each chat is kept up to date."""
 
     TIMING_KEYS = ("speech", "defence", "last_word", "vote", "night", "meeting")
+
+    @staticmethod
+    def table_text(_, st: GameState) -> str:
+        """The pinned table with each living player's fouls (CLUB-36)."""
+        return views.table_text(_, st, fouls_mark)
 
     def send_console(self, g, _, st: GameState, chat_id: int) -> None:
         """CLUB-36/39, CLUB-Q08: the judge's console: a foul or a disqualification per seat.

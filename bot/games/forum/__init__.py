@@ -7,8 +7,9 @@ from __future__ import annotations
 from ..mafia.deal import deal
 from ..spec import BotGame
 from .codec import ForumCodec
+from .discipline import may_write
 from .presenter import ForumPresenter
 from .views import toggled_roles
 
 GAME = BotGame(name="forum", deal=deal, presenter=ForumPresenter, codec=ForumCodec(),
-               toggled_roles=toggled_roles)
+               toggled_roles=toggled_roles, chat_policy=may_write)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from engine import Phase, TeamChat
+from engine import Phase, TeamChat, ForumPhase
 from engine.forum import team_chat
 
 from ... import drafts
@@ -47,7 +47,8 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
 
     @staticmethod
     def table_text(_, st) -> str:
-        return views.table_text(_, st, vf.warnings_mark)
+        return views.table_text(_, st, vf.warnings_mark,
+                                nights=(*views.NIGHTS, ForumPhase.COP_TURN))
 
     def refresh_night_dm(self, g, _, st, uid: int) -> None:
         self.forum_night_dm(g, _, st, uid)
@@ -88,7 +89,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         if send:
             self.keep(g, key, self.dm(uid, text, markup))
             self.remember(g, key, text, markup)
-        elif st.phase in (Phase.NIGHT, Phase.COP_TURN):
+        elif st.phase in (Phase.NIGHT, ForumPhase.COP_TURN):
             self.edit(g, key, uid, text, markup)
 
     def forum_close_dms(self, g, prefix: str) -> None:
@@ -289,11 +290,11 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
 
     # --- the day -----------------------------------------------------------------------------
     def on_BallotCast(self, g, _, before, st, e):
-        if st.phase is Phase.BALLOT:
+        if st.phase is ForumPhase.BALLOT:
             self.edit(g, "ballot", g.chat_id, vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st))
 
     def forum_ready_marked(self, g, _, st) -> None:
-        if st.phase is Phase.DEBATE:
+        if st.phase is ForumPhase.DEBATE:
             self.edit(g, "debate", g.chat_id, vf.debate_text(_, st, g.refs.get("debate_seconds")),
                       vf.debate_keyboard(_, g.id, st))
 

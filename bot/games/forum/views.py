@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import GameState, Phase, Role, Team, find_ruleset, legal_actions
+from engine import GameState, Phase, Role, Team, find_ruleset, legal_actions, ForumPhase
 from engine.forum import team_chat
 from engine.forum.setup import OPTIONAL_ROLES
 
@@ -79,7 +79,7 @@ def night_text(_, st: GameState, uid: int, first: int | None = None) -> str:
     la = legal_actions(st, uid)
     n = st.night
     lines: list[str] = []
-    if st.phase is Phase.COP_TURN:
+    if st.phase is ForumPhase.COP_TURN:
         if la.night_action == "block":
             return _("👮 Night {n}: you move first. Choose the player who is immune tonight; if "
                      "he is a mafioso, the mafia kill nobody.").format(n=n)

@@ -70,11 +70,16 @@ def lobby_keyboard(_, game_id: int, join_url: str, host_url: str) -> InlineKeybo
 
 
 # --- table -----------------------------------------------------------------------------------
-def table_text(_, st: GameState, mark: Callable[[GameState, int], str] | None = None) -> str:
-    """The pinned table; ``mark(st, uid)``: a preset's extra mark after a living player."""
+NIGHTS = (Phase.NIGHT, Phase.READY)
+
+
+def table_text(_, st: GameState, mark: Callable[[GameState, int], str] | None = None,
+               nights: tuple[Phase, ...] = NIGHTS) -> str:
+    """The pinned table; ``mark(st, uid)``: a preset's extra mark after a living player;
+    ``nights``: the phases headed as the night (a preset adds its own)."""
     if st.phase is Phase.ENDED:
         head = _("🏁 <b>Game over</b>")
-    elif st.phase in (Phase.NIGHT, Phase.READY, Phase.COP_TURN):
+    elif st.phase in nights:
         head = _("🌙 <b>Night {n}</b>").format(n=st.night)
     else:
         morning = st.phase is Phase.LAST_WORD and st.after_last_words == "day"
@@ -92,8 +97,6 @@ def table_text(_, st: GameState, mark: Callable[[GameState, int], str] | None = 
         extra = "" if p.alive else " ☠️"
         if p.alive and not p.active:
             extra = " 💤"
-        if p.fouls and p.alive:
-            extra += " " + "⚠️" * min(p.fouls, 4)
         if mark is not None and p.alive:
             extra += mark(st, p.user_id)
         name = label(st, p.user_id)

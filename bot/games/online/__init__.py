@@ -6,6 +6,8 @@ from __future__ import annotations
 from ..mafia.deal import deal
 from ..spec import BotGame
 from .codec import OnlineCodec
+from .discipline import may_write
 from .presenter import OnlinePresenter
 
-GAME = BotGame(name="online", deal=deal, presenter=OnlinePresenter, codec=OnlineCodec())
+GAME = BotGame(name="online", deal=deal, presenter=OnlinePresenter, codec=OnlineCodec(),
+               chat_policy=may_write)

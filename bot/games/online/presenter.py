@@ -3,7 +3,7 @@ preliminary and final taps, the lift decision, the best move and its score, misf
 
 from __future__ import annotations
 
-from engine import Phase, Team
+from engine import Phase, Team, OnlinePhase
 
 from ... import drafts
 from ...texts import label
@@ -47,7 +47,7 @@ class OnlinePresenter(MafiaPresenter):
                                                                     drafts.best_move(g)))
 
     def on_VoteTapped(self, g, _, before, st, e):
-        if st.phase in (Phase.DISCUSSION, Phase.REVOTE):
+        if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
             self.edit(g, "ballot", g.chat_id, vo.ballot_text(_, st), vo.ballot_keyboard(_, g.id, st))
 
     def on_LiftCalled(self, g, _, before, st, e):
@@ -56,7 +56,7 @@ class OnlinePresenter(MafiaPresenter):
                             list=", ".join(label(st, c) for c in e.candidates)))
 
     def on_LiftTapped(self, g, _, before, st, e):
-        if st.phase is Phase.LIFT_VOTE:
+        if st.phase is OnlinePhase.LIFT_VOTE:
             self.edit(g, "lift", g.chat_id, vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
 
     def on_VoteResult(self, g, _, before, st, e):

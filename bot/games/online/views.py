@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardMarkup
 
-from engine import GameState, Phase, legal_actions
+from engine import GameState, Phase, legal_actions, OnlinePhase
 from engine.online import lift_needed
 
 from ...callbacks import Act
@@ -84,7 +84,7 @@ def best_move_keyboard(_, game_id: int, st: GameState, uid: int,
                        picked: list[int]) -> InlineKeyboardMarkup | None:
     """ONLINE-08: tap three players (✅ marks the picks so far), or skip."""
     la = legal_actions(st, uid)
-    if st.phase is not Phase.BEST_MOVE or not la.best_move:
+    if st.phase is not OnlinePhase.BEST_MOVE or not la.best_move:
         return None
     kb = InlineKeyboardBuilder()
     for t in la.best_move:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.club.state import fouls_of
 from engine import (
     PUBLIC, DayWithoutElimination, EndSpeech, GameEnded, HostModeEnded, IssueFoul, MarkInactive,
     NightResult, NotAllowed, Pause, Paused, Phase, PhaseStarted, PlayerEliminated, Resume, Role,
@@ -136,4 +137,4 @@ def test_CLUB_X05_a_lost_judge_and_a_take_over():
     assert t.state.host is None and t.state.pause is None
     assert t.events(HostModeEnded)[-1].reason == "takeover"
     t.do(IssueFoul(user_id=777, player=uid(4)))  # now the shell decides who fouls
-    assert t.state.players[uid(4)].fouls == 1
+    assert fouls_of(t.state, uid(4)) == 1

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from engine.club.state import fouls_of
 from engine import (
     PUBLIC, CancelFoul, CastVote, DayWithoutElimination, Disqualify, DonCheckResult, FoulCancelled,
     FoulIssued, GameEnded, GamePaused, InvalidTarget, IssueFoul, MarkActive, MarkInactive,
@@ -31,7 +32,7 @@ def test_CLUB_36_the_judge_gives_fouls_with_a_count():
     assert events == [FoulIssued(player=uid(4), count=1, by=HOST, reason="talking out of turn")]
     assert events[0].audience == PUBLIC
     foul(t, 4)
-    assert t.last[0].count == 2 and t.state.players[uid(4)].fouls == 2
+    assert t.last[0].count == 2 and fouls_of(t.state, uid(4)) == 2
     t.speeches({1: 5, 2: 7})
     foul(t, 6)  # gesturing during the vote
     t.timeout()
@@ -43,7 +44,7 @@ def test_CLUB_36_the_judge_gives_fouls_with_a_count():
 def test_CLUB_37_third_foul_makes_the_next_speech_a_silenced_nomination_turn():
     t = club_at_day(1, host=True)
     foul(t, 3, 3)
-    assert t.state.players[uid(3)].fouls == 3
+    assert fouls_of(t.state, uid(3)) == 3
     t.end_turn()
     t.end_turn()
     turn = t.events(PhaseStarted)[-1]
@@ -92,7 +93,7 @@ def test_CLUB_X08_a_pending_silenced_turn_waits_for_a_speech_he_holds():
     mark = t.mark()
     t.speeches()
     assert TurnSkipped(user_id=uid(3)) in t.events(since=mark)
-    assert t.state.players[uid(3)].silenced_next
+    assert uid(3) in t.state.club.silenced
     t.night(kill=MISS)
     t.do(IssueFoul(user_id=HOST, player=uid(9)))  # not presence: the judge's tools
     t.do(MarkActive(user_id=uid(3)))
@@ -120,7 +121,7 @@ def test_CLUB_39_disqualification_at_any_foul_count():
     t.speeches({1: 5, 2: 7})
     events = t.do(Disqualify(user_id=HOST, player=uid(8), reason="insult"))
     assert events[0] == PlayerEliminated(user_id=uid(8), cause="disqualified")
-    assert t.state.players[uid(8)].fouls == 0
+    assert fouls_of(t.state, uid(8)) == 0
     assert not [e for e in t.events(PhaseStarted) if e.speaker == uid(8)
                 and e.phase == "last_word"]
     t.refuse(Disqualify(user_id=HOST, player=uid(8)), PlayerDead)
@@ -133,12 +134,12 @@ def test_CLUB_Q15_the_judge_cancels_a_foul():
     events = t.do(CancelFoul(user_id=HOST, player=uid(3), reason="misheard"))
     assert events == [FoulCancelled(player=uid(3), count=2, by=HOST, reason="misheard")]
     assert events[0].audience == PUBLIC
-    assert not t.state.players[uid(3)].silenced_next
+    assert uid(3) not in t.state.club.silenced
     mark = t.mark()
     t.speeches()
     assert (3, 60, "") in turns(t, mark - 1)
     foul(t, 3)  # the third again: silenced again
-    assert t.state.players[uid(3)].silenced_next
+    assert uid(3) in t.state.club.silenced
 
 
 def test_CLUB_Q15_cancel_refusals():

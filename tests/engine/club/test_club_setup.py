@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from engine.club.state import fouls_of
 from engine import (
     PUBLIC, AlreadyJoined, BadSetup, BecomeHost, GameFull, GameStarted, HostRoles, IssueFoul, Join,
     MarkInactive, NotAllowed, NotEnoughPlayers, Paused, PhaseStarted, Private, Role, RoleAssigned,
@@ -98,7 +99,7 @@ def test_CLUB_41_the_judge_sees_every_role_and_alone_gives_fouls():
     t.refuse(IssueFoul(user_id=uid(2), player=uid(5)), NotAllowed)
     t.refuse(IssueFoul(user_id=None, player=uid(5)), NotAllowed)
     t.do(IssueFoul(user_id=HOST, player=uid(5)))
-    assert t.state.players[uid(5)].fouls == 1
+    assert fouls_of(t.state, uid(5)) == 1
 
 
 def test_CLUB_Q08_judge_is_a_non_player_and_a_lost_judge_pauses_the_game():
@@ -117,7 +118,7 @@ def test_CLUB_Q08_without_a_judge_the_shell_decides_who_fouls():
     t = club_game()
     t.do(IssueFoul(user_id=None, player=uid(5)))  # a group admin, checked by the shell
     t.do(IssueFoul(user_id=12345, player=uid(5)))
-    assert t.state.players[uid(5)].fouls == 2
+    assert fouls_of(t.state, uid(5)) == 2
 
 
 def test_CLUB_Q20_seats_follow_the_shells_shuffle():

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine import (
+    ForumPhase,
     AlreadyVoted, BestPlayerChosen, BestPlayerVoted, BonusResults, CastVote, DecideBonusRound,
     GameEnded, GuessesRecorded, GuessRoles, HostNext, InvalidTarget, IssueWarning, NotAllowed,
     NotInGame, Phase, PhaseClosed, PhaseStarted, Private, Role, RolesRevealed, Team,
@@ -40,10 +41,10 @@ def test_FORUM_55_the_mafia_win_at_parity():
 
 def test_FORUM_56_the_bonus_round():
     t = won_by_town()
-    assert t.phase is Phase.BONUS_OFFER and legal_actions(t.state, ORGANISER).bonus_decide
+    assert t.phase is ForumPhase.BONUS_OFFER and legal_actions(t.state, ORGANISER).bonus_decide
     t.refuse(DecideBonusRound(user_id=uid(3), start=True), NotAllowed)
     t.do(DecideBonusRound(user_id=ORGANISER, start=True))
-    assert t.phase is Phase.BONUS and t.state.timer.kind == "bonus"
+    assert t.phase is ForumPhase.BONUS and t.state.timer.kind == "bonus"
     la = legal_actions(t.state, uid(1))  # the eliminated mafioso guesses too
     assert la.bonus_guess == tuple(uid(s) for s in range(2, 7))
     assert la.bonus_roles == (Role.MAFIA, Role.COMMISSAR, Role.DOCTOR, Role.CIVILIAN)
@@ -67,7 +68,7 @@ def test_FORUM_56_the_bonus_round():
 
 def test_FORUM_57_the_players_vote_for_the_best_player():
     t = won_by_town(options={"bonus_round": False})
-    assert t.phase is Phase.BEST_PLAYER and t.state.timer.kind == "best_player"
+    assert t.phase is ForumPhase.BEST_PLAYER and t.state.timer.kind == "best_player"
     assert legal_actions(t.state, uid(1)).best_player == tuple(uid(s) for s in range(2, 7))
     t.do(VoteBestPlayer(user_id=uid(1), target=uid(3)))
     assert t.last == [BestPlayerVoted(voter=uid(1), target=uid(3))]
@@ -92,13 +93,13 @@ def test_FORUM_Q23_the_bonus_round_is_optional_and_never_hangs():
     assert not [e for e in t.events(PhaseStarted) if e.phase == "bonus_offer"]
     t = won_by_town(host=True)
     t.do(DecideBonusRound(user_id=t.state.host, start=False))
-    assert t.phase is Phase.BEST_PLAYER
+    assert t.phase is ForumPhase.BEST_PLAYER
     t = won_by_town(options={"bonus_all_roles": False})
     t.do(DecideBonusRound(user_id=ORGANISER, start=True))
     assert legal_actions(t.state, uid(2)).bonus_roles == (Role.MAFIA,)
     for s in range(1, 7):
         t.do(GuessRoles(user_id=uid(s)))  # empty forms count as done
-    assert t.phase is Phase.BEST_PLAYER
+    assert t.phase is ForumPhase.BEST_PLAYER
 
 
 def test_FORUM_Q24_every_participant_once_not_himself_not_the_host():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import (
+    ForumPhase,
     AlreadyActed, BallotCast, CastVote, CheckRevealed, DayWithoutElimination, EndSpeech,
     HostDecide, HostNext, InvalidTarget, MarkReady, NameSuspect, NightAction, NotAllowed,
     NotYourTurn, Phase, PhaseClosed, PhaseStarted, PlayerDead, PlayerEliminated, RevealCheck,
@@ -72,7 +73,7 @@ def test_FORUM_11_a_tie_goes_to_a_revote_among_the_tied():
     m = t.mark()
     t.ballot({1: 5, 2: 5, 3: 6, 4: 6, 5: 6, 6: 5, 7: 8, 8: 7})
     assert t.events(TieRevote, m) == [TieRevote(candidates=(uid(5), uid(6)))]
-    assert t.phase is Phase.BALLOT and t.last[-1].purpose == "revote"
+    assert t.phase is ForumPhase.BALLOT and t.last[-1].purpose == "revote"
     assert legal_actions(t.state, uid(1)).day_vote == (uid(5), uid(6))
     t.refuse(CastVote(user_id=uid(1), target=uid(7)), InvalidTarget)
     m = t.mark()
@@ -164,7 +165,7 @@ def test_FORUM_20_no_check_is_published_by_day():
 
 def test_FORUM_52_one_vote_a_day_then_night():
     t = forum_at_day(DEAL)
-    assert t.phase is Phase.DEBATE and t.state.timer.kind == "forum_day"
+    assert t.phase is ForumPhase.DEBATE and t.state.timer.kind == "forum_day"
     t.ballot({v: 5 if v != 5 else 1 for v in range(1, 9)})
     t.last_words()
     assert t.phase is Phase.NIGHT and t.state.night == 2
@@ -201,7 +202,7 @@ def test_FORUM_Q06_the_host_may_settle_a_second_tie():
     t.do(HostNext(user_id=t.state.host))  # the host ends the discussion
     t.ballot({1: 5, 2: 5, 3: 6, 4: 6, 5: 6, 6: 5, 7: 8, 8: 7})
     t.ballot({1: 5, 2: 6, 3: 5, 4: 6})
-    assert t.phase is Phase.BALLOT and t.last[-1].purpose == "host"
+    assert t.phase is ForumPhase.BALLOT and t.last[-1].purpose == "host"
     host = t.state.host
     assert legal_actions(t.state, host).host_decide == (uid(5), uid(6))
     t.refuse(HostDecide(user_id=uid(1), target=uid(5)), NotAllowed)
@@ -247,20 +248,20 @@ def test_FORUM_Q09_last_words_by_role_and_cause():
     assert t.phase is Phase.LAST_WORD and t.speaker == 6
     t.last_words()
     t.do(Disqualify(user_id=None, player=uid(7), reason="insult"))
-    assert t.phase is Phase.DEBATE and (7, "disqualified") in out(t, m)
+    assert t.phase is ForumPhase.DEBATE and (7, "disqualified") in out(t, m)
 
 
 def test_FORUM_X10_ready_to_vote_opens_the_ballot():
     t = forum_at_day(DEAL)
     for seat in range(1, 8):
         t.do(MarkReady(user_id=uid(seat)))
-    assert t.phase is Phase.DEBATE and t.last[-1].waiting == (uid(8),)
+    assert t.phase is ForumPhase.DEBATE and t.last[-1].waiting == (uid(8),)
     t.refuse(MarkReady(user_id=uid(1)), AlreadyActed)
     t.do(MarkReady(user_id=uid(8)))
-    assert t.phase is Phase.BALLOT and t.state.timer.kind == "forum_vote"
+    assert t.phase is ForumPhase.BALLOT and t.state.timer.kind == "forum_vote"
     t = forum_at_day(DEAL)
     t.timeout()
-    assert t.phase is Phase.BALLOT
+    assert t.phase is ForumPhase.BALLOT
 
 
 def test_FORUM_X11_the_ballot_closes_once_every_active_voter_voted():
@@ -279,14 +280,14 @@ def test_FORUM_X12_the_hosts_next_closes_every_phase():
     host = t.state.host
     t.refuse(HostNext(user_id=uid(1)), NotAllowed)
     t.do(HostNext(user_id=host))
-    assert t.phase is Phase.BALLOT
+    assert t.phase is ForumPhase.BALLOT
     t.do(CastVote(user_id=uid(1), target=uid(5)))
     t.do(HostNext(user_id=host))
     assert t.phase is Phase.LAST_WORD
     t.do(HostNext(user_id=host))
     assert t.phase is Phase.NIGHT
     t.do(HostNext(user_id=host))
-    assert t.phase is Phase.DEBATE and t.state.day == 2
+    assert t.phase is ForumPhase.DEBATE and t.state.day == 2
 
 
 def test_FORUM_X13_a_ballot_with_no_vote_removes_nobody():

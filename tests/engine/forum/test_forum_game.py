@@ -8,6 +8,7 @@ import json
 import random
 
 from engine import (
+    ForumPhase,
     BallotCast, CheckResult, CheckShrugged, ComparePlayers, DecideBonusRound, GameEnded,
     GuessRoles, IssueWarning, MafiaBlocked, NameSuspect, NightDeaths, Phase, PlayerEliminated, Role,
     RolesRevealed, SleepwalkerRevealed, SuspectNamed, Team, VictoryDeclared, VoteBestPlayer,
@@ -34,7 +35,7 @@ def full_game():
     t.intro({7: Team.MAFIA, 8: Team.TOWN})
     # day 1: the first mafioso is voted out, no last word
     t.vote_out(1)
-    assert t.phase is Phase.COP_TURN
+    assert t.phase is ForumPhase.COP_TURN
     # night 2: the Cop on the Commissar; the Mafia pick the Sleepwalker and must choose again
     t.cop_turn(5)
     t.act(5, "check", 2)

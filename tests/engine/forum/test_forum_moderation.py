@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine import (
+    ForumPhase,
     CastVote, Disqualify, HostRoles, IssueWarning, NightAction, NotAllowed, NotInGame, Phase,
     PhaseClosed, PlayerDead, PlayerEliminated, PlayerRemoved, Role, SideChosen, Team,
     VictoryDeclared, WarningIssued, WerewolfTurned, legal_actions,
@@ -34,7 +35,7 @@ def test_FORUM_18_an_insult_earns_a_warning_or_a_removal():
     assert t.last[:2] == [
         PlayerRemoved(player=uid(5), by=host, reason="insult"),
         PlayerEliminated(user_id=uid(5), cause="disqualified", role=Role.CIVILIAN)]
-    assert t.phase is Phase.DEBATE  # no last word
+    assert t.phase is ForumPhase.DEBATE  # no last word
     t.refuse(IssueWarning(user_id=host, player=uid(5)), PlayerDead)
 
 
@@ -130,7 +131,7 @@ def test_FORUM_X18_the_phase_goes_on_without_the_removed():
     t.debate()
     for v in range(1, 8):
         t.do(CastVote(user_id=uid(v), target=uid(5 if v != 5 else 1)))
-    assert t.phase is Phase.BALLOT  # waits for seat 8
+    assert t.phase is ForumPhase.BALLOT  # waits for seat 8
     t.do(Disqualify(user_id=None, player=uid(8), reason="insult"))
     assert t.phase is Phase.LAST_WORD and t.speaker == 5  # the ballot was complete
     t = forum_at_night(DEAL)

@@ -4,6 +4,7 @@ the Putana, the Journalist and the resolution order (docs/rules/forum.md)."""
 from __future__ import annotations
 
 from engine import (
+    ForumPhase,
     AlreadyActed, CheckResult, CheckShrugged, ComparePlayers, ComparisonResult,
     InvalidTarget, MafiaPicks, MafiaRevealed, NightAction, NightDeaths, NightWake,
     NoNightAction, NotAllowed, Phase, PlayerEliminated, PlayerInactive, Private, RelayMessage,
@@ -44,7 +45,7 @@ def test_FORUM_X19_night_one_wakes_only_the_listed_roles():
     for p in t.state.alive():  # everybody taps: the night closes early
         if t.phase is Phase.NIGHT:
             t.act(p.seat, "sleep")
-    assert t.phase is Phase.DEBATE and t.state.day == 1
+    assert t.phase is ForumPhase.DEBATE and t.state.day == 1
 
 
 def test_FORUM_51_nobody_acts_on_night_one():
@@ -55,7 +56,7 @@ def test_FORUM_51_nobody_acts_on_night_one():
     m = t.mark()
     t.intro()
     assert t.events(NightDeaths, m) == [NightDeaths(killed=())]
-    assert len(t.state.alive()) == 10 and t.phase is Phase.DEBATE
+    assert len(t.state.alive()) == 10 and t.phase is ForumPhase.DEBATE
 
 
 # --- the Mafia ---------------------------------------------------------------------------------
@@ -101,7 +102,7 @@ def test_FORUM_X16_the_team_chat_talks_every_night():
     assert t.last == [RelayedMessage(sender=uid(3), text="hello")]
     t.refuse(RelayMessage(user_id=uid(4), text="me too"), NotAllowed)
     t.to_night(2)
-    assert t.phase is Phase.COP_TURN
+    assert t.phase is ForumPhase.COP_TURN
     t.do(RelayMessage(user_id=uid(1), text="x" * 1200))
     assert len(t.last[0].text) == 1000
     from engine.forum import team_chat
@@ -127,7 +128,7 @@ def test_FORUM_20_a_check_stays_private():
     assert result.audience == Private(uid(3)) and result.is_mafia is False
     t.fnight()
     la = legal_actions(t.state, uid(3))
-    assert t.phase is Phase.DEBATE and la.reveal_check == () and la.suspect == ()
+    assert t.phase is ForumPhase.DEBATE and la.reveal_check == () and la.suspect == ()
 
 
 def test_FORUM_X09_answers_come_at_once_as_at_the_start_of_the_night():
@@ -136,7 +137,7 @@ def test_FORUM_X09_answers_come_at_once_as_at_the_start_of_the_night():
     assert t.last[-1].is_mafia is False
     t.fnight(kill=1)  # the last mafioso kills himself: the Werewolf turns at dawn
     t.last_words()
-    assert t.state.players[uid(4)].turned
+    assert t.state.players[uid(4)].team is Team.MAFIA
 
 
 # --- the Doctor --------------------------------------------------------------------------------

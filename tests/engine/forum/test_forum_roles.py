@@ -4,6 +4,7 @@ the Werewolf and the Cop (docs/rules/forum.md)."""
 from __future__ import annotations
 
 from engine import (
+    ForumPhase,
     CheckResult, CheckShrugged, ChooseSide, HostNext, InvalidTarget, MafiaBlocked, MafiaPicks,
     MafiaRevealed, NightAction, NightDeaths, NightExtended, NightWake, NoNightAction, NotAllowed,
     AlreadyActed, Phase, PhaseClosed, PhaseStarted, PlayerEliminated, Private, RelayMessage, Role,
@@ -57,7 +58,7 @@ def test_FORUM_Q13_town_by_default_and_the_sided_count_as_town_for_parity():
     t.vote_out(3)
     t.fnight(kill=4)  # Mafia 1, Maniac (for the Mafia) and a civilian: no parity yet
     t.last_words()
-    assert t.phase is Phase.DEBATE and not t.events(VictoryDeclared)
+    assert t.phase is ForumPhase.DEBATE and not t.events(VictoryDeclared)
     t.vote_out(5)
     win = t.events(VictoryDeclared)[0]
     assert win.winner is Team.MAFIA
@@ -200,7 +201,7 @@ def test_FORUM_X08_the_werewolf_turns_in_the_very_step_the_mafia_is_gone():
     step = t.events(since=m)
     kinds = [type(e).__name__ for e in step]
     assert kinds.index("WerewolfTurned") > kinds.index("PlayerEliminated")
-    assert t.phase is Phase.DEBATE  # a mafioso has no last word; no win: the day goes on
+    assert t.phase is ForumPhase.DEBATE  # a mafioso has no last word; no win: the day goes on
     t = forum_at_night("MKWTTT", options={"alternate_nights": False})
     t.fnight(slay=1, kill=3)  # both gone the same night: no turn, Town wins
     assert not t.events(WerewolfTurned)
@@ -217,7 +218,7 @@ def test_FORUM_X08_the_sleepwalker_sees_the_turned_werewolf():
 # --- the Cop -----------------------------------------------------------------------------------
 def test_FORUM_44_the_cop_moves_first():
     t = forum_at_night(COP)
-    assert t.phase is Phase.COP_TURN and t.state.timer.kind == "cop"
+    assert t.phase is ForumPhase.COP_TURN and t.state.timer.kind == "cop"
     for seat in (1, 3, 4, 6):
         la = legal_actions(t.state, uid(seat))
         assert la.night_action is None and not la.sleep and not la.compare
@@ -288,7 +289,7 @@ def test_FORUM_Q21_the_cop_is_town_never_on_himself_and_his_turn_always_runs():
     t.cop_turn(None)
     t.fnight(kill=10)
     t.to_night(3)  # the dead Cop's turn still runs its full length
-    assert t.phase is Phase.COP_TURN and not legal_actions(t.state, uid(10)).night_action
+    assert t.phase is ForumPhase.COP_TURN and not legal_actions(t.state, uid(10)).night_action
     t.timeout()
     assert t.phase is Phase.NIGHT
     assert t.events(PlayerEliminated)[0].role is Role.COP

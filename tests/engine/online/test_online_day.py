@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine import (
+    OnlinePhase,
     PUBLIC, AlreadyVoted, DayWithoutElimination, LiftTapped, NotInGame, Phase, PlayerDead,
     PlayerEliminated, TapVote, TargetNotAlive, VoteResult, VoteTapped, legal_actions,
 )
@@ -21,7 +22,7 @@ def test_ONLINE_16_first_tap_is_preliminary():
     assert tap.votes == ((uid(3), uid(7), False),)
     la = legal_actions(t.state, uid(3))
     assert la.ballot_marked and la.ballot_mark == uid(7) and la.ballot  # he may still tap
-    assert t.phase is Phase.DISCUSSION
+    assert t.phase is OnlinePhase.DISCUSSION
 
 
 def test_ONLINE_17_second_tap_confirms_or_switches():
@@ -83,7 +84,7 @@ def test_ONLINE_21_vote_log_records_every_stage():
     t.tap(3, 8)  # final, switched
     t.ballot({1: 7, 2: 7, 4: 8, 5: PASS})  # 7 vs 8: 2-2 at 9 -> revote
     t.defences()
-    assert t.phase is Phase.REVOTE
+    assert t.phase is OnlinePhase.REVOTE
     t.ballot({1: 7, 3: 8})  # 1-1 again -> lift
     t.defences()
     t.lift(lift=[1, 2], leave=[3])
@@ -124,7 +125,7 @@ def test_ONLINE_23_the_same_on_day_2_eliminates():
     t.onight(kill=10, don_check=4, check=1)
     t.best_move()  # skipped
     t.last_words()
-    assert t.phase is Phase.DISCUSSION and t.state.day == 2
+    assert t.phase is OnlinePhase.DISCUSSION and t.state.day == 2
     t.ballot({5: 8})  # one vote, everybody else silent = PASS
     assert t.events(PlayerEliminated)[-1].user_id == uid(8)
 
@@ -140,9 +141,9 @@ def test_ONLINE_Q02_vote_closes_when_every_counted_player_is_final():
     for seat in range(1, 6):
         t.tap(seat, 4)
         t.tap(seat, 4)
-        assert t.phase is Phase.DISCUSSION
+        assert t.phase is OnlinePhase.DISCUSSION
     t.tap(6, PASS)  # preliminary: still open
-    assert t.phase is Phase.DISCUSSION
+    assert t.phase is OnlinePhase.DISCUSSION
     t.tap(6, PASS)
     assert t.phase is Phase.LAST_WORD and t.events(VoteResult)[-1].leaders == (uid(4),)
 
@@ -150,7 +151,7 @@ def test_ONLINE_Q02_vote_closes_when_every_counted_player_is_final():
 def test_ONLINE_Q02_otherwise_it_closes_at_the_timer():
     t = online_at_day(6)
     t.ballot({s: 4 for s in range(1, 6)}, close=False)
-    assert t.phase is Phase.DISCUSSION and t.state.timer.kind == "discussion"
+    assert t.phase is OnlinePhase.DISCUSSION and t.state.timer.kind == "discussion"
     t.timeout()
     assert t.events(PlayerEliminated)[-1].user_id == uid(4)
 

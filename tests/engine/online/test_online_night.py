@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine import (
+    OnlinePhase,
     AlreadyActed, BestMove, ChooseBestMove, CheckResult, DonCheckResult, GameEnded, InvalidTarget,
     MafiaPicks, MarkAfk, MarkInactive, Misfire, NightAction, NightActionAccepted, NightResult,
     NoNightAction, NotYourTurn, Phase, PhaseClosed, PlayerEliminated, PlayerInactive, Private,
@@ -39,7 +40,7 @@ def test_ONLINE_06_the_night_closes_early_when_everyone_is_done():
     t = online_at_night(10, 2)
     t.onight(kill=7, don_check=4, check=1, close=False)
     assert t.events(NightResult)[-1].killed == uid(7)
-    assert t.phase is Phase.BEST_MOVE
+    assert t.phase is OnlinePhase.BEST_MOVE
 
 
 def test_ONLINE_06_an_idle_sheriff_keeps_it_open_until_the_timer():
@@ -96,7 +97,7 @@ def test_ONLINE_14_split_shots_are_a_misfire():
     t.onight(kill={1: 6, 2: 6, 3: 2}, don_check=4, check=1)
     assert t.events(NightResult)[-1].killed is None
     assert t.events(Misfire)[-1].count == 1 and not t.events(PlayerEliminated)
-    assert t.phase is Phase.DISCUSSION and t.state.day == 2
+    assert t.phase is OnlinePhase.DISCUSSION and t.state.day == 2
 
 
 def test_ONLINE_15_the_don_searches_for_the_sheriff_among_non_blacks():
@@ -150,7 +151,7 @@ def test_ONLINE_Q14_a_night_without_a_required_shooter_is_a_misfire():
         t.do(MarkAfk(player=uid(seat)))
     assert shot_target(t.state) is None
     t.onight(check=1, skip=[1, 2, 3], close=False)  # every counted player done
-    assert t.events(Misfire)[-1].count == 1 and t.phase is Phase.DISCUSSION
+    assert t.events(Misfire)[-1].count == 1 and t.phase is OnlinePhase.DISCUSSION
 
 
 def test_ONLINE_Q14_shooting_a_teammate_is_allowed():
@@ -177,10 +178,10 @@ def test_ONLINE_Q15_the_don_may_skip_the_search_and_the_night_waits_for_everyone
 def test_ONLINE_Q16_misfires_count_from_night_2_only():
     t = online_game(10)
     t.onight()  # night 1: no shot, no misfire
-    assert not t.events(Misfire) and t.state.misfires == 0
+    assert not t.events(Misfire) and t.state.online.misfires == 0
     t.ballot({})
     t.onight()
-    assert t.events(Misfire)[-1].count == 1 and t.state.misfires == 1
+    assert t.events(Misfire)[-1].count == 1 and t.state.online.misfires == 1
 
 
 # --- misfires and the end ----------------------------------------------------------------------
@@ -207,7 +208,7 @@ def test_ONLINE_37_a_kill_resets_the_misfire_count():
     t.onight(kill={1: 5, 2: 6, 3: 7})  # misfire 2
     t.ballot({})
     t.onight(kill=9)  # a kill
-    assert t.state.misfires == 0
+    assert t.state.online.misfires == 0
     t.last_words()
     for count in (1, 2):
         t.ballot({})
@@ -251,7 +252,7 @@ def test_ONLINE_Q17_afk_and_offline_players_count_as_alive():
 def test_ONLINE_07_the_first_victim_makes_his_best_move_then_his_last_word():
     t = online_at_day(10)
     kill_on_night_2(t, 4)
-    assert t.phase is Phase.BEST_MOVE and t.state.speaker == uid(4)
+    assert t.phase is OnlinePhase.BEST_MOVE and t.state.speaker == uid(4)
     assert t.state.timer.kind == "best_move" and t.state.timer.seconds == 30
     la = legal_actions(t.state, uid(4))
     assert set(la.best_move) == {uid(s) for s in range(1, 11) if s != 4}
@@ -301,7 +302,7 @@ def test_ONLINE_X11_an_offline_victim_loses_his_best_move():
     t.do(MarkInactive(player=uid(6), reason="blocked"))
     t.onight(kill=6, don_check=4, check=1, skip=[6])
     assert not t.events(BestMove) and t.events(TurnSkipped)[-1].user_id == uid(6)
-    assert t.phase is Phase.DISCUSSION  # no best move, no last word
+    assert t.phase is OnlinePhase.DISCUSSION  # no best move, no last word
     t = online_at_day(10)
     kill_on_night_2(t, 6)
     t.do(MarkInactive(player=uid(6), reason="blocked"))  # drops out during it

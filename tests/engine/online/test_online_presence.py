@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 
 from engine import (
+    OnlinePhase,
     ChooseBestMove, GameCancelled, GamePaused, HostNext, LiftCalled, MarkActive, MarkAfk,
     MarkInactive, NightAction, NotAllowed, NotInGame, Pause, Phase, PhaseClosed, PlayerActive,
     PlayerAfk, PlayerDead, PlayerInactive, Resume, TapLift, TapVote, TargetNotAlive,
     command_from_dict, legal_actions, replay, to_dict,
 )
-from engine.mafia.queries import LegalActions
+from engine.online.actions import OnlineActions
 
 from ..helpers import HOST, SPECTATOR, game_at_day, lobby, uid
 from ..online_helpers import online_at_day, online_at_night, online_game
@@ -35,7 +36,7 @@ def test_ONLINE_47_a_lost_connection_makes_a_player_offline():
     assert p.alive and not p.active and not p.afk
     # OFFLINE still counts: the ballot waits for him
     t.ballot({s: 2 for s in range(1, 11) if s != 6}, close=False)
-    assert t.phase is Phase.DISCUSSION
+    assert t.phase is OnlinePhase.DISCUSSION
 
 
 def test_ONLINE_Q20_a_missed_required_action_makes_him_offline():
@@ -74,7 +75,7 @@ def test_ONLINE_X06_the_mark_afk_contract():
     t.do(MarkAfk(player=uid(10)))
     assert t.phase is Phase.NIGHT and t.state.players[uid(10)].afk
     t.do(Resume(user_id=uid(1)))
-    assert t.phase is Phase.DISCUSSION
+    assert t.phase is OnlinePhase.DISCUSSION
 
 
 def test_ONLINE_49_any_command_brings_him_back_online():
@@ -97,12 +98,12 @@ def test_ONLINE_50_afk_players_are_not_required_and_out_of_n():
     t = online_game(10)
     afk(t, 10)
     t.onight(skip=[10], close=False)  # night 1 closes without him
-    assert t.phase is Phase.DISCUSSION and t.state.ballot.n == 9
+    assert t.phase is OnlinePhase.DISCUSSION and t.state.ballot.n == 9
     t.ballot({s: 2 for s in range(1, 10)}, close=False)  # closes without his vote
     assert t.phase is Phase.LAST_WORD
     t.last_words()
     t.onight(kill=5, don_check=4, check=1, skip=[10], close=False)  # the night too
-    assert t.phase is Phase.BEST_MOVE
+    assert t.phase is OnlinePhase.BEST_MOVE
 
 
 def test_ONLINE_X03_offline_players_are_still_awaited_afk_ones_are_not():
@@ -111,7 +112,7 @@ def test_ONLINE_X03_offline_players_are_still_awaited_afk_ones_are_not():
     t.onight(kill=5, don_check=4, check=1, skip=[7], close=False)
     assert t.phase is Phase.NIGHT  # waits for the OFFLINE civilian's Sleep
     t.do(MarkAfk(player=uid(7)))
-    assert t.phase is Phase.BEST_MOVE  # AFK: the night was complete
+    assert t.phase is OnlinePhase.BEST_MOVE  # AFK: the night was complete
 
 
 def test_ONLINE_45_spectators_cannot_vote_or_act():
@@ -119,28 +120,28 @@ def test_ONLINE_45_spectators_cannot_vote_or_act():
     t.refuse(TapVote(user_id=SPECTATOR, target=uid(1)), NotInGame)
     t.refuse(TapLift(user_id=SPECTATOR, lift=True), PhaseClosed)
     t.refuse(ChooseBestMove(user_id=SPECTATOR, targets=()), PhaseClosed)
-    assert legal_actions(t.state, SPECTATOR) == LegalActions()
+    assert legal_actions(t.state, SPECTATOR) == OnlineActions()  # nothing offered
 
 
 def test_ONLINE_X09_the_host_moves_every_online_phase_on():
     t = online_game(9, host=True)
     t.onight(skip=[9], close=False)
     t.do(HostNext(user_id=HOST))  # night 1: seat 9 missed it (OFFLINE, still counted)
-    assert t.phase is Phase.DISCUSSION
+    assert t.phase is OnlinePhase.DISCUSSION
     for s in range(1, 7):
         t.tap(s, 1 if s <= 3 else 4)
     t.do(HostNext(user_id=HOST))  # the discussion: 1 and 4 tie at 9
     assert t.phase is Phase.DEFENCE
     t.do(HostNext(user_id=HOST))
     t.do(HostNext(user_id=HOST))
-    assert t.phase is Phase.REVOTE
+    assert t.phase is OnlinePhase.REVOTE
     t.do(HostNext(user_id=HOST))  # nobody voted: the same two -> lift
     assert t.events(LiftCalled)
     t.defences()
     t.do(HostNext(user_id=HOST))
     assert t.phase is Phase.NIGHT and t.state.night == 2
     t.onight(kill=5, don_check=4, check=1, close=False)
-    assert t.phase is Phase.BEST_MOVE
+    assert t.phase is OnlinePhase.BEST_MOVE
     t.do(HostNext(user_id=HOST))
     assert t.phase is Phase.LAST_WORD
     t.refuse(HostNext(user_id=uid(1)), NotAllowed)
@@ -227,7 +228,7 @@ def test_ONLINE_38_chat_rights_follow_the_phase():
     t.last_words()
     assert not any(may_write(t.state, uid(s)) for s in range(1, 11))  # night 2
     t.onight(kill=5, don_check=4, check=1)
-    assert t.phase is Phase.BEST_MOVE and not may_write(t.state, uid(5))
+    assert t.phase is OnlinePhase.BEST_MOVE and not may_write(t.state, uid(5))
     t.best_move()
     assert may_write(t.state, uid(5))  # the victim's last word
     t.last_words()

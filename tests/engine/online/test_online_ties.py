@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import (
+    OnlinePhase,
     DayWithoutElimination, ExcludeVoteResult, InvalidTarget, LiftCalled, LiftTapped, MarkAfk,
     MarkInactive, Phase, PhaseStarted, PlayerEliminated, TapLift, TapVote, TieRevote, TurnSkipped,
     VoteResult, legal_actions,
@@ -47,7 +48,7 @@ def test_ONLINE_24_two_leaders_go_straight_to_lift(n):
     assert not t.events(TieRevote)
     assert t.phase is Phase.DEFENCE and t.state.speaker == uid(2)  # ONLINE-Q11
     t.defences()
-    assert t.phase is Phase.LIFT_VOTE and t.state.ballot.candidates == list(seats(2, 6))
+    assert t.phase is OnlinePhase.LIFT_VOTE and t.state.ballot.candidates == list(seats(2, 6))
     started = t.events(PhaseStarted)[-1]
     assert started.candidates == seats(2, 6) and started.seconds == 30
     for p in t.state.alive():
@@ -84,7 +85,7 @@ def test_ONLINE_27_nine_tie_goes_to_revote_among_the_leaders():
     assert t.events(TieRevote)[-1].candidates == seats(1, 4)
     assert not t.events(LiftCalled)
     t.defences()
-    assert t.phase is Phase.REVOTE and t.state.timer.seconds == 30
+    assert t.phase is OnlinePhase.REVOTE and t.state.timer.seconds == 30
     la = legal_actions(t.state, uid(7))
     assert la.ballot == seats(1, 4) and not la.ballot_pass
 
@@ -151,7 +152,7 @@ def test_ONLINE_32_lift_needs_an_absolute_majority(n, lifts, passed):
         t.defences()
         tie(t, {1: (2, 3), 4: (5, 6)})
     t.defences()
-    assert t.phase is Phase.LIFT_VOTE
+    assert t.phase is OnlinePhase.LIFT_VOTE
     t.lift(lift=range(1, lifts + 1), leave=range(lifts + 1, n + 1))
     result = t.events(ExcludeVoteResult)[-1]
     assert (result.yes, result.needed, result.passed) == (lifts, n // 2 + 1, passed)
@@ -256,7 +257,7 @@ def test_ONLINE_Q09_the_lift_vote_closes_once_every_counted_player_is_final():
     tie(t, {2: (1, 3), 6: (4, 5)})
     t.defences()
     t.lift(lift=[1, 2, 3, 4, 5], close=False)
-    assert t.phase is Phase.LIFT_VOTE
+    assert t.phase is OnlinePhase.LIFT_VOTE
     t.lift(leave=[6], close=False)
     assert t.events(ExcludeVoteResult)[-1].passed and t.phase is Phase.LAST_WORD
 
@@ -289,13 +290,13 @@ def test_ONLINE_Q11_defences_in_seat_order_before_a_revote_and_a_lift():
         assert started.seconds == 30 and started.candidates == seats(4, 7)
         speakers.append(t.state.speaker)
         t.end_turn()
-    assert speakers == list(seats(4, 7)) and t.phase is Phase.REVOTE
+    assert speakers == list(seats(4, 7)) and t.phase is OnlinePhase.REVOTE
     # before a lift, an OFFLINE candidate's defence is skipped
     t = online_at_day(10)
     tie(t, {2: (1, 3), 6: (4, 5)})
     t.do(MarkInactive(player=uid(6), reason="blocked"))
     t.end_turn()
-    assert t.events(TurnSkipped)[-1].user_id == uid(6) and t.phase is Phase.LIFT_VOTE
+    assert t.events(TurnSkipped)[-1].user_id == uid(6) and t.phase is OnlinePhase.LIFT_VOTE
 
 
 def test_ONLINE_35_only_the_speaking_candidate_may_write():

@@ -1,0 +1,28 @@
+"""The club preset's part of the game state (``GameState.club``; rule IDs in docs/rules/club.md).
+
+Created with the lobby of a club game.  Every mutable field is copied by :meth:`clone`
+(``tests/engine/test_purity.py`` checks that nothing mutable is shared)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ClubState:
+    #: CLUB-36: user id -> his fouls (players without a foul are absent)
+    fouls: dict[int, int] = field(default_factory=dict)
+    #: CLUB-37: the players who lose their next regular speech (they may still nominate)
+    silenced: set[int] = field(default_factory=set)
+    #: CLUB-Q17: the day whose vote a disqualification cancelled (0: none)
+    vote_cancelled_day: int = 0
+
+    def clone(self) -> ClubState:
+        return ClubState(fouls=dict(self.fouls), silenced=set(self.silenced),
+                         vote_cancelled_day=self.vote_cancelled_day)
+
+
+def fouls_of(st, user_id: int) -> int:
+    """The fouls of ``user_id`` in ``st`` (0 in a game of another preset) (CLUB-36)."""
+    club = getattr(st, "club", None)
+    return club.fouls.get(user_id, 0) if club is not None else 0
