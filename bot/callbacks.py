@@ -7,7 +7,13 @@ current phase offers that user (design.md §5).
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from aiogram.filters.callback_data import CallbackData
+from pydantic import Field
+
+#: a game id as the database holds it (BIGINT); forged data outside it is no button of ours
+GameId = Annotated[int, Field(ge=0, lt=2**63)]
 
 
 class Act(CallbackData, prefix="a"):
@@ -15,7 +21,7 @@ class Act(CallbackData, prefix="a"):
     the mafia presets share ready | cont | end | nom | vote | exy | exn | kill | check | heal |
     sleep | pause | resume | next); ``t``: a seat, 0 = none."""
 
-    g: int
+    g: GameId
     s: int
     a: str
     t: int = 0
@@ -24,7 +30,7 @@ class Act(CallbackData, prefix="a"):
 class LobbyAct(CallbackData, prefix="l"):
     """Lobby button. ``a``: leave | start | cancel | tempo (``v`` = tempo name) | unhost."""
 
-    g: int
+    g: GameId
     a: str
     v: str = ""
 
@@ -44,6 +50,6 @@ class Hist(CallbackData, prefix="h"):
     to go back to."""
 
     a: str
-    g: int = 0
+    g: GameId = 0
     p: int = 0
     b: int = 0

@@ -182,3 +182,16 @@ async def test_PARTY_14_simultaneous_votes_are_each_counted_once(h: Harness):
     st = (await h.game()).state
     assert len(st.vote.votes) == 3 and st.vote.votes[c.id] == st.vote.current
     assert await h.log_len(g.id) == log_len + 3
+
+
+async def test_forged_game_id_too_large_for_the_database_is_refused(h: Harness):
+    """A callback with a game id no column can hold (``a:999…9:1:vote:1``) was an
+    OverflowError with a traceback; it is a game that does not exist."""
+    await start_game(h)
+    await to_day(h)
+    st = await to_voting(h)
+    voter = h.user(st.alive()[0].user_id)
+    for g in ("9" * 40, str(2**63), "-5", "0"):
+        await refused(h, voter, GROUP, f"a:{g}:{st.phase_seq}:vote:1")
+    for data in (f"l:{'9' * 40}:start:", f"h:p:{'9' * 40}:0:0"):
+        assert await h.press_data(voter, GROUP, data), data
