@@ -205,6 +205,8 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
         elif act == "tempo" and callback_data.v in ("short", "normal", "detailed"):
             await service.execute(g.id, ChangeSettings(user_id=uid, settings={"tempo": callback_data.v}))
             callback_answer.text = _("Tempo changed.")
+        else:  # a lobby action no lobby button of ours carries (forged or from an old version)
+            callback_answer.text = _("This button is out of date.")
     except IllegalCommand as exc:
         callback_answer.text = refusal(tr, g.locale, exc)
         callback_answer.show_alert = exc.code == "not_enough_players"

@@ -195,3 +195,12 @@ async def test_forged_game_id_too_large_for_the_database_is_refused(h: Harness):
         await refused(h, voter, GROUP, f"a:{g}:{st.phase_seq}:vote:1")
     for data in (f"l:{'9' * 40}:start:", f"h:p:{'9' * 40}:0:0"):
         assert await h.press_data(voter, GROUP, data), data
+
+
+async def test_unknown_lobby_action_is_out_of_date(h: Harness):
+    """A lobby press whose action no lobby button carries (``l:<g>:bogus:``) gets the same
+    answer as other forged data, not an empty one (found by the newcomer trial)."""
+    await h.command(h.users[0], "/newgame")
+    g = await h.game()
+    answer = await h.press_data(h.users[0], GROUP, f"l:{g.id}:bogus:")
+    assert answer == "This button is out of date.", answer
