@@ -1,101 +1,37 @@
-"""Plain JSON dicts for NOIR commands, events and state (format version 1), in the style of
-``engine/serialize.py``: ``to_dict(obj) -> {"type": ClassName, **fields}`` (enums as values,
-tuples as lists, audiences as ``{"kind": ...}``); ``command_from_dict`` / ``event_from_dict``
-invert it with NOIR's own type tables and raise ValueError on an unknown type.
-``state_to_dict`` / ``state_from_dict`` round-trip a :class:`NoirState` exactly.
+"""Plain JSON dicts for NOIR commands, events and state (format version 1).
+
+Commands and events are encoded by the core's functions (:mod:`engine.core.serialize`:
+``{"type": ClassName, **fields}``, enums as values, tuples as lists, sets as sorted lists,
+audiences as ``{"kind": ...}``) with NOIR's own type tables, so a NOIR class may share a name
+with a mafia one; ``command_from_dict`` / ``event_from_dict`` raise ValueError on an unknown
+type.  ``state_to_dict`` / ``state_from_dict`` round-trip a :class:`NoirState` exactly.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import types
-import typing
-from enum import Enum
-from functools import lru_cache
 
-from engine.core.audience import PUBLIC, Private
+from engine.core.serialize import from_dict, plain as _plain, to_dict
 
 from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
 from .rules import Role
 from .state import NoirState, Player, Timer, Window
 
+__all__ = ["FORMAT_VERSION", "command_from_dict", "event_from_dict", "state_from_dict",
+           "state_to_dict", "to_dict"]
+
 FORMAT_VERSION = 1
 
 
-def _plain(value):
-    if value is None or type(value) in (int, str, bool, float):
-        return value
-    if isinstance(value, Enum):
-        return value.value
-    if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(_plain(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def to_dict(obj) -> dict:
-    """A command or an event as a JSON-safe dict."""
-    data = _plain(obj)
-    data["type"] = type(obj).__name__
-    return data
-
-
-def _audience(data: dict):
-    if data.get("kind") == "public":
-        return PUBLIC
-    if data.get("kind") == "private":
-        return Private(int(data["user_id"]))
-    raise ValueError(f"bad audience {data!r}")
-
-
-def _convert(value, hint):
-    if value is None:
-        return None
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if all(isinstance(a, type) and a.__module__ == "engine.core.audience" for a in args):
-            return _audience(value)
-        return _convert(value, args[0]) if len(args) == 1 else value
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_convert(v, args[0]) for v in value)
-        return tuple(_convert(v, a) for v, a in zip(value, args))
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return hint(value)
-    return value
-
-
-@lru_cache(maxsize=None)
-def _hints(cls) -> dict:
-    return typing.get_type_hints(cls)
-
-
-def _build(cls, data: dict):
-    hints = _hints(cls)
-    return cls(**{f.name: _convert(data[f.name], hints[f.name])
-                  for f in dataclasses.fields(cls) if f.name in data})
-
-
 def command_from_dict(data: dict):
-    cls = COMMAND_TYPES.get(data.get("type"))
-    if cls is None:
-        raise ValueError(f"unknown NOIR command type {data.get('type')!r}")
-    return _build(cls, data)
+    """A NOIR command from its dict. Raises ValueError on a type NOIR does not have."""
+    return from_dict(data, COMMAND_TYPES, "NOIR command")
 
 
 def event_from_dict(data: dict):
-    cls = EVENT_TYPES.get(data.get("type"))
-    if cls is None:
-        raise ValueError(f"unknown NOIR event type {data.get('type')!r}")
-    return _build(cls, data)
+    """A NOIR event from its dict. Raises ValueError on a type NOIR does not have."""
+    return from_dict(data, EVENT_TYPES, "NOIR event")
 
 
 # --- state -------------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from .playout import play
 
 NOIR = Path(__file__).resolve().parents[3] / "engine" / "noir"
 MODULES = sorted(NOIR.glob("*.py"))
-#: the only modules of the existing engine NOIR may import (to remap after the restructure)
-ALLOWED_ENGINE = {"engine.core.audience", "engine.core.errors"}
+#: the core's conventions NOIR shares: audiences, refusals, and the log's encoding (its own tables)
+ALLOWED_ENGINE = {"engine.core.audience", "engine.core.errors", "engine.core.serialize"}
 #: variant.py, NOIR's entry in the engine registry, also knows the core's registry and CreateGame
 ALLOWED_IN_VARIANT = ALLOWED_ENGINE | {"engine.core.game", "engine.core.commands"}
 
