@@ -13,7 +13,8 @@ code  meaning                           ``t``
 ====  ================================  ==============================================
 o     open a sub-view of the menu       index in ``choices.VIEWS`` (1 shift .. 14 prof)
 b     back to the menu (draft dropped)  0
-c     a cell of the picker, or a card   the suspect (0..48)
+c     a cell of the picker, or a card   the suspect (0..48); his own suspect, accused,
+      (also: yes to accusing himself)   asks first (NOIR-Q24) and a second ``c`` confirms
 u     a cell that cannot be chosen now  the suspect (answered, nothing changes)
 l     shift: the line                   0 row, 1 column
 i     shift: which row / column         its index from 0 (row 1 / column A = 0)
@@ -143,6 +144,8 @@ class NoirCodec:
                    "protect": C.Protect, "unprotect": C.Unprotect}[k]
             return cls(user_id=uid, target=t)
         if k == "accuse":
+            if t == st.players[uid].identity and d.get("self") != t:
+                return {"k": "accuse", "self": t}  # NOIR-Q24: asked to confirm first
             if st.options.get("strict_accusation"):
                 return {"k": "accuse", "t": t}
             return Accuse(user_id=uid, target=t)
