@@ -128,7 +128,7 @@ async def test_rules_noir_and_help(h: Harness):
     assert "/newgame noir" in h.sent_texts(GROUP)[-1]
 
 
-async def test_NOIR_Q21_settings_turn_sets_the_next_noir_games_turn(h: Harness):
+async def test_NOIR_X30_settings_turn_sets_the_next_noir_games_turn(h: Harness):
     h.session.set_member(GROUP, h.users[0].id, "administrator")
     await h.command(h.users[0], "/settings turn 5")
     assert "30 to 600" in h.sent_texts(GROUP)[-1]
@@ -175,7 +175,7 @@ async def test_NOIR_Q22_the_menu_offers_exactly_the_legal_actions(h: Harness):
     assert markup[-1][0]["text"].endswith("Back")
 
 
-async def test_NOIR_Q22_a_forged_cell_is_refused_and_changes_nothing(h: Harness):
+async def test_NOIR_X27_a_forged_cell_is_refused_and_changes_nothing(h: Harness):
     gid = await _start(h, 6)
     st = (await h.service.live(gid)).state
     killer = st.current
@@ -198,7 +198,7 @@ async def test_NOIR_Q22_a_forged_cell_is_refused_and_changes_nothing(h: Harness)
     assert await h.log_len(gid) == before
 
 
-async def test_NOIR_Q22_a_stale_step_is_out_of_date_and_changes_nothing(h: Harness):
+async def test_NOIR_X27_a_stale_step_is_out_of_date_and_changes_nothing(h: Harness):
     gid = await _start(h, 6)
     st = (await h.service.live(gid)).state
     killer = st.current
@@ -216,7 +216,7 @@ async def test_NOIR_Q22_a_stale_step_is_out_of_date_and_changes_nothing(h: Harne
     assert await h.log_len(gid) == before
 
 
-async def test_NOIR_Q22_a_shift_is_one_command_from_three_presses(h: Harness):
+async def test_NOIR_X28_a_shift_is_one_command_from_three_presses(h: Harness):
     gid = await _start(h, 6)
     st = (await h.service.live(gid)).state
     u = st.current
@@ -232,3 +232,26 @@ async def test_NOIR_Q22_a_shift_is_one_command_from_three_presses(h: Harness):
     assert st.last_action == ("shift", "row", 2, 1)
     menu = h.messages(u)[-1]
     assert "You shifted row 3 by +1" in menu["text"] and not menu.get("reply_markup")
+
+
+async def test_NOIR_X29_accusing_his_own_suspect_asks_first(h: Harness):
+    gid = await _start(h, 6)
+    st = (await h.service.live(gid)).state
+    agent = st.order[1]  # the first agent: every agent may accuse (NOIR-Q25)
+    for _ in range(3):
+        if st.current == agent:
+            break
+        await h.fire()
+        st = (await h.service.live(gid)).state
+    own = st.players[agent].identity
+    seq = stamp(st)
+    press = lambda a, t: h.press_data(h.user(agent), agent, Act(g=gid, s=seq, a=a, t=t).pack())
+    assert await press("o", 3) is None
+    before = await h.log_len(gid)
+    assert await press("c", own) is None  # not yet: he is asked
+    assert await h.log_len(gid) == before
+    menu = h.messages(agent)[-1]
+    assert "Accuse your own suspect" in menu["text"]
+    assert await press("c", own) == "✅"
+    st = (await h.service.live(gid)).state
+    assert st.last_action == ("accuse", own) and st.arrests == 0

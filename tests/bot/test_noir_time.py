@@ -93,7 +93,7 @@ async def test_NOIR_X17_pause_keeps_the_menu_and_resume_goes_on(h: Harness):
     assert draft(await h.service.live(gid), u) == {"k": "shift"}
 
 
-async def test_a_403_dm_is_told_once_and_his_turns_time_out(h: Harness):
+async def test_NOIR_X31_a_403_dm_is_told_once_and_his_turns_time_out(h: Harness):
     users = h.users[:6]
     gid = await nd.open_lobby(h, 6)
     blocked = users[3]
@@ -113,7 +113,7 @@ async def test_a_403_dm_is_told_once_and_his_turns_time_out(h: Harness):
     assert len(told) == 1
 
 
-async def test_restart_mid_turn_the_menu_and_its_draft_still_work(sqlite_url):
+async def test_NOIR_X28_restart_mid_turn_the_menu_and_its_draft_still_work(sqlite_url):
     h = await make_harness(sqlite_url, n_users=6)
     gid = await _start(h)
     st = await _state(h, gid)
@@ -137,7 +137,7 @@ async def test_restart_mid_turn_the_menu_and_its_draft_still_work(sqlite_url):
         await h2.stop()
 
 
-async def test_NOIR_25_a_half_built_detonation_survives_a_restart_and_goes_off(sqlite_url):
+async def test_NOIR_X28_a_half_built_detonation_survives_a_restart_and_goes_off(sqlite_url):
     h = await make_harness(sqlite_url, n_users=6)
     gid = await _start(h)
     st = await _state(h, gid)
