@@ -79,6 +79,8 @@ async def test_NOIR_X17_pause_keeps_the_menu_and_resume_goes_on(h: Harness):
     st = await _state(h, gid)
     u = st.current
     menu = h.messages(u)[-1]
+    assert "Until 12:02:00 UTC" in menu["text"]
+    h.clock.advance(10)
     await h.command(h.users[0], "/pause")
     st = await _state(h, gid)
     assert st.paused is not None
@@ -86,9 +88,13 @@ async def test_NOIR_X17_pause_keeps_the_menu_and_resume_goes_on(h: Harness):
     assert "paused" in board["caption"]
     assert h.session.message(u, menu["message_id"])["reply_markup"]  # the menu stays
     assert await _press(h, gid, u, "o", 1) == "The game is paused."
+    h.clock.advance(60)
     await h.command(h.users[1], "/resume")
     st = await _state(h, gid)
     assert st.paused is None and st.current == u
+    assert "Until 12:03:00 UTC" in h.session.message(u, menu["message_id"])["text"]
+    board = h.session.message(GROUP, (await h.service.live(gid)).ui["board"])
+    assert "Until 12:03:00 UTC" in board["caption"]
     assert await _press(h, gid, u, "o", 1) is None  # the same menu works again
     assert draft(await h.service.live(gid), u) == {"k": "shift"}
 
