@@ -255,3 +255,31 @@ async def test_NOIR_X29_accusing_his_own_suspect_asks_first(h: Harness):
     assert await press("c", own) == "✅"
     st = (await h.service.live(gid)).state
     assert st.last_action == ("accuse", own) and st.arrests == 0
+
+
+async def test_NOIR_Q01_newgame_noir_strict_asks_the_role_of_an_accusation(h: Harness):
+    await h.command(h.users[0], "/newgame noir loud")
+    assert "Unknown option «loud»" in h.sent_texts(GROUP)[-1]
+    await h.command(h.users[0], "/newgame noir strict")
+    g = await h.game()
+    assert g.state.options["strict_accusation"]
+    for u in h.users[:6]:
+        await h.dm(u, f"/start join_{g.id}")
+    await nd.press_start(h)
+    st = (await h.service.live(g.id)).state
+    agent = st.order[1]
+    await h.fire()  # the Killer's turn passes
+    st = (await h.service.live(g.id)).state
+    assert st.current == agent
+    target = next(s for s in legal_actions(st, agent).accuse if s != st.players[agent].identity)
+    seq = stamp(st)
+    press = lambda a, t: h.press_data(h.user(agent), agent, Act(g=g.id, s=seq, a=a, t=t).pack())
+    assert await press("o", 3) is None
+    assert await press("c", target) is None
+    menu = h.messages(agent)[-1]
+    roles = [b["text"] for row in menu["reply_markup"]["inline_keyboard"] for b in row]
+    assert roles[:3] == ["Killer", "Psycho", "Bomber"]
+    assert await press("r", 9) == "You can't choose that now."
+    assert await press("r", 1) == "✅"
+    st = (await h.service.live(g.id)).state
+    assert st.last_action == ("accuse", target)

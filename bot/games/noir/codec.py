@@ -42,6 +42,7 @@ from engine.noir import (
     PlaceThreats, Profile, ReturnToGame, Shift, Swap, legal_actions,
 )
 from engine.noir import commands as C
+from engine.noir.errors import WrongPhase
 
 from . import choices
 from .drafting import draft, set_draft, stamp
@@ -81,8 +82,14 @@ class NoirCodec:
             press.presenter.refresh_menu(g, uid)
             return None
         g.refs[f"done:{uid}"] = outcome
+
+        def checked(live):  # under the game's lock: a press that raced another is stale
+            if live.state is None or stamp(live.state) != data.s:
+                raise WrongPhase("stale button")
+            return outcome
+
         try:
-            await press.service.execute(g.id, outcome)
+            await press.service.execute(g.id, checked)
         finally:
             g.refs.pop(f"done:{uid}", None)
         if isinstance(outcome, AnswerCancel):
