@@ -117,6 +117,9 @@ async def test_NOIR_X31_a_403_dm_is_told_once_and_his_turns_time_out(h: Harness)
     assert (await _state(h, gid)).players[blocked.id].auto_pass  # NOIR-Q21: then auto-pass
     told = [t for t in h.sent_texts(GROUP) if "cannot get my private messages" in t]
     assert len(told) == 1
+    h.session.clear_failures()  # he unblocks the bot and presses «Start»: he is back
+    await h.dm(blocked, "/start")
+    assert not (await _state(h, gid)).players[blocked.id].auto_pass
 
 
 async def test_NOIR_X28_restart_mid_turn_the_menu_and_its_draft_still_work(sqlite_url):
