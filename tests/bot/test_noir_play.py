@@ -119,6 +119,8 @@ async def test_newgame_noir_lobby_leave_and_unknown_preset(h: Harness):
     assert list(g.state.players) == [h.users[0].id]
     await h.dm(h.users[2], f"/start host_{gid}")
     assert "no host" in h.sent_texts(h.users[2].id)[-1]
+    await h.command(h.users[2], "/host")
+    assert "no host" in h.sent_texts(GROUP)[-1]
 
 
 async def test_rules_noir_and_help(h: Harness):
