@@ -27,7 +27,9 @@ class BotGame:
     from ``rng`` (the game's seeded ``random.Random``; the engine draws none);
     ``chat_policy(st, user_id, phase)``: whether a seated, living player may write in the group
     now (``phase``: ``st.phase``'s value; asked by ``bot.discipline.may_write`` in a running,
-    unpaused game) -- None: the honour system, the bot never deletes a message."""
+    unpaused game) -- None: the honour system, the bot never deletes a message;
+    ``history``: the game's own /history and /stats rendering (``bot/games/noir/history.py``
+    shows the interface) -- None: the mafia presets' shared one (``bot/history``)."""
 
     name: str
     presenter: type
@@ -35,6 +37,7 @@ class BotGame:
     deal: Callable[[Any, int | None, random.Random], Any]
     toggled_roles: Callable[[GameState, str], list[str]] | None = None
     chat_policy: Callable[[GameState, int, str], bool] | None = None
+    history: Any = None
 
     @property
     def timing_keys(self) -> tuple[str, ...]:

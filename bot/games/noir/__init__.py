@@ -7,6 +7,8 @@ from __future__ import annotations
 from ..spec import BotGame
 from .codec import NoirCodec
 from .deal import deal
+from .history import HISTORY
 from .presenter import NoirPresenter
 
-GAME = BotGame(name="noir", presenter=NoirPresenter, codec=NoirCodec(), deal=deal)
+GAME = BotGame(name="noir", presenter=NoirPresenter, codec=NoirCodec(), deal=deal,
+               history=HISTORY)
