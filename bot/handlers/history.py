@@ -201,10 +201,13 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
     if a == "p":
         text, markup = protocol_view(tr, locale, loaded, callback_data.p, back)
         sender.edit(chat_id, msg.message_id, text, markup)
-    elif a == "r" and loaded.hook is not None:  # the boards' replay: a message of its own
-        await boards.open_replay(sender, tr, locale, loaded, chat_id, back)
-    elif a == "rb" and loaded.hook is not None:
-        await boards.step_replay(sender, tr, locale, loaded, msg, callback_data.p, back)
+    elif a in ("r", "rb") and loaded.hook is not None:  # the boards' replay (NOIR)
+        if not boards.replayable(loaded):
+            callback_answer.text = _("Nothing to show.")
+        elif a == "r":  # a message of its own
+            await boards.open_replay(sender, tr, locale, loaded, chat_id, back)
+        else:
+            await boards.step_replay(sender, tr, locale, loaded, msg, callback_data.p, back)
     elif a == "r":
         text, markup = replay_view(tr, locale, loaded, callback_data.p, back)
         sender.edit(chat_id, msg.message_id, text, markup)

@@ -31,10 +31,17 @@ async def render_step(tr, locale: str, loaded: Loaded, step: int, back: int):
     return step, n, caption, png, text, kb.board_keyboard(_, loaded.info.game_id, step, n, back)
 
 
+def replayable(loaded: Loaded) -> bool:
+    """Whether the game's log replays to at least one board (a corrupt log is logged)."""
+    try:
+        return bool(loaded.steps())
+    except ValueError:  # IllegalCommand too: a log the rules refuse
+        logger.exception("game %s: its log does not replay", loaded.info.game_id)
+        return False
+
+
 async def open_replay(sender, tr, locale: str, loaded: Loaded, chat_id: int, back: int) -> None:
     """Send step 1 as a new photo message (the text grid if the photo does not go)."""
-    if not loaded.steps():
-        return
     _s, _n, caption, png, text, markup = await render_step(tr, locale, loaded, 0, back)
     fut = sender.call(SendPhoto(chat_id=chat_id, photo=BufferedInputFile(png, "board.png"),
                                 caption=caption, parse_mode="HTML", reply_markup=markup), chat_id)
@@ -51,8 +58,6 @@ async def open_replay(sender, tr, locale: str, loaded: Loaded, chat_id: int, bac
 async def step_replay(sender, tr, locale: str, loaded: Loaded, msg: Message, step: int,
                       back: int) -> None:
     """Show ``step`` on the pressed replay message: a new photo, or its text grid."""
-    if not loaded.steps():
-        return
     _s, _n, caption, png, text, markup = await render_step(tr, locale, loaded, step, back)
     if msg.photo:
         media = InputMediaPhoto(media=BufferedInputFile(png, "board.png"), caption=caption,

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy import update
+
 from bot.callbacks import Hist
+from bot.db_models import GameLogEntry
 from bot.history import export as X
 from engine.noir import Join, Role
 
@@ -158,6 +161,21 @@ async def test_the_replay_falls_back_to_the_text_grid(sqlite_url: str):
         await h.press(h.users[0], GROUP, board["message_id"], button(board, "▶️"))
         await h.app.sender.drain()
         assert "step 2/" in h.session.message(GROUP, board["message_id"])["text"]
+        # a log that no longer replays (tampered with): answered, nothing sent
+        po = finished(9)
+        broken = await store_noir(h.app.storage, GROUP, po)
+        assert await h.app.history.record(broken)
+        seq = next(i for i, (_b, c, _a, _e) in enumerate(po.steps) if type(c).__name__ == "Shift")
+        entries = await h.app.storage.load_entries(broken)
+        bad = dict(entries[seq][1], by=7)
+        async with h.app.storage.engine.begin() as c:
+            await c.execute(update(GameLogEntry.__table__).where(
+                GameLogEntry.__table__.c.game_id == broken,
+                GameLogEntry.__table__.c.seq == seq).values(command=bad))
+        sent = len(h.session.calls.calls_to("sendPhoto"))
+        assert await h.press(h.users[0], GROUP, mid, Hist(a="r", g=broken).pack()) == \
+            "Nothing to show."
+        assert len(h.session.calls.calls_to("sendPhoto")) == sent
         # a mafia game's protocol has no boards' replay: a forged "rb" is out of date
         mafia = await bulk_store(h.app.storage, GROUP, sample_playouts()[0])
         assert await h.app.history.record(mafia)

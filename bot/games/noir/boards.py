@@ -10,14 +10,13 @@ as a text grid for a chat where the picture cannot go."""
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape, unescape
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from engine.noir import CreateGame, PublicBoard, apply, command_from_dict, public_board
 
@@ -74,9 +73,8 @@ def names(_: Gettext) -> list[str]:
 
 def picture(_: Gettext, story: Story, step: Step) -> bytes:
     """The board of ``step`` as PNG bytes, each player's name on his suspect's cell."""
-    png = drawing.draw(step.board, names(_))
+    img = drawing.image(step.board, names(_))
     where = {s: (r, c) for r, row in enumerate(step.board.grid) for c, s in enumerate(row)}
-    img = Image.open(io.BytesIO(png)).convert("RGB")
     d = ImageDraw.Draw(img)
     font = drawing._font(11)
     for uid, role, suspect in step.identities:
@@ -90,9 +88,7 @@ def picture(_: Gettext, story: Story, step: Step) -> bytes:
         label = story.names.get(uid, "?")[:5]
         d.text(((band[0] + band[2]) // 2, (band[1] + band[3]) // 2), label, font=font,
                fill=(255, 255, 255), anchor="mm")
-    out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=6)
-    return out.getvalue()
+    return drawing.png_bytes(img)
 
 
 def _plain_len(html: str) -> int:

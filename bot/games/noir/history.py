@@ -23,7 +23,7 @@ from typing import Any
 from ...i18n import N_
 from . import boards
 from .names import role_name, suspect_name
-from .story import Story, read, team_of
+from .story import NAME_LIMIT, Story, read, team_of
 
 Gettext = Callable[[str], str]
 SCOPE = "noir"
@@ -156,7 +156,8 @@ def _who(_: Gettext, s: Story, uid: int | None) -> str:
     if uid is None:
         return "—"
     role = s.role(uid)
-    name = escape(s.names.get(uid, "?"))
+    raw = s.names.get(uid, "?")
+    name = escape(raw if len(raw) <= NAME_LIMIT else raw[:NAME_LIMIT - 1] + "…")
     return f"{name} ({role_name(_, role)})" if role else name
 
 
