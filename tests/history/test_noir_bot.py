@@ -228,6 +228,14 @@ async def test_stats_me_and_top_keep_noir_apart(sqlite_url: str):
         played = sum(1 for po in noir if uid in po.state.order)
         assert "NOIR: FBI vs Mafia" in mine and "Rating" not in mine
         assert (f"{played} games" if played > 1 else "1 game") in mine
+        # his private /history: his NOIR games with his role; one opens his identity cards
+        await h.dm(me, "/history")
+        listing = h.messages(me.id)[-1]
+        role = noir[0].state.players[uid].role.value
+        assert "NOIR: FBI vs Mafia · 🕵 " + role.capitalize() in listing["text"]
+        await h.press(me, me.id, listing["message_id"], buttons_of(listing)[-1]["callback_data"])
+        knew = h.session.message(me.id, listing["message_id"])["text"]
+        assert "What you knew" in knew and "The deal" in knew and "Your role:" in knew
         # an admin's deletion rebuilds the ratings beside the NOIR results
         assert await h.app.history.delete(gid, None) == GROUP
         assert not await h.app.storage.rating_tracks(chat_id=GROUP)
