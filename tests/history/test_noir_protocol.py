@@ -179,3 +179,27 @@ def test_what_i_knew_is_his_own_identity_cards(seed, n):
             for u in others:
                 assert f"P{u} (" not in page.split("\n\n")[-1]
     assert HISTORY.knew_pages(_, entries, 999)[0].startswith("You did not play")
+
+
+def test_a_draw_has_no_winner_and_nobody_wins():
+    entries = scripted()
+    last = entries[-1]
+    events = [dict(e, outcome="draw") if e["type"] == "GameEnded" else e for e in last.events]
+    entries[-1] = Entry(last.seq, last.command, events)
+    out = HISTORY.outcome(entries)
+    assert out.winner is None and not any(p.won for p in out.players)
+    text = plain("\n\n".join(HISTORY.protocol_blocks(_, ngettext, entries)))
+    assert "🏆 A draw: both thresholds at once." in text
+
+
+def test_scoped_teams_feed_no_elo_track():
+    from bot.history.games import rated, scope_of, team_text
+    from bot.history.stats import BASE_RATING, rate
+
+    assert rated("town") and rated("mafia") and not rated("noir:agents")
+    assert not rated("elsewhere:team")  # a scoped team of no known game
+    assert scope_of("noir:mafia") == "noir" and scope_of("mafia") is None
+    assert team_text(_, "noir:agents") == "Agents" and team_text(_, "town") == "Town"
+    new = rate({}, {1: "noir:agents", 2: "noir:mafia", 3: "town", 4: "mafia"}, "town")
+    assert set(new) == {(3, "town"), (4, "mafia")} and new[(3, "town")] > BASE_RATING
+    assert rate({}, {1: "noir:agents", 2: "noir:mafia"}, "noir:agents") == {}
