@@ -297,12 +297,12 @@ class _Reader:
                           roles=self.roles(e.get("mafiosi", ()))))
 
     def on_WindowOpened(self, e) -> None:
-        self.line(self._("🛡 {suspect} is protected: the Suit may cancel").format(
-            suspect=self.sus(e["suspect"])))
+        self.line(self._("🛡 {suspect} is protected: {role} may cancel the attack").format(
+            suspect=self.sus(e["suspect"]), role=role_name(self._, "suit")))
 
     def on_KillCancelled(self, e) -> None:
-        self.line(self._("🛡 The Suit cancels the attack on {suspect}").format(
-            suspect=self.sus(e["suspect"])))
+        self.line(self._("🛡 {role}: the attack on {suspect} is cancelled").format(
+            suspect=self.sus(e["suspect"]), role=role_name(self._, "suit")))
 
     def on_SuspectKilled(self, e) -> None:
         _ = self._
