@@ -13,7 +13,7 @@ from sqlalchemy import update
 from bot.callbacks import Hist
 from bot.db_models import GameLogEntry
 from bot.history import export as X
-from engine.noir import Join, Role
+from engine.noir import CancelGame, Join, Role
 
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.fakes.updates import FakeUser
@@ -61,8 +61,8 @@ async def test_a_noir_game_through_the_bot(sqlite_url: str):
         await h.command(h.users[0], "/history")
         assert "No finished games here yet" in last_group_message(h)["text"]
         assert await h.app.history.load(running) is None
-        await h.service.execute(running, lambda g: __import__("engine.noir", fromlist=["x"])
-                                .CancelGame(reason="test"))
+        await h.service.execute(running, CancelGame(reason="test"))
+        assert await h.app.history.load(running) is None  # cancelled: not in the history
 
         gid = await noir_game(h, 4)
         record = await h.app.storage.get_game(gid)

@@ -203,3 +203,16 @@ def test_scoped_teams_feed_no_elo_track():
     new = rate({}, {1: "noir:agents", 2: "noir:mafia", 3: "town", 4: "mafia"}, "town")
     assert set(new) == {(3, "town"), (4, "mafia")} and new[(3, "town")] > BASE_RATING
     assert rate({}, {1: "noir:agents", 2: "noir:mafia"}, "noir:agents") == {}
+
+
+def test_the_protocol_and_the_cards_in_russian():
+    from bot.i18n import Translator
+
+    tr = Translator()
+    ru, nru = tr.get("ru"), tr.nget("ru")
+    text = plain("\n\n".join(HISTORY.protocol_blocks(ru, nru, scripted())))
+    assert "Ход 1 · N11 (Бандит)" in text and "сдвиг: строка 3 на +1" in text
+    assert "Аресты 4/4 · Убито 4/18" in text and "Победили агенты." in text
+    assert HISTORY.rounds_text(nru, 3) == "3 хода" and HISTORY.team_name(ru, "noir:agents") == \
+        "Агенты"
+    assert HISTORY.knew_pages(ru, scripted(), C)[0].startswith("<b>Раздача</b>")
