@@ -45,7 +45,8 @@ class Cfg(CallbackData, prefix="c"):
 class Hist(CallbackData, prefix="h"):
     """/history button. ``a``: l (list page ``p``) | m (page ``p`` of a user's own games, in
     a private chat) | p (protocol page ``p`` of game ``g``) |
-    r (replay step ``p``) | kn (send me "what I knew") | k (step ``p`` of "what I knew", in a
+    r (replay step ``p``; a game with its own history: a new board message) | rb (board
+    ``p`` of that replay, edited in place) | kn (send me "what I knew") | k (step ``p`` of "what I knew", in a
     private chat) | x (export) | d (ask to delete) | dy (delete, confirmed). ``b``: the list page
     to go back to."""
 

@@ -33,7 +33,9 @@ class BotGame:
     beyond the mafia presets' (key -> (lo, hi) seconds; kept in the chat's settings under
     ``timings_of[name]``); ``settings_from(chat_data, words)``: the game's ``CreateGame``
     settings from the chat's stored settings and the words after ``/newgame <name>``; raises
-    ``ValueError(word)`` for a word it does not know (None: the mafia presets' own way)."""
+    ``ValueError(word)`` for a word it does not know (None: the mafia presets' own way);
+    ``history``: the game's own /history and /stats rendering (``bot/games/noir/history.py``
+    shows the interface) -- None: the mafia presets' shared one (``bot/history``)."""
 
     name: str
     presenter: type
@@ -44,6 +46,7 @@ class BotGame:
     has_host: bool = True
     timing_limits: dict[str, tuple[int, int]] | None = None
     settings_from: Callable[[dict, list[str]], dict] | None = None
+    history: Any = None
 
     @property
     def timing_keys(self) -> tuple[str, ...]:

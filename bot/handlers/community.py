@@ -13,6 +13,7 @@ from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command, CommandObject
 from aiogram.types import ChatMemberUpdated, Message
 
+from ..history import games
 from ..history import keyboards as kb
 from ..history import render_stats as rs
 from ..history.stats import MIN_GAMES_FOR_TOP, Standing, ranked, standings
@@ -58,11 +59,17 @@ async def group_only(message: Message, tr, sender) -> None:
 async def stats_cmd(message: Message, storage, tr, sender) -> None:
     chat_id = message.chat.id
     locale, _, ngettext = await _gettext(storage, tr, chat_id)
-    overview = await storage.chat_overview(chat_id)
+    apart = games.hooked_rulesets()  # games shown apart from the mafia presets (NOIR)
+    overview = await storage.chat_overview(chat_id, exclude=apart)
     roles = await storage.role_totals(chat_id=chat_id)
     board = standings(await storage.rating_tracks(chat_id=chat_id))
+    overviews = await storage.chat_overviews(chat_id) if apart else {}
+    others = [rs.game_section(_, ngettext, locale, name, overviews[name],
+                              [r for r in roles if games.scope_of(r.team) == name])
+              for name in apart if name in overviews]
+    plain = [r for r in roles if games.scope_of(r.team) is None]
     say(sender, chat_id, rs.stats_text(_, ngettext, locale, message.chat.title or "", overview,
-                                       roles, board))
+                                       plain, board, others))
 
 
 async def top_cmd(message: Message, storage, tr, sender) -> None:

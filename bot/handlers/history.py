@@ -21,7 +21,7 @@ from ..history import keyboards as kb
 from ..history import render
 from ..history.export import FORMAT, VERSION
 from ..history.service import HistoryService, Loaded, export_filename
-from . import community
+from . import community, history_boards as boards
 from .common import is_chat_admin, say
 
 PAGE_SIZE = 10  # games per page of the list
@@ -57,7 +57,11 @@ async def list_view(storage, tr, chat_id: int, page: int):
 
 def protocol_view(tr, locale: str, loaded: Loaded, page: int, back: int):
     _, ngettext = tr.get(locale), tr.nget(locale)
-    pages = render.protocol_pages(_, ngettext, locale, loaded.info, loaded.protocol())
+    if loaded.hook is not None:  # a game with its own history (NOIR)
+        pages = render.hooked_protocol_pages(_, ngettext, locale, loaded.info, loaded.hook,
+                                             loaded.entries)
+    else:
+        pages = render.protocol_pages(_, ngettext, locale, loaded.info, loaded.protocol())
     page = min(max(0, page), len(pages) - 1)
     text = pages[page]
     if len(pages) > 1:
@@ -79,7 +83,10 @@ def replay_view(tr, locale: str, loaded: Loaded, step: int, back: int):
 def knew_view(tr, locale: str, loaded: Loaded, viewer: int, step: int):
     """The replay limited to what ``viewer`` saw (an onlooker: the public part)."""
     _ = tr.get(locale)
-    pages = render.replay_pages(_, loaded.replay(viewer, full=False))
+    if loaded.hook is not None:  # a game with its own history (NOIR): his identity cards
+        pages = loaded.hook.knew_pages(_, loaded.entries, viewer)
+    else:
+        pages = render.replay_pages(_, loaded.replay(viewer, full=False))
     step = min(max(0, step), len(pages) - 1)
     head = _("🧠 <b>What you knew</b> · game #{id} · step {k}/{n}").format(
         id=loaded.info.game_id, k=step + 1, n=len(pages))
@@ -194,6 +201,13 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
     if a == "p":
         text, markup = protocol_view(tr, locale, loaded, callback_data.p, back)
         sender.edit(chat_id, msg.message_id, text, markup)
+    elif a in ("r", "rb") and loaded.hook is not None:  # the boards' replay (NOIR)
+        if not boards.replayable(loaded):
+            callback_answer.text = _("Nothing to show.")
+        elif a == "r":  # a message of its own
+            await boards.open_replay(sender, tr, locale, loaded, chat_id, back)
+        else:
+            await boards.step_replay(sender, tr, locale, loaded, msg, callback_data.p, back)
     elif a == "r":
         text, markup = replay_view(tr, locale, loaded, callback_data.p, back)
         sender.edit(chat_id, msg.message_id, text, markup)

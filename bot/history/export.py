@@ -9,7 +9,9 @@ Document shape (``format`` ``mafia-bot/game-log``, ``version`` 1)::
               "players": [{"user_id", "name", "seat"}]},
      "log": [{"seq": 0, "command": {"type": "CreateGame", ...}, "events": [{"type": ...}]}, ...]}
 
-Commands and events are the engine's own dicts (:mod:`engine.serialize`, ``log_format``).
+Commands and events are the engine's own dicts (:mod:`engine.serialize`, ``log_format``); a
+NOIR log's first command is the core's CreateGame naming "noir", the rest are NOIR's own dicts
+(:mod:`engine.noir.serialize`), decoded by the game the first command names.
 :func:`replay_document` rebuilds the game with :func:`engine.replay` and checks that every
 command produces exactly the stored events.  ``python -m bot.history.export FILE`` does that for
 a file and prints the result (for bug reports).
@@ -133,9 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     st = imported.state
-    winner = st.winner.value if st.winner else "-"
-    print(f"{imported.commands} commands replayed; phase {st.phase.value}; winner {winner}; "
-          f"events match: {imported.events_match}")
+    game = game_of(st)  # any registered game: the mafia presets, NOIR
+    print(f"{imported.commands} commands replayed; game {game.name}; status {game.status(st)}; "
+          f"winner {game.winner(st) or '-'}; events match: {imported.events_match}")
     return 0
 
 

@@ -72,6 +72,21 @@ def replay_keyboard(_: Gettext, game_id: int, step: int, steps: int, back: int
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def board_keyboard(_: Gettext, game_id: int, step: int, steps: int, back: int
+                   ) -> InlineKeyboardMarkup | None:
+    """The boards' replay of a game with its own history (NOIR, ``rb``): ⏮ ◀ ▶ ⏭, only the
+    buttons that lead somewhere."""
+    def go(p: int) -> Hist:
+        return Hist(a="rb", g=game_id, p=p, b=back)
+
+    row = []
+    if step > 0:
+        row += [_btn("⏮", go(0)), _btn("◀️", go(step - 1))]
+    if step + 1 < steps:
+        row += [_btn("▶️", go(step + 1)), _btn("⏭", go(steps - 1))]
+    return InlineKeyboardMarkup(inline_keyboard=[row]) if row else None
+
+
 def knew_keyboard(_: Gettext, game_id: int, step: int, steps: int) -> InlineKeyboardMarkup:
     nav = nav_row(lambda p: Hist(a="k", g=game_id, p=p), step, steps)
     back = [_btn(_("⬅️ My games"), Hist(a="m"))]

@@ -22,7 +22,8 @@ from ..texts import (
 from . import protocol as P
 
 NAME_LIMIT = 40  # characters of a player's name shown in protocols
-PRESET_NAMES = {"party": N_("Party"), "club": N_("Club (sport)"), "online": N_("Online (sport)")}
+PRESET_NAMES = {"party": N_("Party"), "club": N_("Club (sport)"), "online": N_("Online (sport)"),
+                "forum": N_("Forum mafia"), "noir": N_("NOIR: FBI vs Mafia")}
 Gettext = Callable[[str], str]
 
 

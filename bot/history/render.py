@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ..telegram_limits import MESSAGE_LIMIT, utf16_len
+from . import games
 from . import protocol as P
 from .lines import (  # noqa: F401 - re-exported for the handlers and /stats texts
     Gettext, Labels, duration_text, fact_lines, game_summary_line, preset_text, result_lines,
@@ -88,7 +89,7 @@ def list_text(_: Gettext, ngettext, locale: str, infos: Sequence, page: int, pag
     for info in infos:
         lines.append(f"<b>#{info.game_id}</b> · {when(locale, info.finished_at)} · "
                      f"{preset_text(_, info.ruleset)}")
-        lines.append(f"    {game_summary_line(_, ngettext, info)} · "
+        lines.append(f"    {summary_line(_, ngettext, info)} · "
                      + _short_winner(_, info.winner))
     lines.append("")
     lines.append(_("Choose a game to see its protocol."))
@@ -106,7 +107,8 @@ def my_games_text(_: Gettext, ngettext, locale: str, rows: Sequence, page: int, 
     for info, role, won in rows:
         lines.append(f"<b>#{info.game_id}</b> · {when(locale, info.finished_at)} · "
                      f"«{escape(info.title)}»")
-        lines.append(f"    {preset_text(_, info.ruleset)} · {role_text(_, role)} · "
+        lines.append(f"    {preset_text(_, info.ruleset)} · "
+                     f"{games.role_text(_, role, ruleset=info.ruleset)} · "
                      + (_("won") if won else _("lost")))
     lines.append("")
     lines.append(_("Choose a game to replay what you knew in it."))
@@ -114,7 +116,29 @@ def my_games_text(_: Gettext, ngettext, locale: str, rows: Sequence, page: int, 
 
 
 def _short_winner(_: Gettext, winner: str | None) -> str:
-    return "🏆 " + team_text(_, winner) if winner else "—"
+    return "🏆 " + games.team_text(_, winner) if winner else "—"
+
+
+def summary_line(_: Gettext, ngettext, info) -> str:
+    """``8 players · 3 days · 41 min``; a game with its own rounds (NOIR: turns) says those."""
+    rounds = games.rounds_text(ngettext, info.ruleset, info.days)
+    if rounds is None:
+        return game_summary_line(_, ngettext, info)
+    return " · ".join((ngettext("{n} player", "{n} players", info.players).format(n=info.players),
+                       rounds, duration_text(_, info.duration)))
+
+
+def hooked_protocol_pages(_: Gettext, ngettext, locale: str, info, hook, entries) -> list[str]:
+    """The protocol of a game with its own history (NOIR): the shared header, then the
+    hook's blocks, cut into pages like the mafia protocol."""
+    head = "\n".join((
+        _("📜 <b>Game #{id}</b> · {preset}").format(id=info.game_id,
+                                                    preset=preset_text(_, info.ruleset)),
+        when(locale, info.finished_at),
+        summary_line(_, ngettext, info),
+        "🏆 " + games.team_text(_, info.winner) if info.winner else _("No winner."),
+    ))
+    return paginate([head, *hook.protocol_blocks(_, ngettext, entries)])
 
 
 # --- the replay --------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ from babel.numbers import format_decimal
 
 from ..names import isolate
 from ..storage.history import ChatOverview, RoleTotals
-from .render import duration_text, role_text, team_text
+from . import games
+from .render import duration_text, preset_text, team_text
 from .stats import MIN_GAMES_FOR_TOP, Standing, percent
 
 Gettext = Callable[[str], str]
@@ -33,15 +34,20 @@ def _role_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals]) -> list[str]:
     lines = []
     for r in sorted(roles, key=lambda r: (-r.games, r.role)):
         lines.append(_("{role} — {games} · {wins}% wins · {survived}% survived").format(
-            role=role_text(_, r.role),
+            role=games.role_text(_, r.role, team=r.team),
             games=ngettext("{n} game", "{n} games", r.games).format(n=r.games),
             wins=percent(r.wins, r.games), survived=percent(r.survived, r.games)))
     return lines
 
 
 def stats_text(_: Gettext, ngettext, locale: str, title: str, ov: ChatOverview,
-               roles: Sequence[RoleTotals], board: Sequence[Standing]) -> str:
+               roles: Sequence[RoleTotals], board: Sequence[Standing],
+               others: Sequence[str] = ()) -> str:
+    """/stats: the mafia presets' games (``ov``, ``roles`` of plain teams, the rating
+    ``board``), then ``others``: the sections of the games shown apart (:func:`game_section`)."""
     head = _("📊 <b>Statistics of {chat}</b>").format(chat=_chat(_, title))
+    if not ov.games and others:
+        return "\n\n".join([head, *others])
     if not ov.games:
         return head + "\n\n" + _("No finished games here yet. /newgame starts one.")
     lines = [head, ngettext("{n} game played", "{n} games played", ov.games).format(n=ov.games)]
@@ -61,6 +67,29 @@ def stats_text(_: Gettext, ngettext, locale: str, title: str, ov: ChatOverview,
         lines += ["", _("<b>Most games</b>: {list}").format(
             list=", ".join(f"{_name(s.name)} ({s.games})" for s in active))]
     lines += ["", _("/top — the rating · /me — your statistics")]
+    return "\n\n".join(["\n".join(lines), *others])
+
+
+def game_section(_: Gettext, ngettext, locale: str, ruleset: str, ov: ChatOverview,
+                 roles: Sequence[RoleTotals]) -> str:
+    """/stats of a game shown apart from the mafia presets (NOIR): games, wins by team (a
+    draw is a game without a winner), the average game in its own rounds, per role."""
+    lines = [f"<b>{preset_text(_, ruleset)}</b> · "
+             + ngettext("{n} game played", "{n} games played", ov.games).format(n=ov.games)]
+    wins = [f"{games.team_text(_, team)} {percent(n, ov.games)}%"
+            for team, n in sorted(ov.wins.items(), key=lambda kv: (-kv[1], str(kv[0])))
+            if team is not None]
+    if None in ov.wins:
+        wins.append(_("draws {p}%").format(p=percent(ov.wins[None], ov.games)))
+    if wins:
+        lines.append("🏆 " + " · ".join(wins))
+    rounds = games.rounds_text(ngettext, ruleset, round(ov.avg_days)) or ""
+    lines.append(_("Average game: {players} players · {rounds} · {duration}").format(
+        players=_num(locale, ov.avg_players), rounds=rounds,
+        duration=duration_text(_, None if ov.avg_duration is None else int(ov.avg_duration))))
+    if roles:
+        lines += _role_lines(_, ngettext, roles)
+    lines.append(_("Not rated: the rating counts the mafia presets only."))
     return "\n".join(lines)
 
 
@@ -87,11 +116,44 @@ def top_text(_: Gettext, ngettext, locale: str, title: str, board: Sequence[Stan
 def me_section(_: Gettext, ngettext, locale: str, title: str, me: Standing | None, rank: int | None,
                ranked_count: int, roles: Sequence[RoleTotals],
                min_games: int = MIN_GAMES_FOR_TOP) -> str:
-    """One community's part of /me."""
-    games = sum(r.games for r in roles)
+    """One community's part of /me: the mafia presets, then each game shown apart."""
+    apart: dict[str, list[RoleTotals]] = {}
+    for r in roles:
+        scope = games.scope_of(r.team)
+        if scope is not None:
+            apart.setdefault(scope, []).append(r)
+    roles = [r for r in roles if games.scope_of(r.team) is None]
+    lines = [f"<b>{_chat(_, title)}</b>"]
+    if roles or not apart:
+        lines += _me_lines(_, ngettext, me, rank, ranked_count, roles, min_games)
+    for scope, rows in apart.items():
+        lines += [f"<b>{preset_text(_, scope)}</b>"] + _totals_lines(_, ngettext, rows)
+        lines += _role_lines(_, ngettext, rows)
+    return "\n".join(lines)
+
+
+def _totals_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals]) -> list[str]:
+    """Games, wins, survival and wins by team of ``roles``' totals."""
+    n_games = sum(r.games for r in roles)
     wins = sum(r.wins for r in roles)
     survived = sum(r.survived for r in roles)
-    lines = [f"<b>{_chat(_, title)}</b>"]
+    teams: dict[str, list[int]] = {}
+    for r in roles:
+        t = teams.setdefault(r.team, [0, 0])
+        t[0] += r.games
+        t[1] += r.wins
+    return [_("{games} · wins {w} ({p}%) · survived {s}%").format(
+        games=ngettext("{n} game", "{n} games", n_games).format(n=n_games), w=wins,
+        p=percent(wins, n_games), s=percent(survived, n_games)),
+        " · ".join(_("{team}: {games}, {p}% wins").format(
+            team=games.team_text(_, team), games=ngettext("{n} game", "{n} games", g).format(n=g),
+            p=percent(w, g)) for team, (g, w) in sorted(teams.items(), key=lambda kv: -kv[1][0]))]
+
+
+def _me_lines(_: Gettext, ngettext, me: Standing | None, rank: int | None, ranked_count: int,
+              roles: Sequence[RoleTotals], min_games: int) -> list[str]:
+    """The mafia presets' part of a /me section: rating and place, totals, roles, fouls."""
+    lines = []
     if me is not None:
         if rank is not None:
             lines.append(_("Rating {r} (#{k} of {n})").format(r=round(me.rating), k=rank,
@@ -99,22 +161,10 @@ def me_section(_: Gettext, ngettext, locale: str, title: str, me: Standing | Non
         else:
             lines.append(_("Rating {r} (provisional: {g} of {n} games)").format(
                 r=round(me.rating), g=me.games, n=min_games))
-    lines.append(_("{games} · wins {w} ({p}%) · survived {s}%").format(
-        games=ngettext("{n} game", "{n} games", games).format(n=games), w=wins,
-        p=percent(wins, games), s=percent(survived, games)))
-    teams: dict[str, list[int]] = {}
-    for r in roles:
-        t = teams.setdefault(r.team, [0, 0])
-        t[0] += r.games
-        t[1] += r.wins
-    lines.append(" · ".join(
-        _("{team}: {games}, {p}% wins").format(
-            team=team_text(_, team), games=ngettext("{n} game", "{n} games", g).format(n=g),
-            p=percent(w, g))
-        for team, (g, w) in sorted(teams.items(), key=lambda kv: -kv[1][0])))
+    lines += _totals_lines(_, ngettext, roles)
     lines += _role_lines(_, ngettext, roles)
     lines.append(_("⚠️ Fouls: {n}").format(n=sum(r.fouls for r in roles)))
-    return "\n".join(lines)
+    return lines
 
 
 def me_text(_: Gettext, name: str, sections: Sequence[str]) -> str:

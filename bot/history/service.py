@@ -14,17 +14,18 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from html import escape
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
 
 from ..storage import GameRecord, Storage
 from ..storage.history import HistoryRecord
+from . import games
 from . import protocol as P
 from .export import dumps, export_document
 from .keyboards import link_keyboard
-from .stats import rate, summarize
+from .stats import rate, summarize, summarize_outcome
 
 logger = logging.getLogger(__name__)
 MEMBER_STATUSES = ("creator", "administrator", "member", "restricted")
@@ -32,11 +33,17 @@ MEMBER_STATUSES = ("creator", "administrator", "member", "restricted")
 
 @dataclass
 class Loaded:
-    """A game of the history: its list entry, its games row and its parsed log."""
+    """A game of the history: its list entry, its games row and its parsed log.  ``hook``: the
+    game's own history rendering (NOIR; :mod:`.games`), None for the mafia presets."""
 
     info: HistoryRecord
     game: GameRecord
     entries: list[P.Entry]
+    _steps: list | None = field(default=None, repr=False)
+
+    @property
+    def hook(self):
+        return games.hook(self.info.ruleset)
 
     def replay(self, viewer: int | None = None, *, full: bool | None = None) -> P.Replay:
         return P.build_replay(self.entries, viewer, full=full)
@@ -45,7 +52,15 @@ class Loaded:
         return P.build_protocol(self.entries)
 
     def participants(self) -> set[int]:
+        if self.hook is not None:
+            return self.hook.participants(self.entries)
         return P.participants(self.entries)
+
+    def steps(self) -> list:
+        """The boards of a hooked game's replay, computed once (the log never changes)."""
+        if self._steps is None:
+            self._steps = self.hook.steps(self.entries)
+        return self._steps
 
 
 class HistoryService:
@@ -80,11 +95,19 @@ class HistoryService:
         if game is None or game.status != "finished":
             return False
         entries = P.entries_from(await self.storage.load_entries(game_id))
+        title = title or (game.ui or {}).get("title", "") or self._title(game.chat_id)
+        hook = games.hook(game.ruleset)
+        if hook is not None:  # a game with its own history (NOIR)
+            outcome = hook.outcome(entries)
+            if outcome is None:
+                logger.warning("game %s is finished but its log has no result", game_id)
+                return False
+            summary, players = summarize_outcome(game, outcome, title)
+            return await self.storage.record_game(summary, players, rate)
         pr = P.build_protocol(entries)
         if pr.result is None:
             logger.warning("game %s is finished but its log has no result", game_id)
             return False
-        title = title or (game.ui or {}).get("title", "") or self._title(game.chat_id)
         summary, players = summarize(game, pr, title)
         return await self.storage.record_game(summary, players, rate)
 

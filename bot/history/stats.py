@@ -12,6 +12,10 @@ side advantage: if the town wins 60 % of equal games, the red tracks drift up un
 score says 60 %, instead of inflating everyone who happened to draw a red card.  The overall
 rating shown by /top and /me is ``BASE + Σ (track - BASE)``, the points won on all tracks; /top
 lists players with at least :data:`MIN_GAMES_FOR_TOP` games.
+
+A game with its own history (NOIR) stores scoped teams (``noir:agents``); those feed no track
+(:func:`bot.history.games.rated`): :func:`rate` leaves them out of its answer, and the storage
+keeps their per-role totals only.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from .games import rated
 from .protocol import Protocol
 
 BASE_RATING = 1500.0
@@ -38,9 +43,12 @@ def rate(current: Mapping[RatingKey, float], teams: Mapping[int, str], winner: s
          k: float = K_FACTOR) -> dict[RatingKey, float]:
     """New ratings of one game's players: ``teams`` user -> team, ``current`` (user, team) ->
     rating (missing = :data:`BASE_RATING`), ``winner`` the winning team (None: no winner).
-    Returns (user, team) -> new rating for every player."""
+    Returns (user, team) -> new rating for every player on a rated team (a scoped team of a
+    game that is not rated, e.g. ``noir:agents``, gets none)."""
     members: dict[str, list[int]] = {}
     for uid, team in teams.items():
+        if not rated(team):
+            continue
         members.setdefault(team, []).append(uid)
     strength = {t: sum(current.get((u, t), BASE_RATING) for u in us) / len(us)
                 for t, us in members.items()}
@@ -112,6 +120,27 @@ def summarize(game, protocol: Protocol, title: str = "") -> tuple[GameSummary, l
                             team=p.team or "?", won=p.team is not None and p.team == winner,
                             survived=p.alive, fouls=p.fouls, finished_at=game.finished_at)
                for p in protocol.players]
+    return summary, results
+
+
+def summarize_outcome(game, outcome, title: str = "") -> tuple[GameSummary, list[PlayerResult]]:
+    """The summary rows of a finished game with its own history (``outcome``: the hook's
+    ``Outcome``: ``winner``, ``rounds`` -- stored as ``days`` --, ``players``). Raises
+    ``ValueError`` if the game has no finish time."""
+    if game.finished_at is None:
+        raise ValueError(f"game {game.id} has no result")
+    duration = None
+    if game.started_at is not None:
+        duration = max(0, int((game.finished_at - game.started_at).total_seconds()))
+    summary = GameSummary(game_id=game.id, chat_id=game.chat_id, title=title[:256],
+                          ruleset=game.ruleset, winner=outcome.winner,
+                          players=len(outcome.players), days=outcome.rounds, duration=duration,
+                          finished_at=game.finished_at)
+    results = [PlayerResult(game_id=game.id, chat_id=game.chat_id, user_id=p.user_id,
+                            name=p.name[:256], seat=p.seat, role=p.role, team=p.team,
+                            won=p.won, survived=p.survived, fouls=0,
+                            finished_at=game.finished_at)
+               for p in outcome.players]
     return summary, results
 
 

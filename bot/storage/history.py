@@ -99,6 +99,8 @@ class HistoryStorage:
         now = utcnow()
         values = []
         for p in players:
+            if (p.user_id, p.team) not in new:  # a team that feeds no rating (NOIR)
+                continue
             old = current.get((p.user_id, p.team))
             values.append({"chat_id": chat_id, "user_id": p.user_id, "team": p.team,
                            "name": p.name, "rating": new[(p.user_id, p.team)],
@@ -108,7 +110,8 @@ class HistoryStorage:
         stmt = stmt.on_conflict_do_update(
             index_elements=[ratings.c.chat_id, ratings.c.user_id, ratings.c.team],
             set_={k: stmt.excluded[k] for k in ("name", "rating", "games", "wins", "updated_at")})
-        await c.execute(stmt, values)
+        if values:
+            await c.execute(stmt, values)
         for p in players:  # the newest name on the player's other tracks too
             await c.execute(update(ratings).where(ratings.c.chat_id == chat_id,
                                                   ratings.c.user_id == p.user_id,
@@ -312,8 +315,9 @@ def _rebuild(chat_id: int, rows: Sequence[tuple], rate: RateFn) -> tuple[list, l
         new = rate({(u, t): track[(u, t)][0] for u, t in teams.items() if (u, t) in track},
                    teams, game[0][8])
         for _gid, uid, team, role, won, survived, fouls, name, _w in game:
-            st = track.setdefault((uid, team), [0.0, 0, 0])
-            st[0], st[1], st[2] = new[(uid, team)], st[1] + 1, st[2] + int(bool(won))
+            if (uid, team) in new:  # else a team that feeds no rating (NOIR)
+                st = track.setdefault((uid, team), [0.0, 0, 0])
+                st[0], st[1], st[2] = new[(uid, team)], st[1] + 1, st[2] + int(bool(won))
             rs = roles.setdefault((uid, team, role), [0, 0, 0, 0])
             rs[0] += 1
             rs[1] += int(bool(won))

@@ -4,13 +4,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
 
 from bot.db_models import GameSummaryRow, RatingRow, RoleStatRow
 
-__all__ = ["ChatOverview", "RatingTrack", "RoleTotals", "StatsStorage"]
+__all__ = ["ChatOverview", "RatingTrack", "RoleTotals", "StatsStorage", "overview_of"]
 
 summaries = GameSummaryRow.__table__
 ratings = RatingRow.__table__
@@ -54,24 +55,50 @@ class RatingTrack:
     wins: int
 
 
+def overview_of(rows) -> ChatOverview:
+    """A :class:`ChatOverview` from ``(winner, games, Σ players, Σ days, Σ duration, timed)``
+    rows (one a winner; rows of several rulesets may be concatenated)."""
+    wins: dict[str | None, int] = {}
+    for r in rows:
+        wins[r[0]] = wins.get(r[0], 0) + r[1]
+    n = sum(r[1] for r in rows)
+    timed = sum(r[5] for r in rows)
+    return ChatOverview(
+        games=n, wins=wins,
+        avg_players=sum(r[2] or 0 for r in rows) / n if n else 0.0,
+        avg_days=sum(r[3] or 0 for r in rows) / n if n else 0.0,
+        avg_duration=sum(r[4] or 0 for r in rows) / timed if timed else None)
+
+
 class StatsStorage:
     """Statistics queries; ``self`` is the Storage (``_read``)."""
 
     # -- statistics --------------------------------------------------------------------------
-    async def chat_overview(self, chat_id: int) -> ChatOverview:
+    async def chat_overview(self, chat_id: int, exclude: Sequence[str] = ()) -> ChatOverview:
+        """The chat's games but those of the rulesets in ``exclude`` (e.g. NOIR's, shown apart)."""
         query = (select(summaries.c.winner, func.count(), func.sum(summaries.c.players),
                         func.sum(summaries.c.days), func.sum(summaries.c.duration),
                         func.count(summaries.c.duration))
                  .where(summaries.c.chat_id == chat_id).group_by(summaries.c.winner))
+        if exclude:
+            query = query.where(summaries.c.ruleset.not_in(list(exclude)))
         async with self._read() as c:
             rows = (await c.execute(query)).all()
-        n = sum(r[1] for r in rows)
-        timed = sum(r[5] for r in rows)
-        return ChatOverview(
-            games=n, wins={r[0]: r[1] for r in rows},
-            avg_players=sum(r[2] or 0 for r in rows) / n if n else 0.0,
-            avg_days=sum(r[3] or 0 for r in rows) / n if n else 0.0,
-            avg_duration=sum(r[4] or 0 for r in rows) / timed if timed else None)
+        return overview_of([tuple(r) for r in rows])
+
+    async def chat_overviews(self, chat_id: int) -> dict[str, ChatOverview]:
+        """:meth:`chat_overview` per ruleset (``party``, ``noir`` ...), rulesets with games only."""
+        query = (select(summaries.c.ruleset, summaries.c.winner, func.count(),
+                        func.sum(summaries.c.players), func.sum(summaries.c.days),
+                        func.sum(summaries.c.duration), func.count(summaries.c.duration))
+                 .where(summaries.c.chat_id == chat_id)
+                 .group_by(summaries.c.ruleset, summaries.c.winner))
+        async with self._read() as c:
+            rows = (await c.execute(query)).all()
+        by: dict[str, list] = {}
+        for r in rows:
+            by.setdefault(r[0], []).append(tuple(r[1:]))
+        return {ruleset: overview_of(rs) for ruleset, rs in by.items()}
 
     async def role_totals(self, chat_id: int | None = None, user_id: int | None = None
                           ) -> list[RoleTotals]:

@@ -11,6 +11,7 @@ from engine.noir.rules import TIMING_LIMITS
 from ..spec import BotGame
 from .codec import NoirCodec
 from .deal import deal
+from .history import HISTORY
 from .presenter import NoirPresenter
 
 #: the timings a chat may set for NOIR: ``/settings turn 90`` (NOIR-Q21)
@@ -38,4 +39,5 @@ def settings_from(data: dict, words: list[str]) -> dict:
 
 
 GAME = BotGame(name="noir", presenter=NoirPresenter, codec=NoirCodec(), deal=deal,
-               has_host=False, timing_limits=CHAT_TIMINGS, settings_from=settings_from)
+               has_host=False, timing_limits=CHAT_TIMINGS, settings_from=settings_from,
+               history=HISTORY)

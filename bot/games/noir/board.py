@@ -49,6 +49,19 @@ def outlined(board: PublicBoard) -> set[int]:
 
 def draw(board: PublicBoard, names: list[str]) -> bytes:
     """The board as PNG bytes. ``names[suspect]`` is the suspect's (translated) short name."""
+    return png_bytes(image(board, names))
+
+
+def png_bytes(img: Image.Image) -> bytes:
+    """``img`` as PNG: no metadata, no time, so the same picture gives the same bytes."""
+    out = io.BytesIO()
+    img.save(out, format="PNG", compress_level=6)
+    return out.getvalue()
+
+
+def image(board: PublicBoard, names: list[str]) -> Image.Image:
+    """The board as a Pillow image (:func:`draw` encodes it; the history's replay marks the
+    identities on it first)."""
     rows, cols = len(board.grid), len(board.grid[0]) if board.grid else 0
     w, h = EDGE * 2 + cols * CELL, EDGE * 2 + rows * CELL
     img = Image.new("RGB", (max(w, EDGE * 2), max(h, EDGE * 2)), BG)
@@ -91,9 +104,7 @@ def draw(board: PublicBoard, names: list[str]) -> bytes:
                 d.text((x1 - 14, y1 - 15), "?", font=_font(18), fill=SHIELD, anchor="mm")
             if s in last:
                 d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=OUTLINE, width=4)
-    out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=6)  # no metadata, no time: the same bytes each time
-    return out.getvalue()
+    return img
 
 
 #: the text grid's marks, one letter each, after the name (the legend explains them)

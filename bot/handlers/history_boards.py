@@ -1,0 +1,68 @@
+"""/history's replay of the boards, for a game with its own history (NOIR; docs/history.md):
+one photo message per replay, sent when 🎬 Replay is pressed under the protocol, then edited in
+place (``editMessageMedia``, as the live board) by ⏮ ◀ ▶ ⏭ (``Hist(a="rb")``).  When the
+photo cannot go (no media right, an upload error: the send resolves to None or fails) the
+same step goes as a text grid, and that message's buttons edit its text instead."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from aiogram.methods import EditMessageMedia, SendPhoto
+from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
+
+from ..history import keyboards as kb
+from ..history.service import Loaded
+
+logger = logging.getLogger(__name__)
+
+
+async def render_step(tr, locale: str, loaded: Loaded, step: int, back: int):
+    """(step, steps, caption, PNG, text board, keyboard) of ``step`` (clamped)."""
+    _ = tr.get(locale)
+    steps = loaded.steps()
+    n = len(steps)
+    step = min(max(0, step), n - 1)
+    head = _("🎬 <b>Replay of game #{id}</b> · step {k}/{n}").format(
+        id=loaded.info.game_id, k=step + 1, n=n)
+    caption, png, text = await asyncio.to_thread(
+        loaded.hook.step_view, _, loaded.entries, steps, step, head)
+    return step, n, caption, png, text, kb.board_keyboard(_, loaded.info.game_id, step, n, back)
+
+
+def replayable(loaded: Loaded) -> bool:
+    """Whether the game's log replays to at least one board (a corrupt log is logged)."""
+    try:
+        return bool(loaded.steps())
+    except ValueError:  # IllegalCommand too: a log the rules refuse
+        logger.exception("game %s: its log does not replay", loaded.info.game_id)
+        return False
+
+
+async def open_replay(sender, tr, locale: str, loaded: Loaded, chat_id: int, back: int) -> None:
+    """Send step 1 as a new photo message (the text grid if the photo does not go)."""
+    _s, _n, caption, png, text, markup = await render_step(tr, locale, loaded, 0, back)
+    fut = sender.call(SendPhoto(chat_id=chat_id, photo=BufferedInputFile(png, "board.png"),
+                                caption=caption, parse_mode="HTML", reply_markup=markup), chat_id)
+
+    def sent(f: asyncio.Future) -> None:
+        if not f.cancelled() and f.exception() is None and f.result() is not None:
+            return
+        logger.info("history: the board photo did not go to %s; the text board instead", chat_id)
+        sender.send(chat_id, text, markup)
+
+    fut.add_done_callback(sent)
+
+
+async def step_replay(sender, tr, locale: str, loaded: Loaded, msg: Message, step: int,
+                      back: int) -> None:
+    """Show ``step`` on the pressed replay message: a new photo, or its text grid."""
+    _s, _n, caption, png, text, markup = await render_step(tr, locale, loaded, step, back)
+    if msg.photo:
+        media = InputMediaPhoto(media=BufferedInputFile(png, "board.png"), caption=caption,
+                                parse_mode="HTML")
+        sender.call(EditMessageMedia(chat_id=msg.chat.id, message_id=msg.message_id, media=media,
+                                     reply_markup=markup), msg.chat.id)
+    else:
+        sender.edit(msg.chat.id, msg.message_id, text, markup)
