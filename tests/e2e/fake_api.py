@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from . import chats_api, messages_api  # noqa: F401 - registers the Bot API methods
+from . import chats_api, media_api, messages_api  # noqa: F401 - registers the Bot API methods
 from .model import (
     BOT_FIRST_NAME,
     BOT_USERNAME,
