@@ -27,7 +27,12 @@ class BotGame:
     from ``rng`` (the game's seeded ``random.Random``; the engine draws none);
     ``chat_policy(st, user_id, phase)``: whether a seated, living player may write in the group
     now (``phase``: ``st.phase``'s value; asked by ``bot.discipline.may_write`` in a running,
-    unpaused game) -- None: the honour system, the bot never deletes a message."""
+    unpaused game) -- None: the honour system, the bot never deletes a message;
+    ``has_host``: whether a non-playing host may run the game (``/host``);
+    ``timing_limits``: the game's own timings a chat may set with ``/settings <key> <seconds>``
+    beyond the mafia presets' (key -> (lo, hi) seconds; kept in the chat's settings under
+    ``timings_of[name]``); ``settings_from(chat_data)``: the game's ``CreateGame`` settings
+    from the chat's stored settings (None: the mafia presets' own way)."""
 
     name: str
     presenter: type
@@ -35,6 +40,9 @@ class BotGame:
     deal: Callable[[Any, int | None, random.Random], Any]
     toggled_roles: Callable[[GameState, str], list[str]] | None = None
     chat_policy: Callable[[GameState, int, str], bool] | None = None
+    has_host: bool = True
+    timing_limits: dict[str, tuple[int, int]] | None = None
+    settings_from: Callable[[dict], dict] | None = None
 
     @property
     def timing_keys(self) -> tuple[str, ...]:

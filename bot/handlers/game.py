@@ -8,7 +8,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
-from engine import HostNext, IllegalCommand, MarkActive, MarkInactive, Resume, TakeOver
+from engine import HostNext, IllegalCommand, MarkActive, MarkInactive, TakeOver, game_of
 
 from ..callbacks import Act
 from ..games import CONFIRM, bot_game
@@ -90,8 +90,8 @@ async def pause_cmd(message: Message, service, tr, sender) -> None:
 
 
 async def resume_cmd(message: Message, service, tr, sender) -> None:
-    await _run(message, service, tr, sender,
-               lambda g: service.execute(g.id, Resume(user_id=message.from_user.id)))
+    await _run(message, service, tr, sender, lambda g: service.execute(
+        g.id, lambda live: game_of(live.state).resume(message.from_user.id)))
 
 
 async def next_cmd(message: Message, service, tr, sender) -> None:
