@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.callbacks import Act
+from bot.games.noir.choices import TOKEN_KINDS, VIEWS
+from bot.games.noir.drafting import stamp
 from bot.games.noir.names import ROLES, SUSPECTS
 from engine.core.game import apply as core_apply
 from engine.core.game import decode_log
@@ -34,13 +36,9 @@ from .model import StoredMessage, unisolated
 
 #: the players (none is also a suspect's name, in any language: see identity_leaks)
 NOIR_NAMES = ("Xenia", "Yuri", "Wanda", "Quentin", "Ulrich", "Zeno")
-#: the menu's sub-views by index (``Act(a="o", t=index)``), as ``bot/games/noir/choices.VIEWS``
-VIEWS = ("", "shift", "collapse", "accuse", "kill", "swap", "bomb", "det", "shoot", "move",
-         "autopsy", "int", "protect", "unprotect", "prof")
 #: the views whose picker cells are exactly one field of LegalActions
 PICKER_FIELDS = {"kill": "kill", "shoot": "shoot", "bomb": "place_bomb", "autopsy": "autopsy",
                  "protect": "protect", "unprotect": "unprotect", "accuse": "accuse"}
-TOKEN_KINDS = ("bomb", "threat", "shield")
 
 
 def actor(st: NoirState) -> int | None:
@@ -139,13 +137,6 @@ def presses(st: NoirState, la: LegalActions, cmd: C.Command) -> list[tuple[str, 
         case C.AnswerCancel():
             return [("x", int(cmd.cancel))]
     raise AssertionError(f"no buttons for {cmd!r}")
-
-
-def stamp(st: NoirState) -> int:
-    """The step stamp every NOIR button of this step carries (``drafting.stamp``)."""
-    if st.window is not None:
-        return -(st.turn_seq * 64 + st.window.suspect + 1)
-    return st.turn_seq * 4 + (2 if st.step == "threats" else 1 if st.token_used else 0)
 
 
 class NoirTable(Table):

@@ -19,6 +19,7 @@ from aiogram.exceptions import (
     TelegramConflictError,
     TelegramForbiddenError,
     TelegramMigrateToChat,
+    TelegramNetworkError,
     TelegramRetryAfter,
 )
 from aiogram.filters import Command
@@ -415,3 +416,19 @@ async def test_photos_refused_without_the_media_right_and_bad_pictures(api: Fake
     with pytest.raises(TelegramBadRequest, match="message text is empty"):
         await bot.send_photo(alice.id, BufferedInputFile(png(), filename="board.png"), caption="<b> </b>")
     assert api.messages(alice.id) == []
+
+
+async def test_scripted_dropped_connections(api: FakeBotAPI, bot: Bot) -> None:
+    alice = api.user(1001, "Alice")
+    await alice.start()
+    api.fail_next("sendMessage", alice.id, drop="drop_after")
+    with pytest.raises(TelegramNetworkError):
+        await bot.send_message(alice.id, "went through")
+    api.fail_next("sendMessage", alice.id, drop="drop")
+    with pytest.raises(TelegramNetworkError):
+        await bot.send_message(alice.id, "never arrived")
+    await bot.send_message(alice.id, "again")
+    assert [m.text for m in api.messages(alice.id)] == ["went through", "again"]
+    assert (api.injected["drop_after"], api.injected["drop"]) == (1, 1)
+    with pytest.raises(ValueError, match="drop must be"):
+        api.fail_next("sendMessage", drop="hang")
