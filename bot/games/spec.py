@@ -31,8 +31,9 @@ class BotGame:
     ``has_host``: whether a non-playing host may run the game (``/host``);
     ``timing_limits``: the game's own timings a chat may set with ``/settings <key> <seconds>``
     beyond the mafia presets' (key -> (lo, hi) seconds; kept in the chat's settings under
-    ``timings_of[name]``); ``settings_from(chat_data)``: the game's ``CreateGame`` settings
-    from the chat's stored settings (None: the mafia presets' own way)."""
+    ``timings_of[name]``); ``settings_from(chat_data, words)``: the game's ``CreateGame``
+    settings from the chat's stored settings and the words after ``/newgame <name>``; raises
+    ``ValueError(word)`` for a word it does not know (None: the mafia presets' own way)."""
 
     name: str
     presenter: type
@@ -42,7 +43,7 @@ class BotGame:
     chat_policy: Callable[[GameState, int, str], bool] | None = None
     has_host: bool = True
     timing_limits: dict[str, tuple[int, int]] | None = None
-    settings_from: Callable[[dict], dict] | None = None
+    settings_from: Callable[[dict, list[str]], dict] | None = None
 
     @property
     def timing_keys(self) -> tuple[str, ...]:

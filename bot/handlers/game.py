@@ -107,7 +107,8 @@ async def away_cmd(message: Message, service, tr, sender) -> None:
 
 async def back_cmd(message: Message, service, tr, sender) -> None:
     uid = message.from_user.id
-    await _run(message, service, tr, sender, lambda g: service.execute(g.id, MarkActive(user_id=uid)))
+    await _run(message, service, tr, sender, lambda g: service.execute(  # NOIR: ReturnToGame
+        g.id, lambda live: game_of(live.state).back(live.state, uid) or MarkActive(user_id=uid)))
 
 
 async def takehost_cmd(message: Message, bot: Bot, service, tr, sender) -> None:

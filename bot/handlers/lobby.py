@@ -55,8 +55,14 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
                                  "noir.").format(name=escape(preset)))
         return
     own = bot_game(ruleset).settings_from
-    if own is not None:  # a game with settings of its own (NOIR: its timings only)
-        settings = own(settings)
+    if own is not None:  # a game with settings of its own (NOIR: its timings, "strict")
+        try:
+            settings = own(settings, args[1:])
+        except ValueError as exc:
+            reply(sender, message, _("Unknown option «{name}». /newgame noir strict: an "
+                                     "accusation must name the role too.").format(
+                name=escape(str(exc))))
+            return
     settings.pop("timings_of", None)  # the games' own timings (/settings turn): not the mafia's
     if own is None and ruleset != "party":
         settings.pop("options", None)  # the Doctor switch belongs to the party preset

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from bot.callbacks import Act, LobbyAct
-from bot.games.noir.drafting import stamp
+from bot.games.noir.drafting import draft, stamp
 from engine.noir import legal_actions
 from tests.bot.harness import GROUP, Harness
 
@@ -64,6 +64,8 @@ async def act_once(h: Harness, rng: random.Random, answered: set) -> bool:
             answered.add((seq, uid))
         buttons = [b for b in menu_buttons(h, uid, seq) if b[2].a != "u"]
         forward = [b for b in buttons if b[2].a != "b"]
+        if draft(g, uid).get("self") is not None:  # never name himself (secrets stay checkable)
+            forward = [b for b in buttons if b[2].a == "b"]
         if not buttons:
             continue
         mid, data, _act = rng.choice(forward if forward and rng.random() < 0.9 else buttons)

@@ -17,12 +17,24 @@ from .presenter import NoirPresenter
 CHAT_TIMINGS = {"turn": TIMING_LIMITS["turn"]}
 
 
-def settings_from(data: dict) -> dict:
+#: the words ``/newgame noir <word>`` takes -> the option they switch on
+WORDS = {"strict": "strict_accusation"}  # NOIR-Q01: an accusation names the role too
+
+
+def settings_from(data: dict, words: list[str]) -> dict:
     """NOIR's CreateGame settings from a chat's stored settings: only its own timings
-    (``timings_of["noir"]``, set by ``/settings turn 90``); the mafia presets' tempo, timings
-    and options are not NOIR's."""
+    (``timings_of["noir"]``, set by ``/settings turn 90``; the mafia presets' tempo, timings
+    and options are not NOIR's) and the options named after ``/newgame noir`` (``strict``).
+    Raises ValueError(word) for another word."""
     own = (data.get("timings_of") or {}).get("noir") or {}
-    return {"timings": {k: int(v) for k, v in own.items() if k in CHAT_TIMINGS}}
+    options = {}
+    for word in words:
+        key = WORDS.get(word.lower().strip(","))
+        if key is None:
+            raise ValueError(word)
+        options[key] = True
+    return {"timings": {k: int(v) for k, v in own.items() if k in CHAT_TIMINGS},
+            "options": options}
 
 
 GAME = BotGame(name="noir", presenter=NoirPresenter, codec=NoirCodec(), deal=deal,

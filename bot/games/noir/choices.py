@@ -42,7 +42,7 @@ def cells(st: NoirState, la: LegalActions, d: dict[str, Any]) -> tuple[set[int],
     if k in DIRECT:
         return set(getattr(la, DIRECT[k])), set()
     if k == "accuse" and "t" not in d:
-        return set(la.accuse), set()
+        return set(la.accuse), set()  # with "self": his own suspect, to confirm (NOIR-Q24)
     if k == "swap":
         if "a" not in d:
             return {x for pair in la.swap for x in pair}, set()

@@ -13,7 +13,8 @@ code  meaning                           ``t``
 ====  ================================  ==============================================
 o     open a sub-view of the menu       index in ``choices.VIEWS`` (1 shift .. 14 prof)
 b     back to the menu (draft dropped)  0
-c     a cell of the picker, or a card   the suspect (0..48)
+c     a cell of the picker, or a card   the suspect (0..48); his own suspect, accused,
+      (also: yes to accusing himself)   asks first (NOIR-Q24) and a second ``c`` confirms
 u     a cell that cannot be chosen now  the suspect (answered, nothing changes)
 l     shift: the line                   0 row, 1 column
 i     shift: which row / column         its index from 0 (row 1 / column A = 0)
@@ -41,6 +42,7 @@ from engine.noir import (
     PlaceThreats, Profile, ReturnToGame, Shift, Swap, legal_actions,
 )
 from engine.noir import commands as C
+from engine.noir.errors import WrongPhase
 
 from . import choices
 from .drafting import draft, set_draft, stamp
@@ -80,8 +82,14 @@ class NoirCodec:
             press.presenter.refresh_menu(g, uid)
             return None
         g.refs[f"done:{uid}"] = outcome
+
+        def checked(live):  # under the game's lock: a press that raced another is stale
+            if live.state is None or stamp(live.state) != data.s:
+                raise WrongPhase("stale button")
+            return outcome
+
         try:
-            await press.service.execute(g.id, outcome)
+            await press.service.execute(g.id, checked)
         finally:
             g.refs.pop(f"done:{uid}", None)
         if isinstance(outcome, AnswerCancel):
@@ -143,6 +151,8 @@ class NoirCodec:
                    "protect": C.Protect, "unprotect": C.Unprotect}[k]
             return cls(user_id=uid, target=t)
         if k == "accuse":
+            if t == st.players[uid].identity and d.get("self") != t:
+                return {"k": "accuse", "self": t}  # NOIR-Q24: asked to confirm first
             if st.options.get("strict_accusation"):
                 return {"k": "accuse", "t": t}
             return Accuse(user_id=uid, target=t)

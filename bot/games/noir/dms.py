@@ -42,14 +42,16 @@ class MenuMixin:
         if st.phase == "play" and st.paused is not None:
             return  # a pause keeps every menu as it is
         timed_out = {e.player for e in events if type(e).__name__ == "TurnTimedOut"}
+        resumed = any(type(e).__name__ == "Resumed" for e in events)  # a new deadline to show
         for uid in st.order:
             try:
-                self._sync(g, _, before, st, uid, uid in timed_out)
+                self._sync(g, _, before, st, uid, uid in timed_out, resumed)
             except Exception:  # one player's menu must not stop the others'
                 import logging
                 logging.getLogger(__name__).exception("game %s: menu of %s failed", g.id, uid)
 
-    def _sync(self, g, _, before, st: NoirState, uid: int, timed_out: bool) -> None:
+    def _sync(self, g, _, before, st: NoirState, uid: int, timed_out: bool,
+              resumed: bool = False) -> None:
         la = legal_actions(st, uid)
         at = g.ui.get(f"menu_at:{uid}")
         key = at[2] if at else None
@@ -61,6 +63,8 @@ class MenuMixin:
                 self._close(g, _, before, st, uid, at, done, timed_out)
             return
         if at and at[0] == s and ref is not None:
+            if resumed:  # the same menu and draft, until the new deadline
+                self.out.edit(g, key, uid, *view(_, st, uid, draft(g, uid), g.id, self.until(g)))
             return  # his menu is still the right one
         text, markup = view(_, st, uid, draft(g, uid), g.id, self.until(g))
         if done is not None and before is not None:

@@ -117,6 +117,10 @@ def view(_: Gettext, st: NoirState, uid: int, d: dict[str, Any], gid: int,
         text += "\n" + (_("Two cards: keep one (it is revealed), the other goes under the deck.")
                         if k == "int" else _("Play one card of your hand on its suspect."))
         rows.append([_btn(where(_, st, c), gid, seq, "c", c) for c in choices.cards(la, d)])
+    elif k == "accuse" and "self" in d:
+        text += "\n" + _("Accuse your own suspect, {suspect}? It is allowed but arrests nobody, "
+                         "and everyone sees whom you named.").format(suspect=where(_, st, d["self"]))
+        rows.append([_btn(_("☝️ Yes, accuse"), gid, seq, "c", d["self"])])
     elif k == "accuse" and "t" in d:
         text += "\n" + _("You accuse {suspect}. Which role do you name?").format(
             suspect=where(_, st, d["t"]))
