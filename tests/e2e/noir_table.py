@@ -29,16 +29,22 @@ from bot.games.noir.names import ROLES, SUSPECTS
 from engine.core.game import apply as core_apply
 from engine.core.game import decode_log
 from engine.noir import LegalActions, NoirState, Team, chain_links, legal_actions
+from engine.noir import apply as noir_apply
 from engine.noir import commands as C
+from engine.noir.common import accuse_targets
 
 from .conftest import TIMEOUT, Table
 from .model import StoredMessage, unisolated
 
 #: the players (none is also a suspect's name, in any language: see identity_leaks)
 NOIR_NAMES = ("Xenia", "Yuri", "Wanda", "Quentin", "Ulrich", "Zeno")
-#: the views whose picker cells are exactly one field of LegalActions
-PICKER_FIELDS = {"kill": "kill", "shoot": "shoot", "bomb": "place_bomb", "autopsy": "autopsy",
-                 "protect": "protect", "unprotect": "unprotect", "accuse": "accuse"}
+#: the suspects the first cell picker of a view offers, from the player's LegalActions
+FIRST_CELLS = {
+    **{view: (lambda la, field=field: set(getattr(la, field))) for view, field in (
+        ("kill", "kill"), ("shoot", "shoot"), ("bomb", "place_bomb"), ("autopsy", "autopsy"),
+        ("protect", "protect"), ("unprotect", "unprotect"), ("accuse", "accuse"), ("det", "detonate"))},
+    "swap": lambda la: {x for pair in la.swap for x in pair},
+}
 
 
 def actor(st: NoirState) -> int | None:
@@ -55,8 +61,10 @@ def actor(st: NoirState) -> int | None:
 def choose(st: NoirState, uid: int, la: LegalActions, rng: random.Random) -> C.Command:
     """A seeded pick among ``la`` (the player's legal actions now), played to end a game soon:
     the mafia kills agents' suspects first and never its own; an agent accuses a mafioso's
-    suspect when one is in reach, and never accuses his own or a teammate's.  The Suit never places a shield (a kill of a shielded suspect
-    opens a cancel window of fixed length, 10 s at least: the test stays short)."""
+    suspect when one is in reach, else mostly shifts one into some agent's reach, and never
+    accuses his own or a teammate's suspect.  The Suit never places a shield (a kill of a
+    shielded suspect opens a cancel window of fixed length, 10 s at least: the test stays
+    short)."""
     mafia = {p.identity for p in st.players.values() if p.team is Team.MAFIA and p.identity is not None}
     agents = {p.identity for p in st.players.values() if p.team is Team.AGENTS and p.identity is not None}
     if la.step == "threats":
@@ -69,14 +77,18 @@ def choose(st: NoirState, uid: int, la: LegalActions, rng: random.Random) -> C.C
         hits = [t for t in la.accuse if t in mafia]
         if hits:
             return C.Accuse(user_id=uid, target=rng.choice(hits))
-        if la.autopsy and r < 0.3:
+        if la.autopsy and r < 0.2:
             return C.Autopsy(user_id=uid, target=rng.choice(la.autopsy))
-        if la.interrogate and r < 0.3:
+        if la.interrogate and r < 0.2:
             return C.Interrogate(user_id=uid, keep=rng.choice(la.interrogate))
-        if la.unprotect and r < 0.3:
+        if la.unprotect and r < 0.2:
             return C.Unprotect(user_id=uid, target=rng.choice(la.unprotect))
+        shifts = [sh for sh in la.shifts if _in_reach(st, uid, sh) > 0]
+        if shifts:  # one that brings a mafioso within an agent's reach
+            line, index, by = rng.choice(shifts)
+            return C.Shift(user_id=uid, line=line, index=index, by=by)
         wasted = [t for t in la.accuse if t not in agents]  # never his own or a teammate's
-        if wasted and (r >= 0.6 or not la.shifts):
+        if wasted and (r >= 0.5 or not la.shifts):
             return C.Accuse(user_id=uid, target=rng.choice(wasted))
         return _shift(uid, la, rng)
     good = [t for t in la.kill if t in agents] or [t for t in la.kill if t not in mafia]
@@ -100,6 +112,16 @@ def choose(st: NoirState, uid: int, la: LegalActions, rng: random.Random) -> C.C
     if la.change_identity and not la.shifts:
         return C.ChangeIdentity(user_id=uid)
     return _shift(uid, la, rng)
+
+
+def _in_reach(st: NoirState, uid: int, shift: tuple[str, int, int]) -> int:
+    """How many mafiosi's suspects some agent could accuse after ``uid`` makes ``shift``."""
+    after, _events = noir_apply(st, C.Shift(user_id=uid, line=shift[0], index=shift[1], by=shift[2]))
+    if after.phase != "play":
+        return 0
+    mafia = {p.identity for p in after.players.values() if p.team is Team.MAFIA}
+    reach = {t for p in after.players.values() if p.team is Team.AGENTS for t in accuse_targets(after, p)}
+    return len(mafia & reach)
 
 
 def _shift(uid: int, la: LegalActions, rng: random.Random) -> C.Command:
@@ -186,13 +208,13 @@ class NoirTable(Table):
         steps = presses(st, la, cmd)
         for n, (code, t) in enumerate(steps):
             data = Act(g=self.game_id, s=seq, a=code, t=t).pack()
-            if n == 0 and code == "o":
+            if n == 0 and la.step == "act":
                 self.check_menu(la, await self.menu(uid, data))
-            if n == 1 and steps[0][0] == "o":
-                name = VIEWS[steps[0][1]]
-                if name in PICKER_FIELDS:
-                    shown = self.cells(await self.menu(uid, data))
-                    assert shown == set(getattr(la, PICKER_FIELDS[name])), (name, shown)
+            if n == 0 and la.step == "threats":
+                assert self.cells(await self.menu(uid, data)) == set(la.threats), la
+            if n == 1 and steps[0][0] == "o" and VIEWS[steps[0][1]] in FIRST_CELLS:
+                expected = FIRST_CELLS[VIEWS[steps[0][1]]](la)
+                assert self.cells(await self.menu(uid, data)) == expected, (VIEWS[steps[0][1]], la)
             answer = await self.press(user, uid, data)
             last = n == len(steps) - 1
             expected = {None, ""} if not last else {"✅", self._("Your answer is noted.")}
@@ -205,7 +227,8 @@ class NoirTable(Table):
         return self.api.message(uid, message_id)
 
     def check_menu(self, la: LegalActions, menu: StoredMessage) -> None:
-        """The menu offers a view exactly when the player has a legal action of that kind."""
+        """The menu offers a view (and «Change identity») exactly when the player has a legal
+        action of that kind."""
         offered = {VIEWS[Act.unpack(b["callback_data"]).t] for b in menu.buttons
                    if b.get("callback_data", "").startswith("a:") and Act.unpack(b["callback_data"]).a == "o"}
         fields = {"shift": la.shifts, "collapse": la.collapse, "accuse": la.accuse, "kill": la.kill,
@@ -213,6 +236,8 @@ class NoirTable(Table):
                   "move": la.move_token, "autopsy": la.autopsy, "int": la.interrogate,
                   "protect": la.protect, "unprotect": la.unprotect, "prof": la.profile}
         assert offered == {v for v, legal in fields.items() if legal}, (offered, la)
+        codes = {Act.unpack(b["callback_data"]).a for b in menu.buttons if b.get("callback_data", "").startswith("a:")}
+        assert ("n" in codes) == la.change_identity, (codes, la)
 
     @staticmethod
     def cells(message: StoredMessage) -> set[int]:
