@@ -200,9 +200,12 @@ class NoirTable(Table):
 
     # --- acting --------------------------------------------------------------------------------
 
-    async def perform(self, st: NoirState, uid: int, cmd: C.Command) -> None:
+    async def perform(self, st: NoirState, uid: int, cmd: C.Command, *, clumsy: bool = False) -> None:
         """Carry ``cmd`` out by pressing the buttons of ``uid``'s menu; checks the menu offers
-        exactly his legal views and cells, and the bot's answer to every press."""
+        exactly his legal views and cells, and the bot's answer to every press.  A ``clumsy``
+        player first presses a cell that cannot be chosen (if the picker shows one: "You can't
+        choose that cell now.") and taps the last button twice at once (the second press: "This
+        button is out of date.", the command is done once)."""
         la = legal_actions(st, uid)
         user, seq = self.by_id[uid], stamp(st)
         steps = presses(st, la, cmd)
@@ -215,11 +218,35 @@ class NoirTable(Table):
             if n == 1 and steps[0][0] == "o" and VIEWS[steps[0][1]] in FIRST_CELLS:
                 expected = FIRST_CELLS[VIEWS[steps[0][1]]](la)
                 assert self.cells(await self.menu(uid, data)) == expected, (VIEWS[steps[0][1]], la)
-            answer = await self.press(user, uid, data)
             last = n == len(steps) - 1
+            if clumsy and n >= 1:
+                await self.press_unpickable(uid)
+            if clumsy and last:
+                await self.double_tap(uid, data)
+                break
+            answer = await self.press(user, uid, data)
             expected = {None, ""} if not last else {"✅", self._("Your answer is noted.")}
             assert answer.text in expected, f"{cmd!r}: press {n + 1} ({code}, {t}) answered {answer.text!r}"
         self.done.append(cmd)
+
+    async def press_unpickable(self, uid: int) -> None:
+        """Press a cell of ``uid``'s picker marked as not choosable now, if it shows one."""
+        menu = self.api.last_message(uid)
+        dead = [b["callback_data"] for b in (menu.buttons if menu else [])
+                if b.get("callback_data", "").startswith("a:") and Act.unpack(b["callback_data"]).a == "u"]
+        if dead:
+            answer = await self.press(self.by_id[uid], uid, dead[0])
+            assert answer.text == self._("You can't choose that cell now."), answer.text
+
+    async def double_tap(self, uid: int, data: str) -> None:
+        """Press ``data`` twice before the bot answers: one press does it, the other is stale."""
+        user = self.by_id[uid]
+        message_id = await self.wait(lambda: self.message_with(uid, data), f"offer {data} to {uid}")
+        await user.press(uid, message_id, data, wait_answer=False)
+        await user.press(uid, message_id, data, wait_answer=False)
+        waiters = list(self.api.callback_waiters.values())[-2:]
+        answers = sorted([(await asyncio.wait_for(w, TIMEOUT)).text or "" for w in waiters])
+        assert answers == sorted(["✅", self._("This button is out of date.")]), answers
 
     async def menu(self, uid: int, data: str) -> StoredMessage:
         """The DM message of ``uid`` offering the button ``data`` (waits for it)."""

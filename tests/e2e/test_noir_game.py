@@ -175,10 +175,13 @@ async def test_the_board_goes_as_text_when_photos_are_refused(noir_api: FakeBotA
     assert (refused.ok, refused.error_code, refused.description) == (
         False, 400, "Bad Request: " + PHOTO_REFUSED)
 
-    for _turn in range(4):
+    for turn in range(4):
         st = await table.state()
-        await table.perform(st, st.current, choose(st, st.current, legal_actions(st, st.current), table.rng))
+        cmd = choose(st, st.current, legal_actions(st, st.current), table.rng)
+        await table.perform(st, st.current, cmd, clumsy=turn == 0)
     st = await table.state()
+    started_at = next(i for i, state in enumerate(table.history) if state.phase == "play")
+    assert len(table.history) - 1 - started_at == 4, "the double tap did its command once"
     await api.settle(quiet=1.0, timeout=20)
     boards = [m for m in api.messages(TEXT_GROUP) if any(e["type"] == "pre" for e in m.entities or [])]
     assert boards == [board], "one text board (the grid preformatted), edited in place"
