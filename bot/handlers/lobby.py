@@ -127,6 +127,9 @@ async def host_cmd(message: Message, service, tr, presenter, sender) -> None:
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
+    if g.state is not None and not bot_game(g.state.ruleset).has_host:  # NOIR
+        reply(sender, message, _("This game has no host: every player plays."))
+        return
     url = presenter.deep_link(f"host_{game_id}")
     reply(sender, message, _("🎩 To host this game (without playing), open the bot:"),
                          reply_markup=InlineKeyboardMarkup(inline_keyboard=[[

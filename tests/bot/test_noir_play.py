@@ -119,6 +119,8 @@ async def test_newgame_noir_lobby_leave_and_unknown_preset(h: Harness):
     assert list(g.state.players) == [h.users[0].id]
     await h.dm(h.users[2], f"/start host_{gid}")
     assert "no host" in h.sent_texts(h.users[2].id)[-1]
+    await h.command(h.users[2], "/host")
+    assert "no host" in h.sent_texts(GROUP)[-1]
 
 
 async def test_rules_noir_and_help(h: Harness):
@@ -222,7 +224,9 @@ async def test_NOIR_X28_a_shift_is_one_command_from_three_presses(h: Harness):
     u = st.current
     seq = stamp(st)
     for code, t in (("o", 1), ("l", 0), ("i", 2)):
+        answers = len(h.session.calls.calls_to("answerCallbackQuery"))
         assert await h.press_data(h.user(u), u, Act(g=gid, s=seq, a=code, t=t).pack()) is None
+        assert len(h.session.calls.calls_to("answerCallbackQuery")) == answers + 1  # answered
     bys = sorted(Act.unpack(d).t - 2 for _m, d, a in nd.menu_buttons(h, u, seq) if a.a == "y")
     assert bys == [-2, -1, 1, 2]  # the Killer shifts by 1 or 2 (NOIR-18)
     before = await h.log_len(gid)

@@ -117,6 +117,9 @@ async def test_NOIR_X31_a_403_dm_is_told_once_and_his_turns_time_out(h: Harness)
     assert (await _state(h, gid)).players[blocked.id].auto_pass  # NOIR-Q21: then auto-pass
     told = [t for t in h.sent_texts(GROUP) if "cannot get my private messages" in t]
     assert len(told) == 1
+    h.session.clear_failures()  # he unblocks the bot and presses «Start»: he is back
+    await h.dm(blocked, "/start")
+    assert not (await _state(h, gid)).players[blocked.id].auto_pass
 
 
 async def test_NOIR_X28_restart_mid_turn_the_menu_and_its_draft_still_work(sqlite_url):
@@ -193,3 +196,19 @@ async def test_NOIR_42_the_text_board_through_a_whole_start_when_photos_cannot_g
     assert await _press(h, gid, st.current, "y", 3) == "✅"
     edits = h.sent_texts(GROUP, ("editMessageText",))
     assert any("shift of row 1 by +1" in t for t in edits)
+
+
+async def test_NOIR_X23_cancel_mid_game_closes_the_menus(h: Harness):
+    gid = await _start(h)
+    st = await _state(h, gid)
+    u = st.current
+    assert await _press(h, gid, u, "o", 1) is None
+    menu = h.messages(u)[-1]
+    await h.command(h.users[1], "/cancel")  # not the organiser, no admin: refused
+    assert "Only the organiser" in h.sent_texts(GROUP)[-1]
+    await h.command(h.users[0], "/cancel")
+    rec = await h.service.storage.get_game(gid)
+    assert rec.status == "cancelled"
+    assert "The game was cancelled." in h.sent_texts(GROUP)[-1]
+    closed = h.session.message(u, menu["message_id"])
+    assert closed["text"] == "The game is over." and not closed.get("reply_markup")

@@ -29,6 +29,10 @@ x     the Suit's answer in a window     1 cancel the kill, 0 let it happen
 z     «I'm back» after auto-pass        0 (``s`` = 0: valid whenever)
 ====  ================================  ==============================================
 
+Answers: a draft step shows no popup (the menu message is edited in place); a command "✅"
+(the menu then shows what he did, without buttons); the Suit's answer "Your answer is
+noted."; refusals as above, or the engine's (``bot.texts.ERRORS``, ``noir_*`` codes).
+
 The cell picker's ``c`` means what the draft waits for: the target of a kill, shot, bomb,
 autopsy, shield or accusation; the Psycho's swap (first, then second) and threats (a toggle,
 up to ``threats_max``); the Bomber's bomb, then each chain link (``chain_links``); the Sniper's

@@ -11,6 +11,7 @@ the menu and its draft still valid; a pause changes nothing (the menus stay)."""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -21,6 +22,8 @@ from ...callbacks import Act
 from .codec import done_text
 from .drafting import draft, stamp
 from .menus import view
+
+logger = logging.getLogger(__name__)
 
 
 def clock_text(at: datetime | None) -> str | None:
@@ -47,8 +50,7 @@ class MenuMixin:
             try:
                 self._sync(g, _, before, st, uid, uid in timed_out, resumed)
             except Exception:  # one player's menu must not stop the others'
-                import logging
-                logging.getLogger(__name__).exception("game %s: menu of %s failed", g.id, uid)
+                logger.exception("game %s: menu of %s failed", g.id, uid)
 
     def _sync(self, g, _, before, st: NoirState, uid: int, timed_out: bool,
               resumed: bool = False) -> None:

@@ -71,6 +71,8 @@ class NoirPresenter(MenuMixin):
                 self.away_prompt(g, _, e.player)
             elif name == "GameCancelled":
                 self.cancelled(g, _, before, after, e)
+            elif name == "PlayerReturned" and e.player in (g.ui.get("unreachable") or []):
+                g.ui["unreachable"] = [u for u in g.ui["unreachable"] if u != e.player]
         if after.phase in ("play", "ended") and events:
             self.show_board(g, _, after)
             lines = news_lines(_, after, events)
