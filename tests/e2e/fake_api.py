@@ -12,9 +12,12 @@ that runs this server: ``api.user(...)`` returns a SimUser whose actions (``star
 The model is small but keeps Telegram's rules the bot relies on: private chats exist only after
 the user started the bot (else 403), blocking, group membership and admin rights, privacy mode,
 HTML parse errors, "message is not modified", 64-byte callback data, 409 for concurrent polling,
-and injected faults (``fail_next``), random faults on every method (``inject_faults``: 500, 502
-with an HTML body, 429, a dropped connection before or after the method acted, a hanging request)
-or opt-in flood control (``enable_flood_control``) for 429s.
+photos sent and edited as multipart uploads (``media_api``: the picture kept per message and per
+edit, "not enough rights to send photos to the chat" without the media right), and injected
+faults (``fail_next``: an error or a dropped connection for the next calls of a method), random
+faults on every method (``inject_faults``: 500, 502 with an HTML body, 429, a dropped connection
+before or after the method acted, a hanging request) or opt-in flood control
+(``enable_flood_control``) for 429s.
 Every answer is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error_code": N,
 "description": ..., "parameters": {...}}`` with HTTP status N.  Times are in seconds.
 

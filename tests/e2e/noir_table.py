@@ -200,12 +200,15 @@ class NoirTable(Table):
 
     # --- acting --------------------------------------------------------------------------------
 
-    async def perform(self, st: NoirState, uid: int, cmd: C.Command, *, clumsy: bool = False) -> None:
+    async def perform(self, st: NoirState, uid: int, cmd: C.Command, *, clumsy: bool = False,
+                      restart_after: int | None = None) -> None:
         """Carry ``cmd`` out by pressing the buttons of ``uid``'s menu; checks the menu offers
         exactly his legal views and cells, and the bot's answer to every press.  A ``clumsy``
         player first presses a cell that cannot be chosen (if the picker shows one: "You can't
         choose that cell now.") and taps the last button twice at once (the second press: "This
-        button is out of date.", the command is done once)."""
+        button is out of date.", the command is done once).  ``restart_after`` n: once the
+        bot answered press n (from 1) and showed the next step, it is killed (SIGKILL) and
+        started again; the draft must have survived."""
         la = legal_actions(st, uid)
         user, seq = self.by_id[uid], stamp(st)
         steps = presses(st, la, cmd)
@@ -224,6 +227,10 @@ class NoirTable(Table):
             if clumsy and last:
                 await self.double_tap(uid, data)
                 break
+            if restart_after is not None and n == restart_after:
+                await self.menu(uid, data)  # the bot showed this step: its draft is stored
+                await self.proc.kill()
+                await self.proc.start(timeout=60)
             answer = await self.press(user, uid, data)
             expected = {None, ""} if not last else {"✅", self._("Your answer is noted.")}
             assert answer.text in expected, f"{cmd!r}: press {n + 1} ({code}, {t}) answered {answer.text!r}"

@@ -23,6 +23,7 @@ from bot.games.noir import board as drawing
 from bot.games.noir.names import SUSPECTS, role_name, suspect_name
 from bot.storage import Storage
 from bot.games.noir.presenter import NoirPresenter
+from engine.noir import commands as C
 from engine.noir import legal_actions, public_board
 
 from .botproc import BotProcess
@@ -182,6 +183,14 @@ async def test_the_board_goes_as_text_when_photos_are_refused(noir_api: FakeBotA
     st = await table.state()
     started_at = next(i for i, state in enumerate(table.history) if state.phase == "play")
     assert len(table.history) - 1 - started_at == 4, "the double tap did its command once"
+
+    # a restart in the middle of a shift (row or column chosen, not yet which one): the draft
+    # and the board survive it
+    uid = st.current
+    line, index, by = table.rng.choice(legal_actions(st, uid).shifts)
+    await table.perform(st, uid, C.Shift(user_id=uid, line=line, index=index, by=by), restart_after=2)
+    st = await table.state()
+    assert st.last_action == ("shift", line, index, by) and len(table.history) - 1 - started_at == 5
     await api.settle(quiet=1.0, timeout=20)
     boards = [m for m in api.messages(TEXT_GROUP) if any(e["type"] == "pre" for e in m.entities or [])]
     assert boards == [board], "one text board (the grid preformatted), edited in place"
