@@ -6,7 +6,9 @@ the DM menu and the cell picker (:mod:`tests.e2e.noir_table`), until the result 
 The first game is played while the stand-in fails some calls on purpose (5xx, an HTML 502, 429,
 connections dropped before or after the method acted); the board must still be one photo edited
 in place.  The second game runs in a group where the bot may not send photos: the board goes as
-a text message, edited in place.  The bot's attempts time out after 1.5 s (``sender_defaults``).
+a text message, edited in place; a clumsy player presses a cell that cannot be chosen and taps
+his last button twice; the bot is killed and restarted in the middle of a shift draft.  The
+bot's attempts time out after 1.5 s (``sender_defaults``).
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from PIL import Image
 
 from bot.games.noir import board as drawing
 from bot.games.noir.names import SUSPECTS, role_name, suspect_name
-from bot.storage import Storage
 from bot.games.noir.presenter import NoirPresenter
+from bot.storage import Storage
 from engine.noir import commands as C
 from engine.noir import legal_actions, public_board
 
@@ -36,9 +38,10 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 GROUP = -1001000000901
 TEXT_GROUP = -1001000000902
-#: methods failed at random during the first game: everything the game sends but the board's
-#: first sendPhoto (a send dropped after Telegram acted leaves a second photo the bot cannot
-#: know of — Telegram's ambiguity, not the bot's) and getUpdates (aiogram's own backoff, slow)
+#: methods failed at random during the first game: everything the game sends but sendPhoto (a
+#: send dropped after Telegram acted leaves a second photo the bot cannot know of — Telegram's
+#: ambiguity, not the bot's; the first photo gets a scripted 500) and getUpdates (aiogram's own
+#: backoff, slow)
 FAULTY_METHODS = ("sendMessage", "editMessageText", "editMessageMedia", "editMessageReplyMarkup",
                   "answerCallbackQuery", "deleteMessage")
 FAULT_KINDS = ("500", "502_html", "429", "drop", "drop_after")
