@@ -81,10 +81,8 @@ async def noir_reader(noir_proc: BotProcess) -> AsyncIterator[Storage]:
 
 def unexpected_problems(proc: BotProcess) -> list[str]:
     """Warnings and tracebacks in the bot's log, but the refused photo of the text-board game
-    and the drops the injected faults cause."""
-    expected = (PHOTO_REFUSED, "Telegram unavailable", "injected", "Internal Server Error", "Bad Gateway",
-                "Too Many Requests", "query is too old")
-    return [line for line in proc.problems() if not any(e in line for e in expected)]
+    (a retried call is logged at INFO; a call given up after the faults would be a WARNING)."""
+    return [line for line in proc.problems() if PHOTO_REFUSED not in line]
 
 
 async def test_six_players_play_noir_to_the_result(noir_api: FakeBotAPI, noir_proc: BotProcess,
