@@ -12,6 +12,10 @@ for a step of a draft, "✅" for the press that completes the command.
 
 The button protocol is the codec's (``bot/games/noir/codec.py``): ``Act(g, s, a, t)`` with ``s``
 the step stamp (``drafting.stamp``), ``a`` the code, ``t`` its argument.
+
+Not covered here (the bot tests cover them through ``feed_update``): the Suit's shields and
+cancel window (a window lasts 10 s at least), the strict accusation, the 8-player table (Sniper,
+Profiler), timeouts and pauses.
 """
 
 from __future__ import annotations

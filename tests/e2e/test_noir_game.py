@@ -120,8 +120,8 @@ async def test_six_players_play_noir_to_the_result(noir_api: FakeBotAPI, noir_pr
 
     # the board: one photo, sent once and edited in place to the end
     group = api.messages(GROUP)
-    photos = [m for m in group if m.photo is not None]
-    assert len(photos) == 1, [m.caption for m in photos]
+    photos = [m for m in api.chat(GROUP).messages.values() if m.from_bot and m.photo is not None]
+    assert len(photos) == 1 and not photos[0].deleted, [m.caption for m in photos]
     board = photos[0]
     assert [c.ok for c in api.calls_to("sendPhoto")] == [False, True]  # the injected 500, then sent
     media_edits = [c for c in api.calls_to("editMessageMedia") if c.ok]
