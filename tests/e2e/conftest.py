@@ -107,7 +107,7 @@ async def reader(bot_proc: BotProcess) -> AsyncIterator[Storage]:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
     outcome = yield
     report = outcome.get_result()
-    proc = getattr(item, "funcargs", {}).get("bot_proc")
+    proc = next((v for v in getattr(item, "funcargs", {}).values() if isinstance(v, BotProcess)), None)
     if report.failed and isinstance(proc, BotProcess):
         tail = "\n".join(proc.all_logs().splitlines()[-150:])
         report.sections.append(("bot process log (last lines)", tail))

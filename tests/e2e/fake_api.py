@@ -12,9 +12,12 @@ that runs this server: ``api.user(...)`` returns a SimUser whose actions (``star
 The model is small but keeps Telegram's rules the bot relies on: private chats exist only after
 the user started the bot (else 403), blocking, group membership and admin rights, privacy mode,
 HTML parse errors, "message is not modified", 64-byte callback data, 409 for concurrent polling,
-and injected faults (``fail_next``), random faults on every method (``inject_faults``: 500, 502
-with an HTML body, 429, a dropped connection before or after the method acted, a hanging request)
-or opt-in flood control (``enable_flood_control``) for 429s.
+photos sent and edited as multipart uploads (``media_api``: the picture kept per message and per
+edit, "not enough rights to send photos to the chat" without the media right), and injected
+faults (``fail_next``: an error or a dropped connection for the next calls of a method), random
+faults on every method (``inject_faults``: 500, 502 with an HTML body, 429, a dropped connection
+before or after the method acted, a hanging request) or opt-in flood control
+(``enable_flood_control``) for 429s.
 Every answer is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error_code": N,
 "description": ..., "parameters": {...}}`` with HTTP status N.  Times are in seconds.
 
@@ -37,7 +40,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from . import chats_api, messages_api  # noqa: F401 - registers the Bot API methods
+from . import chats_api, media_api, messages_api  # noqa: F401 - registers the Bot API methods
 from .model import (
     BOT_FIRST_NAME,
     BOT_USERNAME,
@@ -65,6 +68,7 @@ class _Fault:
     chat_id: str | None
     error: ApiError
     times: int
+    drop: str | None = None  # "drop" | "drop_after": close the connection instead of answering
 
 
 class FakeBotAPI(RandomFaultsMixin, UpdatesMixin):
@@ -148,14 +152,16 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin):
             return web.json_response(error.payload(), status=error.code)
         key = method.lower()
         call = Call(method=method, params=params.loggable(), at=time.monotonic())
-        fault = self._pick_fault(key)
+        scripted = self._next_fault(key, params)  # fail_next, in the order they were asked for
+        fault = scripted.drop if scripted is not None else self._pick_fault(key)
         if fault is not None and fault != "drop_after":
             return await self._inject(request, key, call, fault)
         try:
             implementation = METHODS.get(key)
             if implementation is None:
                 raise ApiError(404, "Not Found: method not found")
-            self._raise_fault(key, params)
+            if scripted is not None and scripted.drop is None:
+                raise scripted.error
             call.result = await implementation(self, params)
             payload, status = {"ok": True, "result": call.result}, 200
         except ApiError as error:
@@ -191,26 +197,33 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin):
 
     def fail_next(self, method: str, chat_id: int | str | None = None, error_code: int = 429,
                   retry_after: int = 1, *, description: str | None = None,
-                  parameters: dict[str, Any] | None = None, times: int = 1) -> None:
+                  parameters: dict[str, Any] | None = None, times: int = 1,
+                  drop: str | None = None) -> None:
         """Make the next ``times`` calls of ``method`` (for ``chat_id`` only, if given) fail.
 
         ``error_code`` 429 answers "Too Many Requests: retry after N" with ``retry_after`` N
-        seconds; other codes use ``description`` or a generic Telegram-style one.
+        seconds; other codes use ``description`` or a generic Telegram-style one.  ``drop``
+        instead closes the connection without an answer: "drop" before the method runs,
+        "drop_after" once it ran (Telegram acted, the bot cannot know).
         """
+        if drop not in (None, "drop", "drop_after"):
+            raise ValueError(f"drop must be 'drop' or 'drop_after', not {drop!r}")
         if error_code == 429:
             description = description or f"Too Many Requests: retry after {retry_after}"
             parameters = {"retry_after": retry_after, **(parameters or {})}
         error = ApiError(error_code, description or _FAULT_DESCRIPTIONS.get(error_code, "Injected failure"),
                          parameters)
-        self._faults.append(_Fault(method.lower(), None if chat_id is None else str(chat_id), error, times))
+        self._faults.append(_Fault(method.lower(), None if chat_id is None else str(chat_id), error, times, drop))
 
-    def _raise_fault(self, method: str, params: Params) -> None:
+    def _next_fault(self, method: str, params: Params) -> _Fault | None:
+        """The first pending ``fail_next`` fault for this call (used up by it), else None."""
         for fault in self._faults:
             if fault.method == method and fault.chat_id in (None, params.text("chat_id")):
                 fault.times -= 1
                 if fault.times <= 0:
                     self._faults.remove(fault)
-                raise fault.error
+                return fault
+        return None
 
     def enable_flood_control(self, *, group_per_minute: int = 20, private_per_second: int = 1,
                              global_per_second: int = 30) -> None:

@@ -24,7 +24,8 @@ NOT_MODIFIED = (
     "as a current content and reply markup of the message"
 )
 FLOOD_METHODS = frozenset(
-    {"sendmessage", "senddocument", "copymessage", "forwardmessage", "editmessagetext", "editmessagereplymarkup"}
+    {"sendmessage", "senddocument", "sendphoto", "copymessage", "forwardmessage", "editmessagetext",
+     "editmessagereplymarkup"}
 )
 
 
@@ -60,17 +61,26 @@ def resolve_chat(api: FakeBotAPI, p: Params, name: str = "chat_id") -> ChatState
     return chat
 
 
-def sendable_chat(api: FakeBotAPI, p: Params, method: str) -> ChatState:
-    """resolve_chat plus the group's send permission and, if enabled, flood control."""
+def sendable_chat(api: FakeBotAPI, p: Params, method: str, *, right: str = "can_send_messages",
+                  what: str = "text messages") -> ChatState:
+    """resolve_chat plus the group's send permission ``right`` (``what``: its name in the error)
+    and, if enabled, flood control."""
     chat = resolve_chat(api, p)
-    if not chat.is_private and not chat.bot.is_admin:
-        allowed = chat.permissions.get("can_send_messages", True)
-        if chat.bot.status == "restricted":
-            allowed = chat.bot.permissions.get("can_send_messages", False)
-        if not allowed:
-            raise bad_request("not enough rights to send text messages to the chat")
+    check_send_right(chat, right, what)
     check_flood(api, chat, method)
     return chat
+
+
+def check_send_right(chat: ChatState, right: str, what: str) -> None:
+    """Raise 400 "not enough rights to send <what> to the chat" where the bot lacks ``right``: in a
+    group where it is no administrator, the group's permission (its own when restricted)."""
+    if chat.is_private or chat.bot.is_admin:
+        return
+    allowed = chat.permissions.get(right, True)
+    if chat.bot.status == "restricted":
+        allowed = chat.bot.permissions.get(right, False)
+    if not allowed:
+        raise bad_request(f"not enough rights to send {what} to the chat")
 
 
 def check_flood(api: FakeBotAPI, chat: ChatState, method: str) -> None:
@@ -129,7 +139,8 @@ def reply_target(chat: ChatState, p: Params) -> StoredMessage | None:
 
 def edit(message: StoredMessage, **changes: Any) -> None:
     """Record the current state in ``message.edits`` and apply ``changes``."""
-    message.edits.append(Edit(now(), message.text, message.entities, message.reply_markup))
+    message.edits.append(Edit(now(), message.text, message.entities, message.reply_markup,
+                              message.caption, message.photo_bytes))
     for key, value in changes.items():
         setattr(message, key, value)
     message.edit_date = now()
@@ -201,7 +212,8 @@ async def copy_message(api: FakeBotAPI, p: Params) -> dict[str, Any]:
         caption, entities = render(p.text("caption"), p, limit=MAX_CAPTION_LENGTH, entities_name="caption_entities")
     message = chat.add_message(
         sender=api.bot_user, text=source.text, caption=caption, entities=entities, document=source.document,
-        document_bytes=source.document_bytes, reply_markup=keyboard(p), reply_to=reply_target(chat, p),
+        document_bytes=source.document_bytes, photo=source.photo, photo_bytes=source.photo_bytes,
+        reply_markup=keyboard(p), reply_to=reply_target(chat, p),
     )
     return {"message_id": message.message_id}
 
@@ -217,7 +229,8 @@ async def forward_message(api: FakeBotAPI, p: Params) -> dict[str, Any]:
         origin = {"type": "user", "date": source.date, "sender_user": source.sender}
     message = chat.add_message(
         sender=api.bot_user, text=source.text, caption=source.caption, entities=source.entities,
-        document=source.document, document_bytes=source.document_bytes, forward_origin=origin,
+        document=source.document, document_bytes=source.document_bytes, photo=source.photo,
+        photo_bytes=source.photo_bytes, forward_origin=origin,
     )
     return message.as_dict()
 

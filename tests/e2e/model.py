@@ -109,20 +109,24 @@ class Member:
 
 @dataclass
 class Edit:
-    """One state of a message before an edit replaced it (``date``: Unix seconds of the edit)."""
+    """One state of a message before an edit replaced it (``date``: Unix seconds of the edit;
+    ``entities`` are the text's or the caption's)."""
 
     date: int
     text: str | None
     entities: list[dict[str, Any]] | None
     reply_markup: dict[str, Any] | None
+    caption: str | None = None
+    photo_bytes: bytes | None = field(default=None, repr=False)
 
 
 @dataclass(eq=False)
 class StoredMessage:
     """A message in a chat, sent by the bot or by a simulated user.
 
-    ``reply_markup`` is the current inline keyboard (None if none); ``edits`` holds the earlier
-    states, oldest first; ``deleted`` messages stay stored but are hidden from ``messages()``.
+    ``reply_markup`` is the current inline keyboard (None if none); ``photo`` the Bot API
+    ``PhotoSize`` list of a photo message and ``photo_bytes`` the picture as uploaded (PNG, JPEG,
+    ...); ``edits`` holds the earlier states, oldest first; ``deleted`` messages stay stored but are hidden from ``messages()``.
     ``service`` carries service-message fields such as ``left_chat_member``.
     """
 
@@ -136,6 +140,8 @@ class StoredMessage:
     caption: str | None = None
     document: dict[str, Any] | None = None
     document_bytes: bytes | None = field(default=None, repr=False)
+    photo: list[dict[str, Any]] | None = None
+    photo_bytes: bytes | None = field(default=None, repr=False)
     reply_to: StoredMessage | None = field(default=None, repr=False)
     sender_chat: dict[str, Any] | None = None
     forward_origin: dict[str, Any] | None = None
@@ -208,6 +214,7 @@ class StoredMessage:
             "caption": self.caption,
             "caption_entities": self.entities if self.caption is not None else None,
             "document": self.document,
+            "photo": self.photo,
             "reply_markup": self.reply_markup,
         }
         data.update({key: value for key, value in optional.items() if value is not None})

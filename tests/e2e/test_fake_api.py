@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 from collections.abc import AsyncIterator
 
@@ -18,12 +19,21 @@ from aiogram.exceptions import (
     TelegramConflictError,
     TelegramForbiddenError,
     TelegramMigrateToChat,
+    TelegramNetworkError,
     TelegramRetryAfter,
 )
 from aiogram.filters import Command
-from aiogram.types import BufferedInputFile, CallbackQuery, ChatPermissions, InlineKeyboardMarkup, Message
+from aiogram.types import (
+    BufferedInputFile,
+    CallbackQuery,
+    ChatPermissions,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+)
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.keyboard import InlineKeyboardBuilder
+from PIL import Image
 
 from .fake_api import FakeBotAPI
 from .markup import MarkupError, parse_html, user_entities
@@ -329,3 +339,96 @@ async def test_other_methods_parse_in_aiogram(api: FakeBotAPI, bot: Bot) -> None
         await bot.send_message(GROUP, "bye")
     (update,) = await bot.get_updates()
     assert update.my_chat_member.new_chat_member.status == "left"
+
+
+def png(width: int = 40, height: int = 30, colour: str = "navy") -> bytes:
+    """A small PNG picture (bytes)."""
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+async def test_send_photo_then_edit_media_and_caption(api: FakeBotAPI, bot: Bot) -> None:
+    alice = api.user(1001, "Alice")
+    api.group(GROUP, "Mafia night", members=[alice])
+    first, second = png(colour="navy"), png(60, 20, colour="gold")
+    sent = await bot.send_photo(GROUP, BufferedInputFile(first, filename="board.png"),
+                                caption="<b>Arrests 0/4</b> · Dead 0/18", reply_markup=vote_keyboard())
+    assert sent.caption == "Arrests 0/4 · Dead 0/18" and sent.caption_entities[0].type == "bold"
+    assert (sent.photo[-1].width, sent.photo[-1].height) == (40, 30)
+    (call,) = api.calls_to("sendPhoto")
+    assert call.params["photo"].startswith("attach://")  # aiogram's multipart upload, as sent
+    stored = api.last_message(GROUP, containing="Arrests")
+    assert stored is not None and stored.photo_bytes == first and stored.button_texts[:2] == ["Vote Alice", "Vote Bob"]
+
+    edited = await bot.edit_message_media(
+        InputMediaPhoto(media=BufferedInputFile(second, filename="board.png"), caption="Arrests <i>1</i>/4"),
+        chat_id=GROUP, message_id=sent.message_id)
+    assert isinstance(edited, Message) and edited.edit_date is not None
+    assert (edited.photo[-1].width, edited.photo[-1].height) == (60, 20)
+    assert (stored.photo_bytes, stored.caption, stored.reply_markup) == (second, "Arrests 1/4", None)
+    assert [(e.photo_bytes, e.caption) for e in stored.edits] == [(first, "Arrests 0/4 · Dead 0/18")]
+    assert Image.open(io.BytesIO(stored.photo_bytes)).format == "PNG"
+    with pytest.raises(TelegramBadRequest, match="message is not modified"):
+        await bot.edit_message_media(InputMediaPhoto(media=BufferedInputFile(second, filename="b.png"),
+                                                     caption="Arrests <i>1</i>/4"),
+                                     chat_id=GROUP, message_id=sent.message_id)
+    again = await bot.edit_message_media(InputMediaPhoto(media=edited.photo[-1].file_id, caption="by id"),
+                                         chat_id=GROUP, message_id=sent.message_id)
+    assert again.caption == "by id" and stored.photo_bytes == second  # a file_id re-uses the upload
+
+    await bot.edit_message_caption(chat_id=GROUP, message_id=sent.message_id, caption="<b>Dead 2/18</b>",
+                                   reply_markup=vote_keyboard())
+    assert (stored.caption, stored.photo_bytes, len(stored.buttons)) == ("Dead 2/18", second, 3)
+    with pytest.raises(TelegramBadRequest, match="there is no text in the message to edit"):
+        await bot.edit_message_text("text now", chat_id=GROUP, message_id=sent.message_id)
+    text = await bot.send_message(GROUP, "a text board")
+    with pytest.raises(TelegramBadRequest, match="there is no caption in the message to edit"):
+        await bot.edit_message_caption(chat_id=GROUP, message_id=text.message_id, caption="x")
+    turned = await bot.edit_message_media(InputMediaPhoto(media=BufferedInputFile(first, filename="b.png")),
+                                          chat_id=GROUP, message_id=text.message_id)
+    assert turned.text is None and turned.photo and api.message(GROUP, text.message_id).text is None
+
+
+async def test_photos_refused_without_the_media_right_and_bad_pictures(api: FakeBotAPI, bot: Bot) -> None:
+    alice = api.user(1001, "Alice")
+    chat = api.group(GROUP, "Mafia night", admins=[alice], bot_status="member")
+    chat.permissions["can_send_photos"] = False
+    with pytest.raises(TelegramBadRequest, match="not enough rights to send photos to the chat") as caught:
+        await bot.send_photo(GROUP, BufferedInputFile(png(), filename="board.png"), caption="board")
+    assert caught.value.message == "Bad Request: not enough rights to send photos to the chat"
+    assert api.calls_to("sendPhoto")[-1].error_code == 400
+    sent = await bot.send_message(GROUP, "text grid")  # texts still go
+    with pytest.raises(TelegramBadRequest, match="not enough rights to send photos"):
+        await bot.edit_message_media(InputMediaPhoto(media=BufferedInputFile(png(), filename="b.png")),
+                                     chat_id=GROUP, message_id=sent.message_id)
+    assert api.messages(GROUP) == [api.message(GROUP, sent.message_id)]
+
+    await api.set_bot_status(GROUP, "administrator")  # administrators are above the group's permissions
+    await bot.send_photo(GROUP, BufferedInputFile(png(), filename="board.png"))
+    await alice.start()
+    with pytest.raises(TelegramBadRequest, match="IMAGE_PROCESS_FAILED"):
+        await bot.send_photo(alice.id, BufferedInputFile(b"not a picture", filename="board.png"))
+    with pytest.raises(TelegramBadRequest, match="PHOTO_INVALID_DIMENSIONS"):
+        await bot.send_photo(alice.id, BufferedInputFile(png(900, 30), filename="strip.png"))
+    with pytest.raises(TelegramBadRequest, match="wrong file identifier"):
+        await bot.send_photo(alice.id, "AgACnonsense")
+    with pytest.raises(TelegramBadRequest, match="message text is empty"):
+        await bot.send_photo(alice.id, BufferedInputFile(png(), filename="board.png"), caption="<b> </b>")
+    assert api.messages(alice.id) == []
+
+
+async def test_scripted_dropped_connections(api: FakeBotAPI, bot: Bot) -> None:
+    alice = api.user(1001, "Alice")
+    await alice.start()
+    api.fail_next("sendMessage", alice.id, drop="drop_after")
+    with pytest.raises(TelegramNetworkError):
+        await bot.send_message(alice.id, "went through")
+    api.fail_next("sendMessage", alice.id, drop="drop")
+    with pytest.raises(TelegramNetworkError):
+        await bot.send_message(alice.id, "never arrived")
+    await bot.send_message(alice.id, "again")
+    assert [m.text for m in api.messages(alice.id)] == ["went through", "again"]
+    assert (api.injected["drop_after"], api.injected["drop"]) == (1, 1)
+    with pytest.raises(ValueError, match="drop must be"):
+        api.fail_next("sendMessage", drop="hang")

@@ -146,13 +146,22 @@ class NoirPresenter(MenuMixin):
             fut = self.out.sender.call(EditMessageMedia(
                 chat_id=g.chat_id, message_id=ref,
                 media=InputMediaPhoto(media=photo, caption=text, parse_mode="HTML")), g.chat_id)
-            fut.add_done_callback(lambda f: self._sent(g, st, f))
+            fut.add_done_callback(lambda f: self._sent(g, st, f, edit=True))
 
-    def _sent(self, g, st: NoirState, fut) -> None:
-        """A photo that did not go (None or an error): the board goes as text from now on."""
+    def _sent(self, g, st: NoirState, fut, edit: bool = False) -> None:
+        """A photo that did not go (None or an error): the board goes as text from now on.
+        One edit that did not go is no proof (a retried edit whose first attempt went through
+        is "not modified"; Telegram may be away a while): the board stays a photo and its next
+        change edits it again; a second edit in a row that does not go switches to text."""
         ok = not fut.cancelled() and fut.exception() is None and fut.result() is not None
         if ok:
+            g.refs.pop("failed:" + KEY, None)
             return
+        if edit and not g.refs.get("failed:" + KEY):
+            g.refs["failed:" + KEY] = True
+            g.refs.pop("shown:" + KEY, None)
+            return
+        g.refs.pop("failed:" + KEY, None)
         logger.info("game %s: the board photo did not go; text board from now on", g.id)
         g.ui["board_text"] = True
         g.ui.pop(KEY, None)
