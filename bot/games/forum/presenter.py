@@ -70,7 +70,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         self.forum_vote_result(g, _, before, st, e)
 
     def on_TieRevote(self, g, _, before, st, e):
-        self.group(g, _("⚖️ Tie between {list}: a revote among them; they do not vote.")
+        self.announce(g, _("⚖️ Tie between {list}: a revote among them; they do not vote.")
                    .format(list=", ".join(label(st, u) for u in e.candidates)))
 
     def on_PlayerEliminated(self, g, _, before, st, e):
@@ -141,8 +141,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         elif phase == "debate":
             text = vf.debate_text(_, st, e.seconds)
             markup = vf.debate_keyboard(_, g.id, st)
-            self.keep(g, "debate", self.group(g, text, markup))
-            self.remember(g, "debate", text, markup)
+            self.standing(g, "debate", text, markup)
             g.refs["debate_seconds"] = e.seconds
         elif phase == "ballot":
             self.forum_close_group(g, "debate", vf.debate_text(_, st))
@@ -154,12 +153,10 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                 return True
             text, markup = vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st)
             text += "\n" + _("⏱ {s} s.").format(s=e.seconds)
-            self.keep(g, "ballot", self.group(g, text, markup))
-            self.remember(g, "ballot", text, markup)
+            self.standing(g, "ballot", text, markup)
         elif phase == "last_word":
             text, markup = views.turn_text(_, st), views.turn_keyboard(_, g.id, st)
-            self.keep(g, "turn", self.group(g, text, markup))
-            self.remember(g, "turn", text, markup)
+            self.standing(g, "turn", text, markup)
             if e.seconds:
                 self.countdown(g, e.phase_seq, e.seconds)
             self.forum_last_word_dm(g, _, st, send=True)
@@ -282,7 +279,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             text = _("☀️ Morning. Nobody died tonight.")
             if e.saved:
                 text += " " + _("The doctor saved the victim.")
-        self.group(g, text)
+        self.announce(g, text)
         self.forum_close_dms(g, "night:")
 
     def on_WerewolfTurned(self, g, _, before, st, e):
@@ -291,12 +288,12 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
     # --- the day -----------------------------------------------------------------------------
     def on_BallotCast(self, g, _, before, st, e):
         if st.phase is ForumPhase.BALLOT:
-            self.edit(g, "ballot", g.chat_id, vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st))
+            self.live_edit(g, "ballot", vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st))
 
     def forum_ready_marked(self, g, _, st) -> None:
         if st.phase is ForumPhase.DEBATE:
-            self.edit(g, "debate", g.chat_id, vf.debate_text(_, st, g.refs.get("debate_seconds")),
-                      vf.debate_keyboard(_, g.id, st))
+            self.live_edit(g, "debate", vf.debate_text(_, st, g.refs.get("debate_seconds")),
+                           vf.debate_keyboard(_, g.id, st))
 
     def forum_vote_result(self, g, _, before, st, e) -> None:
         lines = [_("🗳 Result of the vote:")]
@@ -310,14 +307,14 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         g.refs.pop("ballot", None)
 
     def on_SuspectNamed(self, g, _, before, st, e):
-        self.group(g, _("🎯 {player} names {target} as the Mafia.").format(
+        self.announce(g, _("🎯 {player} names {target} as the Mafia.").format(
             player=label(st, e.user_id), target=label(st, e.target)))
         self.forum_last_word_dm(g, _, st)
 
     def on_CheckRevealed(self, g, _, before, st, e):
         text = _("🔎 {player} reveals his check: {target} is <b>mafia</b>.") if e.is_mafia else \
             _("🔎 {player} reveals his check: {target} is <b>not mafia</b>.")
-        self.group(g, text.format(player=label(st, e.user_id), target=label(st, e.target)))
+        self.announce(g, text.format(player=label(st, e.user_id), target=label(st, e.target)))
         self.forum_last_word_dm(g, _, st)
 
     def on_WarningIssued(self, g, _, before, st, e):
@@ -334,11 +331,11 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         self.refresh_moderation(g, _, st)
         card = _("His card: {card}.").format(card=_card(_, e.role))
         if e.cause == "disqualified":
-            self.group(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
-                       + " " + card)
+            self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
+                          + " " + card)
             self.dm(e.user_id, _("🟥 You are removed. Please watch without posting."))
             return
-        self.group(g, "☠️ " + _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
-                   + " " + card)
+        self.announce(g, "☠️ " + _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
+                      + " " + card)
         self.dm(e.user_id, _("☠️ You are out of the game. Town roles get a last word; after it "
                              "please watch without posting."))

@@ -304,6 +304,8 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
                 t=len(before.alive_active()))
             if night_line:
                 text, told = text + "\n" + night_line, True
+                if self.out.on_group_text is not None:  # the onlookers' copy of it
+                    self.out.on_group_text(g, night_line)
             self.edit(g, "ready", g.chat_id, text, None)
         if before.phase is Phase.READY and st.phase is not Phase.READY \
                 and before.ready_purpose == "intro" and not before.host \
