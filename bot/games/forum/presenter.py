@@ -95,9 +95,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
     def forum_close_dms(self, g, prefix: str) -> None:
         """Take the keyboards off every private message kept under ``prefix``."""
         for key in {k for k in (*g.ui, *g.refs) if k.startswith(prefix)}:
-            ref = self.ref(g, key)
-            if ref is not None and not isinstance(ref, (dict, list)):
-                self.sender.edit_markup(int(key.split(":", 1)[1]), ref, None)
+            self.close(g, key, int(key.split(":", 1)[1]))  # not when it has no keyboard left
             g.ui.pop(key, None)
             g.refs.pop(key, None)
 
