@@ -87,8 +87,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         markup = vf.night_keyboard(_, g.id, st, uid, first)
         key = f"night:{uid}"
         if send:
-            self.keep(g, key, self.dm(uid, text, markup))
-            self.remember(g, key, text, markup)
+            self.send_private(g, key, uid, text, markup)
         elif st.phase in (Phase.NIGHT, ForumPhase.COP_TURN):
             self.edit(g, key, uid, text, markup)
 

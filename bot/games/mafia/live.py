@@ -40,7 +40,32 @@ class LiveMessages:
     def end_step(self, g) -> None:
         g.refs.pop("stepping", None)
         self.flush_announcements(g)
+        self.flush_cards(g)
         self.flush_live(g)
+
+    # --- role cards ----------------------------------------------------------------------------
+    def hold_card(self, g, uid: int, text: str) -> None:
+        """A role card without buttons, held while the step is presented: a private message
+        with buttons sent to ``uid`` in the same step (the first night's) carries it on top."""
+        g.refs.setdefault("cards", {})[uid] = text
+
+    def flush_cards(self, g) -> None:
+        for uid, text in (g.refs.pop("cards", None) or {}).items():
+            self.keep(g, f"role:{uid}", self.dm(uid, text, None, protect_content=True))
+            self.out.remember(g, f"role:{uid}", text, None)
+
+    def send_private(self, g, key: str, uid: int, text: str, markup) -> None:
+        """Send ``uid``'s private message ``key`` (kept, its text remembered); a role card held
+        in this step heads it -- and its later edits -- so the card costs no message of its
+        own (the message is then protected from forwarding, as the card is)."""
+        card = (g.refs.get("cards") or {}).pop(uid, None)
+        kw = {}
+        if card is not None:
+            text, kw = card + JOIN + text, {"protect_content": True}
+        self.keep(g, key, self.dm(uid, text, markup, **kw))
+        if card is not None:
+            g.refs["head:" + key] = card
+        self.out.remember(g, key, text, markup)
 
     def announce(self, g, text: str) -> None:
         """A plain group announcement; inside a step held to head the next standing message.

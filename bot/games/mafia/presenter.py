@@ -220,6 +220,9 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
                 text=_("✅ I have read my role"),
                 callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])
         text = views.role_card(_, st, e.user_id, g.ui.get("title") or self.titles.get(g.chat_id, ""))
+        if markup is None and g.refs.get("stepping"):
+            self.hold_card(g, e.user_id, text)  # it may head the first night's message
+            return
         self.keep(g, f"role:{e.user_id}", self.dm(e.user_id, text, markup, protect_content=True))
         self.remember(g, f"role:{e.user_id}", text, markup)
 
@@ -282,9 +285,7 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
             g.refs["shown:" + key] = (head, shown[1])
             self.edit(g, key, uid, text, markup)
             return
-        g.refs.pop("head:" + key, None)
-        self.keep(g, key, self.dm(uid, text, markup))
-        self.remember(g, key, text, markup)
+        self.send_private(g, key, uid, text, markup)
 
     def _close_previous(self, g, _, before, st, night_line: str | None = None) -> bool:
         """The finished turn's message gets its final text and loses its buttons, the ready
