@@ -26,6 +26,11 @@ from engine import GameState, Phase, legal_actions
 if TYPE_CHECKING:  # pragma: no cover
     from .players import Table
 
+#: the command that opens each preset's lobby (the forum with some of its optional roles)
+NEWGAME = {"party": "/newgame", "club": "/newgame club", "online": "/newgame online",
+           "forum": "/newgame forum maniac putana journalist"}
+#: players per table when ``--players`` is not given
+DEFAULT_PLAYERS = {"party": 7, "club": 10, "online": 8, "forum": 9}
 #: codes the simulated players never press: pause/resume and the judge's or host's discipline
 NEVER = frozenset({"pause", "resume", "foul", "dq", "warn", "next"})
 #: multi-tap codes whose answer is a progress note, not a confirmation (never a refusal)
@@ -167,6 +172,32 @@ def options(table: Table, st: GameState) -> list:
         table._plan[key] = planned  # noqa: SLF001
         out.append(planned)
     return out
+
+
+async def press_planned(table: Table, planned: Planned, st: GameState) -> None:
+    """Press the exact button the planner chose, if it is still offered to him and allowed
+    (else count it as missing: the table moved on before he pressed)."""
+    from bot.handlers.game import CONFIRM
+
+    user, button = planned.option.user, planned.button
+    done = table._plan.get((user.id, "done"), 0)  # noqa: SLF001 - the table's own plans
+    table._plan[(user.id, "done")] = done + 1  # noqa: SLF001
+    message = table.session.messages.get((button.chat_id, button.message_id)) or {}
+    offered = any(b.get("callback_data") == button.data
+                  for row in (message.get("reply_markup") or {}).get("inline_keyboard", ())
+                  for b in row)
+    if not offered or not allowed(button.code, Act.unpack(button.data), user.id, st,
+                                  legal_actions(st, user.id)):
+        table.missing += 1
+        return
+    table.last_answer = None
+    table.presses += 1
+    await table.feed(table.updates.callback(user, (button.chat_id, button.message_id),
+                                            button.data))
+    if button.code not in DRAFTS and table.last_answer is not None \
+            and table.last_answer not in CONFIRM.values():
+        table.refused += 1
+        table.refusals[table.last_answer] += 1
 
 
 @dataclass(frozen=True)

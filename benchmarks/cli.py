@@ -18,7 +18,7 @@ PRESETS = ("party", "club", "online", "forum")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    from .players import DEFAULT_PLAYERS
+    from .buttons import DEFAULT_PLAYERS
 
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",

@@ -41,7 +41,7 @@ from engine import GameState, Phase, legal_actions
 from tests.fakes.session import RecordingSession
 from tests.fakes.updates import FakeUser, Updates
 
-from .buttons import DRAFTS, Planned, allowed
+from .buttons import NEWGAME, Planned, press_planned
 from .buttons import options as generic_options
 
 #: The table whose task is running (read by the bot's clock and by call attribution).
@@ -55,11 +55,6 @@ DELAYS = {
 TALK_TO_TIMER = 0.1  #: share of speeches that run until the timer instead of ending early
 NOMINATE = 0.35  #: chance that a speaker nominates somebody
 EXCLUDE_YES = 0.6  #: chance of «yes» in a vote on eliminating all the tied
-#: the command that opens each preset's lobby (the forum with some of its optional roles)
-NEWGAME = {"party": "/newgame", "club": "/newgame club", "online": "/newgame online",
-           "forum": "/newgame forum maniac putana journalist"}
-#: players per table when ``--players`` is not given
-DEFAULT_PLAYERS = {"party": 7, "club": 10, "online": 8, "forum": 9}
 READ_METHODS = ("get",)  #: calls that read (getMe, getChatMember ...) and never count as sends
 
 
@@ -265,26 +260,8 @@ class Table:
         return True
 
     async def press_planned(self, planned: Planned, st: GameState) -> None:
-        """Press the exact button the generic planner chose, if it is still offered to him."""
-        user, button = planned.option.user, planned.button
-        done = self._plan.get((user.id, "done"), 0)
-        self._plan[(user.id, "done")] = done + 1
-        message = self.session.messages.get((button.chat_id, button.message_id)) or {}
-        offered = any(b.get("callback_data") == button.data
-                      for row in (message.get("reply_markup") or {}).get("inline_keyboard", ())
-                      for b in row)
-        if not offered or not allowed(button.code, Act.unpack(button.data), user.id, st,
-                                      legal_actions(st, user.id)):
-            self.missing += 1  # the table moved on before he pressed
-            return
-        self.last_answer = None
-        self.presses += 1
-        await self.feed(self.updates.callback(user, (button.chat_id, button.message_id),
-                                              button.data))
-        if button.code not in DRAFTS and self.last_answer is not None \
-                and self.last_answer not in CONFIRM.values():
-            self.refused += 1
-            self.refusals[self.last_answer] += 1
+        """Press the exact button the generic planner chose (``buttons.press_planned``)."""
+        await press_planned(self, planned, st)
 
     async def press(self, option: _Option, phase_seq: int) -> None:
         found = self._find_button(option.chat_id, option.action, phase_seq, option.seat)

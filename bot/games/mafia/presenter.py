@@ -263,30 +263,6 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
             self.standing(g, "exclude", views.exclude_text(_, st),
                           views.exclude_keyboard(_, g.id, st))
 
-    def night_dm(self, g, _, st, uid: int) -> None:
-        """``uid``'s night message. A role card still showing «I have read my role» becomes it
-        (the card's text stays on top): one edit instead of closing the card and sending anew."""
-        text, markup = self.night_view(_, g, st, uid)
-        key = f"night:{uid}"
-        card = self.ref(g, f"role:{uid}")
-        shown = g.refs.get(f"shown:role:{uid}")
-        if card is not None and not isinstance(card, (dict, list)) and shown is not None \
-                and shown[1] is not None:
-            head = shown[0]
-            for old in (f"role:{uid}", f"shown:role:{uid}"):
-                g.refs.pop(old, None)
-            g.ui.pop(f"role:{uid}", None)
-            if isinstance(card, int):
-                g.ui[key] = card
-                g.refs.pop(key, None)
-            else:
-                g.refs[key] = card
-            g.refs["head:" + key] = head
-            g.refs["shown:" + key] = (head, shown[1])
-            self.edit(g, key, uid, text, markup)
-            return
-        self.send_private(g, key, uid, text, markup)
-
     def _close_previous(self, g, _, before, st, night_line: str | None = None) -> bool:
         """The finished turn's message gets its final text and loses its buttons, the ready
         message shows its final count (and ``night_line``, the night's announcement: True when
