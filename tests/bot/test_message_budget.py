@@ -30,8 +30,9 @@ async def test_the_morning_heads_the_first_turn_in_one_message(sqlite_url: str):
         # the turn's later edits keep the morning on top
         st = (await h.game()).state
         assert await press_action(h, h.user(st.speaker), GROUP, "nom", 3) == "🎯"
-        mid = (await h.game()).ui["turn"]
-        assert h.session.message(GROUP, mid)["text"].startswith("☀️ Morning.")
+        g = await h.game()
+        assert h.session.message(GROUP, g.ui["turn"])["text"].startswith("☀️ Morning.")
+        assert g.ui["head:turn"].startswith("☀️ Morning.")  # stored with the ui: a restart keeps it
     finally:
         await h.stop()
 

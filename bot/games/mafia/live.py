@@ -6,8 +6,9 @@
   presented (:meth:`LiveMessages.announce`); when the same step sends a standing message with
   buttons (a turn, the vote, the ready gate) through :meth:`LiveMessages.standing`, the
   announcements head it -- one message instead of two -- and stay on it through its later edits
-  (the *head*). Whatever is left is sent at the end of the step as one plain message, before
-  any other message with buttons keeps the order the events came in.
+  (the *head*, kept in ``g.ui`` so a restart keeps it too). Whatever is left is sent at the
+  end of the step as one plain message, before any other message with buttons, so the order
+  of the events stays.
 * **No edit that changes nothing.** Every edit of a kept message goes through ``edit``, which
   skips a text and keyboard equal to what the message shows (``Presenter.remember``), and
   :meth:`LiveMessages.close` removes a keyboard only from a message that still has one.
@@ -64,7 +65,7 @@ class LiveMessages:
             text, kw = card + JOIN + text, {"protect_content": True}
         self.keep(g, key, self.dm(uid, text, markup, **kw))
         if card is not None:
-            g.refs["head:" + key] = card
+            g.ui["head:" + key] = card
         self.out.remember(g, key, text, markup)
 
     def announce(self, g, text: str) -> None:
@@ -97,7 +98,7 @@ class LiveMessages:
         fut = self.out.group(g, text, markup, **kw)
         self.keep(g, key, fut)
         if head:
-            g.refs["head:" + key] = head
+            g.ui["head:" + key] = head
         self.out.remember(g, key, text, markup)
         return fut
 
@@ -109,7 +110,7 @@ class LiveMessages:
     # --- edits ---------------------------------------------------------------------------------
     def edit(self, g, key: str, chat_id: int, text: str, markup=None) -> None:
         """Edit the kept message ``key`` (its head kept); nothing when it already shows this."""
-        head = g.refs.get("head:" + key)
+        head = g.ui.get("head:" + key)
         if head:
             text = head + JOIN + text
         g.refs.pop("live:" + key, None)  # this edit shows the latest state

@@ -48,7 +48,7 @@ class NightEvents:
                 g.refs.pop(key, None)
             else:
                 g.refs[key] = card
-            g.refs["head:" + key] = head
+            g.ui["head:" + key] = head
             g.refs["shown:" + key] = (head, shown[1])
             self.edit(g, key, uid, text, markup)
             return

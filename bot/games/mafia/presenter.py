@@ -75,6 +75,7 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
         about the old one (its head, shown text, held live edit) goes."""
         for note in ("head:", "shown:", "live:", "edited:"):
             g.refs.pop(note + key, None)
+        g.ui.pop("head:" + key, None)
         self.out.keep(g, key, future)
 
     def dm(self, user_id: int, text: str, markup=None, **kw):
