@@ -14,8 +14,12 @@ DEFAULT_GAMES = 20
 DEFAULT_ENGINE_GAMES = 300
 
 
+PRESETS = ("party", "club", "online", "forum")
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    rs = find_ruleset("party")
+    from .buttons import DEFAULT_PLAYERS
+
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks",
         description="Play simulated party games through the whole bot (or, with --engine, the "
@@ -24,8 +28,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=None, metavar="N",
                         help=f"games to play (default {DEFAULT_GAMES} concurrent games; "
                              f"{DEFAULT_ENGINE_GAMES} playouts with --engine)")
-    parser.add_argument("--players", type=int, default=7, metavar="K",
-                        help=f"players per game, {rs.min_players}-{rs.max_players} (default 7)")
+    parser.add_argument("--preset", choices=PRESETS, default="party",
+                        help="the preset the simulated tables play (default party; club: 10 "
+                             "players, no judge; online 6-10; forum 4-12 with the Maniac, the "
+                             "Putana and the Journalist)")
+    parser.add_argument("--players", type=int, default=None, metavar="K",
+                        help="players per game, within the preset's range (default: party 7, "
+                             "club 10, online 8, forum 9)")
     parser.add_argument("--seed", type=int, default=1, metavar="S",
                         help="seed of the simulated players' choices and delays (default 1)")
     parser.add_argument("--db", default=None, metavar="URL",
@@ -36,12 +45,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-bare", action="store_true",
                         help="skip replaying the updates through a bare aiogram Dispatcher")
     args = parser.parse_args(argv)
+    rs = find_ruleset(args.preset)
+    if args.players is None:
+        args.players = DEFAULT_PLAYERS[args.preset]
     if not rs.min_players <= args.players <= rs.max_players:
         parser.error(f"--players must be {rs.min_players}-{rs.max_players}")
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
     if args.engine and args.db:
         parser.error("--engine uses no store; drop --db")
+    if args.engine and args.preset != "party":
+        parser.error("--engine plays the party preset only; drop --preset")
     return args
 
 
@@ -70,7 +84,8 @@ async def _stack(args: argparse.Namespace) -> int:
     from .report import report_stack
     from .stack import run_stack
 
-    run = await run_stack(args.games or DEFAULT_GAMES, args.players, args.seed, args.db)
+    run = await run_stack(args.games or DEFAULT_GAMES, args.players, args.seed, args.db,
+                          preset=args.preset)
     bare = None
     if not args.no_bare and run.recorder.updates:
         bot = run.tables[0].app.bot if run.tables else None

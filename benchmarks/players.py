@@ -41,6 +41,9 @@ from engine import GameState, Phase, legal_actions
 from tests.fakes.session import RecordingSession
 from tests.fakes.updates import FakeUser, Updates
 
+from .buttons import NEWGAME, Planned, press_planned
+from .buttons import options as generic_options
+
 #: The table whose task is running (read by the bot's clock and by call attribution).
 CURRENT: ContextVar[Table] = ContextVar("benchmark_table")
 
@@ -106,8 +109,9 @@ class Table:
 
     def __init__(self, index: int, app: App, session: BenchSession, updates: Updates,
                  group_id: int, users: list[FakeUser], rng: random.Random, epoch: datetime,
-                 recorder: Recorder) -> None:
+                 recorder: Recorder, preset: str = "party") -> None:
         self.index, self.app, self.session, self.updates = index, app, session, updates
+        self.preset = preset
         self.group_id, self.users, self.rng = group_id, users, rng
         self.epoch, self.recorder = epoch, recorder
         self.by_id = {u.id: u for u in users}
@@ -120,6 +124,7 @@ class Table:
         self.live: LiveGame | None = None
         # figures
         self.calls: Counter[str] = Counter()  # group / private / callback / other
+        self.methods: Counter[tuple[str, str]] = Counter()  # (kind, Bot API method) -> calls
         self.group_calls: list[tuple[float, str]] = []  # (game time, method) of each group call
         self.updates_fed = 0
         self.presses = self.refused = self.missing = self.deadlines_fired = 0
@@ -141,15 +146,17 @@ class Table:
 
     def record_call(self, method: str, chat_id: Any, request: Any) -> None:
         if method == "answerCallbackQuery":
-            self.calls["callback"] += 1
+            kind = "callback"
             self.last_answer = request.text
         elif not isinstance(chat_id, int) or method.startswith(READ_METHODS):
-            self.calls["other"] += 1
+            kind = "other"
         elif chat_id < 0:
-            self.calls["group"] += 1
+            kind = "group"
             self.group_calls.append((self.vnow, method))
         else:
-            self.calls["private"] += 1
+            kind = "private"
+        self.calls[kind] += 1
+        self.methods[(kind, method)] += 1
 
     @property
     def group_times(self) -> list[float]:
@@ -206,7 +213,8 @@ class Table:
         Raises :class:`Stuck` when the game can go nowhere, ``RuntimeError`` after ``max_steps``."""
         CURRENT.set(self)  # this coroutine runs as its own task (asyncio.gather)
         organiser = self.users[0]
-        await self.feed(self.updates.group_command(self.group_id, organiser, "/newgame"))
+        await self.feed(self.updates.group_command(self.group_id, organiser,
+                                                   NEWGAME.get(self.preset, "/newgame")))
         self.game_id = await self.app.service.game_for_chat(self.group_id)
         if self.game_id is None:
             raise Stuck(f"table {self.index + 1}: /newgame opened no game")
@@ -244,9 +252,16 @@ class Table:
             raise Stuck(f"table {self.index + 1}: nothing to do in {st.phase.value} "
                         f"(phase_seq {st.phase_seq}) and no deadline")
         self.vnow = max(self.vnow, best.due)
+        if isinstance(best, Planned):
+            await self.press_planned(best, st)
+            return True
         self._plan[(best.user.id, best.kind)] = None  # each plan happens once per window
         await self.press(best, st.phase_seq)
         return True
+
+    async def press_planned(self, planned: Planned, st: GameState) -> None:
+        """Press the exact button the generic planner chose (``buttons.press_planned``)."""
+        await press_planned(self, planned, st)
 
     async def press(self, option: _Option, phase_seq: int) -> None:
         found = self._find_button(option.chat_id, option.action, phase_seq, option.seat)
@@ -300,7 +315,9 @@ class Table:
             self._plan[key] = self.rng.random() < chance
         return self._plan[key]
 
-    def _options(self, st: GameState) -> list[_Option]:
+    def _options(self, st: GameState) -> list:
+        if self.preset != "party":
+            return generic_options(self, st)
         handler = {
             Phase.READY: self._ready, Phase.NIGHT: self._night, Phase.SPEECH: self._turn,
             Phase.DEFENCE: self._turn, Phase.LAST_WORD: self._turn, Phase.VOTING: self._voting,

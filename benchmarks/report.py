@@ -36,7 +36,8 @@ def report_stack(run: StackRun, bare: BareRun | None, seed: int) -> str:
     refused = sum(t.refused for t in run.tables)
     presses = sum(t.presses for t in run.tables)
     lines = [
-        f"mafia-bot benchmark: {run.games} concurrent games × {run.players} players, seed {seed}",
+        f"mafia-bot benchmark: {run.games} concurrent {run.preset} games × {run.players} players, "
+        f"seed {seed}",
         f"  store: {_safe_url(run.db_url)}",
         "full stack (Dispatcher.feed_update → handlers → GameService → engine → storage → "
         "presenter → Sender → fake Bot API)",
@@ -60,6 +61,7 @@ def report_stack(run: StackRun, bare: BareRun | None, seed: int) -> str:
         f"{mean([b[0] for b in busiest]):.1f}",
         f"                        the Telegram limit is {limit} per group per minute (edits count "
         f"too); the sender's limits were lifted, so nothing was queued, merged or coalesced",
+        *message_lines(run, window),
         f"  button presses        {presses:,} ({refused} refused"
         + (f": {dict(_top_refusals(run))}" if refused else "")
         + f", {sum(t.missing for t in run.tables)} planned presses found no button)",
@@ -91,6 +93,43 @@ def report_stack(run: StackRun, bare: BareRun | None, seed: int) -> str:
             lines.append(f"  logged: {dict(run.logged)}")
             lines += [f"    {s}" for s in run.log_samples]
     return "\n".join(lines)
+
+
+GROUP_SENDS = ("sendMessage", "sendPhoto", "sendDocument", "sendMediaGroup")
+GROUP_EDITS = ("editMessageText", "editMessageReplyMarkup", "editMessageCaption",
+               "editMessageMedia")
+
+
+def message_lines(run: StackRun, window: float = 60.0) -> list[str]:
+    """Calls per game by kind and by method, and each group's busiest ``window`` and mean per
+    minute of game time (the demand: the sender's limits are lifted in the benchmark)."""
+    if not run.tables:
+        return []
+    n = len(run.tables)
+
+    def per_game(kind: str, methods: tuple[str, ...] | None = None) -> float:
+        return sum(c for t in run.tables for (k, m), c in t.methods.items()
+                   if k == kind and (methods is None or m in methods)) / n
+
+    sends, edits = per_game("group", GROUP_SENDS), per_game("group", GROUP_EDITS)
+    methods: Counter[str] = Counter()
+    for t in run.tables:
+        for (kind, method), count in t.methods.items():
+            if kind != "other":
+                methods[f"{method} ({kind})"] += count
+    busiest = [max_in_window(t.group_times, window)[0] for t in run.tables]
+    per_minute = [len(t.group_calls) / max((t.ended_at or 0) / 60, 1e-9) for t in run.tables]
+    return [
+        f"  calls by kind         group sends {sends:.1f} + group edits {edits:.1f} + other group "
+        f"{per_game('group') - sends - edits:.1f} (pins...) + private {per_game('private'):.1f} "
+        f"(sends {per_game('private', GROUP_SENDS):.1f}, edits "
+        f"{per_game('private', GROUP_EDITS):.1f}) + callback answers {per_game('callback'):.1f} "
+        f"per game",
+        "  calls by method       " + ", ".join(f"{m} {c / n:.1f}" for m, c in methods.most_common()),
+        f"  group demand          busiest {window:.0f} s per group: max {max(busiest)}, mean "
+        f"{mean(busiest):.1f}; calls per minute of game time per group: mean "
+        f"{mean(per_minute):.1f}, max {max(per_minute):.1f}",
+    ]
 
 
 def _window_mix(run: StackRun, index: int, window: float) -> str:

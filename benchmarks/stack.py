@@ -56,6 +56,7 @@ class StackRun:
     games: int
     players: int
     db_url: str
+    preset: str = "party"
     wall: float = 0.0
     cpu: float = 0.0  # process CPU time (all threads) while the games ran
     recorder: Recorder = field(default_factory=Recorder)
@@ -72,20 +73,25 @@ def fresh_sqlite_url(folder: str) -> str:
     return f"sqlite+aiosqlite:///{os.path.join(folder, 'bench.db')}"
 
 
-async def run_stack(games: int, players: int, seed: int, db_url: str | None = None) -> StackRun:
-    """Play ``games`` party games of ``players`` each, concurrently, through the whole bot.
+async def run_stack(games: int, players: int, seed: int, db_url: str | None = None,
+                    preset: str = "party") -> StackRun:
+    """Play ``games`` games of the preset ``preset`` with ``players`` each, concurrently,
+    through the whole bot.
 
     ``db_url`` None uses a fresh SQLite file in a temporary folder (removed afterwards); any other
     URL (``postgresql+asyncpg://...``) is used as is, with chat and user ids unique to this run.
     """
     if db_url is None:
         with tempfile.TemporaryDirectory(prefix="mafia-bench-") as folder:
-            return await _run(games, players, seed, fresh_sqlite_url(folder), nonce=0)
-    return await _run(games, players, seed, db_url, nonce=random.SystemRandom().randrange(1, 10**6))
+            return await _run(games, players, seed, fresh_sqlite_url(folder), nonce=0,
+                              preset=preset)
+    return await _run(games, players, seed, db_url, nonce=random.SystemRandom().randrange(1, 10**6),
+                      preset=preset)
 
 
-async def _run(games: int, players: int, seed: int, db_url: str, nonce: int) -> StackRun:
-    run = StackRun(games=games, players=players, db_url=db_url)
+async def _run(games: int, players: int, seed: int, db_url: str, nonce: int,
+               preset: str = "party") -> StackRun:
+    run = StackRun(games=games, players=players, db_url=db_url, preset=preset)
     errors = _ErrorLog()
     root = logging.getLogger()
     root.addHandler(errors)
@@ -95,7 +101,7 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int) -> 
                     sender_kwargs=dict(UNLIMITED))
     try:
         await app.start()
-        run.tables = _tables(app, session, games, players, seed, nonce, run.recorder)
+        run.tables = _tables(app, session, games, players, seed, nonce, run.recorder, preset)
         started, cpu_started = perf_counter(), process_time()
         outcomes = await asyncio.gather(*(t.play() for t in run.tables), return_exceptions=True)
         run.wall, run.cpu = perf_counter() - started, process_time() - cpu_started
@@ -114,7 +120,7 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int) -> 
 
 
 def _tables(app: App, session: BenchSession, games: int, players: int, seed: int, nonce: int,
-            recorder: Recorder) -> list[Table]:
+            recorder: Recorder, preset: str = "party") -> list[Table]:
     updates = Updates(app.bot, session)
     epoch = utcnow()
     tables = []
@@ -125,7 +131,7 @@ def _tables(app: App, session: BenchSession, games: int, players: int, seed: int
         for user in users:
             session.register_user(user)
         table = Table(k, app, session, updates, group_id, users, random.Random(seed * 1_000 + k),
-                      epoch, recorder)
+                      epoch, recorder, preset)
         table.measure_state = _state_size
         tables.append(table)
     return tables

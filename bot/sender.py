@@ -15,8 +15,9 @@ it pop the head of the lane, so while it waits, new work can still be folded int
 
 * edits of the same message coalesce, latest wins (``edit`` replaces a queued edit's text and
   keyboard, ``edit_markup`` replaces only the keyboard, ``delete`` discards queued edits);
-* consecutive plain sends (no keyboard) to a group are merged into one message, joined by a blank
-  line, while the result stays within 4096 characters; longer texts are split at line breaks.
+* consecutive plain sends (no keyboard, the same options) to a chat -- a group or a private
+  chat -- are merged into one message, joined by a blank line, while the result stays within
+  4096 characters; longer texts are split at line breaks.
 
 Errors (the calls themselves: :mod:`bot.sender_calls`; the retries: :mod:`bot.telegram_faults`):
 transient errors (5xx, an HTML error page, network errors, timeouts, 429) are retried with backoff
@@ -313,7 +314,7 @@ class Sender(Replacement, CallPolicy):
         self, chat_id: int, text: str, markup: Any, merge: bool, kwargs: dict[str, Any]
     ) -> asyncio.Future[Any]:
         chat_id = self._resolve(chat_id)
-        mergeable = merge and self.merge_group_text and markup is None and chat_id < 0
+        mergeable = merge and self.merge_group_text and markup is None
         lane = self._lanes.get(chat_id)
         if mergeable and lane is not None and lane.queue:
             tail = lane.queue[-1]

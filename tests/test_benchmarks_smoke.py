@@ -24,3 +24,18 @@ def test_engine_benchmark_prints_every_figure(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     for figure in ("commands/s", "µs per apply", "p99", "engine.replay", "peak RSS"):
         assert figure in out, figure
+
+
+@pytest.mark.parametrize("preset", ["party", "club", "online", "forum"])
+def test_every_preset_is_played_and_its_messages_reported(
+        preset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--preset``: the simulated players play that preset through its own buttons; the report
+    gives the calls by kind and by method and each group's busiest minute (no thresholds)."""
+    assert main(["--preset", preset, "--games", "1", "--seed", "2", "--no-bare"]) == 0
+    out = capsys.readouterr().out
+    assert f"1 concurrent {preset} games" in out and "1/1 finished" in out
+    for figure in ("calls by kind", "group sends", "group edits", "callback answers",
+                   "calls by method", "answerCallbackQuery", "busiest 60 s per group",
+                   "calls per minute of game time per group"):
+        assert figure in out, figure
+    assert "problems" not in out, out

@@ -109,7 +109,7 @@ async def test_order_per_chat_is_kept(session, make_sender) -> None:
     sender = make_sender()
     futures = []
     for i in range(5):
-        futures.append(sender.send(ALICE, f"dm {i}"))
+        futures.append(sender.send(ALICE, f"dm {i}", merge=False))  # plain DMs merge otherwise
         futures.append(sender.send(GROUP, f"group {i}", keyboard()))  # keyboards are never merged
 
     await sender.drain()
@@ -195,9 +195,10 @@ async def test_consecutive_plain_group_sends_are_merged(session, make_sender) ->
     ]
     assert a.result() is b.result() is c.result()
     assert with_keyboard.result() is not d.result() is not e.result()
-    assert session.calls.texts_in(ALICE) == ["one", "two"]  # private chats are never merged
-    assert dm1.result() is not dm2.result()
-    assert sender.stats.merged == 2
+    # private chats are merged too (issue 11: an eliminated player's three notes are one message)
+    assert session.calls.texts_in(ALICE) == ["one\n\ntwo"]
+    assert dm1.result() is dm2.result()
+    assert sender.stats.merged == 3
 
 
 async def test_merging_stops_at_the_length_limit(session, make_sender) -> None:
@@ -292,7 +293,7 @@ async def test_forbidden_private_chat_calls_on_forbidden_and_the_queue_goes_on(
     to_bob = sender.send(BOB, "you are the sheriff")
     to_alice = sender.send(ALICE, "you are mafia")
     to_group = sender.send(GROUP, "roles dealt")
-    bob_again = sender.send(BOB, "night falls")
+    bob_again = sender.send(BOB, "night falls", merge=False)  # a message of its own
     await sender.drain()
 
     assert to_bob.result() is None and to_alice.result() is None

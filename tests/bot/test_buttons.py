@@ -9,6 +9,7 @@ from engine import Phase, Role
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_users
 from tests.bot.helpers import act, drive_until, end_speech, start_game, to_day, to_voting
+from bot.games.mafia.live import LIVE_GAP
 
 CONFIRMATIONS = {"✅", "▶️", "⏹", "🎯", "🗳", "❌", "🕶", "🔎", "💉", "💤", "⏸", "⏭"}
 
@@ -174,6 +175,10 @@ async def test_PARTY_14_simultaneous_votes_are_each_counted_once(h: Harness):
     assert st.vote.votes == {a.id: st.vote.current, b.id: st.vote.current}
     assert await h.log_len(g.id) == log_len + 2
     seats = sorted(st.players[u].seat for u in (a.id, b.id))
+    # issue 11: the second press's edit is held for LIVE_GAP s and shown by the next step after it
+    h.clock.advance(LIVE_GAP)
+    h.app.presenter.game("party").flush_live(await h.game())
+    await h.app.sender.drain()
     assert f"— 2: №{seats[0]}, №{seats[1]}" in h.session.message(GROUP, mid)["text"]
 
     # The same voter pressing twice at once: one vote, one refusal.

@@ -21,7 +21,9 @@ async def test_PARTY_37_ready_line_counts_the_press_that_closed_the_gate(sqlite_
         g = await h.game()
         assert g.state.phase is Phase.NIGHT
         ready = h.session.message(GROUP, g.ui["ready"])
-        assert ready["text"].endswith("(6/6).")
+        # issue 11: the night's announcement is the final line of the ready message (one call)
+        first, night = ready["text"].split("\n")[-2:]
+        assert first.endswith("(6/6).") and night.startswith("🌙 Night 1.")
         assert not (ready.get("reply_markup") or {}).get("inline_keyboard")
     finally:
         await h.stop()
@@ -54,23 +56,33 @@ async def test_PARTY_35_a_finished_speech_keeps_its_final_text_without_buttons(s
         await h.stop()
 
 
-async def test_PARTY_37_a_read_role_card_loses_its_button_at_once(sqlite_url: str):
+async def test_PARTY_37_a_read_role_card_becomes_the_first_nights_message(sqlite_url: str):
+    """Issue 11: the card keeps «I have read my role» until the gate closes (the press is
+    confirmed by its answer and the group's count), then one edit turns it into night 1's
+    message -- the card's text on top, «Sleep» below -- instead of closing it and sending a
+    new message (two calls a player)."""
     h = await make_harness(sqlite_url, n_users=6)
     try:
         await start_game(h)
-        reader, other = h.users[0], h.users[1]
+        reader = h.users[0]
         assert await press_action(h, reader, reader.id, "ready") == "✅"
-        assert h.find_button(reader.id, action="ready") is None  # read: no button
-        assert h.find_button(other.id, action="ready") is not None  # not yet read
         g = await h.game()
-        assert "Your role" in h.session.message(reader.id, _card_id(h, reader.id))["text"]
         assert g.state.phase is Phase.READY
+        for u in h.users[1:]:
+            assert await press_action(h, u, u.id, "ready") == "✅"
+        g = await h.game()
+        assert g.state.phase is Phase.NIGHT
+        card = h.session.message(reader.id, _card_id(h, reader.id))
+        assert "Your role" in card["text"] and "Night 1" in card["text"]
+        assert h.find_button(reader.id, action="ready") is None
+        found = h.find_button(reader.id, action="sleep")
+        assert found is not None and found[0] == card["message_id"]  # no new night message
     finally:
         await h.stop()
 
 
 def _card_id(h: Harness, uid: int) -> int:
-    return next(m["message_id"] for m in h.messages(uid) if "Your role" in m.get("text", ""))
+    return next(m["message_id"] for m in h.messages(uid) if "Your role:" in m.get("text", ""))
 
 
 async def test_PARTY_Q18_the_hosts_old_next_buttons_go_when_their_phase_ends(sqlite_url: str):

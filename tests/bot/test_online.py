@@ -24,6 +24,7 @@ from engine import (
     BestMove, GameState, OnlinePhase, Phase, Role, Team, command_from_dict, legal_actions, replay,
 )
 from engine.online import choices
+from bot.games.mafia.live import LIVE_GAP
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import act, role_card_heads, role_pairs
@@ -99,8 +100,13 @@ async def vote(h: Harness, votes: dict[int, int | None]) -> None:
 
 
 async def shown(h: Harness, key: str) -> str:
-    """The text of the game's standing group message ``key`` (ballot, lift) as users see it."""
-    return h.session.message(GROUP, (await h.game()).ui[key])["text"]
+    """The text of the game's standing group message ``key`` (ballot, lift) as users see it
+    once a held live edit is out (issue 11: a tap's edit may wait up to LIVE_GAP s)."""
+    g = await h.game()
+    h.clock.advance(LIVE_GAP)
+    h.app.presenter.game(g.state.ruleset).flush_live(g)
+    await h.app.sender.drain()
+    return h.session.message(GROUP, g.ui[key])["text"]
 
 
 async def end_turns(h: Harness, phase: Phase) -> GameState:
@@ -313,10 +319,13 @@ async def test_ONLINE_16_17_18_19_20_the_ballot_shows_preliminary_and_final_taps
         # ONLINE-19: three PASS, two votes for №3, one for №4: №3 is the sole leader.
         await vote(h, {s[4]: None, s[5]: None, s[1]: s[2], s[2]: s[3]})
         texts = h.sent_texts(GROUP)
-        result = next(t for t in reversed(texts) if t.startswith("🗳 Result of the vote:"))
+        # the ballot keeps the announcements that headed it (the morning, issue 11)
+        result = next(t for t in reversed(texts) if "🗳 Result of the vote:" in t)
+        result = result[result.index("🗳 Result of the vote:"):]
         assert result.splitlines()[1:] == [f"{name(st, s[2])} — 2: №1, №2",
                                            f"{name(st, s[3])} — 1: №3"]
-        assert f"☠️ {name(st, s[2])} is voted out." in texts
+        # issue 11: the announcement heads the next standing message (the last word)
+        assert any(t.startswith(f"☠️ {name(st, s[2])} is voted out.") for t in texts)
         st = await state(h)
         assert st.phase is Phase.LAST_WORD and st.speaker == s[2]
     finally:

@@ -56,8 +56,9 @@ async def test_language_switch_to_en_changes_the_next_messages(sqlite_url: str):
         assert await h.press(admin, GROUP, mid, Cfg(a="lang", v="ru").pack()) == "✅"
         await start_game(h)
         st = await to_day(h)
-        assert h.texts(GROUP)[-1].startswith(ru("🎙 Day {day}. Speech of {player} — {s} s.")
-                                             .split("{")[0])
+        # the morning heads the first turn's message (issue 11): its last paragraph is the turn
+        assert h.texts(GROUP)[-1].split("\n\n")[-1].startswith(
+            ru("🎙 Day {day}. Speech of {player} — {s} s.").split("{")[0])
         assert await h.press(admin, GROUP, mid, Cfg(a="lang", v="en").pack()) == "✅"
         mid_turn, button = h.find_button(GROUP, action="end")
         await h.press(h.user(st.speaker), GROUP, mid_turn, button["callback_data"])
@@ -83,7 +84,7 @@ async def test_PARTY_34_timing_override_applies(h: Harness):
     await h.command(h.users[0], "/startgame")
     st = await to_day(h)
     assert st.phase is Phase.SPEECH and st.timer.seconds == 45
-    assert h.texts(GROUP)[-1].startswith("🎙 Day 1. Speech of №1 ")
+    assert h.texts(GROUP)[-1].split("\n\n")[-1].startswith("🎙 Day 1. Speech of №1 ")
     assert " — 45 s." in h.texts(GROUP)[-1]
     assert h.deadlines.pending[game_id][1] - h.clock() == timedelta(seconds=45)
 

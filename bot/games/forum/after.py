@@ -23,11 +23,17 @@ class AfterGameEvents:
         self.forum_close_dms(g, "console:")
 
     def on_GuessesRecorded(self, g, _, before, st, e):
-        self.dm(e.user_id, _("🎲 Your guesses: {list}.").format(
-            list=vf.guesses_line(_, st, e.guesses)))
-        ref = self.ref(g, f"bonus:{e.user_id}")
-        if ref is not None:
-            self.sender.edit_markup(e.user_id, ref, None)
+        self.answer_in_place(g, f"bonus:{e.user_id}", e.user_id, _("🎲 Your guesses: {list}.")
+                             .format(list=vf.guesses_line(_, st, e.guesses)))
+
+    def answer_in_place(self, g, key: str, uid: int, text: str) -> None:
+        """The private message with buttons kept under ``key`` becomes ``text`` without them
+        (one edit where closing it and sending the answer took two); a new message when none
+        is kept."""
+        if self.ref(g, key) is not None:
+            self.edit(g, key, uid, text, None)
+        else:
+            self.dm(uid, text)
 
     def on_BonusResults(self, g, _, before, st, e):
         hits = dict(e.hits)
@@ -54,10 +60,8 @@ class AfterGameEvents:
         self.group(g, "\n".join(lines), merge=False)
 
     def on_BestPlayerVoted(self, g, _, before, st, e):
-        ref = self.ref(g, f"best:{e.voter}")
-        if ref is not None:
-            self.sender.edit_markup(e.voter, ref, None)
-        self.dm(e.voter, _("🏅 You voted for {player}.").format(player=label(st, e.target)))
+        self.answer_in_place(g, f"best:{e.voter}", e.voter, _("🏅 You voted for {player}.")
+                             .format(player=label(st, e.target)))
 
     def on_BestPlayerChosen(self, g, _, before, st, e):
         if e.winners:

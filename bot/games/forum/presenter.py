@@ -70,7 +70,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         self.forum_vote_result(g, _, before, st, e)
 
     def on_TieRevote(self, g, _, before, st, e):
-        self.group(g, _("⚖️ Tie between {list}: a revote among them; they do not vote.")
+        self.announce(g, _("⚖️ Tie between {list}: a revote among them; they do not vote.")
                    .format(list=", ".join(label(st, u) for u in e.candidates)))
 
     def on_PlayerEliminated(self, g, _, before, st, e):
@@ -87,17 +87,14 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         markup = vf.night_keyboard(_, g.id, st, uid, first)
         key = f"night:{uid}"
         if send:
-            self.keep(g, key, self.dm(uid, text, markup))
-            self.remember(g, key, text, markup)
+            self.send_private(g, key, uid, text, markup)
         elif st.phase in (Phase.NIGHT, ForumPhase.COP_TURN):
             self.edit(g, key, uid, text, markup)
 
     def forum_close_dms(self, g, prefix: str) -> None:
         """Take the keyboards off every private message kept under ``prefix``."""
         for key in {k for k in (*g.ui, *g.refs) if k.startswith(prefix)}:
-            ref = self.ref(g, key)
-            if ref is not None and not isinstance(ref, (dict, list)):
-                self.sender.edit_markup(int(key.split(":", 1)[1]), ref, None)
+            self.close(g, key, int(key.split(":", 1)[1]))  # not when it has no keyboard left
             g.ui.pop(key, None)
             g.refs.pop(key, None)
 
@@ -141,8 +138,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         elif phase == "debate":
             text = vf.debate_text(_, st, e.seconds)
             markup = vf.debate_keyboard(_, g.id, st)
-            self.keep(g, "debate", self.group(g, text, markup))
-            self.remember(g, "debate", text, markup)
+            self.standing(g, "debate", text, markup)
             g.refs["debate_seconds"] = e.seconds
         elif phase == "ballot":
             self.forum_close_group(g, "debate", vf.debate_text(_, st))
@@ -154,12 +150,10 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                 return True
             text, markup = vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st)
             text += "\n" + _("⏱ {s} s.").format(s=e.seconds)
-            self.keep(g, "ballot", self.group(g, text, markup))
-            self.remember(g, "ballot", text, markup)
+            self.standing(g, "ballot", text, markup)
         elif phase == "last_word":
             text, markup = views.turn_text(_, st), views.turn_keyboard(_, g.id, st)
-            self.keep(g, "turn", self.group(g, text, markup))
-            self.remember(g, "turn", text, markup)
+            self.standing(g, "turn", text, markup)
             if e.seconds:
                 self.countdown(g, e.phase_seq, e.seconds)
             self.forum_last_word_dm(g, _, st, send=True)
@@ -282,7 +276,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             text = _("☀️ Morning. Nobody died tonight.")
             if e.saved:
                 text += " " + _("The doctor saved the victim.")
-        self.group(g, text)
+        self.announce(g, text)
         self.forum_close_dms(g, "night:")
 
     def on_WerewolfTurned(self, g, _, before, st, e):
@@ -291,12 +285,12 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
     # --- the day -----------------------------------------------------------------------------
     def on_BallotCast(self, g, _, before, st, e):
         if st.phase is ForumPhase.BALLOT:
-            self.edit(g, "ballot", g.chat_id, vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st))
+            self.live_edit(g, "ballot", vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st))
 
     def forum_ready_marked(self, g, _, st) -> None:
         if st.phase is ForumPhase.DEBATE:
-            self.edit(g, "debate", g.chat_id, vf.debate_text(_, st, g.refs.get("debate_seconds")),
-                      vf.debate_keyboard(_, g.id, st))
+            self.live_edit(g, "debate", vf.debate_text(_, st, g.refs.get("debate_seconds")),
+                           vf.debate_keyboard(_, g.id, st))
 
     def forum_vote_result(self, g, _, before, st, e) -> None:
         lines = [_("🗳 Result of the vote:")]
@@ -310,14 +304,14 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         g.refs.pop("ballot", None)
 
     def on_SuspectNamed(self, g, _, before, st, e):
-        self.group(g, _("🎯 {player} names {target} as the Mafia.").format(
+        self.announce(g, _("🎯 {player} names {target} as the Mafia.").format(
             player=label(st, e.user_id), target=label(st, e.target)))
         self.forum_last_word_dm(g, _, st)
 
     def on_CheckRevealed(self, g, _, before, st, e):
         text = _("🔎 {player} reveals his check: {target} is <b>mafia</b>.") if e.is_mafia else \
             _("🔎 {player} reveals his check: {target} is <b>not mafia</b>.")
-        self.group(g, text.format(player=label(st, e.user_id), target=label(st, e.target)))
+        self.announce(g, text.format(player=label(st, e.user_id), target=label(st, e.target)))
         self.forum_last_word_dm(g, _, st)
 
     def on_WarningIssued(self, g, _, before, st, e):
@@ -334,11 +328,11 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         self.refresh_moderation(g, _, st)
         card = _("His card: {card}.").format(card=_card(_, e.role))
         if e.cause == "disqualified":
-            self.group(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
-                       + " " + card)
+            self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
+                          + " " + card)
             self.dm(e.user_id, _("🟥 You are removed. Please watch without posting."))
             return
-        self.group(g, "☠️ " + _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
-                   + " " + card)
+        self.announce(g, "☠️ " + _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
+                      + " " + card)
         self.dm(e.user_id, _("☠️ You are out of the game. Town roles get a last word; after it "
                              "please watch without posting."))

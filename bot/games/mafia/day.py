@@ -13,7 +13,7 @@ class DayEvents:
     """Renders the day's events; ``self`` is the game's presenter."""
 
     def on_TurnSkipped(self, g, _, before, st, e):
-        self.group(g, _("⏭ {player} is inactive: turn skipped.").format(player=label(st, e.user_id)))
+        self.announce(g, _("⏭ {player} is inactive: turn skipped.").format(player=label(st, e.user_id)))
 
     def on_NominationAccepted(self, g, _, before, st, e):
         if st.phase is Phase.SPEECH and st.speaker == e.by:
@@ -22,13 +22,13 @@ class DayEvents:
     def on_VoteWindowOpened(self, g, _, before, st, e):
         ref = self.ref(g, "vote")
         if ref is not None and st.phase is Phase.VOTING and st.vote.current == e.candidate \
-                and e.index > 0:
-            self.sender.edit(g.chat_id, ref, views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
+                and e.index > 0:  # the pointer moves: shown at once
+            self.edit(g, "vote", g.chat_id, views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
 
     def on_VoteCast(self, g, _, before, st, e):
         ref = self.ref(g, "vote")
         if ref is not None and st.phase is Phase.VOTING:
-            self.sender.edit(g.chat_id, ref, views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
+            self.live_edit(g, "vote", views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
 
     def on_VoteResult(self, g, _, before, st, e):
         ref = self.ref(g, "vote")
@@ -38,17 +38,17 @@ class DayEvents:
         for cand, voters in e.tally:
             names = ", ".join(f"№{st.players[v].seat}" for v in voters)
             lines.append(f"{label(st, cand)} — {len(voters)}" + (f": {names}" if names else ""))
-        self.sender.edit(g.chat_id, ref, "\n".join(lines), None)
+        self.edit(g, "vote", g.chat_id, "\n".join(lines), None)
 
     def on_TieRevote(self, g, _, before, st, e):
-        self.group(g, _("⚖️ Tie between {list}: they defend again, then a new vote among them.")
+        self.announce(g, _("⚖️ Tie between {list}: they defend again, then a new vote among them.")
                    .format(list=", ".join(label(st, u) for u in e.candidates)))
 
     def on_ExcludeVoteCast(self, g, _, before, st, e):
         ref = self.ref(g, "exclude")
         if ref is not None and st.phase is Phase.EXCLUDE_VOTE:
-            self.sender.edit(g.chat_id, ref, views.exclude_text(_, st),
-                             views.exclude_keyboard(_, g.id, st))
+            self.live_edit(g, "exclude", views.exclude_text(_, st),
+                           views.exclude_keyboard(_, g.id, st))
 
     def on_ExcludeVoteResult(self, g, _, before, st, e):
         ref = self.ref(g, "exclude")
@@ -56,21 +56,21 @@ class DayEvents:
             return
         verdict = _("Accepted: {yes} of {needed} needed.") if e.passed else \
             _("Rejected: {yes} «yes», {needed} needed.")
-        self.sender.edit(g.chat_id, ref, _("⚖️ Eliminate all of {list}?").format(
+        self.edit(g, "exclude", g.chat_id, _("⚖️ Eliminate all of {list}?").format(
             list=", ".join(label(st, u) for u in e.candidates)) + "\n" +
             verdict.format(yes=e.yes, needed=e.needed), None)
 
     def on_DayWithoutElimination(self, g, _, before, st, e):
-        self.group(g, "🌗 " + _(NO_ELIMINATION[e.reason]))
+        self.announce(g, "🌗 " + _(NO_ELIMINATION[e.reason]))
 
     def on_PlayerEliminated(self, g, _, before, st, e):
         self.refresh_consoles(g, _, st)
         if e.cause == "disqualified":
-            self.group(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id)))
+            self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id)))
             self.dm(e.user_id, _("🟥 You are disqualified. Please watch without posting; roles are "
                                  "revealed at the end."))
             return
         if e.cause != "night":
-            self.group(g, "☠️ " + _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id)))
+            self.announce(g, "☠️ " + _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id)))
         self.dm(e.user_id, _("☠️ You are out of the game. You still get your last word; after it "
                              "please watch without posting. Roles are revealed at the end."))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from engine import Phase, Role, find_ruleset
+from engine import Phase, Role, Team, find_ruleset
 
 from ...texts import label
 from . import night as night_views
@@ -28,7 +28,31 @@ class NightEvents:
         """Show ``uid``'s night message as the state now is (a preset may override)."""
         ref = self.ref(g, f"night:{uid}")
         if ref is not None and st.phase is Phase.NIGHT:
-            self.sender.edit(uid, ref, *self.night_view(_, g, st, uid))
+            self.edit(g, f"night:{uid}", uid, *self.night_view(_, g, st, uid))
+
+    def night_dm(self, g, _, st, uid: int) -> None:
+        """``uid``'s night message. A role card still showing «I have read my role» becomes it
+        (the card's text stays on top): one edit instead of closing the card and sending anew."""
+        text, markup = self.night_view(_, g, st, uid)
+        key = f"night:{uid}"
+        card = self.ref(g, f"role:{uid}")
+        shown = g.refs.get(f"shown:role:{uid}")
+        if card is not None and not isinstance(card, (dict, list)) and shown is not None \
+                and shown[1] is not None:
+            head = shown[0]
+            for old in (f"role:{uid}", f"shown:role:{uid}"):
+                g.refs.pop(old, None)
+            g.ui.pop(f"role:{uid}", None)
+            if isinstance(card, int):
+                g.ui[key] = card
+                g.refs.pop(key, None)
+            else:
+                g.refs[key] = card
+            g.ui["head:" + key] = head
+            g.refs["shown:" + key] = (head, shown[1])
+            self.edit(g, key, uid, text, markup)
+            return
+        self.send_private(g, key, uid, text, markup)
 
     def night_view(self, _, g, st, uid: int):
         """``(text, markup)`` of ``uid``'s night message (a preset may override)."""
@@ -51,12 +75,24 @@ class NightEvents:
         else:
             verdict = _("🔎 {player} is <b>mafia</b>.") if e.is_mafia else \
                 _("🔎 {player} is <b>not mafia</b>.")
-        self.dm(e.checker, verdict.format(player=label(st, e.target)))
+        self.tell_checker(g, _, st, e.checker, verdict.format(player=label(st, e.target)))
+
+    def tell_checker(self, g, _, st, uid: int, verdict: str) -> None:
+        """A check's answer: on the checker's night message while the night runs (it shows his
+        choice already: one edit instead of a new message), else a message of its own."""
+        key = f"night:{uid}"
+        if st.phase is Phase.NIGHT and self.ref(g, key) is not None \
+                and g.refs.get("shown:" + key) is not None \
+                and st.players[uid].team is not Team.MAFIA:  # a mafioso's changes with picks
+            text, markup = self.night_view(_, g, st, uid)
+            self.edit(g, key, uid, text + "\n" + verdict, markup)
+            return
+        self.dm(uid, verdict)
 
     def on_DonCheckResult(self, g, _, before, st, e):
         verdict = _("🎩 {player} <b>is the Sheriff</b>.") if e.is_sheriff else \
             _("🎩 {player} is not the Sheriff.")
-        self.dm(e.checker, verdict.format(player=label(st, e.target)))
+        self.tell_checker(g, _, st, e.checker, verdict.format(player=label(st, e.target)))
 
     def on_RelayedMessage(self, g, _, before, st, e):
         for uid in self.audience_ids(st, e.audience):
@@ -70,9 +106,7 @@ class NightEvents:
                 text += " " + _("The doctor saved the victim.")
         else:
             text = _("☀️ Morning. {player} was killed tonight.").format(player=label(st, e.killed))
-        self.group(g, text)
+        self.announce(g, text)
         if before is not None:
-            for p in before.alive():
-                ref = self.ref(g, f"night:{p.user_id}")
-                if ref is not None:
-                    self.sender.edit_markup(p.user_id, ref, None)
+            for p in before.alive():  # a message whose keyboard went with the press stays
+                self.close(g, f"night:{p.user_id}", p.user_id)

@@ -29,13 +29,14 @@ from ...timings import timings_text
 from . import views
 from .control import ControlEvents
 from .host import HostEvents
+from .live import LiveMessages
 from .day import DayEvents
 from .night_events import NightEvents
 
 logger = logging.getLogger(__name__)
 
 
-class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
+class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEvents):
     """Renders one game's events. ``out`` is the shared :class:`bot.presenter.Presenter`:
     the sender, the translator and the refs of standing messages live there, once."""
 
@@ -70,16 +71,15 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
         return self.out.ref(g, key)
 
     def keep(self, g, key: str, future) -> None:
+        """Keep ``future`` as the standing message ``key``: a new message, so what was noted
+        about the old one (its head, shown text, held live edit) goes."""
+        for note in ("head:", "shown:", "live:", "edited:"):
+            g.refs.pop(note + key, None)
+        g.ui.pop("head:" + key, None)
         self.out.keep(g, key, future)
-
-    def group(self, g, text: str, markup=None, **kw):
-        return self.out.group(g, text, markup, **kw)
 
     def dm(self, user_id: int, text: str, markup=None, **kw):
         return self.out.dm(user_id, text, markup, **kw)
-
-    def edit(self, g, key: str, chat_id: int, text: str, markup=None) -> None:
-        self.out.edit(g, key, chat_id, text, markup)
 
     def remember(self, g, key: str, text: str, markup=None) -> None:
         self.out.remember(g, key, text, markup)
@@ -112,14 +112,18 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
     def present(self, g, before: GameState | None, after: GameState, events: list) -> None:
         """Render ``events`` (one engine step: ``before`` -> ``after``) as queued messages."""
         _ = self.tr.get(g.locale)
-        for e in events:
-            handler = getattr(self, "on_" + type(e).__name__, None)
-            if handler is None:
-                continue
-            try:
-                handler(g, _, before, after, e)
-            except Exception:
-                logger.exception("game %s: rendering %s failed", g.id, type(e).__name__)
+        self.begin_step(g)
+        try:
+            for e in events:
+                handler = getattr(self, "on_" + type(e).__name__, None)
+                if handler is None:
+                    continue
+                try:
+                    handler(g, _, before, after, e)
+                except Exception:
+                    logger.exception("game %s: rendering %s failed", g.id, type(e).__name__)
+        finally:
+            self.end_step(g)
         if events and not after.over and after.phase is not Phase.LOBBY:
             night = after.phase is Phase.NIGHT and before is not None and before.phase is Phase.NIGHT
             if not night or any(isinstance(e, (ev.Paused, ev.Resumed)) for e in events):
@@ -200,7 +204,7 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
         self.keep(g, "table", fut)
         self.remember(g, "table", text, markup)
         fut.add_done_callback(lambda f: self._pin(g, f))
-        self.group(g, _("🎭 Roles are dealt in private messages. Seats are drawn at random."))
+        self.announce(g, _("🎭 Roles are dealt in private messages. Seats are drawn at random."))
 
     def _pin(self, g, fut) -> None:
         msg = fut.result() if not fut.cancelled() else None
@@ -217,7 +221,11 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
                 text=_("✅ I have read my role"),
                 callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])
         text = views.role_card(_, st, e.user_id, g.ui.get("title") or self.titles.get(g.chat_id, ""))
+        if markup is None and g.refs.get("stepping"):
+            self.hold_card(g, e.user_id, text)  # it may head the first night's message
+            return
         self.keep(g, f"role:{e.user_id}", self.dm(e.user_id, text, markup, protect_content=True))
+        self.remember(g, f"role:{e.user_id}", text, markup)
 
     def on_PhaseStarted(self, g, _, before, st, e):
         phase = e.phase
@@ -225,57 +233,65 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
             return  # a phase that ended within the same step: nothing to show
         if self.phase_started(g, _, before, st, e):
             return
-        self._close_previous(g, _, before, st)
+        night_line = None
+        if phase == "night":
+            if st.timer is not None and st.timer.kind == "meeting":  # CLUB-08
+                night_line = _("🌙 <b>Night</b>. The mafia meets for {s} s; everyone else "
+                               "sleeps.").format(s=e.seconds)
+            else:
+                night_line = _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
+                               "chat (up to {s} s).").format(n=st.night, s=e.seconds)
+        if self._close_previous(g, _, before, st, night_line):
+            night_line = None  # told by the ready message's final text
         if phase in ("speech", "defence", "last_word"):
-            text, markup = views.turn_text(_, st), views.turn_keyboard(_, g.id, st)
-            fut = self.group(g, text, markup)
-            self.keep(g, "turn", fut)
-            self.remember(g, "turn", text, markup)
+            self.standing(g, "turn", views.turn_text(_, st), views.turn_keyboard(_, g.id, st))
             if e.seconds:
                 self.countdown(g, e.phase_seq, e.seconds)
         elif phase == "ready":
-            fut = self.group(g, views.ready_text(_, st),
-                             views.ready_keyboard(_, g.id, st, self.bot_url()))
-            self.keep(g, "ready", fut)
+            self.standing(g, "ready", views.ready_text(_, st),
+                          views.ready_keyboard(_, g.id, st, self.bot_url()))
             if st.host:
                 self.host_prompt(g, _, st, "ready", _(
                     "🌙 Night {n}: press «Next» when the table is ready.").format(n=st.night))
         elif phase == "night":
-            if st.timer is not None and st.timer.kind == "meeting":  # CLUB-08
-                self.group(g, _("🌙 <b>Night</b>. The mafia meets for {s} s; everyone else "
-                                "sleeps.").format(s=e.seconds))
-            else:
-                self.group(g, _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
-                                "chat (up to {s} s).").format(n=st.night, s=e.seconds))
+            if night_line:
+                self.announce(g, night_line)
             for p in st.alive():
-                fut = self.dm(p.user_id, *self.night_view(_, g, st, p.user_id))
-                self.keep(g, f"night:{p.user_id}", fut)
+                self.night_dm(g, _, st, p.user_id)
         elif phase == "voting":
-            fut = self.group(g, views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
-            self.keep(g, "vote", fut)
+            self.standing(g, "vote", views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
         elif phase == "exclude_vote":
-            fut = self.group(g, views.exclude_text(_, st), views.exclude_keyboard(_, g.id, st))
-            self.keep(g, "exclude", fut)
+            self.standing(g, "exclude", views.exclude_text(_, st),
+                          views.exclude_keyboard(_, g.id, st))
 
-    def _close_previous(self, g, _, before, st) -> None:
+    def _close_previous(self, g, _, before, st, night_line: str | None = None) -> bool:
         """The finished turn's message gets its final text and loses its buttons, the ready
-        message shows its final count, and the role cards' «I have read my role» go, so the
-        group is not left with dead controls (one edit each)."""
+        message shows its final count (and ``night_line``, the night's announcement: True when
+        it did), and the role cards' «I have read my role» go -- unless the night begins, whose
+        messages they become -- so the group is not left with dead controls (one edit each)."""
         if before is None:
-            return
+            return False
+        told = False
         self.close_turn(g, _, before)
         ready = self.ref(g, "ready")
         if ready is not None and before.phase is Phase.READY and st.phase is not Phase.READY:
             # the press that closed the gate is in ``st.ready``, not yet in ``before.ready``
             pressed = before.ready | st.ready
-            self.edit(g, "ready", g.chat_id, _("🌙 Night {n}: the table is ready ({r}/{t}).").format(
+            text = _("🌙 Night {n}: the table is ready ({r}/{t}).").format(
                 n=before.night, r=sum(1 for p in before.alive_active() if p.user_id in pressed),
-                t=len(before.alive_active())), None)
+                t=len(before.alive_active()))
+            if night_line:
+                text, told = text + "\n" + night_line, True
+                if self.out.on_group_text is not None:  # the onlookers' copy of it
+                    self.out.on_group_text(g, night_line)
+            self.edit(g, "ready", g.chat_id, text, None)
         if before.phase is Phase.READY and st.phase is not Phase.READY \
-                and before.ready_purpose == "intro" and not before.host:
+                and before.ready_purpose == "intro" and not before.host \
+                and st.phase is not Phase.NIGHT:
             for p in before.seated():  # the gate is closed: «I have read my role» is dead
                 self.close_dm(g, f"role:{p.user_id}", p.user_id)
                 self.close_dm(g, f"readme:{p.user_id}", p.user_id)
+        return told
 
     def close_turn(self, g, _, before) -> None:
         """The turn of ``before`` (a speech, defence or last word) is over: its message shows
@@ -291,7 +307,7 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
         ref = self.ref(g, key)
         if ref is None or isinstance(ref, (dict, list)):
             return
-        self.sender.edit_markup(chat_id, ref, None)
+        self.close(g, key, chat_id)
         g.ui.pop(key, None)
         g.refs.pop(key, None)
 
@@ -304,9 +320,10 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
                 self.countdown(g, st.phase_seq, left)
 
     def countdown(self, g, phase_seq: int, seconds: int) -> None:
-        """Edit the turn message at half time and 10 s before the end (two edits a turn)."""
-        marks = sorted({m for m in (seconds // 2, 10) if 10 <= m < seconds and seconds >= 20},
-                       reverse=True)
+        """Edit the turn message once, 10 s before the end (a turn of 20 s or more): the turn's
+        message states its length, so the half-time edit it had told little and cost one call
+        per turn (issue 11)."""
+        marks = [10] if seconds >= 20 else []
         loop = asyncio.get_running_loop()
         for left in marks:
             loop.call_later(seconds - left, self._tick, g, phase_seq, left)
@@ -323,10 +340,9 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
         self.edit(g, "turn", g.chat_id, views.turn_text(_, st, left), views.turn_keyboard(_, g.id, st))
 
     def on_ReadyMarked(self, g, _, before, st, e):
-        if before is not None and before.phase is Phase.READY and before.ready_purpose == "intro" \
-                and not before.host:
-            self.close_dm(g, f"role:{e.user_id}", e.user_id)  # read: the card keeps its text
-            self.close_dm(g, f"readme:{e.user_id}", e.user_id)
+        # «I have read my role» stays on the card until the gate closes: the card then becomes
+        # the first night's message (night_dm), one edit instead of two; the press is confirmed
+        # by its answer and the group's count
         self._refresh_ready(g, _, st)
 
     def on_ContinueAvailable(self, g, _, before, st, e):
@@ -335,8 +351,8 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
     def _refresh_ready(self, g, _, st):
         ref = self.ref(g, "ready")
         if ref is not None and st.phase is Phase.READY:
-            self.sender.edit(g.chat_id, ref, views.ready_text(_, st),
-                             views.ready_keyboard(_, g.id, st, self.bot_url()))
+            self.live_edit(g, "ready", views.ready_text(_, st),
+                           views.ready_keyboard(_, g.id, st, self.bot_url()))
 
     def on_GameEnded(self, g, _, before, st, e):
         self._close_previous(g, _, before, st)
@@ -351,7 +367,8 @@ class MafiaPresenter(DayEvents, NightEvents, ControlEvents, HostEvents):
             lines += ["", extra]
         lines.append("")
         lines.append(_("Days played: {n}. Thanks for the game! /newgame starts another.").format(n=e.days))
-        self.group(g, "\n".join(lines), merge=False)
+        heads = g.refs.pop("heads", None)  # the step's announcements head the result
+        self.out.group(g, "\n\n".join([*(heads or ()), "\n".join(lines)]), merge=False)
         ref = self.ref(g, "table")
         if ref is not None:
             self.sender.edit(g.chat_id, ref, self.table_text(_, st), None)

@@ -22,15 +22,13 @@ class OnlinePresenter(MafiaPresenter):
             return False
         self._close_previous(g, _, before, st)
         if phase in ("discussion", "revote"):
-            fut = self.group(g, vo.ballot_text(_, st) + "\n" + _("⏱ {s} s.").format(s=e.seconds),
-                             vo.ballot_keyboard(_, g.id, st))
-            self.keep(g, "ballot", fut)
+            self.standing(g, "ballot", vo.ballot_text(_, st) + "\n" + _("⏱ {s} s.").format(
+                s=e.seconds), vo.ballot_keyboard(_, g.id, st))
         elif phase == "lift_vote":
-            fut = self.group(g, vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
-            self.keep(g, "lift", fut)
+            self.standing(g, "lift", vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
         elif phase == "best_move":
             victim = e.speaker
-            self.group(g, _("🎯 {player}, the first victim of the mafia's shot, makes the best "
+            self.announce(g, _("🎯 {player}, the first victim of the mafia's shot, makes the best "
                             "move: he names three players he takes for black ({s} s).").format(
                                 player=label(st, victim), s=e.seconds))
             markup = vo.best_move_keyboard(_, g.id, st, victim, [])
@@ -48,16 +46,16 @@ class OnlinePresenter(MafiaPresenter):
 
     def on_VoteTapped(self, g, _, before, st, e):
         if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
-            self.edit(g, "ballot", g.chat_id, vo.ballot_text(_, st), vo.ballot_keyboard(_, g.id, st))
+            self.live_edit(g, "ballot", vo.ballot_text(_, st), vo.ballot_keyboard(_, g.id, st))
 
     def on_LiftCalled(self, g, _, before, st, e):
-        self.group(g, _("⚖️ Tie between {list}: each defends, then everyone decides whether to lift "
+        self.announce(g, _("⚖️ Tie between {list}: each defends, then everyone decides whether to lift "
                         "them all from the table.").format(
                             list=", ".join(label(st, c) for c in e.candidates)))
 
     def on_LiftTapped(self, g, _, before, st, e):
         if st.phase is OnlinePhase.LIFT_VOTE:
-            self.edit(g, "lift", g.chat_id, vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
+            self.live_edit(g, "lift", vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
 
     def on_VoteResult(self, g, _, before, st, e):
         lines = [_("🗳 Result of the vote:")]
@@ -76,7 +74,7 @@ class OnlinePresenter(MafiaPresenter):
             verdict.format(yes=e.yes, needed=e.needed), None)
 
     def on_Misfire(self, g, _, before, st, e):
-        self.group(g, _("🔫 A misfire: the mafia's shots did not meet ({n} in a row; three in a "
+        self.announce(g, _("🔫 A misfire: the mafia's shots did not meet ({n} in a row; three in a "
                         "row and the town wins).").format(n=e.count))
 
     def on_BestMove(self, g, _, before, st, e):
@@ -87,13 +85,13 @@ class OnlinePresenter(MafiaPresenter):
         if self.on_ui_change:
             self.on_ui_change(g)
         if e.targets:
-            self.group(g, _("🎯 Best move of {player}: {list}.").format(
+            self.announce(g, _("🎯 Best move of {player}: {list}.").format(
                 player=label(st, e.user_id), list=", ".join(label(st, t) for t in e.targets)))
         else:
-            self.group(g, _("🎯 {player} makes no best move.").format(player=label(st, e.user_id)))
+            self.announce(g, _("🎯 {player} makes no best move.").format(player=label(st, e.user_id)))
 
     def on_PlayerAfk(self, g, _, before, st, e):
-        self.group(g, _("⚫ {player} is AFK: away too long, no longer waited for.").format(
+        self.announce(g, _("⚫ {player} is AFK: away too long, no longer waited for.").format(
             player=label(st, e.user_id)))
 
     def result_head(self, _, st, e) -> str:

@@ -1,0 +1,212 @@
+"""Simulated players of any mafia preset: they press the buttons the bot actually sent.
+
+The party preset keeps its hand-tuned plans (``benchmarks/players.py``); the other presets
+(club, online, forum) are played by this generic planner, which needs no knowledge of their
+phases. Every step, for every participant it asks the engine what he may do
+(``legal_actions``), looks at the newest messages with buttons in his private chat and in the
+group, keeps the buttons whose press the game's codec turns into a command that ``legal_actions``
+allows (:func:`allowed`), and plans one press per window: a code drawn uniformly among the
+allowed codes, then a target among that code's buttons, after a human delay. A participant may
+press up to :data:`PRESSES_PER_WINDOW` times in one window (a Don shoots and checks, the best
+move takes three taps, the Journalist two), each press planned after the previous one.
+
+The simulation never sends a command the bot would not offer as a button, so the calls counted
+are the calls a real table of players would cause, give or take their choices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.callbacks import Act
+from bot.games import bot_game
+from engine import GameState, Phase, legal_actions
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .players import Table
+
+#: the command that opens each preset's lobby (the forum with some of its optional roles)
+NEWGAME = {"party": "/newgame", "club": "/newgame club", "online": "/newgame online",
+           "forum": "/newgame forum maniac putana journalist"}
+#: players per table when ``--players`` is not given
+DEFAULT_PLAYERS = {"party": 7, "club": 10, "online": 8, "forum": 9}
+#: codes the simulated players never press: pause/resume and the judge's or host's discipline
+NEVER = frozenset({"pause", "resume", "foul", "dq", "warn", "next"})
+#: multi-tap codes whose answer is a progress note, not a confirmation (never a refusal)
+DRAFTS = frozenset({"bm", "cmp", "bg"})
+PRESSES_PER_WINDOW = 3
+RECENT = 12  #: newest messages of a chat searched for buttons
+TALK_TO_TIMER = 0.1  #: share of turns that run until the timer instead of ending early
+
+
+def delay_kind(st: GameState) -> str:
+    """The human delay (a key of ``players.DELAYS``) for a press in the phase of ``st``."""
+    value = getattr(st.phase, "value", str(st.phase))
+    if value in ("speech", "defence", "last_word", "cop", "debate"):
+        return "speech"
+    if value == "night":
+        return "night"
+    if value in ("voting", "revote", "ballot", "lift_vote", "day_vote"):
+        return "vote"
+    return "press"
+
+
+def allowed(code: str, act: Act, uid: int, st: GameState, la: Any) -> bool:
+    """True when the button ``act`` (code ``code``) is one ``uid`` may press now (``la``: his
+    ``legal_actions``); the command is the one the game's codec would build."""
+    target = None
+    if act.t:
+        try:
+            target = st.by_seat(act.t).user_id
+        except KeyError:
+            return False
+    g = lambda name, default=(): getattr(la, name, default)  # noqa: E731 - preset fields
+    if code == "ready":
+        return la.ready
+    if code == "cont":
+        return la.continue_
+    if code == "end":
+        return la.end_speech
+    if code == "nom":
+        return target in la.nominate
+    if code == "vote":
+        return la.vote == target or target in g("day_vote")
+    if code in ("exy", "exn"):
+        return la.exclude_vote
+    if code == "sleep":
+        return la.sleep
+    if code in ("kill", "check", "heal", "scheck", "dcheck", "block", "slay", "infect"):
+        return (target in la.night_targets and la.night_action is not None) or \
+            (target in la.night_extra_targets and la.night_extra is not None)
+    if code == "tv":
+        return target in g("ballot") if target else g("ballot_pass", False)
+    if code in ("lift", "leave"):
+        return g("lift_vote", False)
+    if code == "bm":
+        return target in g("best_move")
+    if code == "bmx":
+        return bool(g("best_move"))
+    if code == "side":
+        return g("choose_side", False)
+    if code == "cmp":
+        return target in g("compare")
+    if code == "sus":
+        return target in g("suspect")
+    if code == "rchk":
+        return target in g("reveal_check")
+    if code == "hd":
+        return target is None or target in g("host_decide") if g("host_decide") else False
+    if code in ("bon", "boff"):
+        return g("bonus_decide", False)
+    if code == "bg":
+        return target in g("bonus_guess")
+    if code in ("bgs", "bgx"):
+        return bool(g("bonus_guess"))
+    if code == "best":
+        return target in g("best_player")
+    return False
+
+
+@dataclass(frozen=True)
+class Button:
+    chat_id: int
+    message_id: int
+    data: str
+    code: str
+
+
+def buttons(table: Table, chat_id: int, phase_seq: int) -> list[Button]:
+    """The callback buttons of this phase (or of no phase) on the newest messages of a chat."""
+    out: list[Button] = []
+    for message_id in table.session.chat_messages.get(chat_id, ())[-RECENT:]:
+        message = table.session.messages.get((chat_id, message_id))
+        if not message:
+            continue
+        for row in (message.get("reply_markup") or {}).get("inline_keyboard", ()):
+            for button in row:
+                data = button.get("callback_data") or ""
+                if not data.startswith("a:"):
+                    continue
+                act = Act.unpack(data)
+                if act.s in (0, phase_seq) and act.a not in NEVER:
+                    out.append(Button(chat_id, message_id, data, act.a))
+    return out
+
+
+def options(table: Table, st: GameState) -> list:
+    """The planned presses of every participant in this window (``players._Option``)."""
+    from .players import DELAYS, _Option
+
+    group = buttons(table, table.group_id, st.phase_seq)
+    kind = delay_kind(st)
+    out = []
+    for uid, user in table.by_id.items():
+        done = table._plan.get((uid, "done"), 0)  # noqa: SLF001 - the table's own plans
+        if done >= PRESSES_PER_WINDOW:
+            continue
+        key = (uid, "generic", done)
+        if key in table._plan:  # noqa: SLF001
+            planned = table._plan[key]  # noqa: SLF001
+            if planned is not None:
+                out.append(planned)
+            continue
+        if st.phase is not Phase.LOBBY and uid not in st.players and uid != st.host:
+            continue
+        la = legal_actions(st, uid)
+        mine = [b for b in group + buttons(table, uid, st.phase_seq)
+                if allowed(b.code, Act.unpack(b.data), uid, st, la)]
+        if not mine:
+            continue  # nothing now: asked again at the next step (not planned)
+        codes = sorted({b.code for b in mine})
+        rng = table.rng
+        code = rng.choice(codes)
+        if code == "end" and rng.random() < TALK_TO_TIMER:
+            table._plan[key] = None  # noqa: SLF001 - he talks until the timer
+            continue
+        pick = rng.choice([b for b in mine if b.code == code])
+        start = table.vnow if done else table._window_start  # noqa: SLF001
+        due = start + rng.uniform(*DELAYS[kind if code != "end" else "speech"])
+        planned = _Option(due, user, "generic", pick.chat_id, pick.code, None)
+        planned = Planned(planned, pick)
+        table._plan[key] = planned  # noqa: SLF001
+        out.append(planned)
+    return out
+
+
+async def press_planned(table: Table, planned: Planned, st: GameState) -> None:
+    """Press the exact button the planner chose, if it is still offered to him and allowed
+    (else count it as missing: the table moved on before he pressed)."""
+    from bot.handlers.game import CONFIRM
+
+    user, button = planned.option.user, planned.button
+    done = table._plan.get((user.id, "done"), 0)  # noqa: SLF001 - the table's own plans
+    table._plan[(user.id, "done")] = done + 1  # noqa: SLF001
+    message = table.session.messages.get((button.chat_id, button.message_id)) or {}
+    offered = any(b.get("callback_data") == button.data
+                  for row in (message.get("reply_markup") or {}).get("inline_keyboard", ())
+                  for b in row)
+    if not offered or not allowed(button.code, Act.unpack(button.data), user.id, st,
+                                  legal_actions(st, user.id)):
+        table.missing += 1
+        return
+    table.last_answer = None
+    table.presses += 1
+    await table.feed(table.updates.callback(user, (button.chat_id, button.message_id),
+                                            button.data))
+    if button.code not in DRAFTS and table.last_answer is not None \
+            and table.last_answer not in CONFIRM.values():
+        table.refused += 1
+        table.refusals[table.last_answer] += 1
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A planned press of one exact button (``option`` as the party planner's)."""
+
+    option: Any
+    button: Button
+
+    @property
+    def due(self) -> float:
+        return self.option.due

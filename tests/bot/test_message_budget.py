@@ -1,0 +1,121 @@
+"""Issue 11, target 2: a game spends few messages, and players lose nothing by it
+(docs/performance.md, "Messages per game"). Real updates through ``Dispatcher.feed_update``
+with the recording session; the budgets are counts of Bot API calls, never times."""
+
+from __future__ import annotations
+
+from bot.games.mafia import presenter as mafia_presenter
+from bot.games.mafia.live import LIVE_GAP
+from engine import Phase
+from tests.bot.driver import press_action
+from tests.bot.harness import GROUP, Harness, make_harness
+from tests.bot.helpers import start_game, to_day, to_voting
+
+
+def _group_edits(h: Harness) -> int:
+    return len(h.session.calls.calls_to("editMessageText", GROUP))
+
+
+async def test_the_morning_heads_the_first_turn_in_one_message(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        await start_game(h)
+        sends = len(h.session.calls.calls_to("sendMessage", GROUP))
+        await to_day(h)
+        new = [c for c in h.session.calls.calls_to("sendMessage", GROUP)][sends:]
+        # night 1's announcement is on the ready message; the morning heads the turn
+        assert len(new) == 1, [c.method for c in new]
+        text = h.texts(GROUP)[-1]
+        assert text.startswith("☀️ Morning.") and "\n\n🎙 Day 1. Speech of №1 " in text
+        # the turn's later edits keep the morning on top
+        st = (await h.game()).state
+        assert await press_action(h, h.user(st.speaker), GROUP, "nom", 3) == "🎯"
+        g = await h.game()
+        assert h.session.message(GROUP, g.ui["turn"])["text"].startswith("☀️ Morning.")
+        assert g.ui["head:turn"].startswith("☀️ Morning.")  # stored with the ui: a restart keeps it
+    finally:
+        await h.stop()
+
+
+async def test_no_keyboard_is_removed_twice_from_a_night_message(sqlite_url: str):
+    """A «Sleep» press takes the keyboard off the night message; the morning sends no second,
+    empty edit to it -- only the last sleeper's message, whose press ended the night before it
+    could be refreshed, loses its keyboard at dawn."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        await start_game(h)
+        last = (await h.game()).state.alive_active()[-1].user_id  # to_day presses in this order
+        await to_day(h)
+        players = {u.id for u in h.users}
+        closes = [c.chat_id for c in h.session.calls.calls_to("editMessageReplyMarkup")
+                  if c.chat_id in players]
+        assert closes == [last]
+        for u in h.users:  # each player's one message: his card, now night 1's message
+            assert h.find_button(u.id) is None
+    finally:
+        await h.stop()
+
+
+async def test_an_edit_equal_to_what_a_message_shows_never_reaches_telegram(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        await start_game(h)
+        await to_day(h)
+        g = await h.game()
+        presenter = h.app.presenter.game("party")
+        _ = h.app.presenter.tr.get(g.locale)
+        before = _group_edits(h)
+        presenter.refresh_table(g, _, g.state)  # the table already shows this state
+        presenter.refresh_table(g, _, g.state)
+        await h.app.sender.drain()
+        assert _group_edits(h) == before
+    finally:
+        await h.stop()
+
+
+async def test_votes_pressed_together_cost_one_edit_and_the_rest_follows_the_gap(
+        sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=7)
+    try:
+        await start_game(h)
+        await to_day(h)
+        st = await to_voting(h)
+        h.clock.advance(LIVE_GAP)
+        before = _group_edits(h)
+        voters = [p.user_id for p in st.alive_active()][:4]
+        for uid in voters:  # four votes within one second of game time
+            assert await press_action(h, h.user(uid), GROUP, "vote") == "🗳"
+        assert _group_edits(h) == before + 1  # the first shown at once, the others held
+        g = await h.game()
+        text = h.session.message(GROUP, g.ui["vote"])["text"]
+        assert " — 1: " in text
+        h.clock.advance(LIVE_GAP)  # the next step after the gap shows all four
+        h.app.presenter.game("party").flush_live(g)
+        await h.app.sender.drain()
+        assert _group_edits(h) == before + 2
+        assert " — 4: " in h.session.message(GROUP, g.ui["vote"])["text"]
+        assert g.state.phase is Phase.VOTING
+    finally:
+        await h.stop()
+
+
+class _Loop:
+    """Records ``call_later`` (the countdown's edits) instead of scheduling them."""
+
+    def __init__(self) -> None:
+        self.later: list[tuple[float, tuple]] = []
+
+    def call_later(self, delay, callback, *args):
+        self.later.append((delay, args))
+
+
+def test_a_countdown_costs_at_most_one_edit_per_turn(monkeypatch):
+    loop = _Loop()
+    monkeypatch.setattr(mafia_presenter.asyncio, "get_running_loop", lambda: loop)
+    p = mafia_presenter.MafiaPresenter(out=None)
+    for seconds in (15, 20, 30, 60, 90, 180):
+        loop.later.clear()
+        p.countdown(object(), 1, seconds)
+        assert len(loop.later) <= 1
+        if seconds >= 20:  # ten seconds before the end: "⏳ 10 s left"
+            assert [(delay, args[1:]) for delay, args in loop.later] == [(seconds - 10, (1, 10))]
