@@ -95,10 +95,12 @@ class GameService:
         self._index(g)
         return g
 
-    async def _rebuild(self, rec: GameRecord) -> LiveGame:
+    async def _rebuild(self, rec: GameRecord, log: list[dict] | None = None) -> LiveGame:
+        """The game of ``rec`` replayed from its log (``log``: its commands, if already loaded)."""
         g = LiveGame(id=rec.id, chat_id=rec.chat_id, locale=rec.locale, seed=rec.seed,
                      deadline=rec.deadline_at, ui=dict(rec.ui or {}))
-        log = await self.storage.load_log(rec.id)
+        if log is None:
+            log = await self.storage.load_log(rec.id)
         if log:
             g.state, _ = replay(decode_log(log))  # each game's commands by its own type table
         g.raw_names = {int(uid): name for uid, name in (g.ui.get("names") or {}).items()}
@@ -360,26 +362,41 @@ class GameService:
     async def recover(self) -> int:
         """Reload every lobby/running game and re-arm its deadline (overdue ones fire at once).
 
+        Every deadline is re-armed first, from the games rows; then the logs are read in bulk
+        and replayed game by game, yielding to the event loop between games so that presses
+        queued while the bot was down are handled meanwhile (each loads its game on demand).
         Returns the number of games recovered.
         """
         count = 0
-        for rec in await self.storage.active_games():
+        records = await self.storage.active_games()
+        for rec in records:
+            if rec.id not in self.games:
+                self._rearm(rec)
+        logs = await self.storage.load_logs([rec.id for rec in records])
+        for rec in records:
             async with self._locks[rec.id]:  # a press may load it meanwhile (bot.app.App.start)
                 if rec.id in self.games:  # it did: its timer may have moved on since
                     rec = await self.storage.get_game(rec.id) or rec
+                    self._rearm(rec)
                 else:
                     try:
-                        self.games[rec.id] = await self._rebuild(rec)
+                        self.games[rec.id] = await self._rebuild(rec, logs.pop(rec.id, []))
                         self._index(self.games[rec.id])
                     except (IllegalCommand, ValueError):
                         logger.exception("game %s: log does not replay; cancelling", rec.id)
+                        if self.deadlines is not None:
+                            self.deadlines.cancel(rec.id)
                         continue
                 count += 1
-                if self.deadlines is not None and rec.deadline_at is not None:
-                    # presses queued while the bot was down are handled before an overdue timer
-                    at = max(rec.deadline_at, self.clock() + timedelta(seconds=RESTART_GRACE))
-                    self.deadlines.arm(rec.id, rec.timer_seq, at)
+            await asyncio.sleep(0)  # let queued presses in
         return count
+
+    def _rearm(self, rec: GameRecord) -> None:
+        """Arm the stored deadline of ``rec``, overdue ones :data:`RESTART_GRACE` from now."""
+        if self.deadlines is not None and rec.deadline_at is not None:
+            # presses queued while the bot was down are handled before an overdue timer
+            at = max(rec.deadline_at, self.clock() + timedelta(seconds=RESTART_GRACE))
+            self.deadlines.arm(rec.id, rec.timer_seq, at)
 
     def user_lock(self, user_id: int) -> asyncio.Lock:
         """A lock per user for checks that span games (a user is in one active game at most).

@@ -342,6 +342,20 @@ class Storage:
         async with self._read() as connection:
             return list((await connection.execute(query.order_by(game_log.c.seq))).scalars())
 
+    async def load_logs(self, game_ids: Sequence[int], chunk: int = 50) -> dict[int, list[dict[str, Any]]]:
+        """The commands of several games at once (start-up recovery): game id -> its commands in
+        seq order; a game without commands is missing. One query per ``chunk`` games."""
+        logs: dict[int, list[dict[str, Any]]] = {}
+        ids = list(game_ids)
+        async with self._read() as connection:
+            for first in range(0, len(ids), chunk):
+                query = (select(game_log.c.game_id, game_log.c.command)
+                         .where(game_log.c.game_id.in_(ids[first:first + chunk]))
+                         .order_by(game_log.c.game_id, game_log.c.seq))
+                for game_id, command in await connection.execute(query):
+                    logs.setdefault(game_id, []).append(command)
+        return logs
+
     async def load_events(self, game_id: int, start: int = 0) -> list[list[dict[str, Any]]]:
         """The events of each command from ``seq >= start``, in seq order (one list per command)."""
         query = select(game_log.c.events).where(game_log.c.game_id == game_id, game_log.c.seq >= start)
