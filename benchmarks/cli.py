@@ -46,6 +46,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stagger", type=float, default=10.0, metavar="MIN",
                         help="with --pace real: lobbies open spread over MIN game minutes "
                              "(default 10)")
+    parser.add_argument("--bot-rate", type=int, default=30, metavar="N",
+                        help="with --pace real: calls per second Telegram allows the bot in all "
+                             "(default 30, its limit for ordinary bots)")
     args = parser.parse_args(argv)
     if not rs.min_players <= args.players <= rs.max_players:
         parser.error(f"--players must be {rs.min_players}-{rs.max_players}")
@@ -77,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .scale import report_scale, run_scale
 
         run = asyncio.run(run_scale(args.games or DEFAULT_GAMES, args.players, args.seed, args.db,
-                                    args.compress, args.duration, args.stagger))
+                                    args.compress, args.duration, args.stagger, args.bot_rate))
         print(report_scale(run))
         return 1 if run.failures else 0
     return asyncio.run(_stack(args))

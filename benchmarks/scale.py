@@ -54,9 +54,9 @@ class PacedSession(BenchSession):
     """The fake Bot API of the throughput run, remembering only the newest messages of a chat
     and counting calls beyond Telegram's limits (scaled by ``compress``)."""
 
-    def __init__(self, compress: float, **kwargs: Any) -> None:
+    def __init__(self, compress: float, bot_rate: int = GLOBAL_RATE[0], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.compress = compress
+        self.compress, self.bot_rate = compress, bot_rate
         self.sent: defaultdict[int, list[float]] = defaultdict(list)  # chat -> loop times
         self.all_sent: list[float] = []
 
@@ -84,7 +84,8 @@ class PacedSession(BenchSession):
 
         groups = sum(excess(t, GROUP_RATE) for chat, t in self.sent.items() if chat < 0)
         privates = sum(excess(t, PRIVATE_RATE) for chat, t in self.sent.items() if chat > 0)
-        return {"group": groups, "private": privates, "bot": excess(self.all_sent, GLOBAL_RATE)}
+        return {"group": groups, "private": privates,
+                "bot": excess(self.all_sent, (self.bot_rate, GLOBAL_RATE[1]))}
 
 
 class PacedTable(Table):
@@ -123,18 +124,19 @@ class ScaleRun:
     running_at_peak: int = 0
     over_limits: dict[str, int] = field(default_factory=dict)
     db_url: str = ""
+    bot_rate: int = GLOBAL_RATE[0]
 
 
 async def run_scale(games: int, players: int, seed: int, db_url: str | None, compress: float,
-                    duration: float, stagger: float) -> ScaleRun:
+                    duration: float, stagger: float, bot_rate: int = GLOBAL_RATE[0]) -> ScaleRun:
     """Play ``games`` tables at the players' pace, ``compress`` times faster; stop after
     ``duration`` wall seconds (tables still playing are stopped)."""
     if db_url is None:
         with tempfile.TemporaryDirectory(prefix="mafia-scale-") as folder:
             return await _run(games, players, seed, fresh_sqlite_url(folder), compress,
-                              duration, stagger, 0)
+                              duration, stagger, 0, bot_rate)
     return await _run(games, players, seed, db_url, compress, duration, stagger,
-                      random.SystemRandom().randrange(1, 10**5))
+                      random.SystemRandom().randrange(1, 10**5), bot_rate)
 
 
 def _scaled(rate: tuple[int, float], compress: float) -> tuple[int, float]:
@@ -142,13 +144,13 @@ def _scaled(rate: tuple[int, float], compress: float) -> tuple[int, float]:
 
 
 async def _run(games: int, players: int, seed: int, db_url: str, compress: float,
-               duration: float, stagger: float, nonce: int) -> ScaleRun:
+               duration: float, stagger: float, nonce: int, bot_rate: int) -> ScaleRun:
     logging.getLogger().setLevel(logging.ERROR)
-    run = ScaleRun(games=games, compress=compress, db_url=db_url)
-    session = PacedSession(compress)
+    run = ScaleRun(games=games, compress=compress, db_url=db_url, bot_rate=bot_rate)
+    session = PacedSession(compress, bot_rate)
     limits = {"group_rate": _scaled(GROUP_RATE, compress),
               "private_rate": _scaled(PRIVATE_RATE, compress),
-              "global_rate": _scaled(GLOBAL_RATE, compress)}
+              "global_rate": _scaled((bot_rate, GLOBAL_RATE[1]), compress)}
     app = build_app(token=TEST_TOKEN, database_url=db_url, session=session,
                     deadlines_cls=ManualDeadlines, clock=table_clock(utcnow), sender_kwargs=limits)
     await app.start()
@@ -243,7 +245,8 @@ def report_scale(run: ScaleRun) -> str:
     per_game = run.rss_peak_growth / max(run.running_at_peak, 1)
     lines = [
         f"mafia-bot at scale: {run.games} games at the players' pace, game time ×{run.compress:g} "
-        f"(Telegram's limits scaled alike), {run.wall:.0f} s of wall time",
+        f"(Telegram's limits scaled alike; {run.bot_rate} calls/s per bot), {run.wall:.0f} s of "
+        f"wall time, store {run.db_url.split(':')[0]}",
         f"  games                 {run.started} opened, {run.finished} finished in the run "
         f"({run.games - run.started} not yet due)",
         f"  updates               {n:,} ({n / max(run.wall, 1e-9):.1f}/s); feed_update p50 "
@@ -254,7 +257,7 @@ def report_scale(run: ScaleRun) -> str:
         f"{ms(percentile(delays, 99))} over {len(delays):,} messages; busiest game minute "
         f"({len(busiest):,} messages): p99 {ms(percentile(busiest, 99))}",
         f"  beyond the limits     {run.over_limits} (calls the fake saw beyond 20/group/min, "
-        f"1/private/s, 30/bot/s, in game time)",
+        f"1/private/s, {run.bot_rate}/bot/s, in game time)",
         f"  memory                {per_game / 1024:.1f} KiB of RSS per running game "
         f"({run.rss_peak_growth / 2**20:.0f} MiB over {run.running_at_peak} running games; "
         f"the fake server's and the players' memory included)",
