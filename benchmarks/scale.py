@@ -145,7 +145,17 @@ def _scaled(rate: tuple[int, float], compress: float) -> tuple[int, float]:
 
 async def _run(games: int, players: int, seed: int, db_url: str, compress: float,
                duration: float, stagger: float, nonce: int, bot_rate: int) -> ScaleRun:
-    logging.getLogger().setLevel(logging.ERROR)
+    root, level = logging.getLogger(), logging.getLogger().level
+    root.setLevel(logging.ERROR)  # a thousand games' info lines are not the figures
+    try:
+        return await _play(games, players, seed, db_url, compress, duration, stagger, nonce,
+                           bot_rate)
+    finally:
+        root.setLevel(level)
+
+
+async def _play(games: int, players: int, seed: int, db_url: str, compress: float,
+                duration: float, stagger: float, nonce: int, bot_rate: int) -> ScaleRun:
     run = ScaleRun(games=games, compress=compress, db_url=db_url, bot_rate=bot_rate)
     session = PacedSession(compress, bot_rate)
     limits = {"group_rate": _scaled(GROUP_RATE, compress),

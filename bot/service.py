@@ -27,13 +27,12 @@ from engine.core.events import Event
 
 from .games import bot_game
 from .names import show_names, with_names
+from .recovery import RESTART_GRACE, recover_games
 from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
 
 logger = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
-#: Seconds an overdue deadline waits after a restart, so queued updates come first.
-RESTART_GRACE = 5
 
 
 def utcnow() -> datetime:
@@ -360,43 +359,9 @@ class GameService:
 
     # --- start-up --------------------------------------------------------------------------
     async def recover(self) -> int:
-        """Reload every lobby/running game and re-arm its deadline (overdue ones fire at once).
-
-        Every deadline is re-armed first, from the games rows; then the logs are read in bulk
-        and replayed game by game, yielding to the event loop between games so that presses
-        queued while the bot was down are handled meanwhile (each loads its game on demand).
-        Returns the number of games recovered.
-        """
-        count = 0
-        records = await self.storage.active_games()
-        for rec in records:
-            if rec.id not in self.games:
-                self._rearm(rec)
-        logs = await self.storage.load_logs([rec.id for rec in records])
-        for rec in records:
-            async with self._locks[rec.id]:  # a press may load it meanwhile (bot.app.App.start)
-                if rec.id in self.games:  # it did: its timer may have moved on since
-                    rec = await self.storage.get_game(rec.id) or rec
-                    self._rearm(rec)
-                else:
-                    try:
-                        self.games[rec.id] = await self._rebuild(rec, logs.pop(rec.id, []))
-                        self._index(self.games[rec.id])
-                    except (IllegalCommand, ValueError):
-                        logger.exception("game %s: log does not replay; cancelling", rec.id)
-                        if self.deadlines is not None:
-                            self.deadlines.cancel(rec.id)
-                        continue
-                count += 1
-            await asyncio.sleep(0)  # let queued presses in
-        return count
-
-    def _rearm(self, rec: GameRecord) -> None:
-        """Arm the stored deadline of ``rec``, overdue ones :data:`RESTART_GRACE` from now."""
-        if self.deadlines is not None and rec.deadline_at is not None:
-            # presses queued while the bot was down are handled before an overdue timer
-            at = max(rec.deadline_at, self.clock() + timedelta(seconds=RESTART_GRACE))
-            self.deadlines.arm(rec.id, rec.timer_seq, at)
+        """Reload every lobby/running game and re-arm its deadline (``bot/recovery.py``).
+        Returns the number of games recovered."""
+        return await recover_games(self)
 
     def user_lock(self, user_id: int) -> asyncio.Lock:
         """A lock per user for checks that span games (a user is in one active game at most).
