@@ -44,6 +44,20 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="benchmark the engine alone (random playouts, no bot, no store)")
     parser.add_argument("--no-bare", action="store_true",
                         help="skip replaying the updates through a bare aiogram Dispatcher")
+    parser.add_argument("--pace", choices=("fast", "real"), default="fast",
+                        help="fast: every table acts at once (throughput, default); real: at the "
+                             "players' human delays on the wall clock (benchmarks/scale.py)")
+    parser.add_argument("--compress", type=float, default=20.0, metavar="X",
+                        help="with --pace real: game time runs X times faster than wall time, "
+                             "Telegram's limits scaled alike (default 20)")
+    parser.add_argument("--duration", type=float, default=600.0, metavar="SEC",
+                        help="with --pace real: stop after SEC wall seconds (default 600)")
+    parser.add_argument("--stagger", type=float, default=10.0, metavar="MIN",
+                        help="with --pace real: lobbies open spread over MIN game minutes "
+                             "(default 10)")
+    parser.add_argument("--bot-rate", type=int, default=30, metavar="N",
+                        help="with --pace real: calls per second Telegram allows the bot in all "
+                             "(default 30, its limit for ordinary bots)")
     args = parser.parse_args(argv)
     rs = find_ruleset(args.preset)
     if args.players is None:
@@ -76,6 +90,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = run_engine(args.games or DEFAULT_ENGINE_GAMES, args.players, args.seed)
         print(report_engine(run, args.seed))
         return 0
+    if args.pace == "real":
+        from .scale import report_scale, run_scale
+
+        run = asyncio.run(run_scale(args.games or DEFAULT_GAMES, args.players, args.seed, args.db,
+                                    args.compress, args.duration, args.stagger, args.bot_rate))
+        print(report_scale(run))
+        return 1 if run.failures else 0
     return asyncio.run(_stack(args))
 
 

@@ -49,6 +49,11 @@ def report_stack(run: StackRun, bare: BareRun | None, seed: int) -> str:
         f"{sum(t.deadlines_fired for t in run.tables):,} deadlines fired besides)",
         f"  CPU                   {run.cpu:.2f} s → {_ms(run.cpu / max(n_updates, 1))} per update "
         f"(players' simulation and deadlines included)",
+        f"  the bot's own CPU     {_ms((run.cpu - run.outside_cpu) / max(n_updates, 1))} per update "
+        f"(less {_ms(run.outside_cpu / max(n_updates, 1))} of the fake Bot API server and the "
+        f"players' planning and update building)",
+        f"  group commit          {run.commits[1]:,} log writes in {run.commits[0]:,} transactions "
+        f"({run.commits[1] / max(run.commits[0], 1):.1f} per transaction)",
         f"  update latency        p50 {_ms(percentile(lat, 50))}, p99 {_ms(percentile(lat, 99))}, "
         f"max {_ms(max(lat, default=0.0))} (time of one dp.feed_update; {run.games} "
         f"game{'s' if run.games != 1 else ''} played at once)",
@@ -75,6 +80,9 @@ def report_stack(run: StackRun, bare: BareRun | None, seed: int) -> str:
             f"{len(b_lat) / max(bare.wall, 1e-9):,.0f} updates/s ({bare.handled:,} matched a handler)",
             f"  update latency        p50 {_ms(percentile(b_lat, 50))}, "
             f"p99 {_ms(percentile(b_lat, 99))}",
+            f"  CPU                   {_ms(bare.cpu / max(len(b_lat), 1))} per update; the bot's own "
+            f"CPU per update is {_cpu_ratio(run, bare):.1f}× bare routing's (whole process: "
+            f"{run.cpu / max(n_updates, 1) / max(bare.cpu / max(len(b_lat), 1), 1e-9):.1f}×)",
             f"  our stack's overhead  p50 +{_ms(percentile(lat, 50) - percentile(b_lat, 50))}, "
             f"p99 +{_ms(percentile(lat, 99) - percentile(b_lat, 99))} per update",
         ]
@@ -130,6 +138,12 @@ def message_lines(run: StackRun, window: float = 60.0) -> list[str]:
         f"{mean(busiest):.1f}; calls per minute of game time per group: mean "
         f"{mean(per_minute):.1f}, max {max(per_minute):.1f}",
     ]
+
+
+def _cpu_ratio(run: StackRun, bare: BareRun) -> float:
+    """The bot's own CPU per update over bare routing's CPU per update (same updates)."""
+    n = max(len(run.recorder.updates), 1)
+    return (run.cpu - run.outside_cpu) / n / max(bare.cpu / max(len(bare.latencies), 1), 1e-9)
 
 
 def _window_mix(run: StackRun, index: int, window: float) -> str:

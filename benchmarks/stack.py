@@ -16,7 +16,8 @@ import random
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from time import perf_counter, process_time
+from time import perf_counter, process_time, thread_time
+from typing import Any
 
 from bot.app import App, build_app
 from bot.deadlines import ManualDeadlines
@@ -67,6 +68,33 @@ class StackRun:
     log_commands: list[int] = field(default_factory=list)
     logged: Counter[str] = field(default_factory=Counter)
     log_samples: list[str] = field(default_factory=list)
+    #: CPU seconds of the simulation around the bot, inside ``cpu``: the fake Bot API server
+    #: answering, the players planning and building their updates, the benchmark's own state
+    #: measurements. ``cpu - outside_cpu`` is the bot's own CPU.
+    outside_cpu: float = 0.0
+    commits: tuple[int, int] = (0, 0)  #: (transactions of the group commit, log writes in them)
+
+
+class CpuMeter:
+    """Adds up the main thread's CPU time spent in wrapped synchronous functions (outermost
+    call only, so nested wrapped calls are not counted twice)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._depth = 0
+
+    def wrap(self, fn: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if self._depth:
+                return fn(*args, **kwargs)
+            self._depth += 1
+            started = thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.seconds += thread_time() - started
+                self._depth -= 1
+        return timed
 
 
 def fresh_sqlite_url(folder: str) -> str:
@@ -102,9 +130,15 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int,
     try:
         await app.start()
         run.tables = _tables(app, session, games, players, seed, nonce, run.recorder, preset)
+        meter = _meter(session, run.tables)
+        group = getattr(app.storage, "_group", None)
+        before = (group.batches, group.writes) if group is not None else (0, 0)
         started, cpu_started = perf_counter(), process_time()
         outcomes = await asyncio.gather(*(t.play() for t in run.tables), return_exceptions=True)
         run.wall, run.cpu = perf_counter() - started, process_time() - cpu_started
+        run.outside_cpu = meter.seconds
+        if group is not None:
+            run.commits = (group.batches - before[0], group.writes - before[1])
         await _settle_background(app)
         for table, outcome in zip(run.tables, outcomes):
             if isinstance(outcome, BaseException):
@@ -135,6 +169,22 @@ def _tables(app: App, session: BenchSession, games: int, players: int, seed: int
         table.measure_state = _state_size
         tables.append(table)
     return tables
+
+
+def _meter(session: BenchSession, tables: list[Table]) -> CpuMeter:
+    """Time what is not the bot: the fake server's answers, the players' planning, button
+    search and update building, and the benchmark's state measurements."""
+    meter = CpuMeter()
+    session._answer = meter.wrap(session._answer)  # noqa: SLF001 - the fake server's work
+    updates = tables[0].updates if tables else None
+    if updates is not None:
+        for name in ("group_command", "private_text", "callback"):
+            setattr(updates, name, meter.wrap(getattr(updates, name)))
+    for table in tables:
+        for name in ("_options", "_find_button", "measure_state", "deadline"):
+            if getattr(table, name, None) is not None:
+                setattr(table, name, meter.wrap(getattr(table, name)))
+    return meter
 
 
 def _state_size(st: GameState) -> int:

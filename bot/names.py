@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import logging
 import unicodedata
+from functools import lru_cache
 from collections.abc import Callable, Mapping
 from html import escape
 
@@ -36,6 +37,7 @@ ISOLATES = frozenset("\u2066\u2067\u2068\u2069")
 NAME_LIMIT = 64  # characters kept of a name
 
 
+@lru_cache(maxsize=65536)  # pure, and asked for every name at every command
 def visible(name: str | None) -> bool:
     """True if ``name`` shows at least one character (see the module docstring)."""
     for ch in name or "":
@@ -48,6 +50,7 @@ def visible(name: str | None) -> bool:
     return False
 
 
+@lru_cache(maxsize=65536)  # pure, and asked for every name at every command
 def tidy(name: str | None, limit: int = NAME_LIMIT) -> str:
     """``name`` without isolate characters, with control characters (newlines) as spaces,
     stripped and cut to ``limit`` characters."""
@@ -59,6 +62,7 @@ def tidy(name: str | None, limit: int = NAME_LIMIT) -> str:
     return "".join(out).strip()[:limit]
 
 
+@lru_cache(maxsize=65536)  # pure, and asked for every name at every command
 def isolate_plain(name: str | None, fallback: str = "?", limit: int = NAME_LIMIT) -> str:
     """``⁨name⁩`` for plain text (button labels): tidied and isolated; ``fallback`` (not isolated)
     when the name is invisible."""
@@ -66,6 +70,7 @@ def isolate_plain(name: str | None, fallback: str = "?", limit: int = NAME_LIMIT
     return f"{FSI}{text}{PDI}" if visible(text) else fallback
 
 
+@lru_cache(maxsize=65536)  # pure, and asked for every name at every command
 def isolate(name: str | None, fallback: str = "?", limit: int = NAME_LIMIT) -> str:
     """The HTML form of :func:`isolate_plain`: the name is HTML-escaped, ``fallback`` too."""
     text = tidy(name, limit)

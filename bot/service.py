@@ -27,13 +27,12 @@ from engine.core.events import Event
 
 from .games import bot_game
 from .names import show_names, with_names
-from .storage import KEEP, GameRecord, LogConflict, Storage
+from .recovery import RESTART_GRACE, recover_games
+from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
 
 logger = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
-#: Seconds an overdue deadline waits after a restart, so queued updates come first.
-RESTART_GRACE = 5
 
 
 def utcnow() -> datetime:
@@ -73,11 +72,11 @@ class GameService:
         self.lobby_timeout = lobby_timeout
         self.games: dict[int, LiveGame] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._tasks: set[asyncio.Task] = set()
-        self._ui_lock = asyncio.Lock()
         self._user_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
             weakref.WeakValueDictionary()
-        self._ui_pending: dict[int, dict] = {}
+        #: user id -> ids of the games in memory he plays or hosts (for :meth:`seen`); may
+        #: hold ids of games that ended or that he left (checked there), never misses one.
+        self._by_user: defaultdict[int, set[int]] = defaultdict(set)
         #: ``await listener(game, before, after, events)`` after each stored command (under the
         #: game's lock, after the presenter); e.g. the history (bot/history/service.py).
         self.listeners: list[Callable[..., Any]] = []
@@ -92,12 +91,15 @@ class GameService:
             raise KeyError(game_id)
         g = await self._rebuild(rec)
         self.games[game_id] = g
+        self._index(g)
         return g
 
-    async def _rebuild(self, rec: GameRecord) -> LiveGame:
+    async def _rebuild(self, rec: GameRecord, log: list[dict] | None = None) -> LiveGame:
+        """The game of ``rec`` replayed from its log (``log``: its commands, if already loaded)."""
         g = LiveGame(id=rec.id, chat_id=rec.chat_id, locale=rec.locale, seed=rec.seed,
                      deadline=rec.deadline_at, ui=dict(rec.ui or {}))
-        log = await self.storage.load_log(rec.id)
+        if log is None:
+            log = await self.storage.load_log(rec.id)
         if log:
             g.state, _ = replay(decode_log(log))  # each game's commands by its own type table
         g.raw_names = {int(uid): name for uid, name in (g.ui.get("names") or {}).items()}
@@ -132,7 +134,8 @@ class GameService:
                     await self.storage.append(
                         game_id, before.commands if before else 0, stored,
                         [game.to_dict(e) for e in events], status=status, winner=winner,
-                        deadline=deadline if deadline is not None else KEEP)
+                        deadline=deadline if deadline is not None else KEEP,
+                        players=self._player_ops(g, new, cmd))
                     break
                 except LogConflict:
                     if attempt:
@@ -143,7 +146,7 @@ class GameService:
             if type(cmd).__name__ in ("Join", "BecomeHost") and getattr(cmd, "name", ""):
                 g.raw_names[cmd.user_id] = cmd.name  # a rejoin brings his name of today
             g.state = new = self._named(g, new)
-            await self._sync_players(g, before, cmd)
+            self._index(g)
             self._arm(g, deadline)
             try:
                 self.presenter.present(g, before, new, events)
@@ -171,18 +174,20 @@ class GameService:
             return "running", None
         return None, None
 
-    async def _sync_players(self, g: LiveGame, before: GameState | None, cmd: Command) -> None:
-        st = g.state
+    def _player_ops(self, g: LiveGame, new: GameState, cmd: Command) -> tuple[PlayerOp, ...]:
+        """The ``game_players`` rows the command changes, stored with it (one transaction);
+        the dealt seats with the names shown at the table."""
         name = type(cmd).__name__
         if name == "Join":
-            await self.storage.set_player(g.id, cmd.user_id, cmd.name)
-        elif name == "BecomeHost":
-            await self.storage.set_player(g.id, cmd.user_id, cmd.name or "host")
-        elif name == "Leave":
-            await self.storage.remove_player(g.id, cmd.user_id)
-        elif name == "StartGame":
-            for uid, pname, seat in game_of(st).seats(st):
-                await self.storage.set_player(g.id, uid, pname, seat=seat)
+            return (PlayerOp(cmd.user_id, cmd.name),)
+        if name == "BecomeHost":
+            return (PlayerOp(cmd.user_id, cmd.name or "host"),)
+        if name == "Leave":
+            return (PlayerOp(cmd.user_id, None),)
+        if name == "StartGame":
+            st = self._named(g, new)
+            return tuple(PlayerOp(uid, pname, seat) for uid, pname, seat in game_of(st).seats(st))
+        return ()
 
     def _plan_deadline(self, g: LiveGame, before: GameState | None, new: GameState
                        ) -> tuple[int | None, datetime | None] | None:
@@ -210,6 +215,16 @@ class GameService:
             self.deadlines.cancel(g.id)
         else:
             self.deadlines.arm(g.id, seq, at)
+
+    def _index(self, g: LiveGame) -> None:
+        """Note ``g``'s players and host in :attr:`_by_user`."""
+        st = g.state
+        if st is None:
+            return
+        for uid in st.players:
+            self._by_user[uid].add(g.id)
+        if st.host is not None:
+            self._by_user[st.host].add(g.id)
 
     def _forget_later(self, game_id: int) -> None:
         self.games.pop(game_id, None)
@@ -243,9 +258,15 @@ class GameService:
         sends anything is back, and the game he waited for resumes (PARTY-44, PARTY-46), unless
         ``back`` is False (his ``/resume`` does that itself).
         The lobby or table message is edited to the new name at once (not at night)."""
-        for g in list(self.games.values()):
-            st = g.state
+        ids = self._by_user.get(user_id)
+        if not ids:
+            self._by_user.pop(user_id, None)
+            return
+        for game_id in list(ids):
+            g = self.games.get(game_id)
+            st = g.state if g is not None else None
             if st is None or st.over or (user_id not in st.players and user_id != st.host):
+                ids.discard(game_id)  # ended, forgotten or left: drop the stale entry
                 continue
             if g.raw_names.get(user_id) != name:
                 async with self._locks[g.id]:
@@ -342,27 +363,9 @@ class GameService:
 
     # --- start-up --------------------------------------------------------------------------
     async def recover(self) -> int:
-        """Reload every lobby/running game and re-arm its deadline (overdue ones fire at once).
-
-        Returns the number of games recovered.
-        """
-        count = 0
-        for rec in await self.storage.active_games():
-            async with self._locks[rec.id]:  # a press may load it meanwhile (bot.app.App.start)
-                if rec.id in self.games:  # it did: its timer may have moved on since
-                    rec = await self.storage.get_game(rec.id) or rec
-                else:
-                    try:
-                        self.games[rec.id] = await self._rebuild(rec)
-                    except (IllegalCommand, ValueError):
-                        logger.exception("game %s: log does not replay; cancelling", rec.id)
-                        continue
-                count += 1
-                if self.deadlines is not None and rec.deadline_at is not None:
-                    # presses queued while the bot was down are handled before an overdue timer
-                    at = max(rec.deadline_at, self.clock() + timedelta(seconds=RESTART_GRACE))
-                    self.deadlines.arm(rec.id, rec.timer_seq, at)
-        return count
+        """Reload every lobby/running game and re-arm its deadline (``bot/recovery.py``).
+        Returns the number of games recovered."""
+        return await recover_games(self)
 
     def user_lock(self, user_id: int) -> asyncio.Lock:
         """A lock per user for checks that span games (a user is in one active game at most).
@@ -373,27 +376,14 @@ class GameService:
         return lock
 
     def persist_ui_soon(self, g: LiveGame) -> None:
-        """Store ``g.ui`` in the background. Writes run one at a time in call order, so an older
-        snapshot never overwrites a newer one; :meth:`drain` waits for them."""
-        first = g.id not in self._ui_pending
-        self._ui_pending[g.id] = dict(g.ui)  # only the newest snapshot is ever written
-        if not first:
-            return
-
-        async def write() -> None:
-            async with self._ui_lock:
-                snapshot = self._ui_pending.pop(g.id, None)
-                if snapshot is not None:
-                    await self.storage.update_ui(g.id, snapshot)
-
-        task = asyncio.get_running_loop().create_task(write())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        """Store ``g.ui`` in the background, with the next group commit of the log
+        (``Storage.ui_soon``): only a game's newest snapshot is written, and never before an
+        older one; :meth:`drain` waits for them."""
+        self.storage.ui_soon(g.id, dict(g.ui))
 
     async def drain(self) -> None:
         """Wait for the background writes started so far (call before closing the storage)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.storage.drain()
 
     async def game_for_chat(self, chat_id: int) -> int | None:
         rec = await self.storage.active_game_for_chat(chat_id)

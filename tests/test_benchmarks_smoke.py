@@ -14,7 +14,8 @@ def test_full_stack_benchmark_prints_every_figure(capsys: pytest.CaptureFixture[
     for figure in ("updates/s", "p50", "p99", "per game = group", "private",
                    "callback answers", "in any 60 s of game time", "mean of the per-game max",
                    "the Telegram limit is 20 per group per minute", "bare aiogram",
-                   "our stack's overhead", "peak RSS", "per-game state"):
+                   "our stack's overhead", "peak RSS", "per-game state",
+                   "the bot's own CPU", "× bare routing's", "group commit"):
         assert figure in out, figure
     assert "problems" not in out, out
 
@@ -37,5 +38,15 @@ def test_every_preset_is_played_and_its_messages_reported(
     for figure in ("calls by kind", "group sends", "group edits", "callback answers",
                    "calls by method", "answerCallbackQuery", "busiest 60 s per group",
                    "calls per minute of game time per group"):
+        assert figure in out, figure
+    assert "problems" not in out, out
+
+
+def test_paced_benchmark_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--games", "2", "--players", "5", "--pace", "real", "--compress", "400",
+                 "--duration", "120", "--stagger", "0.1"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("2 opened", "feed_update p50", "of one core", "event → visible",
+                   "busiest game minute", "beyond the limits", "per running game"):
         assert figure in out, figure
     assert "problems" not in out, out

@@ -17,6 +17,7 @@ Usage::
 """
 
 from bot.storage.engine import create_engine
+from bot.storage.group_commit import PlayerOp
 from bot.storage.history import HistoryStorage
 from bot.storage.people import PeopleStorage
 from bot.storage.stats import StatsStorage
@@ -46,6 +47,7 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "LogConflict",
+    "PlayerOp",
     "PlayerRecord",
     "StatusError",
     "Storage",

@@ -8,7 +8,7 @@ import asyncio
 
 import logging
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -30,6 +30,9 @@ from bot.db_models import (
 )
 from bot.migrations import run_migrations
 from bot.storage.engine import BEGIN_IMMEDIATE, create_engine, migration_lock
+from bot.storage.group_commit import ENTERED_FROM as _ENTERED_FROM
+from bot.storage.group_commit import GroupCommit, LogWrite, PlayerOp
+from bot.storage.group_commit import stamps as _stamps
 from bot.storage.records import (
     KEEP,
     ActiveGameExists,
@@ -47,26 +50,6 @@ log = logging.getLogger(__name__)
 games = Game.__table__
 game_log = GameLogEntry.__table__
 chat_settings = ChatSettingsRow.__table__
-
-#: Statuses each status may be entered from (re-entering a status is a no-op update).
-_ENTERED_FROM: Final = {
-    "lobby": ("lobby",),
-    "running": ("lobby", "running"),
-    "finished": ("lobby", "running", "finished"),
-    "cancelled": ("lobby", "running", "cancelled"),
-}
-
-
-def _stamps(status: str, now: datetime) -> dict[str, Any]:
-    """Column updates that entering ``status`` implies: status and first start/finish stamps."""
-    values: dict[str, Any] = {"status": status}
-    stamp = bindparam(None, now, type_=UTCDateTime())
-    if status == "running":
-        values["started_at"] = func.coalesce(games.c.started_at, stamp)
-    elif status in ("finished", "cancelled"):
-        values["finished_at"] = func.coalesce(games.c.finished_at, stamp)
-    return values
-
 
 def _check_status(game_id: int, status: str) -> None:
     if status not in GAME_STATUSES:
@@ -96,6 +79,7 @@ class Storage:
         self._writer: AsyncEngine | None = None
         self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
         self._serial: asyncio.Lock | None = None
+        self._group = GroupCommit(self._write, lambda: self.engine)
 
     def _effective_url(self) -> str:
         parsed = make_url(self.url)
@@ -134,6 +118,7 @@ class Storage:
     async def close(self) -> None:
         """Dispose of the connection pool (and an in-memory database). May be started again."""
         if self._engine is not None:
+            await self.drain()
             await self._engine.dispose()
         self._engine = self._writer = None
         self._drop_tmpdir()
@@ -321,8 +306,13 @@ class Storage:
         status: str | None = None,
         winner: str | None = None,
         deadline: tuple[int | None, datetime | None] | _Keep = KEEP,
+        players: Sequence[PlayerOp] = (),
     ) -> None:
         """Append one command and its events at position ``seq`` in one transaction.
+
+        The transaction is shared with the appends of other games queued meanwhile (group
+        commit, ``group_commit.py``); this returns after it committed. ``players``: changes of
+        the game's players stored with the command (:class:`PlayerOp`; name None removes).
 
         ``deadline`` = ``(timer_seq, deadline_at)`` also stores the game's pending timer (as
         :meth:`set_deadline`) in the same transaction; ``KEEP`` leaves it.
@@ -333,44 +323,38 @@ class Storage:
         ``seq`` is taken or out of order (another writer was first: reload and replay),
         :class:`GameNotFound`, :class:`StatusError`.
         """
-        values: dict[str, Any] = {"log_len": seq + 1}
-        condition = [games.c.id == game_id, games.c.log_len == seq]
-        if status is not None:
-            _check_status(game_id, status)
-            values.update(_stamps(status, utcnow()))
-            condition.append(games.c.status.in_(_ENTERED_FROM[status]))
-        if winner is not None:
-            values["winner"] = winner
-        if not isinstance(deadline, _Keep):
-            if deadline[1] is not None and deadline[1].tzinfo is None:
-                raise ValueError("deadline_at must be timezone-aware")
-            values["timer_seq"], values["deadline_at"] = deadline
-        try:
-            async with self._write() as connection:
-                # The update comes first: it takes the row lock (the write lock on SQLite),
-                # so concurrent appenders queue here and the loser sees log_len moved on.
-                result = await connection.execute(update(games).where(*condition).values(**values))
-                if result.rowcount == 0:
-                    row = (
-                        await connection.execute(select(games.c.log_len, games.c.status).where(games.c.id == game_id))
-                    ).first()
-                    if row is None:
-                        raise GameNotFound(game_id)
-                    if row.log_len != seq:
-                        raise LogConflict(game_id, seq, row.log_len)
-                    raise StatusError(game_id, row.status, status or row.status)
-                await connection.execute(
-                    insert(game_log).values(game_id=game_id, seq=seq, command=command, events=events)
-                )
-        except IntegrityError:
-            # Only reachable if the log has rows beyond log_len (written outside append()).
-            raise LogConflict(game_id, seq, seq) from None
+        await self._group.submit(LogWrite(game_id, seq, command, events, status, winner,
+                                          deadline, tuple(players)))
+
+    def ui_soon(self, game_id: int, ui: dict[str, Any]) -> asyncio.Future[None]:
+        """Store ``ui`` as the game's whole presentation state (keys with value None dropped)
+        with the next group commit, without waiting; the newest snapshot of a game wins. The
+        future resolves once it is stored (a failure is logged, never raised)."""
+        return self._group.ui_soon(game_id, ui)
+
+    async def drain(self) -> None:
+        """Wait until every queued write (:meth:`append`, :meth:`ui_soon`) is stored."""
+        await self._group.drain()
 
     async def load_log(self, game_id: int, start: int = 0) -> list[dict[str, Any]]:
         """The game's commands from ``seq >= start`` in seq order ([] for an unknown game)."""
         query = select(game_log.c.command).where(game_log.c.game_id == game_id, game_log.c.seq >= start)
         async with self._read() as connection:
             return list((await connection.execute(query.order_by(game_log.c.seq))).scalars())
+
+    async def load_logs(self, game_ids: Sequence[int], chunk: int = 50) -> dict[int, list[dict[str, Any]]]:
+        """The commands of several games at once (start-up recovery): game id -> its commands in
+        seq order; a game without commands is missing. One query per ``chunk`` games."""
+        logs: dict[int, list[dict[str, Any]]] = {}
+        ids = list(game_ids)
+        async with self._read() as connection:
+            for first in range(0, len(ids), chunk):
+                query = (select(game_log.c.game_id, game_log.c.command)
+                         .where(game_log.c.game_id.in_(ids[first:first + chunk]))
+                         .order_by(game_log.c.game_id, game_log.c.seq))
+                for game_id, command in await connection.execute(query):
+                    logs.setdefault(game_id, []).append(command)
+        return logs
 
     async def load_events(self, game_id: int, start: int = 0) -> list[list[dict[str, Any]]]:
         """The events of each command from ``seq >= start``, in seq order (one list per command)."""

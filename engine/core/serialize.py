@@ -22,13 +22,22 @@ from .events import EVENT_TYPES
 FORMAT_VERSION = 1
 
 
+@lru_cache(maxsize=None)
+def _field_names(cls) -> tuple[str, ...]:
+    """The dataclass's field names, in order (``dataclasses.fields`` is slow on the hot path)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def _plain(value):
-    if value is None or type(value) in (int, str, bool, float):
+    if isinstance(value, _SCALARS) and not isinstance(value, Enum):
         return value
     if isinstance(value, Enum):
         return value.value
-    if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {name: _plain(getattr(value, name)) for name in _field_names(type(value))}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, (set, frozenset)):
