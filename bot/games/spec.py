@@ -27,7 +27,10 @@ class BotGame:
     from ``rng`` (the game's seeded ``random.Random``; the engine draws none);
     ``chat_policy(st, user_id, phase)``: whether a seated, living player may write in the group
     now (``phase``: ``st.phase``'s value; asked by ``bot.discipline.may_write`` in a running,
-    unpaused game) -- None: the honour system, the bot never deletes a message."""
+    unpaused game) -- None: the honour system, the bot never deletes a message;
+    ``webapp``: the game's view for the Mini App (``bot/webapp/``, docs/miniapp.md): an object
+    with ``table(_, st, viewer, events)`` and ``buttons(_, st, viewer)`` -- None: the game has no
+    live table page yet."""
 
     name: str
     presenter: type
@@ -35,6 +38,7 @@ class BotGame:
     deal: Callable[[Any, int | None, random.Random], Any]
     toggled_roles: Callable[[GameState, str], list[str]] | None = None
     chat_policy: Callable[[GameState, int, str], bool] | None = None
+    webapp: Any = None
 
     @property
     def timing_keys(self) -> tuple[str, ...]:
@@ -69,3 +73,16 @@ class Press:
             return self.st.by_seat(self.data.t).user_id
         except KeyError:
             return None
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who looks at the Mini App's table (``bot/webapp/``): ``user_id``; ``kind``: 'host' (sees
+    everything), 'player' (a seated, living player: the public table plus the events addressed
+    to him or his team) or 'onlooker' (an eliminated player, a group member, anyone after the
+    end: the public table); ``judge``: he may use the judge's tools (the host, or a group admin
+    when the game has no host: CLUB-41, CLUB-Q08)."""
+
+    user_id: int
+    kind: str
+    judge: bool = False

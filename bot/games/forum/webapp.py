@@ -1,0 +1,52 @@
+"""The forum preset's live table for the Mini App: the mafia table (the forum shows a leaving
+player's card at once, FORUM-Q08, which arrives as a public event) and the forum's own buttons:
+the night roles, the side, the Journalist's pair, the day's vote, the last word's suspect and
+published check, the host's decision and moderation (FORUM-17, 18), the bonus round's choice and
+the best player (docs/rules/forum.md)."""
+
+from __future__ import annotations
+
+from engine import GameState
+
+from ...keyboards import plain_label
+from ..mafia.webapp import MafiaWebView
+from ..spec import Viewer
+
+
+class ForumWebView(MafiaWebView):
+    ACTION_CODES = {**MafiaWebView.ACTION_CODES, "block": ("block", "👮 "),
+                    "slay": ("slay", "🔪 "), "infect": ("infect", "💋 ")}
+
+    def own_buttons(self, _, st: GameState, viewer: Viewer, la) -> list[dict]:
+        out: list[dict] = []
+
+        def add(code, targets, prefix, kind):
+            for uid in targets:
+                out.append({"a": code, "t": st.players[uid].seat,
+                            "label": prefix + plain_label(st, uid), "kind": kind})
+
+        if la.choose_side:
+            out.append({"a": "side", "t": 1, "label": _("🏙 Town"), "kind": "night"})
+            out.append({"a": "side", "t": 2, "label": _("🕶 Mafia"), "kind": "night"})
+        add("cmp", la.compare, "📰 ", "night")
+        add("vote", la.day_vote, "👎 ", "vote")
+        add("sus", la.suspect, "🎯 ", "turn")
+        add("rchk", la.reveal_check, "🔎 ", "turn")
+        if la.host_decide:
+            add("hd", la.host_decide, "⚖️ ", "judge")
+            out.append({"a": "hd", "t": 0, "label": _("🕊 Nobody"), "kind": "judge"})
+        if la.bonus_decide:
+            out.append({"a": "bon", "t": 0, "label": _("🎲 Start the bonus round"), "kind": "turn"})
+            out.append({"a": "boff", "t": 0, "label": _("⏭ Skip"), "kind": "turn"})
+        add("best", la.best_player, "🏅 ", "vote")
+        return out
+
+    def judge_buttons(self, _, st: GameState) -> list[dict]:
+        out = []
+        for p in st.alive():
+            out.append({"a": "warn", "t": p.seat, "label": f"❗ №{p.seat}", "kind": "judge"})
+            out.append({"a": "dq", "t": p.seat, "label": f"🟥 №{p.seat}", "kind": "judge"})
+        return out
+
+
+VIEW = ForumWebView()

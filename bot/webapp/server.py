@@ -1,0 +1,147 @@
+"""The Mini App's HTTP side on the bot's own aiohttp server (docs/miniapp.md):
+
+* ``GET  /webapp/``                      the page (``static/index.html``), ``/webapp/static/*``
+* ``GET  /webapp/api/table?g=<game>``    the viewer's table (JSON)
+* ``GET  /webapp/api/stream?g=<game>&auth=<initData>``  server-sent events: ``table`` (the same
+  JSON) at once and after every stored command of the game; a comment line every 25 s
+* ``POST /webapp/api/act``               ``{"g", "a", "t", "s"}`` -> ``{"ok", "text"}``
+
+Every API request carries the Mini App's ``initData`` (``Authorization: tma <initData>``, or
+``auth=`` for the stream): 401 when it is missing, forged or older than 24 h; 403 for a game
+that is not the user's nor his group's; 404 for no game. ``g`` may be left out: then the
+``start_param`` the group's link carried (``g<id>``), else the user's running game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+
+from aiohttp import web
+
+from .auth import Unauthorized, init_data_of, verify
+from .service import NoAccess, WebApp
+
+logger = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+#: seconds between the stream's keep-alive comments
+KEEPALIVE = 25.0
+WEBAPP_KEY = web.AppKey("mafia_webapp", WebApp)
+TOKEN_KEY = web.AppKey("mafia_webapp_token", str)
+
+
+def setup(app: web.Application, webapp: WebApp, token: str) -> None:
+    """Add the page and its API to ``app`` (the bot's web server)."""
+    app[WEBAPP_KEY] = webapp
+    app[TOKEN_KEY] = token
+    app.router.add_get("/webapp/", page)
+    app.router.add_get("/webapp", to_page)
+    app.router.add_static("/webapp/static/", STATIC)
+    app.router.add_get("/webapp/api/table", table)
+    app.router.add_get("/webapp/api/stream", stream)
+    app.router.add_post("/webapp/api/act", act)
+    app.on_shutdown.append(_close_streams)
+
+
+async def _close_streams(app: web.Application) -> None:
+    app[WEBAPP_KEY].close_streams()
+
+
+async def to_page(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/webapp/" + (f"?{request.query_string}" if request.query_string else ""))
+
+
+async def page(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+def _error(status: int, reason: str) -> web.Response:
+    return web.json_response({"error": reason}, status=status)
+
+
+def _game_param(value: str | None, start_param: str | None) -> int | None:
+    """The game id asked for: ``g=<id>``, else the link's ``start_param`` ``g<id>``."""
+    raw = value or ""
+    if not raw and start_param and start_param.startswith("g"):
+        raw = start_param[1:]
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise NoAccess(missing=True)
+    return int(raw)
+
+
+async def _resolve(request: web.Request, wanted: str | None):
+    """(webapp, live game, viewer, user id) of an API request. Raises web errors."""
+    webapp = request.app[WEBAPP_KEY]
+    try:
+        data = verify(request.app[TOKEN_KEY], init_data_of(request.headers, request.query),
+                      webapp.service.clock())
+    except Unauthorized as exc:
+        raise web.HTTPUnauthorized(text=json.dumps({"error": str(exc)}),
+                                   content_type="application/json") from None
+    uid = data.user.id
+    try:
+        g = await webapp.game_of(uid, _game_param(wanted, data.start_param))
+        viewer = await webapp.viewer(g, uid)
+    except NoAccess as exc:
+        cls = web.HTTPNotFound if exc.missing else web.HTTPForbidden
+        raise cls(text=json.dumps({"error": str(exc)}), content_type="application/json") from None
+    return webapp, g, viewer, uid
+
+
+async def table(request: web.Request) -> web.Response:
+    webapp, g, viewer, _uid = await _resolve(request, request.query.get("g"))
+    return web.json_response(await webapp.table(g, viewer),
+                             headers={"Cache-Control": "no-store"})
+
+
+async def act(request: web.Request) -> web.Response:
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        return _error(400, "bad json")
+    if not isinstance(body, dict):
+        return _error(400, "bad json")
+    webapp, g, _viewer, uid = await _resolve(request, str(body.get("g", "") or ""))
+    return web.json_response(await webapp.act(g, uid, body))
+
+
+async def stream(request: web.Request) -> web.StreamResponse:
+    """Server-sent events: the viewer's table now and after every stored command."""
+    webapp, g, viewer, uid = await _resolve(request, request.query.get("g"))
+    game_id = g.id
+    q = webapp.subscribe(game_id)
+    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                       "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    try:
+        await resp.prepare(request)
+        await _send(resp, await webapp.table(g, viewer))
+        while True:
+            try:
+                seq = await asyncio.wait_for(q.get(), KEEPALIVE)
+            except asyncio.TimeoutError:
+                await resp.write(b": keep-alive\n\n")
+                continue
+            while seq is not None and not q.empty():  # several commands at once: one table
+                seq = q.get_nowait()
+            if seq is None:
+                break
+            g = await webapp.service.live(game_id)
+            viewer = await webapp.viewer(g, uid)  # a player who was eliminated sees less now
+            await _send(resp, await webapp.table(g, viewer))
+    except (ConnectionResetError, NoAccess, KeyError):  # gone, or lost his access
+        pass
+    finally:
+        webapp.unsubscribe(game_id, q)
+    return resp
+
+
+async def _send(resp: web.StreamResponse, data: dict) -> None:
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    await resp.write(f"event: table\nid: {data.get('seq', 0)}\ndata: {body}\n\n".encode())
+
+
+__all__ = ["setup", "WEBAPP_KEY"]
