@@ -124,12 +124,14 @@ class WebApp:
         The same checks as a button (``bot/handlers/game.py``): a finished game, a stale phase
         ("This button is out of date."), the judge's codes (host, or a group admin without
         one: CLUB-41, CLUB-Q08), then the codec and the engine. Returns {ok, text}: ``text`` the
-        answer a button press gets."""
+        answer a button press gets; ``ok`` False when it was refused before or by the engine
+        (nothing stored)."""
         st = g.state
         _ = self.tr.get(g.locale)
         try:
             press_data = Act(g=g.id, s=int(data.get("s", 0)), a=str(data.get("a", "")),
                              t=int(data.get("t", 0)))
+            press_data.pack()  # what a button could carry: ≤ 64 bytes, no ':' in the code
         except (ValidationError, TypeError, ValueError):
             return {"ok": False, "text": _("This button is out of date.")}
         if st is None or st.over:

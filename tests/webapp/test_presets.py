@@ -1,0 +1,57 @@
+"""The Mini App for the other presets: the online preset's open ballot and its taps from the
+page (ONLINE-16..20), the forum's table (docs/miniapp.md)."""
+
+from __future__ import annotations
+
+from engine import OnlinePhase, Phase
+from tests.bot.helpers import drive_until
+
+from .support import auth, served
+
+
+async def table_of(client, h, user, game_id) -> dict:
+    resp = await client.get("/webapp/api/table", params={"g": str(game_id)},
+                            headers=auth(h, user))
+    assert resp.status == 200
+    return await resp.json()
+
+
+async def open_game(h, preset: str) -> int:
+    await h.command(h.users[0], f"/newgame {preset}")
+    g = await h.game()
+    for u in h.users:
+        await h.dm(u, f"/start join_{g.id}")
+    await h.command(h.users[0], "/startgame")
+    return g.id
+
+
+async def test_ONLINE_a_ballot_tap_from_the_page_shows_on_everyones_table(sqlite_url):
+    async with served(sqlite_url, n_users=10) as (h, client):
+        game_id = await open_game(h, "online")
+        st = await drive_until(h, lambda s: s.phase is OnlinePhase.DISCUSSION, seed=2)
+        voter = st.alive()[0]
+        target = st.alive()[1]
+        data = await table_of(client, h, h.user(voter.user_id), game_id)
+        taps = [b for b in data["buttons"] if b["a"] == "tv"]
+        assert {b["t"] for b in taps} == {p.seat for p in st.alive()} | {0}  # + PASS
+        resp = await client.post("/webapp/api/act", headers=auth(h, h.user(voter.user_id)),
+                                 json={"g": game_id, "a": "tv", "t": target.seat,
+                                       "s": st.phase_seq})
+        assert (await resp.json()) == {"ok": True, "text": "🗳"}
+        other = h.user(st.alive()[2].user_id)
+        ballot = (await table_of(client, h, other, game_id))["table"]["ballot"]
+        assert ballot["stage"] == "day"
+        assert ballot["taps"] == [{"voter": voter.seat, "choice": target.seat, "final": False}]
+
+
+async def test_FORUM_the_table_hides_the_roles_and_offers_the_shared_buttons(sqlite_url):
+    async with served(sqlite_url, n_users=8) as (h, client):
+        game_id = await open_game(h, "forum")
+        st = (await h.game()).state
+        assert st.phase is not Phase.LOBBY
+        for p in st.seated():
+            data = await table_of(client, h, h.user(p.user_id), game_id)
+            for row in data["table"]["players"]:
+                if row["seat"] != p.seat:
+                    assert "role" not in row, row
+            assert data["table"]["me"]["role"]["id"] == p.role.value
