@@ -103,8 +103,8 @@ async def test_the_judge_fouls_from_his_console_and_a_player_cannot(sqlite_url):
         assert refused["ok"] is False and fouls_of((await h.game()).state, target.user_id) == 0
         tools = (await (await client.get("/webapp/api/table", params={"g": str(game_id)},
                                          headers=auth(h, JUDGE))).json())["buttons"]
-        assert {"a": "foul", "t": target.seat, "label": f"⚠️ №{target.seat}", "kind": "judge",
-                "s": 0} in tools
+        assert {"a": "foul", "t": target.seat, "label": f"⚠️ №{target.seat}", "icon": "⚠️",
+                "kind": "judge", "s": 0} in tools
         assert await post(client, h, JUDGE, game_id, a="foul", t=target.seat) == \
             {"ok": True, "text": "⚠️"}
         st = (await h.game()).state

@@ -11,23 +11,27 @@ from ..mafia.webapp import MafiaWebView
 
 
 class ClubWebView(MafiaWebView):
+    """Judge's buttons carry an ``icon`` (the page's console shows one row per seat)."""
+
     def player_extra(self, _, st: GameState, uid: int) -> dict:
         return {"fouls": fouls_of(st, uid)}
 
     def judge_buttons(self, _, st: GameState) -> list[dict]:
         out = []
         for p in st.alive():
-            out.append({"a": "foul", "t": p.seat, "label": f"⚠️ №{p.seat}", "kind": "judge"})
-            out.append({"a": "dq", "t": p.seat, "label": f"🟥 №{p.seat}", "kind": "judge"})
+            out.append({"a": "foul", "t": p.seat, "label": f"⚠️ №{p.seat}", "icon": "⚠️",
+                        "kind": "judge"})
+            out.append({"a": "dq", "t": p.seat, "label": f"🟥 №{p.seat}", "icon": "🟥",
+                        "kind": "judge"})
             if fouls_of(st, p.user_id):
                 out.append({"a": "unfoul", "t": p.seat, "label": f"↩️⚠️ №{p.seat}",
-                            "kind": "judge"})
+                            "icon": "↩️⚠️", "kind": "judge"})
         if st.phase is Phase.SPEECH:
             for uid in st.nominations:
                 seat = st.players[uid].seat
                 out.append({"a": "unnom", "t": seat,
                             "label": _("↩️ Take back the nomination of №{seat}").format(seat=seat),
-                            "kind": "judge"})
+                            "icon": "↩️🎯", "kind": "judge"})
         return out
 
 

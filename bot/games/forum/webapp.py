@@ -44,8 +44,10 @@ class ForumWebView(MafiaWebView):
     def judge_buttons(self, _, st: GameState) -> list[dict]:
         out = []
         for p in st.alive():
-            out.append({"a": "warn", "t": p.seat, "label": f"❗ №{p.seat}", "kind": "judge"})
-            out.append({"a": "dq", "t": p.seat, "label": f"🟥 №{p.seat}", "kind": "judge"})
+            out.append({"a": "warn", "t": p.seat, "label": f"❗ №{p.seat}", "icon": "❗",
+                        "kind": "judge"})
+            out.append({"a": "dq", "t": p.seat, "label": f"🟥 №{p.seat}", "icon": "🟥",
+                        "kind": "judge"})
         return out
 
 

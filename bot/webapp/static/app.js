@@ -181,16 +181,40 @@
       box.hidden = list.length === 0;
       if (!list.length) continue;
       box.append(el("h2", null, T(id === "actions" ? "actions" : id)));
+      if (id === "judge") { drawConsole(box, list); continue; }
       const wrap = el("div", "buttons");
-      for (const b of list) {
-        const btn = el("button", null, b.label);
-        btn.dataset.a = b.a;
-        btn.dataset.t = b.t;
-        btn.addEventListener("click", () => press(b, btn));
-        wrap.append(btn);
-      }
+      for (const b of list) wrap.append(button(b, b.label));
       box.append(wrap);
     }
+  }
+
+  function button(b, text) {
+    const btn = el("button", null, text);
+    btn.dataset.a = b.a;
+    btn.dataset.t = b.t;
+    btn.title = b.label;
+    btn.setAttribute("aria-label", b.label);
+    btn.addEventListener("click", () => press(b, btn));
+    return btn;
+  }
+
+  // the judge's console: one row per seat (its tools as icons), then the rest
+  function drawConsole(box, list) {
+    const bySeat = new Map();
+    const rest = el("div", "buttons");
+    for (const b of list) {
+      if (!b.t || !b.icon) { rest.append(button(b, b.label)); continue; }
+      if (!bySeat.has(b.t)) bySeat.set(b.t, []);
+      bySeat.get(b.t).push(b);
+    }
+    for (const [seat, tools] of [...bySeat].sort((x, y) => x[0] - y[0])) {
+      const row = el("div", "seatrow");
+      row.dataset.seat = seat;
+      row.append(el("span", "who", seatName(seat)));
+      for (const b of tools) row.append(button(b, b.icon));
+      box.append(row);
+    }
+    if (rest.childElementCount) box.append(rest);
   }
 
   function render(next) {
@@ -199,7 +223,8 @@
     document.documentElement.lang = data.locale;
     document.title = T("title");
     const t = data.table;
-    $("phase").textContent = t ? (t.over && t.winner ? T("winner").replace("{team}", t.winner) : t.phase_name) : "";
+    const phase = t ? (t.over && t.winner ? T("winner").replace("{team}", t.winner) : t.phase_name) : "";
+    $("phase").textContent = phase.charAt(0).toUpperCase() + phase.slice(1);
     $("paused").hidden = !(t && t.paused);
     $("paused").textContent = t && t.paused ? t.paused.text : "";
     $("status").textContent = data.viewer.kind === "host" ? T("viewer_host")
