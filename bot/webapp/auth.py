@@ -7,26 +7,56 @@ signature check is aiogram's (:func:`aiogram.utils.web_app.safe_parse_webapp_ini
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from datetime import datetime, timedelta
 
 from aiogram.utils.web_app import WebAppInitData, safe_parse_webapp_init_data
 
 #: how old an ``initData`` may be (its ``auth_date``) before it is refused
 MAX_AGE = timedelta(hours=24)
+#: how long a stream ticket opens the event stream (the page fetches a new one to reconnect)
+TICKET_AGE = timedelta(minutes=5)
 
 
 class Unauthorized(Exception):
     """The request's ``initData`` is missing, forged, malformed or too old (HTTP 401)."""
 
 
-def init_data_of(headers, query) -> str:
-    """The raw ``initData`` of a request: the ``Authorization: tma <initData>`` header (the
-    page's fetches) or the ``auth`` query parameter (the event stream: ``EventSource`` sends no
-    headers). Empty when there is none."""
+def init_data_of(headers) -> str:
+    """The raw ``initData`` of a request's ``Authorization: tma <initData>`` header; empty when
+    there is none."""
     header = headers.get("Authorization", "")
-    if header.startswith("tma "):
-        return header[4:].strip()
-    return query.get("auth", "")
+    return header[4:].strip() if header.startswith("tma ") else ""
+
+
+def _ticket_sig(token: str, body: str) -> str:
+    key = hmac.new(b"mafia-webapp-ticket", token.encode(), hashlib.sha256).digest()
+    return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def make_ticket(token: str, user_id: int, game_id: int, now: datetime) -> str:
+    """A short-lived ticket for the event stream of ``game_id`` (``EventSource`` sends no
+    headers, and a URL may end up in a proxy's access log: the 24-hour ``initData`` never goes
+    into one). ``<user>.<game>.<expiry, Unix s>.<HMAC of the bot token>``."""
+    body = f"{user_id}.{game_id}.{int((now + TICKET_AGE).timestamp())}"
+    return f"{body}.{_ticket_sig(token, body)}"
+
+
+def check_ticket(token: str, ticket: str, game_id: int, now: datetime) -> int:
+    """The user id a stream ticket was made for. Raises :class:`Unauthorized` for a forged or
+    expired ticket, or one made for another game."""
+    body, _dot, sig = ticket.rpartition(".")
+    parts = body.split(".")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts) \
+            or not hmac.compare_digest(sig, _ticket_sig(token, body)):
+        raise Unauthorized("bad ticket")
+    user_id, game, expiry = (int(p) for p in parts)
+    if game != game_id:
+        raise Unauthorized("bad ticket")
+    if expiry < now.timestamp():
+        raise Unauthorized("expired")
+    return user_id
 
 
 def verify(token: str, init_data: str, now: datetime, max_age: timedelta = MAX_AGE
@@ -48,4 +78,5 @@ def verify(token: str, init_data: str, now: datetime, max_age: timedelta = MAX_A
     return data
 
 
-__all__ = ["MAX_AGE", "Unauthorized", "init_data_of", "verify"]
+__all__ = ["MAX_AGE", "TICKET_AGE", "Unauthorized", "check_ticket", "init_data_of",
+           "make_ticket", "verify"]

@@ -1,15 +1,16 @@
 """The Mini App's HTTP side on the bot's own aiohttp server (docs/miniapp.md):
 
 * ``GET  /webapp/``                      the page (``static/index.html``), ``/webapp/static/*``
-* ``GET  /webapp/api/table?g=<game>``    the viewer's table (JSON)
-* ``GET  /webapp/api/stream?g=<game>&auth=<initData>``  server-sent events: ``table`` (the same
+* ``GET  /webapp/api/table?g=<game>``    the viewer's table (JSON) and a stream ``ticket``
+* ``GET  /webapp/api/stream?g=<game>&ticket=<ticket>``  server-sent events: ``table`` (the same
   JSON) at once and after every stored command of the game; a comment line every 25 s
 * ``POST /webapp/api/act``               ``{"g", "a", "t", "s"}`` -> ``{"ok", "text"}``
 
-Every API request carries the Mini App's ``initData`` (``Authorization: tma <initData>``, or
-``auth=`` for the stream): 401 when it is missing, forged or older than 24 h; 403 for a game
-that is not the user's nor his group's; 404 for no game. ``g`` may be left out: then the
-``start_param`` the group's link carried (``g<id>``), else the user's running game.
+The table and act requests carry the Mini App's ``initData`` (``Authorization: tma
+<initData>``): 401 when it is missing, forged or older than 24 h; 403 for a game that is not the
+user's nor his group's; 404 for no game. ``g`` may be left out: then the ``start_param`` the
+group's link carried (``g<id>``), else the user's running game. The stream (``EventSource``
+sends no headers) takes the 5-minute ticket the table answer carries instead (:mod:`.auth`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-from .auth import Unauthorized, init_data_of, verify
+from ..i18n import N_
+from .auth import Unauthorized, check_ticket, init_data_of, make_ticket, verify
 from .service import NoAccess, WebApp
 
 logger = logging.getLogger(__name__)
@@ -73,29 +75,52 @@ def _game_param(value: str | None, start_param: str | None) -> int | None:
     return int(raw)
 
 
-async def _resolve(request: web.Request, wanted: str | None):
-    """(webapp, live game, viewer, user id) of an API request. Raises web errors."""
+#: the page's words for a refused request (the status -> msgid)
+REFUSALS = {401: N_("Open this page from the bot's button."),
+            403: N_("Only the game's players and the group's members see this table."),
+            404: N_("You are not in a running game.")}
+
+
+def _refused(cls, reason: str, _) -> web.HTTPException:
+    """``cls`` (an aiohttp HTTP error) with ``{"error": reason, "text": <for the user>}``."""
+    body = {"error": reason, "text": _(REFUSALS[cls.status_code])}
+    return cls(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
+
+
+async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = False):
+    """(webapp, live game, viewer, user id) of an API request (``ticket``: authenticated by a
+    stream ticket instead of ``initData``). Raises web errors."""
     webapp = request.app[WEBAPP_KEY]
+    token, now = request.app[TOKEN_KEY], webapp.service.clock()
     try:
-        data = verify(request.app[TOKEN_KEY], init_data_of(request.headers, request.query),
-                      webapp.service.clock())
+        if ticket:
+            game_id = _game_param(wanted, None)
+            if game_id is None:
+                raise Unauthorized("bad ticket")
+            uid = check_ticket(token, request.query.get("ticket", ""), game_id, now)
+        else:
+            data = verify(token, init_data_of(request.headers), now)
+            uid = data.user.id
+            game_id = _game_param(wanted, data.start_param)
     except Unauthorized as exc:
-        raise web.HTTPUnauthorized(text=json.dumps({"error": str(exc)}),
-                                   content_type="application/json") from None
-    uid = data.user.id
+        raise _refused(web.HTTPUnauthorized, str(exc), webapp.tr.get(None)) from None
+    except NoAccess:
+        raise _refused(web.HTTPNotFound, "no such game", webapp.tr.get(None)) from None
     try:
-        g = await webapp.game_of(uid, _game_param(wanted, data.start_param))
+        g = await webapp.game_of(uid, game_id)
         viewer = await webapp.viewer(g, uid)
     except NoAccess as exc:
         cls = web.HTTPNotFound if exc.missing else web.HTTPForbidden
-        raise cls(text=json.dumps({"error": str(exc)}), content_type="application/json") from None
+        lang = data.user.language_code if not ticket else None
+        raise _refused(cls, str(exc), webapp.tr.get(lang)) from None
     return webapp, g, viewer, uid
 
 
 async def table(request: web.Request) -> web.Response:
-    webapp, g, viewer, _uid = await _resolve(request, request.query.get("g"))
-    return web.json_response(await webapp.table(g, viewer),
-                             headers={"Cache-Control": "no-store"})
+    webapp, g, viewer, uid = await _resolve(request, request.query.get("g"))
+    data = await webapp.table(g, viewer)
+    data["ticket"] = make_ticket(request.app[TOKEN_KEY], uid, g.id, webapp.service.clock())
+    return web.json_response(data, headers={"Cache-Control": "no-store"})
 
 
 async def act(request: web.Request) -> web.Response:
@@ -111,7 +136,7 @@ async def act(request: web.Request) -> web.Response:
 
 async def stream(request: web.Request) -> web.StreamResponse:
     """Server-sent events: the viewer's table now and after every stored command."""
-    webapp, g, viewer, uid = await _resolve(request, request.query.get("g"))
+    webapp, g, viewer, uid = await _resolve(request, request.query.get("g"), ticket=True)
     game_id = g.id
     q = webapp.subscribe(game_id)
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",

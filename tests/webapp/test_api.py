@@ -93,7 +93,10 @@ async def test_a_stranger_is_refused_and_a_missing_game_is_404(sqlite_url):
     async with served(sqlite_url) as (h, client):
         game_id = await start_game(h)
         h.session.set_member(GROUP, STRANGER.id, "left")
-        assert (await get_table(client, h, STRANGER, game_id)).status == 403
+        resp = await get_table(client, h, STRANGER, game_id)
+        assert resp.status == 403
+        assert (await resp.json())["text"] == \
+            "Only the game's players and the group's members see this table."
         assert (await get_table(client, h, h.users[0], 987654)).status == 404
         assert (await get_table(client, h, h.users[0], "x1")).status == 404
         assert (await get_table(client, h, STRANGER)).status == 404  # no game of his own

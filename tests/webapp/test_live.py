@@ -10,7 +10,7 @@ from tests.bot.driver import press_action
 from tests.bot.harness import GROUP
 from tests.bot.helpers import start_game, to_day, to_voting
 
-from .support import served, sign_init_data
+from .support import auth, served, sign_init_data
 
 
 async def next_table(resp) -> dict:
@@ -26,19 +26,52 @@ async def next_table(resp) -> dict:
             return json.loads(data)
 
 
-def stream(client, h, user, game_id):
-    return client.get("/webapp/api/stream", params={
-        "g": str(game_id), "auth": sign_init_data(user, h.clock())})
+async def ticket_of(client, h, user, game_id) -> str:
+    """The stream ticket the table answer carries (the table request is signed by initData)."""
+    resp = await client.get("/webapp/api/table", params={"g": str(game_id)},
+                            headers=auth(h, user))
+    return (await resp.json())["ticket"]
 
 
-async def test_the_stream_needs_initData(sqlite_url):
+class stream:
+    """``async with stream(client, h, user, game_id) as resp``: an open event stream."""
+
+    def __init__(self, client, h, user, game_id) -> None:
+        self.args = client, h, user, game_id
+
+    async def __aenter__(self):
+        client, h, user, game_id = self.args
+        ticket = await ticket_of(client, h, user, game_id)
+        self.resp = await client.get("/webapp/api/stream",
+                                     params={"g": str(game_id), "ticket": ticket})
+        return self.resp
+
+    async def __aexit__(self, *exc):
+        self.resp.close()
+
+
+async def test_the_stream_needs_a_ticket_of_that_game_and_not_expired(sqlite_url):
     async with served(sqlite_url) as (h, client):
         game_id = await start_game(h)
-        resp = await client.get("/webapp/api/stream", params={"g": str(game_id)})
-        assert resp.status == 401
-        resp = await client.get("/webapp/api/stream", params={
-            "g": str(game_id), "auth": sign_init_data(h.users[0], h.clock(), tamper=True)})
-        assert resp.status == 401
+        u = h.users[0]
+
+        async def status(**params) -> int:
+            resp = await client.get("/webapp/api/stream", params={"g": str(game_id), **params})
+            status = resp.status
+            resp.close()
+            return status
+
+        assert await status() == 401
+        assert await status(auth=sign_init_data(u, h.clock())) == 401  # initData is no ticket
+        ticket = await ticket_of(client, h, u, game_id)
+        user, game, expiry, sig = ticket.split(".")
+        assert await status(ticket=f"{int(user) + 1}.{game}.{expiry}.{sig}") == 401  # forged
+        assert await status(ticket=f"{user}.{game}.{int(expiry) + 60}.{sig}") == 401
+        other = await client.get("/webapp/api/stream", params={"g": "999", "ticket": ticket})
+        assert other.status == 401  # another game's
+        h.clock.advance(6 * 60)
+        assert await status(ticket=ticket) == 401  # expired
+        assert await status(ticket=await ticket_of(client, h, u, game_id)) == 200
 
 
 async def test_a_vote_reaches_every_open_stream_as_it_is_cast(sqlite_url):

@@ -269,29 +269,36 @@
     }
   }
 
-  function live() {
-    const source = new EventSource(apiUrl("stream", { auth: initData }));
-    source.addEventListener("table", (ev) => {
-      $("status").classList.remove("offline");
-      render(JSON.parse(ev.data));
-    });
+  // the stream opens with the short-lived ticket of the last table; when the browser gives up
+  // reconnecting (the ticket expired, the server restarted), a fresh table brings a new one
+  function live(ticket) {
+    const source = new EventSource(apiUrl("stream", { ticket: ticket }));
+    source.addEventListener("table", (ev) => render(JSON.parse(ev.data)));
     source.onerror = () => {
       if (data) $("status").textContent = T("offline");
+      if (source.readyState === EventSource.CLOSED) setTimeout(start, 2000);
     };
   }
 
   async function start() {
-    $("phase").textContent = "…";
-    const resp = await fetch(apiUrl("table"), { headers: { "Authorization": "tma " + initData } });
-    if (!resp.ok) {
+    let resp;
+    try {
+      resp = await fetch(apiUrl("table"), { headers: { "Authorization": "tma " + initData } });
+    } catch (e) {
+      setTimeout(start, 3000);
+      return;
+    }
+    if (!resp.ok) {  // the server words the refusal in the user's language
+      let refusal = {};
+      try { refusal = await resp.json(); } catch (e) { /* not JSON */ }
       $("phase").textContent = resp.status === 404 ? "🤷" : "🔒";
-      $("status").textContent = resp.status === 404 ? "No game." : "Open this page from the bot.";
+      $("status").textContent = refusal.text || String(resp.status);
       return;
     }
     const first = await resp.json();
     game = String(first.game);
     render(first);
-    live();
+    live(first.ticket);
   }
   start();
 })();
