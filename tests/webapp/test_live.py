@@ -121,3 +121,13 @@ async def test_a_stream_ends_cleanly_when_the_client_leaves(sqlite_url):
                 break
             await asyncio.sleep(0.02)
         assert not h.app.webapp._streams.get(game_id)
+
+
+async def test_shutting_the_server_down_ends_the_open_streams(sqlite_url):
+    async with served(sqlite_url) as (h, client):
+        game_id = await start_game(h)
+        async with stream(client, h, h.users[0], game_id) as resp:
+            await next_table(resp)
+            h.app.webapp.close_streams()  # what the web server's on_shutdown does
+            assert await asyncio.wait_for(resp.content.read(), 10) == b""  # the end
+        assert not h.app.webapp._streams.get(game_id)
