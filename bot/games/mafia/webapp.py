@@ -28,6 +28,8 @@ class MafiaWebView:
     """The shared mafia table: seats, names, alive, speaker, nominations, the vote, the ready
     gate, the pause; the viewer's role, team and checks; his buttons from ``legal_actions``."""
 
+    #: the phases whose table shows the day's nominations (they are kept until the next day)
+    NOMINATION_PHASES = (Phase.SPEECH, Phase.DEFENCE, Phase.VOTING)
     #: night action (``legal_actions``) -> (button code, label prefix)
     ACTION_CODES: dict[str, tuple[str, str]] = {
         **ACTION_CODES, "kill": ("kill", "🕶 "), "check": ("check", "🔎 "),
@@ -39,12 +41,13 @@ class MafiaWebView:
         audience includes him, in log order (all of them for the host)."""
         known = self.knowledge(st, viewer, events)
         me = st.players.get(viewer.user_id)
+        nominations = st.nominations if st.phase in self.NOMINATION_PHASES else []
         players = []
         for p in st.seated() or sorted(st.players.values(), key=lambda p: p.user_id):
             row: dict[str, Any] = {
                 "seat": p.seat, "name": p.name, "alive": p.alive, "active": p.active,
                 "me": p.user_id == viewer.user_id, "speaker": p.user_id == st.speaker,
-                "nominated": p.user_id in st.nominations,
+                "nominated": p.user_id in nominations,
                 "ready": st.phase is Phase.READY and p.user_id in st.ready,
             }
             role = known["roles"].get(p.user_id)
@@ -60,7 +63,7 @@ class MafiaWebView:
             "phase_seq": st.phase_seq, "day": st.day, "night": st.night,
             "over": st.over, "players": players,
             "speaker": self.seat(st, st.speaker),
-            "nominations": [self.seat(st, u) for u in st.nominations],
+            "nominations": [self.seat(st, u) for u in nominations],
             "vote": self.vote_json(st), "exclude": self.exclude_json(st),
             "paused": self.pause_json(_, st),
             "host": st.host_name if st.host is not None else None,
