@@ -16,6 +16,7 @@ sends no headers) takes the 5-minute ticket the table answer carries instead (:m
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 from pathlib import Path
@@ -34,10 +35,27 @@ WEBAPP_KEY = web.AppKey("mafia_webapp", WebApp)
 TOKEN_KEY = web.AppKey("mafia_webapp_token", str)
 
 
+PAGE_KEY = web.AppKey("mafia_webapp_page", str)
+#: the page's own scripts and styles only, Telegram's script, requests to this server
+CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
+       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
+
+
+def page_html() -> str:
+    """``index.html`` with its script and style names versioned by their contents, so a
+    Telegram client never runs yesterday's script with today's API."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    for name in ("app.js", "app.css"):
+        version = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+        html = html.replace(f"static/{name}", f"static/{name}?v={version}")
+    return html
+
+
 def setup(app: web.Application, webapp: WebApp, token: str) -> None:
     """Add the page and its API to ``app`` (the bot's web server)."""
     app[WEBAPP_KEY] = webapp
     app[TOKEN_KEY] = token
+    app[PAGE_KEY] = page_html()
     app.router.add_get("/webapp/", page)
     app.router.add_get("/webapp", to_page)
     app.router.add_static("/webapp/static/", STATIC)
@@ -55,8 +73,11 @@ async def to_page(request: web.Request) -> web.Response:
     raise web.HTTPFound("/webapp/" + (f"?{request.query_string}" if request.query_string else ""))
 
 
-async def page(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+async def page(request: web.Request) -> web.Response:
+    return web.Response(text=request.app[PAGE_KEY], content_type="text/html",
+                        headers={"Cache-Control": "no-cache", "Content-Security-Policy": CSP,
+                                 "X-Content-Type-Options": "nosniff",
+                                 "Referrer-Policy": "no-referrer"})
 
 
 def _error(status: int, reason: str) -> web.Response:

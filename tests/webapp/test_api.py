@@ -65,8 +65,11 @@ async def test_the_page_is_served(sqlite_url):
         resp = await client.get("/webapp/")
         assert resp.status == 200
         html = await resp.text()
-        assert "telegram-web-app.js" in html and "app.js" in html
+        assert "telegram-web-app.js" in html and "static/app.js?v=" in html
+        assert "script-src 'self' https://telegram.org" in resp.headers["Content-Security-Policy"]
         assert (await client.get("/webapp/static/app.js")).status == 200
+        assert (await client.get("/webapp?g=3", allow_redirects=False)).headers["Location"] \
+            == "/webapp/?g=3"
 
 
 # --- authentication --------------------------------------------------------------------------

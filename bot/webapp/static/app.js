@@ -98,7 +98,8 @@
       if (!p.alive) tags.append(el("span", "tag", T("out")));
       else if (!p.active) tags.append(el("span", "tag", T("inactive")));
       if (p.role) {
-        const tag = el("span", "tag role", p.role.icon + " " + p.role.name);
+        const black = p.team && p.team.id === "mafia" ? " mafia" : "";
+        const tag = el("span", "tag role" + black, p.role.icon + " " + p.role.name);
         tag.dataset.role = p.role.id;
         tags.append(tag);
       } else if (p.team) {
