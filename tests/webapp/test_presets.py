@@ -3,6 +3,8 @@ page (ONLINE-16..20), the forum's table (docs/miniapp.md)."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine import OnlinePhase, Phase
 from tests.bot.helpers import drive_until
 
@@ -55,3 +57,24 @@ async def test_FORUM_the_table_hides_the_roles_and_offers_the_shared_buttons(sql
                 if row["seat"] != p.seat:
                     assert "role" not in row, row
             assert data["table"]["me"]["role"]["id"] == p.role.value
+
+
+async def test_FORUM_37_the_sleepwalker_sees_the_mafiosi_and_stays_town(sqlite_url):
+    from engine import Role, Team
+
+    async with served(sqlite_url, n_users=10) as (h, client):
+        await h.command(h.users[0], "/newgame forum sleepwalker")
+        g = await h.game()
+        for u in h.users:
+            await h.dm(u, f"/start join_{g.id}")
+        await h.command(h.users[0], "/startgame")
+        st = (await h.game()).state
+        walker = next((p for p in st.seated() if p.role is Role.SLEEPWALKER), None)
+        if walker is None:
+            pytest.skip("this deal has no Sleepwalker")
+        mafia = {p.seat for p in st.seated() if p.role is Role.MAFIA}
+        t = (await table_of(client, h, h.user(walker.user_id), g.id))["table"]
+        assert t["me"]["role"]["id"] == "sleepwalker"
+        teams = {p["seat"]: p["team"]["id"] for p in t["players"] if "team" in p}
+        assert teams == {walker.seat: Team.TOWN.value, **{s: "mafia" for s in mafia}}
+        assert all("role" not in p for p in t["players"] if p["seat"] != walker.seat)

@@ -6,7 +6,7 @@ the best player (docs/rules/forum.md)."""
 
 from __future__ import annotations
 
-from engine import GameState
+from engine import GameState, Team
 
 from ...keyboards import plain_label
 from ..mafia.webapp import MafiaWebView
@@ -14,6 +14,35 @@ from ..spec import Viewer
 
 
 class ForumWebView(MafiaWebView):
+    """The forum's private answers join the shared ones: the Sleepwalker is told the mafiosi
+    (``NightWake.mafia``, FORUM-37), the Journalist's comparison (``ComparisonResult``,
+    FORUM-34..36: kind 'same', result True / False / None for a shrug), the Commissar's check
+    with no answer (``CheckShrugged``, FORUM-47: result None), a published check
+    (``CheckRevealed``, FORUM-21, public)."""
+
+    def knowledge(self, st: GameState, viewer: Viewer, events) -> dict:
+        known = super().knowledge(st, viewer, events)
+        for e in events:
+            t = e.get("type")
+            if t == "NightWake" and e.get("mafia"):
+                for uid in e["mafia"]:
+                    known["teams"].setdefault(int(uid), Team.MAFIA)
+            elif t == "ComparisonResult":
+                known["checks"].append({"checker": self.seat(st, e["checker"]),
+                                        "target": self.seat(st, e["first"]),
+                                        "second": self.seat(st, e["second"]),
+                                        "kind": "same", "result": e["same"]})
+            elif t == "CheckShrugged":
+                known["checks"].append({"checker": self.seat(st, e["checker"]),
+                                        "target": self.seat(st, e["target"]),
+                                        "kind": "mafia", "result": None})
+            elif t == "CheckRevealed":
+                known["checks"].append({"checker": self.seat(st, e["user_id"]),
+                                        "target": self.seat(st, e["target"]),
+                                        "kind": "mafia", "result": bool(e["is_mafia"]),
+                                        "published": True})
+        return known
+
     ACTION_CODES = {**MafiaWebView.ACTION_CODES, "block": ("block", "👮 "),
                     "slay": ("slay", "🔪 "), "infect": ("infect", "💋 ")}
 

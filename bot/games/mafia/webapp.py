@@ -97,8 +97,8 @@ class MafiaWebView:
             elif t == "HostRoles":
                 roles.update({int(u): Role(r) for u, r in e["roles"]})
             elif t == "MafiaRevealed":
-                for u in e["members"]:
-                    teams[int(u)] = Team.MAFIA
+                for u in e["members"]:  # his own card's team stands (the forum's Sleepwalker)
+                    teams.setdefault(int(u), Team.MAFIA)
                 if e.get("don") is not None:
                     roles[int(e["don"])] = Role.DON
             elif t == "CheckResult":

@@ -155,9 +155,12 @@
     box.replaceChildren();
     const lines = [];
     for (const c of t.checks || []) {
-      const verdict = c.kind === "sheriff" ? (c.result ? T("is_sheriff") : T("not_sheriff"))
+      const verdict = c.result === null ? "🤷"
+        : c.kind === "sheriff" ? (c.result ? T("is_sheriff") : T("not_sheriff"))
+        : c.kind === "same" ? (c.result ? "=" : "≠")
         : (c.result ? T("is_mafia") : T("is_town"));
-      lines.push("№" + c.checker + " → " + seatName(c.target) + ": " + verdict);
+      const whom = c.kind === "same" ? seatName(c.target) + " · " + seatName(c.second) : seatName(c.target);
+      lines.push("№" + c.checker + " → " + whom + ": " + verdict);
     }
     if (lines.length) {
       box.append(el("h2", null, T("checks")));
