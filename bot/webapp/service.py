@@ -176,10 +176,5 @@ class WebApp:
             for q in subs:
                 q.put_nowait(None)
 
-    # --- links -------------------------------------------------------------------------------
-    def page_url(self, game_id: int) -> str:
-        """The page of game ``game_id`` (a ``web_app`` button's URL)."""
-        return f"{self.url}/webapp/?g={game_id}"
-
 
 __all__ = ["NoAccess", "WebApp"]
