@@ -65,8 +65,8 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = Field(
         None, description="Secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -)."
     )
-    web_host: str = Field("0.0.0.0", description="Interface the webhook server listens on.")
-    web_port: int = Field(8080, ge=1, le=65535, description="Port the webhook server listens on.")
+    web_host: str = Field("0.0.0.0", description="Interface the web server (webhook, Mini App) listens on.")
+    web_port: int = Field(8080, ge=1, le=65535, description="Port the web server (webhook, Mini App) listens on.")
     default_locale: str = Field("ru", description="Language of chats that have not chosen one.")
     log_level: str = Field("INFO", description="Python logging level name.")
     lobby_timeout: int = Field(1800, gt=0, description="Seconds before an unstarted lobby is cancelled.")
