@@ -223,13 +223,13 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
 async def _bot_removed(service: GameService, chat_id: int) -> None:
     """The bot is no longer in ``chat_id`` (``my_chat_member`` or a 403 "bot was kicked"): its
     open game ends with reason ``bot_removed`` (the players are told privately)."""
-    from engine import CancelGame, IllegalCommand
+    from engine import IllegalCommand, game_of
 
     game_id = await service.game_for_chat(chat_id)
     if game_id is None:
         return
     try:
-        await service.execute(game_id, CancelGame(reason="bot_removed"))
+        await service.execute(game_id, lambda g: game_of(g.state).cancel("bot_removed"))
     except (IllegalCommand, KeyError):
         pass  # ended meanwhile
 

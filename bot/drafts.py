@@ -14,6 +14,10 @@ every change), each stamped with the ``phase_seq`` it was made in::
 
 A draft from another phase reads as empty, so a phase change needs no clean-up write (and a
 restart between a phase change and a clean-up cannot revive an old draft).
+
+A game whose state has no ``phase_seq`` (NOIR) stamps its drafts with its own step number
+through :func:`get` / :func:`put` (NOIR: ``bot/games/noir/drafting.py``, stamped by the turn and
+its step), under its own keys; the same rule holds: a draft of another step reads as empty.
 """
 
 from __future__ import annotations
@@ -27,21 +31,32 @@ def _seq(g) -> int:
     return g.state.phase_seq if g.state is not None else -1
 
 
-def _get(g, key: str) -> Any:
+def get(g, key: str, seq: int) -> Any:
+    """The draft ``key`` (JSON) if it was stamped ``seq``, else None."""
     entry = (g.ui.get(KEY) or {}).get(key)
-    if not isinstance(entry, dict) or entry.get("seq") != _seq(g):
+    if not isinstance(entry, dict) or entry.get("seq") != seq:
         return None
     return entry.get("v")
 
 
-def _put(g, key: str, value: Any) -> None:
+def put(g, key: str, value: Any, seq: int) -> None:
+    """Store the draft ``key`` stamped ``seq`` (None deletes it); drafts of any other stamp go.
+    The caller persists ``g.ui`` (``GameService.persist_ui_soon``)."""
     drafts = {k: v for k, v in (g.ui.get(KEY) or {}).items()
-              if isinstance(v, dict) and v.get("seq") == _seq(g)}  # old phases' drafts go
+              if isinstance(v, dict) and v.get("seq") == seq}  # old phases' drafts go
     if value is None:
         drafts.pop(key, None)
     else:
-        drafts[key] = {"seq": _seq(g), "v": value}
+        drafts[key] = {"seq": seq, "v": value}
     g.ui[KEY] = drafts
+
+
+def _get(g, key: str) -> Any:
+    return get(g, key, _seq(g))
+
+
+def _put(g, key: str, value: Any) -> None:
+    put(g, key, value, _seq(g))
 
 
 def best_move(g) -> list[int]:

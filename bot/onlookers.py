@@ -48,12 +48,20 @@ def onlookers_of(g) -> list[int]:
 
 def running(g) -> bool:
     st = g.state
-    return st is not None and not st.over and st.phase is not Phase.LOBBY
+    return st is not None and not st.over and getattr(st.phase, "value", st.phase) != \
+        Phase.LOBBY.value  # NOIR's phase is a plain string
 
 
 def seated(st: GameState | None, user_id: int) -> bool:
+    """A player of a started game (a game without seats, NOIR, seats every player)."""
     p = st.players.get(user_id) if st is not None else None
-    return bool(p and p.seat)
+    return bool(p and getattr(p, "seat", True))
+
+
+def _plays(st, user_id: int) -> bool:
+    """A living player (NOIR's players never leave the table)."""
+    alive = getattr(st, "is_alive", None)
+    return alive(user_id) if alive is not None else user_id in st.players
 
 
 class Onlookers:
@@ -116,7 +124,7 @@ class Onlookers:
         pending = self._pending.get(g.id)
         if pending is None:
             st = g.state
-            recipients = [u for u in ids if st is None or not st.is_alive(u)]
+            recipients = [u for u in ids if st is None or not _plays(st, u)]
             self._pending[g.id] = (g, recipients, [text])
             asyncio.get_running_loop().call_soon(self._flush, g.id)
         else:
@@ -147,7 +155,7 @@ class Onlookers:
         author = label(st, user_id) if seated(st, user_id) else name
         body = f"👁 {author}: {escape(text[:RELAY_LIMIT])}"
         recipients = [u for u in onlookers_of(g)
-                      if u != user_id and (st is None or not st.is_alive(u))]
+                      if u != user_id and (st is None or not _plays(st, u))]
         for uid in recipients:
             self.sender.send(uid, body)
         return len(recipients)

@@ -65,6 +65,13 @@ class Presenter:
         """After a restart: let the game re-arm what it shows on a clock (``now``: aware UTC)."""
         self.game(g.state.ruleset).restarted(g, now)
 
+    def unreachable(self, g, user_id: int) -> None:
+        """A DM to ``user_id`` failed with 403 and his game records nothing for it (NOIR): the
+        game's presenter may tell the group (once)."""
+        tell = getattr(self.game(g.state.ruleset), "unreachable", None)
+        if tell is not None:
+            tell(g, user_id)
+
     def send_foul_panel(self, g, _, st: GameState, chat_id: int) -> None:
         """The judge's console (CLUB-36..39, CLUB-Q08) in ``chat_id``."""
         self.game(st.ruleset).send_console(g, _, st, chat_id)

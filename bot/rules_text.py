@@ -17,7 +17,7 @@ from .i18n import N_
 
 #: preset -> its page in docs/rules/
 PAGES = {"party": "party.md", "club": "club.md", "online": "online-sport.md",
-         "forum": "forum.md"}
+         "forum": "forum.md", "noir": "noir.md"}
 
 SUMMARIES = {
     "party": N_(
@@ -67,6 +67,21 @@ SUMMARIES = {
         "Night: each role acts in the private chat; the mafia talk in the team chat.\n"
         "The host gives warnings and removals. After the win: a bonus round (guess the "
         "survivors' roles) and a vote for the best player."),
+    "noir": N_(
+        "<b>NOIR: FBI vs Mafia</b> (6 or 8 players)\n"
+        "Two teams: the mafia (Killer, Psycho, Bomber; with 8 also the Sniper) and the agents "
+        "(Undercover, Detective, Suit; with 8 also the Profiler). Roles are public; each player "
+        "hides behind a secret identity, one suspect of the grid (6×6, with 8 players 7×7), "
+        "known only to his team.\n"
+        "Turns alternate mafia, agent, …; the Killer opens. A turn is one action, chosen in the "
+        "private chat on a picker of the grid: shift a row or a column (wrapping around; never "
+        "straight back), collapse the dead, or the role's own action — kill, threaten, bomb, "
+        "shoot; accuse, autopsy, interrogate, protect, profile.\n"
+        "An accusation that names a mafioso's suspect arrests him (he takes a new identity). "
+        "The agents win at 4 arrests (5 with 8 players); the mafia at 18 dead (25), an agent's "
+        "identity counting 2.\n"
+        "There is no private team chat: talk openly in the group. A turn lasts 120 s "
+        "(/settings turn 90); two timeouts in a row and your turns pass until you are back."),
 }
 
 

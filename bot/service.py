@@ -319,6 +319,10 @@ class GameService:
                 await self.execute(game_id, cmd)
             except IllegalCommand:
                 pass
+        elif st is not None and not st.over and game_of(st).status(st) == "running":
+            tell = getattr(self.presenter, "unreachable", None)  # e.g. NOIR: the group is told
+            if tell is not None:
+                tell(await self.live(game_id), user_id)
 
     async def touch(self, game_id: int, user_id: int) -> None:
         """Any update from an inactive player or lost host brings him back (PARTY-44)."""

@@ -118,6 +118,21 @@ ERRORS = {
     "game_over": N_("This game is over."),
     "bad_setup": N_("These settings are not valid."),
     "illegal": N_("That is not possible now."),
+    # NOIR's refusals (engine/noir/errors.py); the only bad setup a lobby can meet is its count
+    "noir_bad_setup": N_("NOIR needs exactly 6 or 8 players."),
+    "noir_not_in_game": N_("You are not playing in this game."),
+    "noir_already_joined": N_("You are already in this game."),
+    "noir_game_full": N_("The game is full."),
+    "noir_not_allowed": N_("You can't do that."),
+    "noir_wrong_phase": N_("This button is out of date."),
+    "noir_not_your_turn": N_("It's not your turn."),
+    "noir_invalid_target": N_("You can't choose that now."),
+    "noir_undo_forbidden": N_("That shift would undo the previous one: not allowed."),
+    "noir_already_used": N_("You have already made your choice."),
+    "noir_paused": N_("The game is paused."),
+    "noir_not_paused": N_("The game is not paused."),
+    "noir_pause_limit": N_("You have used all your pauses."),
+    "noir_game_over": N_("This game is over."),
 }
 
 

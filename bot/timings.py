@@ -19,7 +19,7 @@ def timing_labels(_) -> dict[str, str]:
             "vote": _("vote {n} s"), "lift": _("lift vote {n} s"), "night": _("night {n} s"),
             "meeting": _("mafia meeting {n} s"), "forum_day": _("discussion {n} s"),
             "forum_vote": _("vote {n} s"), "cop": _("the Cop's turn {n} s"),
-            "forum_night": _("night {n} s")}
+            "forum_night": _("night {n} s"), "turn": _("turn {n} s")}
 
 
 def timings_text(_, timings: dict, keys: Iterable[str]) -> str:

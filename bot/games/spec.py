@@ -28,6 +28,12 @@ class BotGame:
     ``chat_policy(st, user_id, phase)``: whether a seated, living player may write in the group
     now (``phase``: ``st.phase``'s value; asked by ``bot.discipline.may_write`` in a running,
     unpaused game) -- None: the honour system, the bot never deletes a message;
+    ``has_host``: whether a non-playing host may run the game (``/host``);
+    ``timing_limits``: the game's own timings a chat may set with ``/settings <key> <seconds>``
+    beyond the mafia presets' (key -> (lo, hi) seconds; kept in the chat's settings under
+    ``timings_of[name]``); ``settings_from(chat_data, words)``: the game's ``CreateGame``
+    settings from the chat's stored settings and the words after ``/newgame <name>``; raises
+    ``ValueError(word)`` for a word it does not know (None: the mafia presets' own way);
     ``webapp``: the game's view for the Mini App (``bot/webapp/``, docs/miniapp.md): an object
     with ``table(_, st, viewer, events)`` and ``buttons(_, st, viewer)`` -- None: the game has no
     live table page yet."""
@@ -38,6 +44,9 @@ class BotGame:
     deal: Callable[[Any, int | None, random.Random], Any]
     toggled_roles: Callable[[GameState, str], list[str]] | None = None
     chat_policy: Callable[[GameState, int, str], bool] | None = None
+    has_host: bool = True
+    timing_limits: dict[str, tuple[int, int]] | None = None
+    settings_from: Callable[[dict, list[str]], dict] | None = None
     webapp: Any = None
 
     @property

@@ -103,14 +103,14 @@ def reply(sender, message: Message, text: str, reply_markup=None, **kwargs):
 def seat_user(st: GameState, seat_no: int) -> int | None:
     """The user on seat ``seat_no`` (1-based), or None if nobody sits there."""
     for p in st.players.values():
-        if p.seat and p.seat == seat_no:
+        if getattr(p, "seat", 0) == seat_no and seat_no:  # NOIR: no seats
             return p.user_id
     return None
 
 
 def no_seat_text(_, st: GameState, seat_no: int) -> str:
     """"There is no seat 99 (seats 1–10)." for every command that takes a seat."""
-    seats = [p.seat for p in st.players.values() if p.seat]
+    seats = [p.seat for p in st.players.values() if getattr(p, "seat", 0)]
     if not seats:
         return _("Seats are not dealt yet.")
     return _("There is no seat №{n} at this table (seats {lo}–{hi}).").format(

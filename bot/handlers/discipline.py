@@ -25,6 +25,8 @@ from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import ChatMemberUpdated, Message
 
+from engine import game_of
+
 from .. import said
 from ..discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, last_word_speaker, may_write
 from ..onlookers import running
@@ -72,8 +74,7 @@ async def group_post(message: Message, bot: Bot, service, tr, sender) -> None:
     if g is None:
         raise SkipHandler
     st = g.state
-    p = st.players.get(user.id)
-    if p is not None and p.seat and not p.active:
+    if game_of(st).back(st, user.id) is not None:
         await service.touch(g.id, user.id)  # any update brings a player back (ONLINE-Q20)
         st = g.state
     text = message.text or message.caption or ""

@@ -8,7 +8,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
-from engine import HostNext, IllegalCommand, MarkActive, MarkInactive, Resume, TakeOver
+from engine import HostNext, IllegalCommand, MarkActive, MarkInactive, TakeOver, game_of
 
 from ..callbacks import Act
 from ..games import CONFIRM, bot_game
@@ -90,8 +90,8 @@ async def pause_cmd(message: Message, service, tr, sender) -> None:
 
 
 async def resume_cmd(message: Message, service, tr, sender) -> None:
-    await _run(message, service, tr, sender,
-               lambda g: service.execute(g.id, Resume(user_id=message.from_user.id)))
+    await _run(message, service, tr, sender, lambda g: service.execute(
+        g.id, lambda live: game_of(live.state).resume(message.from_user.id)))
 
 
 async def next_cmd(message: Message, service, tr, sender) -> None:
@@ -107,7 +107,8 @@ async def away_cmd(message: Message, service, tr, sender) -> None:
 
 async def back_cmd(message: Message, service, tr, sender) -> None:
     uid = message.from_user.id
-    await _run(message, service, tr, sender, lambda g: service.execute(g.id, MarkActive(user_id=uid)))
+    await _run(message, service, tr, sender, lambda g: service.execute(  # NOIR: ReturnToGame
+        g.id, lambda live: game_of(live.state).back(live.state, uid) or MarkActive(user_id=uid)))
 
 
 async def takehost_cmd(message: Message, bot: Bot, service, tr, sender) -> None:

@@ -9,18 +9,17 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
-from engine import (
-    BecomeHost, CancelGame, ChangeSettings, IllegalCommand, Join, Leave, Phase, find_ruleset,
-)
+from engine import BecomeHost, ChangeSettings, IllegalCommand, find_game, game_of
 
 from ..callbacks import LobbyAct
+from ..games import bot_game
 from ..replies import answering
 from ..storage import ActiveGameExists
 from .common import reply, say, chat_locale, display_name, is_group_member, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 #: Presets the Telegram layer can run (the engine may know more, e.g. forum, still without screens).
-PLAYABLE_PRESETS = ("party", "club", "online", "forum")
+PLAYABLE_PRESETS = ("party", "club", "online", "forum", "noir")
 
 
 def router() -> Router:
@@ -48,14 +47,24 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
     args = (command.args or "").split()
     preset = args[0] if args else "party"
     try:
-        ruleset = find_ruleset(preset).name
+        ruleset = find_game(preset).name
         if ruleset not in PLAYABLE_PRESETS:
             raise KeyError(ruleset)
     except KeyError:
-        reply(sender, message, _("Unknown preset «{name}». Presets: party, club, online, forum.")
-            .format(name=escape(preset)))
+        reply(sender, message, _("Unknown preset «{name}». Presets: party, club, online, forum, "
+                                 "noir.").format(name=escape(preset)))
         return
-    if ruleset != "party":
+    own = bot_game(ruleset).settings_from
+    if own is not None:  # a game with settings of its own (NOIR: its timings, "strict")
+        try:
+            settings = own(settings, args[1:])
+        except ValueError as exc:
+            reply(sender, message, _("Unknown option «{name}». /newgame noir strict: an "
+                                     "accusation must name the role too.").format(
+                name=escape(str(exc))))
+            return
+    settings.pop("timings_of", None)  # the games' own timings (/settings turn): not the mafia's
+    if own is None and ruleset != "party":
         settings.pop("options", None)  # the Doctor switch belongs to the party preset
     if ruleset == "forum" and len(args) > 1:  # /newgame forum maniac putana cop
         from engine.forum.setup import OPTIONAL_ROLES
@@ -105,7 +114,7 @@ async def cancel_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
     reason = "stopped" if (message.text or "").lstrip("/").startswith("stop") else "cancelled"
     async def cancel(gid: int, uid: int) -> None:
         with answering(message):  # "the game is cancelled" replies to the command
-            await service.execute(gid, CancelGame(user_id=uid, reason=reason))
+            await service.execute(gid, lambda g: game_of(g.state).cancel(reason, by=uid))
 
     await _manage(message, bot, service, tr, sender, cancel)
 
@@ -118,6 +127,9 @@ async def host_cmd(message: Message, service, tr, presenter, sender) -> None:
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
+    if g.state is not None and not bot_game(g.state.ruleset).has_host:  # NOIR
+        reply(sender, message, _("This game has no host: every player plays."))
+        return
     url = presenter.deep_link(f"host_{game_id}")
     reply(sender, message, _("🎩 To host this game (without playing), open the bot:"),
                          reply_markup=InlineKeyboardMarkup(inline_keyboard=[[
@@ -145,13 +157,16 @@ async def private_start(message: Message, command: CommandObject, bot: Bot, serv
         return
     _ = tr.get(g.locale)
     st = g.state
-    if st is None or st.phase is not Phase.LOBBY:
+    if st is None or game_of(st).status(st) != "lobby":
         say(sender, message.chat.id, _("This game has already started or ended."))
+        return
+    if kind == "host" and not bot_game(st.ruleset).has_host:
+        say(sender, message.chat.id, _("This game has no host: every player plays."))
         return
     if not await is_group_member(bot, g.chat_id, user.id):  # PARTY-X24: deep links leak
         say(sender, message.chat.id, _("Only members of the game's group can join it."))
         return
-    cmd = Join(user_id=user.id, name=display_name(user)) if kind == "join" else \
+    cmd = game_of(st).join(user.id, display_name(user)) if kind == "join" else \
         BecomeHost(user_id=user.id, name=display_name(user))
     async with service.user_lock(user.id):  # two deep links tapped at once: one game only
         other = await service.game_for_user(user.id)
@@ -185,7 +200,7 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
     act = callback_data.a
     try:
         if act == "leave":
-            await service.execute(g.id, Leave(user_id=uid))
+            await service.execute(g.id, lambda live: game_of(live.state).leave(uid))
             callback_answer.text = _("You left the game.")
             return
         chat_id = query.message.chat.id if query.message else g.chat_id
@@ -195,7 +210,7 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
         if act == "start":
             await service.start(g.id, uid)
         elif act == "cancel":
-            await service.execute(g.id, CancelGame(user_id=uid))
+            await service.execute(g.id, lambda live: game_of(live.state).cancel("cancelled", by=uid))
         elif act == "role" and g.state.ruleset == "forum":  # FORUM-03: toggle an optional role
             from ..views import toggled_roles
             options = {**(g.state.settings.get("options") or {}),
@@ -209,4 +224,4 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
             callback_answer.text = _("This button is out of date.")
     except IllegalCommand as exc:
         callback_answer.text = refusal(tr, g.locale, exc)
-        callback_answer.show_alert = exc.code == "not_enough_players"
+        callback_answer.show_alert = exc.code in ("not_enough_players", "noir_bad_setup")

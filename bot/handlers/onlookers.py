@@ -50,7 +50,7 @@ def router() -> Router:
 def _refusal(_, st: GameState, user_id: int, other_game: int | None, game_id: int) -> str | None:
     """Why ``user_id`` may not watch this game, or None."""
     p = st.players.get(user_id)
-    if p is not None and p.seat and p.alive:
+    if p is not None and getattr(p, "seat", True) and getattr(p, "alive", True):
         return _("You are playing in this game; onlookers are those who do not.")
     if user_id == st.host:
         return _("You host this game and see everything already.")
@@ -183,7 +183,8 @@ async def onlookers_chat(message: Message, service, onlookers) -> dict | bool:
     if game_id is not None:
         g = await service.live(game_id)
         if running(g) and seated(g.state, uid):
-            return False if g.state.is_alive(uid) else {"watch": g}
+            alive = getattr(g.state, "is_alive", None)  # NOIR: nobody leaves the table
+            return False if alive is None or alive(uid) else {"watch": g}
     g = onlookers.watched_by(uid)
     return {"watch": g} if g is not None else False
 

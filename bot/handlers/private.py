@@ -12,7 +12,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import ChatMemberUpdated, Message
 
 from engine import (
-    find_game, find_ruleset, CancelGame, IllegalCommand, MarkInactive, Phase, RelayMessage,
+    find_game, find_ruleset, game_of, IllegalCommand, MarkInactive, Phase, RelayMessage,
 )
 
 from .. import said
@@ -54,6 +54,7 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
         "/away, /back — step away and come back\n"
         "/takehost — an admin takes over the game rights\n"
         "/rules — the rules of the game here (/rules club, online, forum)") + "\n" + _(
+        "/rules noir — NOIR: FBI vs Mafia, the grid game of hidden identities") + "\n" + _(
         "/history — finished games: protocols, replays, export\n"
         "/stats, /top — the group's statistics and rating\n"
         "/me — your statistics\n"
@@ -62,7 +63,8 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
         "/said 4 — in the private chat: what seat 4 wrote in your game") + "\n\n" + _(
         "<b>Presets</b>: /newgame (party), /newgame club (10 players, a judge: /foul, "
         "/disqualify, /panel), /newgame online, /newgame forum maniac putana journalist "
-        "sleepwalker werewolf cop (optional roles)."))
+        "sleepwalker werewolf cop (optional roles).") + "\n" + _(
+        "/newgame noir — NOIR: FBI vs Mafia (6 or 8 players; your turns in the private chat)."))
 
 
 async def rules_cmd(message: Message, command: CommandObject, service, storage, tr,
@@ -85,10 +87,10 @@ async def rules_cmd(message: Message, command: CommandObject, service, storage, 
     wanted = (command.args or "").strip().split()
     if wanted:
         try:
-            preset = find_ruleset(wanted[0].lower()).name
+            preset = find_game(wanted[0].lower()).name
         except KeyError:
             reply(sender, message, _("Unknown preset «{name}». Presets: party, club, online, "
-                                     "forum.").format(name=escape(wanted[0])))
+                                     "forum, noir.").format(name=escape(wanted[0])))
             return
     reply(sender, message, rules_text(_, preset, rules_url))
 
@@ -112,7 +114,11 @@ async def relay(message: Message, service, tr, sender) -> None:
     game = find_game(st.ruleset) if st is not None else None
     member = getattr(game, "in_team_chat", None)  # a game without a team chat has none
     in_team = member is not None and member(st, uid)  # the forum's holds the Sleepwalker
-    if st is None or p is None or not p.seat or not in_team or not p.alive:
+    if st is not None and p is not None and member is None:  # NOIR-40: no team chat at all
+        say(sender, message.chat.id, _("This game has no private team chat: discuss openly in "
+                                       "the group."))
+        return
+    if st is None or p is None or not in_team or not p.seat or not p.alive:
         say(sender, message.chat.id, _("Talk in the group; I pass private messages only between mafiosi "
                                "at night."))
         return
@@ -212,7 +218,7 @@ async def bot_membership(update: ChatMemberUpdated, service, storage, tr, sender
         game_id = await service.game_for_chat(update.chat.id)
         if game_id is not None:
             try:
-                await service.execute(game_id, CancelGame(reason="bot_removed"))
+                await service.execute(game_id, lambda g: game_of(g.state).cancel("bot_removed"))
             except IllegalCommand:
                 pass
 

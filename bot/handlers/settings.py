@@ -20,6 +20,7 @@ from engine import BadSetup, ChangeSettings, IllegalCommand, Phase, find_ruleset
 from engine.mafia.rules import TIMING_LIMITS
 
 from ..callbacks import Cfg
+from ..games import GAMES
 from ..i18n import SUPPORTED_LOCALES
 from ..views import tempo_name, timings_text
 from ..i18n import N_
@@ -45,13 +46,21 @@ TIMING_NAMES = {
     "forum_vote": N_("A forum vote"), "forum_night": N_("A forum night"),
     "cop": N_("The Cop's turn"), "bonus_offer": N_("The bonus offer"),
     "bonus": N_("The bonus round"), "best_player": N_("The best player vote"),
+    "turn": N_("A NOIR turn"),
 }
 
 
-def range_text(_, key: str, value: int) -> str:
+def own_timings() -> dict[str, tuple[str, tuple[int, int]]]:
+    """The games' own chat timings beyond the mafia presets' (``BotGame.timing_limits``):
+    key -> (game name, (lo, hi) seconds); e.g. NOIR's ``turn``."""
+    return {k: (name, lim) for name, game in GAMES.items()
+            for k, lim in (game.timing_limits or {}).items()}
+
+
+def range_text(_, key: str, value: int, limits: tuple[int, int] | None = None) -> str:
     """One translated answer for every out-of-range timing (``-5`` and ``99999999`` alike);
-    the limits are ``TIMING_LIMITS`` in seconds."""
-    lo, hi = TIMING_LIMITS[key]
+    the limits are ``limits`` or ``TIMING_LIMITS[key]``, in seconds."""
+    lo, hi = limits or TIMING_LIMITS[key]
     what = _(TIMING_NAMES[key]) if key in TIMING_NAMES else key
     return _("{what} lasts from {lo} to {hi} seconds; {value} is out of range. Example: "
              "/settings {key} {example}.").format(what=what, lo=lo, hi=hi, value=value, key=key,
@@ -72,6 +81,11 @@ def settings_text(_, locale: str, data: dict) -> str:
              "",
              _("Change one timing: /settings speech 45 (speech, defence, last_word, vote, night, "
                "meeting, discussion, lift); /settings reset restores the tempo's values.")]
+    own = data.get("timings_of") or {}
+    if "noir" in GAMES and GAMES["noir"].timing_limits:
+        turn = (own.get("noir") or {}).get("turn")
+        lines.append(_("NOIR: a turn lasts {n} s (/settings turn 90).").format(n=turn) if turn
+                     else _("NOIR: a turn lasts 120 s (/settings turn 90)."))
     return "\n".join(lines)
 
 
@@ -120,8 +134,19 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
         if not await may_manage(bot, message, message.from_user.id, st):
             reply(sender, message, _("Only the organiser or a group admin can do that."))
             return
+        own = own_timings()
         if args[0] == "reset":
             data["timings"] = {}
+            data.pop("timings_of", None)
+        elif len(args) == 2 and args[0] in own and re.fullmatch(r"[+-]?\d+", args[1]):
+            key, value = args[0], int(args[1])  # a game's own timing (NOIR: turn)
+            name, (lo, hi) = own[key]
+            if not lo <= value <= hi:
+                reply(sender, message, range_text(_, key, value, (lo, hi)))
+                return
+            mine = dict((data.get("timings_of") or {}).get(name) or {})
+            mine[key] = value
+            data["timings_of"] = {**(data.get("timings_of") or {}), name: mine}
         elif len(args) == 2 and args[0] in TIMING_LIMITS and re.fullmatch(r"[+-]?\d+", args[1]):
             key, value = args[0], int(args[1])
             lo, hi = TIMING_LIMITS[key]
@@ -137,7 +162,7 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
             data["timings"] = timings
         else:
             reply(sender, message, _("Usage: /settings speech 45 — or /settings reset. Timings: "
-                                     "{keys}.").format(keys=", ".join(TIMING_LIMITS)))
+                                     "{keys}.").format(keys=", ".join([*TIMING_LIMITS, *own_timings()])))
             return
         await storage.save_chat_settings(chat_id, data=data)
         await _apply_to_game(service, chat_id, message.from_user.id, data)

@@ -67,8 +67,21 @@ class Game:
         """A pause with ``remaining`` seconds left on the running timer (None: no timer)."""
         raise NotImplementedError
 
-    def cancel(self, reason: str) -> Command:
-        """The shell's cancellation of the game (``reason`` e.g. "expired")."""
+    def cancel(self, reason: str, by: int | None = None) -> Command:
+        """The shell's cancellation of the game (``reason`` e.g. "expired"); ``by``: the user
+        who asked for it, once the shell has checked his right (organiser or group admin)."""
+        raise NotImplementedError
+
+    def join(self, user_id: int, name: str) -> Command:
+        """A user joins the lobby under ``name`` (the deep link ``join_<game>``)."""
+        raise NotImplementedError
+
+    def leave(self, user_id: int) -> Command:
+        """A user leaves the lobby (its «Leave» button)."""
+        raise NotImplementedError
+
+    def resume(self, user_id: int) -> Command:
+        """``/resume`` from ``user_id``."""
         raise NotImplementedError
 
     def seats(self, state) -> list[tuple[int, str, int]]:

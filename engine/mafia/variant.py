@@ -134,8 +134,17 @@ class MafiaVariant(Game):
     def pause(self, user_id: int, remaining: float | None) -> Command:
         return Pause(user_id=user_id, remaining=remaining)
 
-    def cancel(self, reason: str) -> Command:
-        return CancelGame(reason=reason)
+    def cancel(self, reason: str, by: int | None = None) -> Command:
+        return CancelGame(user_id=by, reason=reason)
+
+    def join(self, user_id: int, name: str) -> Command:
+        return Join(user_id=user_id, name=name)
+
+    def leave(self, user_id: int) -> Command:
+        return Leave(user_id=user_id)
+
+    def resume(self, user_id: int) -> Command:
+        return Resume(user_id=user_id)
 
     def seats(self, state: GameState) -> list[tuple[int, str, int]]:
         return [(p.user_id, p.name, p.seat) for p in state.seated()]

@@ -14,7 +14,9 @@ from engine.core.commands import CreateGame as CoreCreateGame
 from engine.core.game import Game
 
 from . import serialize
-from .commands import CancelGame, CreateGame, Pause, ReturnToGame, TurnTimeout
+from .commands import (
+    CancelGame, CreateGame, Join, Leave, Pause, Resume, ReturnToGame, TurnTimeout,
+)
 from .events import Event
 from .game import apply
 from .state import NoirState
@@ -62,8 +64,19 @@ class NoirGame(Game):
         left = None if remaining is None else int(-(-remaining // 1))
         return Pause(user_id=user_id, remaining=left)
 
-    def cancel(self, reason: str) -> CancelGame:
+    def cancel(self, reason: str, by: int | None = None) -> CancelGame:
+        """The shell's cancellation (NOIR-X23: ``user_id=None``, the shell has checked that
+        ``by`` is the organiser or a group admin)."""
         return CancelGame(reason=reason)
+
+    def join(self, user_id: int, name: str) -> Join:
+        return Join(user_id=user_id, name=name)
+
+    def leave(self, user_id: int) -> Leave:
+        return Leave(user_id=user_id)
+
+    def resume(self, user_id: int) -> Resume:
+        return Resume(user_id=user_id)
 
     def seats(self, state: NoirState) -> list[tuple[int, str, int]]:
         """The turn order (NOIR-07) as seats 1..n."""

@@ -3,8 +3,7 @@ its log and run by the service's timers, beside the mafia presets whose command 
 shares; its board photo sent once and edited in place, the text board when a photo cannot go,
 the identity cards by DM.
 
-NOIR is not offered to users yet (no /newgame noir until the DM action menus exist): these
-tests drive the service directly."""
+These tests drive the service directly (test_noir_play.py plays through the buttons)."""
 
 from __future__ import annotations
 
@@ -112,7 +111,8 @@ async def test_NOIR_42_one_board_photo_edited_in_place_and_identity_cards_by_dm(
     await h.app.sender.drain()
     assert len(h.sent(GROUP, ("sendPhoto",))) == 1
     assert len(h.sent(GROUP, ("editMessageMedia",))) >= 3
-    assert not h.sent(GROUP, ("sendMessage",))  # nothing else in the group
+    # besides the lobby and the news of the actions, no board as text in the group
+    assert all("<pre>" not in (c.text or "") for c in h.sent(GROUP, ("sendMessage",)))
 
 
 async def test_NOIR_42_text_board_when_the_photo_cannot_go(h):

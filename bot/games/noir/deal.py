@@ -11,8 +11,11 @@ from engine.noir import TABLES, NoirState, Role, StartGame, Team
 
 
 def deal(st: NoirState, user_id: int | None, rng: random.Random) -> StartGame:
-    """The StartGame for the lobby ``st``.  A player count with no table (NOIR-01: 6 or 8) gets
+    """The StartGame for the lobby ``st`` (``user_id``: who pressed Start; anyone but the
+    organiser starts as the shell, which checked him).  A player count with no table (NOIR-01: 6 or 8) gets
     an empty deal, which the engine refuses with its BadSetup."""
+    if user_id != st.organiser:
+        user_id = None  # NOIR-X23: the shell has checked the group admin who starts it
     users = list(st.players)
     rng.shuffle(users)
     table = TABLES.get(len(users))

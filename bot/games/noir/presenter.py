@@ -19,7 +19,10 @@ from engine.core.audience import Private
 from engine.noir import NoirState, private_card, public_board
 
 from . import board as drawing
+from .dms import MenuMixin
+from .lobby import lobby_markup, lobby_text
 from .names import SUSPECTS, suspect_name
+from .news import cancelled_text, news_lines, result_text
 from .views import caption, identity_text
 
 logger = logging.getLogger(__name__)
@@ -27,7 +30,7 @@ logger = logging.getLogger(__name__)
 KEY = "board"
 
 
-class NoirPresenter:
+class NoirPresenter(MenuMixin):
     TIMING_KEYS: tuple[str, ...] = ("turn",)
 
     def __init__(self, out) -> None:
@@ -36,26 +39,90 @@ class NoirPresenter:
 
     # --- what the shared adapter asks of every game ----------------------------------------------
     @staticmethod
-    def table_text(_, st: NoirState) -> str:
+    def table_text(_, st: NoirState, until: str | None = None) -> str:
         """The board as text with its caption (the onlookers' table, the text fallback)."""
         b = public_board(st)
         names = [suspect_name(_, s) for s in range(len(SUSPECTS))]
         grid = drawing.text_grid(b, names) if b.grid else ""
         legend = _("x dead · # arrested · * bomb · ! threat · + shield · ? interrogated")
         body = f"<pre>{escape(grid)}</pre>\n{escape(legend)}\n" if grid else ""
-        return body + caption(_, st, b)
+        return body + caption(_, st, b, until)
 
     def restarted(self, g, now) -> None:
-        """Nothing runs on a clock between two commands (the caption shows the turn's length)."""
+        """Nothing runs on a clock between two commands; a menu whose send was lost with the
+        restart is sent again (the others and their drafts are still valid)."""
+        st = g.state
+        if st is not None and st.phase == "play":
+            self.sync_menus(g, self.tr.get(g.locale), None, st, [])
 
     def present(self, g, before, after: NoirState, events: list) -> None:
         _ = self.tr.get(g.locale)
         for e in events:
-            if type(e).__name__ == "IdentityCard" and isinstance(e.audience, Private):
+            name = type(e).__name__
+            if name == "IdentityCard" and isinstance(e.audience, Private):
                 self.out.dm(e.audience.user_id, identity_text(
                     _, after, private_card(after, e.audience.user_id)))
+            elif name in ("GameCreated", "PlayerJoined", "PlayerLeft") and after.phase == "lobby":
+                self.refresh_lobby(g, _, after)
+            elif name == "GameStarted":
+                self.close_lobby(g, _("🎲 The game has started: {names}").format(
+                    names=", ".join(escape(after.players[u].name) for u in after.order)))
+            elif name == "TurnTimedOut" and e.auto_pass and not e.auto:
+                self.away_prompt(g, _, e.player)
+            elif name == "GameCancelled":
+                self.cancelled(g, _, before, after, e)
+            elif name == "PlayerReturned" and e.player in (g.ui.get("unreachable") or []):
+                g.ui["unreachable"] = [u for u in g.ui["unreachable"] if u != e.player]
         if after.phase in ("play", "ended") and events:
             self.show_board(g, _, after)
+            lines = news_lines(_, after, events)
+            if lines:
+                self.out.group(g, "\n".join(lines))
+            self.sync_menus(g, _, before, after, events)
+        for e in events:
+            if type(e).__name__ == "GameEnded":
+                self.out.group(g, result_text(_, after, e), merge=False)
+
+    # --- the lobby and the end -------------------------------------------------------------------
+    def refresh_lobby(self, g, _, st: NoirState) -> None:
+        text = lobby_text(_, self.tr.nget(g.locale), st)
+        markup = lobby_markup(_, g.id, self.out.deep_link(f"join_{g.id}"))
+        if self.out.ref(g, "lobby") is None:
+            self.out.keep(g, "lobby", self.out.group(g, text, markup))
+            self.out.remember(g, "lobby", text, markup)
+        else:
+            self.out.edit(g, "lobby", g.chat_id, text, markup)
+
+    def close_lobby(self, g, text: str) -> None:
+        if self.out.ref(g, "lobby") is not None:
+            self.out.edit(g, "lobby", g.chat_id, text, None)
+
+    def cancelled(self, g, _, before, st: NoirState, e) -> None:
+        text = cancelled_text(_, e.reason)
+        if e.reason == "bot_removed":
+            for uid in st.players:
+                self.out.dm(uid, _("✖️ The bot was removed from the group, so the game there "
+                                   "is over."))
+            return
+        if before is not None and before.phase == "lobby" and self.out.ref(g, "lobby"):
+            self.close_lobby(g, text)
+            return
+        self.out.group(g, text)
+        self.sync_menus(g, _, before, st, [])
+
+    def unreachable(self, g, user_id: int) -> None:
+        """A DM to ``user_id`` failed with 403: the group is told once (his turns time out and
+        then pass by themselves, NOIR-Q21; writing to the bot brings him back)."""
+        st = g.state
+        told = set(g.ui.get("unreachable") or [])
+        if st is None or st.over or user_id not in st.players or user_id in told:
+            return
+        g.ui["unreachable"] = sorted(told | {user_id})
+        self.out.on_ui_change and self.out.on_ui_change(g)
+        _ = self.tr.get(g.locale)
+        self.out.group(g, _("📵 {name} cannot get my private messages: his turns will time out. "
+                            "{name}, open a private chat with me and press «Start».").format(
+            name=escape(st.players[user_id].name)))
 
     # --- the board -------------------------------------------------------------------------------
     def show_board(self, g, _, st: NoirState) -> None:
@@ -63,7 +130,7 @@ class NoirPresenter:
             return self._text_board(g, _, st)
         b = public_board(st)
         png = drawing.draw(b, [suspect_name(_, s) for s in range(len(SUSPECTS))])
-        text = caption(_, st, b)
+        text = caption(_, st, b, self.until(g))
         shown = hashlib.sha256(png + text.encode()).hexdigest()
         if g.refs.get("shown:" + KEY) == shown:
             return
@@ -96,7 +163,7 @@ class NoirPresenter:
         self._text_board(g, self.tr.get(g.locale), g.state or st)
 
     def _text_board(self, g, _, st: NoirState) -> None:
-        text = self.table_text(_, st)
+        text = self.table_text(_, st, self.until(g))
         if self.out.ref(g, KEY) is None:
             self.out.keep(g, KEY, self.out.group(g, text))
             self.out.remember(g, KEY, text)

@@ -45,9 +45,10 @@ def last_action_line(_: Gettext, b: PublicBoard) -> str | None:
     return _("Last: {action} — {suspects}").format(action=label, suspects=", ".join(who))
 
 
-def caption(_: Gettext, st: NoirState, b: PublicBoard) -> str:
+def caption(_: Gettext, st: NoirState, b: PublicBoard, until: str | None = None) -> str:
     """The board's caption (HTML): score, turn order with roles (the current one bold), the
-    last action, and whose turn it is for how many seconds (or paused / the result)."""
+    last action, and whose turn it is for how many seconds and ``until`` when ("12:02:30 UTC",
+    the running timer's deadline; or paused / the result)."""
     lines = [f"<b>{escape(score_line(_, b))}</b>"]
     order = []
     for uid, role in b.order:
@@ -73,6 +74,8 @@ def caption(_: Gettext, st: NoirState, b: PublicBoard) -> str:
             lines.append(_("{name}'s turn: {s} s.").format(name=name, s=secs))
         else:
             lines.append(_("{name}'s turn.").format(name=name))
+        if until and secs:
+            lines[-1] += " " + _("Until {time}.").format(time=until)
     return "\n".join(lines)
 
 

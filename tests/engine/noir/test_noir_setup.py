@@ -1,4 +1,5 @@
-"""NOIR setup, lobby, identities and secrecy: NOIR-01..05, 08, 40, 41, Q18, Q20, Q26, X09, X23."""
+"""NOIR setup, lobby, identities and secrecy: NOIR-01..05, 08, 40, 41, Q18, Q20, Q26, X09, X23,
+X30."""
 
 from __future__ import annotations
 
@@ -164,3 +165,15 @@ def test_NOIR_X23_the_organiser_cancels_and_then_nothing_is_accepted():
     g.do(CancelGame(user_id=uid(1)))
     assert g.st.phase == "cancelled" and g.st.timer is None and g.of(GameCancelled)
     g.refuse(Kill(user_id=g.u(Role.KILLER), target=g.s("B3")), GameOver)
+
+
+def test_NOIR_X30_timings_come_with_create_game_only():
+    st, _ = apply(None, CreateGame(user_id=uid(1), settings={"timings": {"turn": 90}}))
+    for i in range(1, 7):
+        st, _ = apply(st, Join(user_id=uid(i), name=f"p{i}"))
+    started, _ = apply(st, start_cmd(6))
+    assert started.timings["turn"] == 90 and started.timer.seconds == 90
+    for bad in ({"turn": 5}, {"speech": 60}):  # out of range; a mafia timing is not NOIR's
+        with pytest.raises(BadSetup):
+            apply(None, CreateGame(user_id=uid(1), settings={"timings": bad}))
+    assert "ChangeSettings" not in COMMAND_TYPES  # no change after the lobby opens

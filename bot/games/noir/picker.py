@@ -1,0 +1,61 @@
+"""NOIR's cell picker (NOIR-Q22): an inline keyboard with one button per cell of the current
+grid, row by row (≤ 7 a row, ≤ 49 cells + one row of controls, under Telegram's 100 buttons).
+
+Every cell is a button: a legal one carries ``Act(a="c", t=suspect)``, any other
+``Act(a="u", t=suspect)`` which is answered "You can't choose that cell now." and changes
+nothing.  Marks (emoji before the short name): ⭐ the player's own suspect, 👥 a teammate's,
+✅ already picked in this draft, ✖ dead, 🔒 arrested; a cell that cannot be picked now starts
+with "·"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from aiogram.types import InlineKeyboardButton
+
+from engine.noir import NoirState
+
+from ...callbacks import Act
+from .names import suspect_name
+
+#: the width of a cell's name on a button (phones show 7 buttons a row)
+WIDTH = 5
+OWN, MATE, PICKED, DEAD, ARRESTED, NOPE = "⭐", "👥", "✅", "✖", "🔒", "·"
+
+
+def cell_label(_: Callable[[str], str], st: NoirState, suspect: int, *, own: int | None,
+               mates: set[int], picked: set[int], legal: bool) -> str:
+    """One cell's button text: its marks, then the first letters of the suspect's name."""
+    mark = ""
+    if suspect in picked:
+        mark = PICKED
+    elif suspect == own:
+        mark = OWN
+    elif suspect in mates:
+        mark = MATE
+    if suspect in st.dead:
+        mark += DEAD
+    elif suspect in st.arrested:
+        mark += ARRESTED
+    name = suspect_name(_, suspect)[:WIDTH]
+    return f"{mark}{name}" if legal else f"{NOPE}{mark}{name}"
+
+
+def cell_rows(_: Callable[[str], str], st: NoirState, uid: int, game_id: int, seq: int,
+              legal: Iterable[int], picked: Iterable[int] = ()) -> list[list[InlineKeyboardButton]]:
+    """The grid as rows of buttons for player ``uid``; ``legal``: the suspects he may pick now,
+    ``picked``: the ones this draft already holds (shown ✅; pickable again only if legal)."""
+    legal, picked = set(legal), set(picked)
+    me = st.players[uid]
+    mates = {p.identity for p in st.players.values()
+             if p.team == me.team and p is not me and p.identity is not None}
+    rows = []
+    for line in st.grid:
+        row = []
+        for s in line:
+            ok = s in legal
+            text = cell_label(_, st, s, own=me.identity, mates=mates, picked=picked, legal=ok)
+            data = Act(g=game_id, s=seq, a="c" if ok else "u", t=s).pack()
+            row.append(InlineKeyboardButton(text=text, callback_data=data))
+        rows.append(row)
+    return rows
