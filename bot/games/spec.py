@@ -35,8 +35,9 @@ class BotGame:
     settings from the chat's stored settings and the words after ``/newgame <name>``; raises
     ``ValueError(word)`` for a word it does not know (None: the mafia presets' own way);
     ``webapp``: the game's view for the Mini App (``bot/webapp/``, docs/miniapp.md): an object
-    with ``table(_, st, viewer, events)`` and ``buttons(_, st, viewer)`` -- None: the game has no
-    live table page yet."""
+    with ``table(_, st, viewer, events, g)`` and ``buttons(_, st, viewer, g)`` (``g``: the live
+    game, for the viewer's drafts, ``bot/drafts.py``) -- None: the game has no live table page
+    yet."""
 
     name: str
     presenter: type

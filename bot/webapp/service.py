@@ -19,9 +19,14 @@ from ..callbacks import Act
 from ..games import bot_game
 from ..games.spec import Press, Viewer
 from ..handlers.common import is_chat_admin, is_group_member, refusal
+from ..i18n import N_
 from .log import EventLog, visible
 from .texts import page_texts
 
+#: the codecs' own refusals (answered, nothing changed): the page shows them as failures
+REFUSED = (N_("This button is out of date."), N_("You can't choose that now."),
+           N_("You can't choose that cell now."), N_("You can't choose that player now."),
+           N_("The game is paused."))
 #: seconds a group's answer "is he an admin / a member" is trusted
 MEMBERSHIP_TTL = 300
 
@@ -73,7 +78,8 @@ class WebApp:
         if user_id == st.host:
             return Viewer(user_id, "host", judge=True)
         p = st.players.get(user_id)
-        if p is not None and not st.over and (p.alive or not p.seat):
+        if p is not None and not st.over and (getattr(p, "alive", True)
+                                              or not getattr(p, "seat", 0)):
             return Viewer(user_id, "player", judge=judge)
         if p is None and not await self._member("member", g.chat_id, user_id):
             raise NoAccess()
@@ -103,7 +109,8 @@ class WebApp:
             "texts": page_texts(_),
         }
         timer = getattr(st, "timer", None)
-        if timer is not None and g.deadline is not None and not getattr(st, "pause", None):
+        paused = getattr(st, "pause", None) or getattr(st, "paused", None)  # NOIR: ``paused``
+        if timer is not None and g.deadline is not None and not paused:
             out["deadline"] = g.deadline.timestamp()
             out["seconds"] = timer.seconds
         view = bot_game(st.ruleset).webapp
@@ -112,10 +119,11 @@ class WebApp:
             out["buttons"] = []
             return out
         events = visible(await self.log.events(g.id, st.commands), viewer)
-        out["table"] = view.table(_, st, viewer, events)
-        out["buttons"] = [] if st.over else [
-            {**b, "s": st.phase_seq if b["a"] in bot_game(st.ruleset).codec.PHASE_BOUND else 0}
-            for b in view.buttons(_, st, viewer)]
+        out["table"] = view.table(_, st, viewer, events, g)
+        phase_bound = bot_game(st.ruleset).codec.PHASE_BOUND
+        out["buttons"] = [] if st.over else [  # a view may stamp its own (NOIR: its step)
+            {**b, "s": b["s"] if "s" in b else st.phase_seq if b["a"] in phase_bound else 0}
+            for b in view.buttons(_, st, viewer, g)]
         return out
 
     # --- acting ------------------------------------------------------------------------------
@@ -146,7 +154,8 @@ class WebApp:
         press = Press(g=g, user_id=user_id, data=press_data, st=st, service=self.service,
                       presenter=self.presenter.game(st.ruleset), _=_)
         try:
-            return {"ok": True, "text": await codec.run(press)}
+            text = await codec.run(press)
+            return {"ok": text not in {_(m) for m in REFUSED}, "text": text}
         except IllegalCommand as exc:
             return {"ok": False, "text": refusal(self.tr, g.locale, exc)}
 

@@ -34,6 +34,12 @@ PAGE_TEXTS = {
     "viewer_host": N_("You host this game: you see everything."),
     "viewer_onlooker": N_("You watch the public table."),
     "ready": N_("ready"),
+    "noir_order": N_("Turn order"),
+    "noir_you_are": N_("You are"),
+    "noir_mates": N_("Your team"),
+    "noir_hand": N_("Your cards"),
+    "noir_identities": N_("Identities"),
+    "noir_away": N_("away"),
 }
 
 

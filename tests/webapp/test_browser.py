@@ -143,3 +143,42 @@ async def test_the_judge_fouls_from_the_page(sqlite_url, browser, tmp_path):
         assert fouls_of((await h.game()).state, target.user_id) == 1
         assert any("Foul to" in t for t in h.texts(GROUP))
         await shoot(browser, "judge.png", tmp_path)
+
+
+async def test_noir_board_a_kill_tapped_on_a_cell(sqlite_url, browser, tmp_path):
+    from bot.games.noir import choices
+    from engine.noir import legal_actions
+    from tests.bot import noir_driver as nd
+
+    async with served(sqlite_url) as (h, client):
+        gid = await nd.open_lobby(h, 6)
+        await nd.press_start(h)
+        st = (await h.service.live(gid)).state
+        killer = st.current
+        me = st.players[killer]
+        await asyncio.to_thread(browser.get, page_url(client, h, h.user(killer), gid, LIGHT))
+        await wait_for(browser, js("return document.querySelectorAll('#noir-grid .cell').length"))
+        cells = await asyncio.to_thread(browser.execute_script, """
+            return document.querySelectorAll('#noir-grid .cell').length""")
+        assert cells == sum(len(r) for r in st.grid)
+        own = await asyncio.to_thread(browser.execute_script, """
+            return [...document.querySelectorAll('#noir-grid .cell.own')].map(c => +c.dataset.s)""")
+        assert own == [me.identity]
+        kill = choices.VIEWS.index("kill")
+        button = await asyncio.to_thread(browser.find_element, By.CSS_SELECTOR,
+                                         f'#actions button[data-a="o"][data-t="{kill}"]')
+        await asyncio.to_thread(button.click)
+        await wait_for(browser, js("return document.querySelectorAll('#noir-grid .cell.tap').length"))
+        taps = await asyncio.to_thread(browser.execute_script, """
+            return [...document.querySelectorAll('#noir-grid .cell.tap')].map(c => +c.dataset.s)""")
+        legal = set(legal_actions(st, killer).kill)
+        assert set(taps) == legal
+        await asyncio.to_thread(browser.execute_script, "window.scrollTo(0, 0)")
+        await shoot(browser, "noir.png", tmp_path)  # the Killer's picker on the board
+        target = sorted(legal)[0]
+        cell = await asyncio.to_thread(browser.find_element, By.CSS_SELECTOR,
+                                       f'#noir-grid .cell.tap[data-s="{target}"]')
+        await asyncio.to_thread(cell.click)
+        await wait_for(browser, js(f"""return (document.querySelector('#noir-grid .cell[data-s="{target}"]')
+                                          || {{classList: {{contains: () => true}}}}).classList.contains('last')"""))
+        assert (await h.service.live(gid)).state.last_action[0] == "kill"

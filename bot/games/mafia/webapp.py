@@ -36,7 +36,8 @@ class MafiaWebView:
         "heal": ("heal", "💉 "), "sheriff_check": ("scheck", "⭐ ")}
 
     # --- the table -------------------------------------------------------------------------
-    def table(self, _, st: GameState, viewer: Viewer, events: Sequence[Event]) -> dict:
+    def table(self, _, st: GameState, viewer: Viewer, events: Sequence[Event],
+              g=None) -> dict:
         """The table as ``viewer`` may see it. ``events``: the stored events (dicts) whose
         audience includes him, in log order (all of them for the host)."""
         known = self.knowledge(st, viewer, events)
@@ -180,7 +181,7 @@ class MafiaWebView:
         return {}
 
     # --- the buttons -----------------------------------------------------------------------
-    def buttons(self, _, st: GameState, viewer: Viewer) -> list[dict]:
+    def buttons(self, _, st: GameState, viewer: Viewer, g=None) -> list[dict]:
         """What the viewer may press now: [{a, t, label, kind}] (``a``: a code of the game's
         codec, ``t``: a seat or 0; ``kind`` groups them on the page).  Built from
         ``legal_actions`` like the bot's keyboards, plus the judge's tools."""

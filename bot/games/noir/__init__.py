@@ -12,6 +12,7 @@ from ..spec import BotGame
 from .codec import NoirCodec
 from .deal import deal
 from .presenter import NoirPresenter
+from .webapp import VIEW
 
 #: the timings a chat may set for NOIR: ``/settings turn 90`` (NOIR-Q21)
 CHAT_TIMINGS = {"turn": TIMING_LIMITS["turn"]}
@@ -38,4 +39,4 @@ def settings_from(data: dict, words: list[str]) -> dict:
 
 
 GAME = BotGame(name="noir", presenter=NoirPresenter, codec=NoirCodec(), deal=deal,
-               has_host=False, timing_limits=CHAT_TIMINGS, settings_from=settings_from)
+               has_host=False, timing_limits=CHAT_TIMINGS, settings_from=settings_from, webapp=VIEW)
