@@ -45,7 +45,7 @@ def page_html() -> str:
     """``index.html`` with its script and style names versioned by their contents, so a
     Telegram client never runs yesterday's script with today's API."""
     html = (STATIC / "index.html").read_text(encoding="utf-8")
-    for name in ("app.js", "app.css"):
+    for name in ("app.js", "noir.js", "app.css"):
         version = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
         html = html.replace(f"static/{name}", f"static/{name}?v={version}")
     return html
