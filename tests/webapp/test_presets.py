@@ -78,3 +78,56 @@ async def test_FORUM_37_the_sleepwalker_sees_the_mafiosi_and_stays_town(sqlite_u
         teams = {p["seat"]: p["team"]["id"] for p in t["players"] if "team" in p}
         assert teams == {walker.seat: Team.TOWN.value, **{s: "mafia" for s in mafia}}
         assert all("role" not in p for p in t["players"] if p["seat"] != walker.seat)
+
+
+async def test_FORUM_56_the_bonus_round_form_from_the_page(sqlite_url):
+    """FORUM-56, Q23: the host starts the bonus round from the page; a player fills his form
+    there (``bg`` cycles a survivor's role, the same draft as his DM form) and sends it
+    (``bgs``); a stale tap is out of date."""
+    from engine import ForumPhase, Role
+    from tests.bot.test_forum import _finish, open_forum
+
+    async with served(sqlite_url, n_users=13) as (h, client):
+        players, host = h.users[:10], h.users[12]
+        game_id = await open_forum(h, "", players, host)
+        await h.command(players[0], "/startgame")
+        st = (await h.game()).state
+        mafia = [p.user_id for p in st.seated() if p.role is Role.MAFIA]
+        await _finish(h, mafia, until=lambda s: s.phase is ForumPhase.BONUS_OFFER)
+        st = (await h.game()).state
+        assert st.phase is ForumPhase.BONUS_OFFER
+        data = await table_of(client, h, host, game_id)
+        start = next(b for b in data["buttons"] if b["a"] == "bon")
+        resp = await client.post("/webapp/api/act", headers=auth(h, host),
+                                 json={"g": game_id, "a": "bon", "t": 0, "s": start["s"]})
+        assert (await resp.json())["ok"]
+        st = (await h.game()).state
+        assert st.phase is ForumPhase.BONUS
+        from engine import legal_actions
+        guesser = next(p for p in st.seated() if legal_actions(st, p.user_id).bonus_guess)
+        user = h.user(guesser.user_id)
+        data = await table_of(client, h, user, game_id)
+        form = [b for b in data["buttons"] if b["a"] == "bg"]
+        la = legal_actions(st, guesser.user_id)
+        assert {b["t"] for b in form} == {st.players[t].seat for t in la.bonus_guess}
+        assert all(b["label"].endswith("❔") for b in form)
+        assert {b["a"] for b in data["buttons"]} >= {"bgs", "bgx"}
+        first = form[0]
+
+        async def tap(a, t=0, s=None):
+            resp = await client.post("/webapp/api/act", headers=auth(h, user), json={
+                "g": game_id, "a": a, "t": t, "s": st.phase_seq if s is None else s})
+            return await resp.json()
+
+        assert await tap("bg", first["t"]) == {"ok": True, "text": "🎲"}
+        data = await table_of(client, h, user, game_id)
+        label = next(b["label"] for b in data["buttons"] if b["a"] == "bg"
+                     and b["t"] == first["t"])
+        role = la.bonus_roles[0]
+        from bot.texts import ROLE_NAMES
+        assert label.endswith(ROLE_NAMES[role]) and "❔" not in label
+        assert (await tap("bgs", s=st.phase_seq - 1))["text"] == "This button is out of date."
+        assert await tap("bgs") == {"ok": True, "text": "📨"}
+        st = (await h.game()).state
+        guesses = dict(st.forum.guesses[guesser.user_id])
+        assert guesses == {st.by_seat(first["t"]).user_id: role}

@@ -6,11 +6,15 @@ the best player (docs/rules/forum.md)."""
 
 from __future__ import annotations
 
-from engine import GameState, Team
+from engine import GameState, Role, Team
 
+from ... import drafts
+from ...callbacks import Act
 from ...keyboards import plain_label
+from ...texts import ROLE_ICONS, ROLE_NAMES
 from ..mafia.webapp import MafiaWebView
 from ..spec import Viewer
+from .views import bonus_keyboard
 
 
 class ForumWebView(MafiaWebView):
@@ -46,7 +50,7 @@ class ForumWebView(MafiaWebView):
     ACTION_CODES = {**MafiaWebView.ACTION_CODES, "block": ("block", "👮 "),
                     "slay": ("slay", "🔪 "), "infect": ("infect", "💋 ")}
 
-    def own_buttons(self, _, st: GameState, viewer: Viewer, la) -> list[dict]:
+    def own_buttons(self, _, st: GameState, viewer: Viewer, la, g=None) -> list[dict]:
         out: list[dict] = []
 
         def add(code, targets, prefix, kind):
@@ -67,7 +71,28 @@ class ForumWebView(MafiaWebView):
         if la.bonus_decide:
             out.append({"a": "bon", "t": 0, "label": _("🎲 Start the bonus round"), "kind": "turn"})
             out.append({"a": "boff", "t": 0, "label": _("⏭ Skip"), "kind": "turn"})
+        if la.bonus_guess and g is not None:
+            out.extend(self.bonus_form(_, st, viewer, g))
         add("best", la.best_player, "🏅 ", "vote")
+        return out
+
+    @staticmethod
+    def bonus_form(_, st: GameState, viewer: Viewer, g) -> list[dict]:
+        """The bonus round's form (FORUM-56, Q23) as the DM shows it (``bonus_keyboard`` of
+        his draft, ``bot/drafts.py``): per survivor a ``bg`` button (each tap cycles the guessed
+        role), ``bgs`` sends the form, ``bgx`` sends no guess."""
+        form = drafts.bonus(g, viewer.user_id)
+        markup = bonus_keyboard(_, g.id, st, viewer.user_id, form)
+        out = []
+        for row in markup.inline_keyboard if markup is not None else ():
+            for btn in row:
+                act = Act.unpack(btn.callback_data)
+                label = btn.text
+                if act.a == "bg":
+                    role = form.get(st.by_seat(act.t).user_id)
+                    label = plain_label(st, st.by_seat(act.t).user_id) + " — " + (
+                        f"{ROLE_ICONS[Role(role)]} {_(ROLE_NAMES[Role(role)])}" if role else "❔")
+                out.append({"a": act.a, "t": act.t, "label": label, "kind": "vote"})
         return out
 
     def judge_buttons(self, _, st: GameState) -> list[dict]:

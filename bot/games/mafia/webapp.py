@@ -216,7 +216,7 @@ class MafiaWebView:
                     add(code, prefix + plain_label(st, t), "night", t)
         if la.sleep:
             add("sleep", _("💤 Sleep") if not la.night_action else _("💤 Skip"), "night")
-        out.extend(self.own_buttons(_, st, viewer, la))
+        out.extend(self.own_buttons(_, st, viewer, la, g))
         if la.host_next:
             add("next", _("⏭ Next"), "control")
         if la.pause:
@@ -227,8 +227,9 @@ class MafiaWebView:
             out.extend(self.judge_buttons(_, st))
         return out
 
-    def own_buttons(self, _, st: GameState, viewer: Viewer, la) -> list[dict]:
-        """A preset's own buttons from its ``legal_actions`` fields."""
+    def own_buttons(self, _, st: GameState, viewer: Viewer, la, g=None) -> list[dict]:
+        """A preset's own buttons from its ``legal_actions`` fields (``g``: the live game, for
+        the viewer's drafts; None in a pure call)."""
         return []
 
     def judge_buttons(self, _, st: GameState) -> list[dict]:

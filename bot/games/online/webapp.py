@@ -28,7 +28,7 @@ class OnlineWebView(MafiaWebView):
                            "candidates": [self.seat(st, c) for c in b.candidates],
                            "taps": taps}}
 
-    def own_buttons(self, _, st: GameState, viewer: Viewer, la) -> list[dict]:
+    def own_buttons(self, _, st: GameState, viewer: Viewer, la, g=None) -> list[dict]:
         out = []
         if la.ballot or la.ballot_pass:
             for uid in la.ballot:
