@@ -20,6 +20,8 @@ from ..games import bot_game
 from ..games.spec import Press, Viewer
 from ..handlers.common import is_chat_admin, is_group_member, refusal
 from ..i18n import N_
+from ..timings import timing_labels
+from ..views import timings_text
 from .log import EventLog, visible
 from .texts import page_texts
 
@@ -113,6 +115,8 @@ class WebApp:
         if timer is not None and g.deadline is not None and not paused:
             out["deadline"] = g.deadline.timestamp()
             out["seconds"] = timer.seconds
+        if viewer.judge:  # read-only: the engine has no command to change a running timer
+            out["timings"] = self.timings(_, st)
         view = bot_game(st.ruleset).webapp
         if view is None:  # a game with no live table yet: the public basics only
             out["table"] = None
@@ -125,6 +129,16 @@ class WebApp:
             {**b, "s": b["s"] if "s" in b else st.phase_seq if b["a"] in phase_bound else 0}
             for b in view.buttons(_, st, viewer, g)]
         return out
+
+    @staticmethod
+    def timings(_, st) -> dict[str, Any]:
+        """The judge's timings, read-only (docs/miniapp.md): ``all`` the game's durations
+        ("speech 60 s · defence 30 s · …"), ``current`` the running timer's ("speech 60 s") or
+        None (a kind without a name, a pause, no timer)."""
+        timer = getattr(st, "timer", None)
+        label = timing_labels(_).get(timer.kind) if timer is not None else None
+        return {"all": timings_text(_, st.timings, st.ruleset),
+                "current": label.format(n=timer.seconds) if label else None}
 
     # --- acting ------------------------------------------------------------------------------
     async def act(self, g, user_id: int, data: dict) -> dict[str, Any]:

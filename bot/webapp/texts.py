@@ -40,6 +40,9 @@ PAGE_TEXTS = {
     "noir_hand": N_("Your cards"),
     "noir_identities": N_("Identities"),
     "noir_away": N_("away"),
+    "timings": N_("Timings"),
+    "timings_note": N_("Set with /settings before a game; a running timer is changed only by "
+                       "a pause, «Next» or the end of a speech."),
 }
 
 

@@ -144,3 +144,22 @@ async def test_without_a_host_a_group_admin_judges_and_takes_a_nomination_back(s
         assert all("role" not in p for p in data["table"]["players"])  # a judge, not a host
         assert (await post(client, h, ADMIN, game_id, a="unnom", t=target.seat))["ok"]
         assert (await h.game()).state.nominations == []
+
+
+async def test_the_judge_sees_the_timings_read_only_and_a_player_does_not(sqlite_url):
+    """The engine has no command to change a running timer (docs/miniapp.md): the judge's
+    console shows the game's timings and the running timer, and offers no tool for them."""
+    async with served(sqlite_url, n_users=10) as (h, client):
+        game_id = await club_with_judge(h, JUDGE)
+        st = (await h.game()).state
+
+        async def table(user) -> dict:
+            return await (await client.get("/webapp/api/table", params={"g": str(game_id)},
+                                           headers=auth(h, user))).json()
+
+        judge = await table(JUDGE)
+        assert f"speech {st.timings['speech']} s" in judge["timings"]["all"]
+        assert judge["timings"]["current"] == f"mafia meeting {st.timer.seconds} s"
+        assert judge["texts"]["timings"] == "Timings"
+        assert not {b["a"] for b in judge["buttons"]} & {"time", "timer", "addtime"}
+        assert "timings" not in await table(h.user(st.seated()[0].user_id))

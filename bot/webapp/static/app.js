@@ -226,6 +226,17 @@
     if (rest.childElementCount) box.append(rest);
   }
 
+  // the judge's timings, read-only (the engine has no command to change a running timer)
+  function drawTimings(timings) {
+    const box = $("timings");
+    box.replaceChildren();
+    box.hidden = !timings;
+    if (!timings) return;
+    box.append(el("h2", null, T("timings")));
+    if (timings.current) box.append(el("div", "row current", "⏱ " + timings.current));
+    box.append(el("div", "row", timings.all), el("div", "muted", T("timings_note")));
+  }
+
   function render(next) {
     data = next;
     skew = data.now - Date.now() / 1000;
@@ -253,6 +264,7 @@
       drawChecks(t);
     }
     drawButtons(data.buttons || []);
+    drawTimings(data.timings);
     tick();
     document.body.dataset.seq = data.seq;
   }
