@@ -36,6 +36,8 @@ TOKEN_KEY = web.AppKey("mafia_webapp_token", str)
 
 
 PAGE_KEY = web.AppKey("mafia_webapp_page", str)
+#: the user's name from initData (for a join from the page), kept on the request
+NAME_KEY = web.RequestKey("mafia_webapp_name", str)
 #: the page's own scripts and styles only, Telegram's script, requests to this server
 CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
@@ -122,6 +124,8 @@ async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = F
         else:
             data = verify(token, init_data_of(request.headers), now)
             uid = data.user.id
+            request[NAME_KEY] = " ".join(x for x in (data.user.first_name, data.user.last_name)
+                                         if x).strip() or data.user.username or str(uid)
             game_id = _game_param(wanted, data.start_param)
     except Unauthorized as exc:
         raise _refused(web.HTTPUnauthorized, str(exc), webapp.tr.get(None)) from None
@@ -152,7 +156,7 @@ async def act(request: web.Request) -> web.Response:
     if not isinstance(body, dict):
         return _error(400, "bad json")
     webapp, g, _viewer, uid = await _resolve(request, str(body.get("g", "") or ""))
-    return web.json_response(await webapp.act(g, uid, body))
+    return web.json_response(await webapp.act(g, uid, body, request.get(NAME_KEY)))
 
 
 async def stream(request: web.Request) -> web.StreamResponse:

@@ -13,12 +13,13 @@ from typing import Any
 from aiogram import Bot
 from pydantic import ValidationError
 
-from engine import IllegalCommand
+from engine import IllegalCommand, game_of
 
 from ..callbacks import Act
 from ..games import bot_game
 from ..games.spec import Press, Viewer
-from ..handlers.common import is_chat_admin, is_group_member, refusal
+from ..handlers.common import is_chat_admin, is_group_member, may_manage, refusal
+from ..handlers.lobby import join_lobby, lobby_press
 from ..i18n import N_
 from ..timings import timing_labels
 from ..views import timings_text
@@ -118,6 +119,13 @@ class WebApp:
         if viewer.judge:  # read-only: the engine has no command to change a running timer
             out["timings"] = self.timings(_, st)
         view = bot_game(st.ruleset).webapp
+        if game_of(st).status(st) == "lobby":  # join / leave / start from the page
+            out["lobby"] = {"players": [p.name for p in st.players.values()],
+                            "joined": viewer.user_id in st.players,
+                            "host": st.host_name if st.host is not None else None}
+            out["table"] = None
+            out["buttons"] = await self.lobby_buttons(_, g, viewer)
+            return out
         if view is None:  # a game with no live table yet: the public basics only
             out["table"] = None
             out["buttons"] = []
@@ -128,6 +136,18 @@ class WebApp:
         out["buttons"] = [] if st.over else [  # a view may stamp its own (NOIR: its step)
             {**b, "s": b["s"] if "s" in b else st.phase_seq if b["a"] in phase_bound else 0}
             for b in view.buttons(_, st, viewer, g)]
+        return out
+
+    async def lobby_buttons(self, _, g, viewer: Viewer) -> list[dict]:
+        """The lobby's buttons (kind 'lobby', ``s`` 0): «Join» for a group member not in it,
+        «Leave» for a player, «Start» for whoever may start it (the organiser, the host, a
+        group admin) -- the lobby message's own buttons (``bot/handlers/lobby.py``)."""
+        st = g.state
+        joined = viewer.user_id in st.players or viewer.user_id == st.host
+        out = [{"a": "leave", "t": 0, "s": 0, "label": _("➖ Leave"), "kind": "lobby"} if joined
+               else {"a": "join", "t": 0, "s": 0, "label": _("➕ Join"), "kind": "lobby"}]
+        if await may_manage(self.bot, g.chat_id, viewer.user_id, st):
+            out.append({"a": "start", "t": 0, "s": 0, "label": _("▶️ Start"), "kind": "lobby"})
         return out
 
     @staticmethod
@@ -141,11 +161,13 @@ class WebApp:
                 "current": label.format(n=timer.seconds) if label else None}
 
     # --- acting ------------------------------------------------------------------------------
-    async def act(self, g, user_id: int, data: dict) -> dict[str, Any]:
+    async def act(self, g, user_id: int, data: dict, name: str | None = None) -> dict[str, Any]:
         """Run one press from the page: ``data`` = {a: code, t: seat (0), s: phase_seq (0)}.
         The same checks as a button (``bot/handlers/game.py``): a finished game, a stale phase
         ("This button is out of date."), the judge's codes (host, or a group admin without
-        one: CLUB-41, CLUB-Q08), then the codec and the engine. Returns {ok, text}: ``text`` the
+        one: CLUB-41, CLUB-Q08), then the codec and the engine; in the lobby, the lobby's
+        ``join`` (``name``: the user's name from initData) / ``leave`` / ``start`` as the deep
+        link and the lobby buttons do (:meth:`lobby_act`). Returns {ok, text}: ``text`` the
         answer a button press gets; ``ok`` False when it was refused before or by the engine
         (nothing stored)."""
         st = g.state
@@ -158,6 +180,8 @@ class WebApp:
             return {"ok": False, "text": _("This button is out of date.")}
         if st is None or st.over:
             return {"ok": False, "text": _("This game is over.")}
+        if game_of(st).status(st) == "lobby":
+            return await self.lobby_act(g, user_id, press_data.a, name)
         game = bot_game(st.ruleset)
         codec = game.codec
         if press_data.a in codec.PHASE_BOUND and press_data.s != st.phase_seq:
@@ -172,6 +196,23 @@ class WebApp:
             return {"ok": text not in {_(m) for m in REFUSED}, "text": text}
         except IllegalCommand as exc:
             return {"ok": False, "text": refusal(self.tr, g.locale, exc)}
+
+    async def lobby_act(self, g, user_id: int, code: str, name: str | None) -> dict[str, Any]:
+        """«Join», «Leave» or «Start» from the page: the deep link's and the lobby buttons'
+        own path (``bot.handlers.lobby.join_lobby`` / ``lobby_press``): the same checks (a
+        member of the group, one game at a time, who may start), the same engine commands."""
+        _ = self.tr.get(g.locale)
+        if code == "join":
+            before = g.state.commands
+            text = await join_lobby(self.service, self.bot, self.tr, g, user_id,
+                                    (name or str(user_id))[:64])
+            return {"ok": g.state.commands > before, "text": text}
+        if code in ("leave", "start"):
+            before = g.state.commands
+            text, _alert = await lobby_press(self.service, self.bot, self.tr, g, user_id,
+                                             g.chat_id, code)
+            return {"ok": g.state.commands > before, "text": text}
+        return {"ok": False, "text": _("This button is out of date.")}
 
     # --- live --------------------------------------------------------------------------------
     def subscribe(self, game_id: int) -> asyncio.Queue:

@@ -41,6 +41,8 @@ PAGE_TEXTS = {
     "noir_identities": N_("Identities"),
     "noir_away": N_("away"),
     "timings": N_("Timings"),
+    "lobby": N_("Lobby"),
+    "lobby_players": N_("Joined"),
     "timings_note": N_("Set with /settings before a game; a running timer is changed only by "
                        "a pause, «Next» or the end of a speech."),
 }

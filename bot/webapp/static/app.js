@@ -249,9 +249,22 @@
     $("paused").textContent = t && t.paused ? t.paused.text : "";
     $("status").textContent = data.viewer.kind === "host" ? T("viewer_host")
       : data.viewer.kind === "onlooker" ? T("viewer_onlooker") : "";
+    const lobby = $("lobby");
+    lobby.replaceChildren();
+    lobby.hidden = !data.lobby;
+    $("board").hidden = !t;
+    if (data.lobby) {
+      $("phase").textContent = T("lobby");
+      lobby.append(el("h2", null, T("lobby_players") + " · " + data.lobby.players.length));
+      const list = el("ol", "names");
+      for (const name of data.lobby.players) list.append(el("li", null, name));
+      lobby.append(list);
+      if (data.lobby.host) lobby.append(el("div", "muted", "🎩 " + data.lobby.host));
+      $("me").hidden = true;
+    }
     const noir = !!(t && t.kind === "noir");
     $("noir").hidden = !noir;
-    $("board").hidden = noir;
+    if (noir) $("board").hidden = true;
     if (noir) {
       noirView.drawMe(t);
       noirView.draw(t, data.buttons || []);
