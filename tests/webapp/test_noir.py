@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.games.noir import choices
 from bot.games.noir.drafting import stamp
 from bot.games.noir.names import SUSPECTS
@@ -175,3 +177,46 @@ async def test_after_the_end_everybody_sees_every_identity(sqlite_url):
     finally:
         await client.close()
         await h.stop()
+
+
+@pytest.mark.parametrize("players,seed", [(6, 7), (8, 3)])
+async def test_NOIR_a_whole_game_played_from_the_page_every_offered_tap_accepted(
+        sqlite_url, players, seed):
+    """Every turn played by tapping the page's buttons and cells only (a seeded choice among
+    what the page offers, «Back» now and then): every offered tap is accepted, the game ends."""
+    import random
+
+    rng = random.Random(seed)
+    async with served(sqlite_url, n_users=players) as (h, client):
+        gid = await noir_game(h, players)
+        answered: set = set()
+        used: set[str] = set()
+        for _ in range(4000):
+            g = await h.service.live(gid)
+            st = g.state
+            if st.over:
+                break
+            if st.paused is not None:
+                await h.fire()
+                continue
+            actors = [u for u in st.order if legal_actions(st, u).any
+                      and (stamp(st), u) not in answered]
+            if not actors:
+                await h.fire()
+                continue
+            uid = actors[0]
+            if legal_actions(st, uid).step == "cancel":
+                answered.add((stamp(st), uid))
+            data = await table_of(client, h, h.user(uid), gid)
+            buttons = data["buttons"]
+            assert buttons, (st.step, legal_actions(st, uid))
+            forward = [b for b in buttons if b["a"] != "b"]
+            b = rng.choice(forward if forward and rng.random() < 0.9 else buttons)
+            used.add(b["a"])
+            answer = await post(client, h, h.user(uid), gid, a=b["a"], t=b["t"], s=b["s"])
+            assert answer["ok"], (b, answer)
+        st = (await h.service.live(gid)).state
+        assert st.phase == "ended", st.phase
+        assert {"o", "c", "b"} <= used, used
+        rec = await h.service.storage.get_game(gid)
+        assert rec.status == "finished"
