@@ -182,3 +182,22 @@ async def test_noir_board_a_kill_tapped_on_a_cell(sqlite_url, browser, tmp_path)
         await wait_for(browser, js(f"""return (document.querySelector('#noir-grid .cell[data-s="{target}"]')
                                           || {{classList: {{contains: () => true}}}}).classList.contains('last')"""))
         assert (await h.service.live(gid)).state.last_action[0] == "kill"
+        # later in the game, an onlooker's board (dark theme): marks, no identity anywhere
+        import random
+        rng, answered = random.Random(4), set()
+        for _ in range(70):
+            if not await nd.act_once(h, rng, answered):
+                break
+        st = (await h.service.live(gid)).state
+        watcher = h.users[6]
+        await asyncio.to_thread(browser.get, page_url(client, h, watcher, gid, DARK))
+        await asyncio.to_thread(browser.refresh)  # only the hash changed: load it anew
+        await wait_for(browser, js("return document.querySelectorAll('#noir-grid .cell').length"))
+        hidden = await asyncio.to_thread(browser.execute_script, """
+            return [document.getElementById('me').hidden,
+                    document.querySelectorAll('#noir-grid .own, #noir-grid .mate, #noir-grid .tap').length]""")
+        assert hidden == [True, 0]
+        dead = await asyncio.to_thread(browser.execute_script, """
+            return [...document.querySelectorAll('#noir-grid .cell.dead')].map(c => +c.dataset.s)""")
+        assert set(dead) == {s for s in st.dead if s not in st.removed}
+        await shoot(browser, "noir-watcher.png", tmp_path)
