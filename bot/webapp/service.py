@@ -162,7 +162,8 @@ class WebApp:
 
     # --- acting ------------------------------------------------------------------------------
     async def act(self, g, user_id: int, data: dict, name: str | None = None) -> dict[str, Any]:
-        """Run one press from the page: ``data`` = {a: code, t: seat (0), s: phase_seq (0)}.
+        """Run one press from the page: ``data`` = {a: code, t: seat (0), s: phase_seq (0),
+        d: the draft's tag the button was drawn for (optional; views with ``draft_tag``)}.
         The same checks as a button (``bot/handlers/game.py``): a finished game, a stale phase
         ("This button is out of date."), the judge's codes (host, or a group admin without
         one: CLUB-41, CLUB-Q08), then the codec and the engine; in the lobby, the lobby's
@@ -185,6 +186,10 @@ class WebApp:
         game = bot_game(st.ruleset)
         codec = game.codec
         if press_data.a in codec.PHASE_BOUND and press_data.s != st.phase_seq:
+            return {"ok": False, "text": _("This button is out of date.")}
+        tag, view = data.get("d"), game.webapp
+        if tag is not None and hasattr(view, "draft_tag") \
+                and str(tag) != view.draft_tag(g, user_id):  # drawn for another draft (NOIR)
             return {"ok": False, "text": _("This button is out of date.")}
         if press_data.a in codec.JUDGE and st.host is None \
                 and not await self._member("admin", g.chat_id, user_id):

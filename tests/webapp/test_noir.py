@@ -220,3 +220,36 @@ async def test_NOIR_a_whole_game_played_from_the_page_every_offered_tap_accepted
         assert {"o", "c", "b"} <= used, used
         rec = await h.service.storage.get_game(gid)
         assert rec.status == "finished"
+
+
+async def test_a_tap_drawn_for_another_draft_is_out_of_date(sqlite_url):
+    """The page shows the Killer's kill picker; meanwhile his DM menu went «Back» (the same
+    step stamp, another draft): the page's tap of a cell is out of date, not read against the
+    DM's draft; once the page is drawn again its taps count."""
+    async with served(sqlite_url) as (h, client):
+        gid = await noir_game(h)
+        st = (await h.service.live(gid)).state
+        killer = h.user(st.current)
+        s0 = stamp(st)
+        await post(client, h, killer, gid, a="o", t=choices.VIEWS.index("kill"), s=s0)
+        page = await table_of(client, h, killer, gid)
+        cell = next(b for b in page["buttons"] if b["kind"] == "cell")
+        assert cell["d"]
+        back = next(x for x in nd.menu_buttons(h, killer.id, s0) if x[2].a == "b")
+        await h.press(killer, killer.id, back[0], back[1])
+        before = await h.log_len(gid)
+        stale = await post(client, h, killer, gid, a="c", t=cell["t"], s=s0, d=cell["d"])
+        assert stale == {"ok": False, "text": "This button is out of date."}
+        assert await h.log_len(gid) == before
+        page = await table_of(client, h, killer, gid)
+        assert "Choose your action" in page["table"]["prompt"]
+        assert not [b for b in page["buttons"] if b["kind"] == "cell"]
+        kill = next(b for b in page["buttons"] if b["a"] == "o"
+                    and b["t"] == choices.VIEWS.index("kill"))
+        assert (await post(client, h, killer, gid, **{k: kill[k] for k in "atsd"}))["ok"]
+        page = await table_of(client, h, killer, gid)
+        fresh = next(b for b in page["buttons"] if b["kind"] == "cell")
+        assert fresh["d"] == cell["d"]  # the same draft again: the same tag
+        assert await post(client, h, killer, gid, **{k: fresh[k] for k in "atsd"}) == \
+            {"ok": True, "text": "✅"}
+        assert await h.log_len(gid) == before + 1

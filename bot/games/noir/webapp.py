@@ -18,7 +18,9 @@ suspect); the picker's cells that cannot be chosen now (code ``u``) are left out
 
 from __future__ import annotations
 
+import hashlib
 import html
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -176,15 +178,17 @@ class NoirWebView:
 
     # --- the buttons -----------------------------------------------------------------------
     def buttons(self, _, st: NoirState, viewer: Viewer, g=None) -> list[dict]:
-        """The DM menu's buttons of ``viewer``'s current draft as page buttons [{a, t, s,
-        label, kind}]: ``kind`` 'cell' for a legal cell of the picker (``t``: the suspect),
+        """The DM menu's buttons of ``viewer``'s current draft as page buttons [{a, t, s, d,
+        label, kind}] (``d``: :meth:`draft_tag`): ``kind`` 'cell' for a legal cell of the picker (``t``: the suspect),
         'back' for «Back», 'turn' for the rest; «I'm back» ('control', ``s`` 0) for a player
         whose turns pass by themselves (NOIR-Q21)."""
         p = st.players.get(viewer.user_id)
         if g is None or p is None or viewer.kind != "player" or st.phase != "play":
             return []
         out: list[dict] = []
-        _text, markup = menu_view(_, st, viewer.user_id, draft(g, viewer.user_id), g.id)
+        d = draft(g, viewer.user_id)
+        tag = self.draft_tag(g, viewer.user_id)
+        _text, markup = menu_view(_, st, viewer.user_id, d, g.id)
         grid = [set(row) for row in st.grid]
         for row in markup.inline_keyboard if markup is not None else ():
             acts = [Act.unpack(btn.callback_data) for btn in row]
@@ -194,10 +198,19 @@ class NoirWebView:
                     continue  # a cell that cannot be chosen now: drawn, not tappable
                 kind = "cell" if picker else "back" if act.a == "b" else "turn"
                 label = suspect_name(_, act.t) if picker else btn.text
-                out.append({"a": act.a, "t": act.t, "s": act.s, "label": label, "kind": kind})
+                out.append({"a": act.a, "t": act.t, "s": act.s, "d": tag, "label": label,
+                            "kind": kind})
         if p.auto_pass:
             out.append({"a": "z", "t": 0, "s": 0, "label": _("👋 I'm back"), "kind": "control"})
         return out
+
+    @staticmethod
+    def draft_tag(g, uid: int) -> str:
+        """A short tag of ``uid``'s draft: the page sends it back with a tap, and a tap made
+        on another draft than the one it was drawn for (the DM menu moved on meanwhile: the
+        same step stamp, another sub-view) is out of date instead of meaning something else."""
+        raw = json.dumps(draft(g, uid), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(raw.encode()).hexdigest()[:10]
 
 
 VIEW = NoirWebView()

@@ -298,7 +298,7 @@
       const resp = await fetch(apiUrl("act"), {
         method: "POST",
         headers: { "Content-Type": "application/json", "Authorization": "tma " + initData },
-        body: JSON.stringify({ g: data.game, a: b.a, t: b.t, s: b.s }),
+        body: JSON.stringify({ g: data.game, a: b.a, t: b.t, s: b.s, d: b.d }),
       });
       const answer = await resp.json();
       if (answer.text) toast(answer.text);
