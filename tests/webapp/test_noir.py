@@ -253,3 +253,15 @@ async def test_a_tap_drawn_for_another_draft_is_out_of_date(sqlite_url):
         assert await post(client, h, killer, gid, **{k: fresh[k] for k in "atsd"}) == \
             {"ok": True, "text": "✅"}
         assert await h.log_len(gid) == before + 1
+
+
+async def test_the_identity_card_and_the_board_open_the_page(sqlite_url):
+    async with served(sqlite_url) as (h, client):
+        gid = await noir_game(h)
+        st = (await h.service.live(gid)).state
+        for uid in st.order:
+            urls = [b["web_app"]["url"] for _m, b in h.buttons(uid) if "web_app" in b]
+            assert urls == [f"{WEBAPP_URL}/webapp/?g={gid}"], uid
+        links = [b["url"] for _m, b in h.buttons(GROUP) if "startapp" in (b.get("url") or "")]
+        assert links and all(link.endswith(f"?startapp=g{gid}") for link in links)
+        assert not any("web_app" in b for _m, b in h.buttons(GROUP))
