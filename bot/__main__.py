@@ -65,7 +65,8 @@ async def run() -> None:
     app = build_app(token=settings.bot_token.get_secret_value(),
                     database_url=settings.database_url, api_url=settings.telegram_api_url,
                     default_locale=settings.default_locale, lobby_timeout=settings.lobby_timeout,
-                    rules_url=settings.rules_url)
+                    rules_url=settings.rules_url, webapp_url=settings.webapp_url,
+                    webapp_name=settings.webapp_name)
     from aiogram.exceptions import (
         AiogramError, TelegramNetworkError, TelegramUnauthorizedError,
     )
@@ -97,9 +98,14 @@ async def run() -> None:
             await app.bot.delete_webhook(drop_pending_updates=False)
             logger.info("long polling as @%s (%.2f s after start-up began)",
                         app.presenter.bot_username, time.monotonic() - started)
-            await app.dp.start_polling(app.bot, polling_timeout=settings.polling_timeout,
-                                       allowed_updates=allowed, handle_signals=True,
-                                       close_bot_session=False)
+            runner = await start_webapp_server(app, settings) if app.webapp else None
+            try:
+                await app.dp.start_polling(app.bot, polling_timeout=settings.polling_timeout,
+                                           allowed_updates=allowed, handle_signals=True,
+                                           close_bot_session=False)
+            finally:
+                if runner is not None:
+                    await runner.cleanup()
     finally:
         background.cancel()
         await asyncio.gather(background, return_exceptions=True)
@@ -130,6 +136,10 @@ async def run_webhook(app, settings, allowed) -> None:
     SimpleRequestHandler(dispatcher=app.dp, bot=app.bot, secret_token=secret).register(
         web_app, path=settings.webhook_path)
     setup_application(web_app, app.dp, bot=app.bot)
+    if app.webapp is not None:
+        from .webapp import setup as setup_webapp
+
+        setup_webapp(web_app, app.webapp, settings.bot_token.get_secret_value())
     await app.bot.set_webhook(settings.webhook_endpoint, secret_token=secret,
                               allowed_updates=allowed)
     runner = web.AppRunner(web_app)
@@ -141,6 +151,23 @@ async def run_webhook(app, settings, allowed) -> None:
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
+
+
+async def start_webapp_server(app, settings):
+    """Polling mode with ``WEBAPP_URL``: the web server that serves the Mini App alone, on
+    ``WEB_HOST``:``WEB_PORT``. Returns its runner (``cleanup()`` stops it)."""
+    from aiohttp import web
+
+    from .webapp import setup as setup_webapp
+
+    web_app = web.Application()
+    setup_webapp(web_app, app.webapp, settings.bot_token.get_secret_value())
+    runner = web.AppRunner(web_app)
+    await runner.setup()
+    await web.TCPSite(runner, settings.web_host, settings.web_port).start()
+    logger.info("Mini App at %s/webapp/ (server on %s:%s)", settings.webapp_url,
+                settings.web_host, settings.web_port)
+    return runner
 
 
 def main() -> None:

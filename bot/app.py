@@ -74,6 +74,8 @@ class App:
     translator: Translator
     history: HistoryService | None = None
     afk: AfkClock | None = None
+    #: the Mini App (bot/webapp/), when ``WEBAPP_URL`` is set; its routes go on the web server
+    webapp: Any = None
 
     async def start(self, *, recover: bool = True) -> int:
         """Connect the store, learn the bot's username, start the deadline clock and (unless
@@ -151,9 +153,12 @@ async def on_error(event: ErrorEvent) -> bool:
 def build_app(*, token: str, database_url: str, api_url: str | None = None,
               session: BaseSession | None = None, deadlines_cls=Deadlines, clock=utcnow,
               default_locale: str = "ru", lobby_timeout: int = 1800,
-              sender_kwargs: dict | None = None, rules_url: str | None = None) -> App:
+              sender_kwargs: dict | None = None, rules_url: str | None = None,
+              webapp_url: str | None = None, webapp_name: str | None = None) -> App:
     """The whole bot. ``session``: an aiogram session (default aiohttp, against ``api_url``);
     ``rules_url``: base URL of the published ``docs/rules/`` pages that ``/rules`` links to;
+    ``webapp_url``: the Mini App's public HTTPS base URL (None: no Mini App, no button names it;
+    ``webapp_name``: its short name from BotFather's /newapp, for the group's link);
     the :class:`bot.telegram_faults.FaultTolerance` middleware is installed on it by the Sender,
     so every Bot API call is retried the same way."""
     if session is None:
@@ -193,6 +198,13 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     service.listeners.append(onlookers.on_step)
     afk = AfkClock(service, deadlines)
     service.listeners.append(afk.on_step)
+    webapp = None
+    if webapp_url:
+        from .webapp import WebApp
+
+        webapp = WebApp(service, presenter, translator, bot, webapp_url)
+        service.listeners.append(webapp.on_step)
+        presenter.webapp_url, presenter.webapp_name = webapp.url, webapp_name
     dp = build_dispatcher()
     dp["service"] = service
     dp["storage"] = storage
@@ -205,7 +217,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["rules_url"] = rules_url
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
                service=service, deadlines=deadlines, translator=translator, history=history,
-               afk=afk)
+               afk=afk, webapp=webapp)
 
 
 async def _bot_removed(service: GameService, chat_id: int) -> None:

@@ -65,8 +65,8 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = Field(
         None, description="Secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -)."
     )
-    web_host: str = Field("0.0.0.0", description="Interface the webhook server listens on.")
-    web_port: int = Field(8080, ge=1, le=65535, description="Port the webhook server listens on.")
+    web_host: str = Field("0.0.0.0", description="Interface the web server (webhook, Mini App) listens on.")
+    web_port: int = Field(8080, ge=1, le=65535, description="Port the web server (webhook, Mini App) listens on.")
     default_locale: str = Field("ru", description="Language of chats that have not chosen one.")
     log_level: str = Field("INFO", description="Python logging level name.")
     lobby_timeout: int = Field(1800, gt=0, description="Seconds before an unstarted lobby is cancelled.")
@@ -76,6 +76,16 @@ class Settings(BaseSettings):
                     "(e.g. a repository's .../blob/main/docs/rules/).",
     )
     polling_timeout: int = Field(30, ge=0, le=600, description="Long-polling timeout of getUpdates, seconds.")
+    webapp_url: str | None = Field(
+        None,
+        description="Public HTTPS base URL of the bot's web server; when set it serves the live "
+                    "table Mini App at WEBAPP_URL/webapp/ (docs/miniapp.md), also in polling mode.",
+    )
+    webapp_name: str | None = Field(
+        None,
+        description="The Mini App's short name from BotFather's /newapp, for the group's link "
+                    "t.me/<bot>/<name>; empty: the bot's main Mini App (t.me/<bot>?startapp).",
+    )
 
     @field_validator("bot_token", mode="before")
     @classmethod
@@ -92,7 +102,8 @@ class Settings(BaseSettings):
             raise ValueError("does not look like a bot token (expected '<digits>:<letters>' from @BotFather)")
         return SecretStr(value.get_secret_value().strip())
 
-    @field_validator("webhook_url", "webhook_secret", "rules_url", mode="before")
+    @field_validator("webhook_url", "webhook_secret", "rules_url", "webapp_url", "webapp_name",
+                     mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # "WEBHOOK_URL=" in .env means "not set", not "set to the empty string".
@@ -106,6 +117,21 @@ class Settings(BaseSettings):
         if value is not None and not value.startswith(("https://", "http://")):
             raise ValueError("must be an http(s) URL, e.g. https://bot.example.com")
         return value.rstrip("/") if value else value
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _check_webapp_url(cls, value: str | None) -> str | None:
+        # Telegram opens Mini Apps over HTTPS only
+        if value is not None and not value.startswith("https://"):
+            raise ValueError("must be an https URL, e.g. https://bot.example.com")
+        return value.rstrip("/") if value else value
+
+    @field_validator("webapp_name")
+    @classmethod
+    def _check_webapp_name(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", value):
+            raise ValueError("must be the Mini App's short name (3-30 of A-Z a-z 0-9 _)")
+        return value
 
     @field_validator("webhook_path")
     @classmethod

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from aiogram.utils.deep_linking import create_deep_link
 
 from engine import GameState
@@ -38,6 +39,10 @@ class Presenter:
         #: copies (bot/onlookers.py)
         self.on_group_text: Callable[[Any, str], None] | None = None
         self._games: dict[str, Any] = {}
+        #: the Mini App (bot/webapp/, docs/miniapp.md): its public base URL (None: off) and its
+        #: short name from BotFather's /newapp (None: the bot's main Mini App)
+        self.webapp_url: str | None = None
+        self.webapp_name: str | None = None
 
     def game(self, ruleset: str):
         """The presenter of the game ``ruleset`` (one per game, built on first use). Raises
@@ -126,6 +131,26 @@ class Presenter:
 
     def bot_url(self) -> str:
         return f"https://t.me/{self.bot_username}"
+
+    # --- the Mini App (bot/webapp/) ----------------------------------------------------------
+    def with_webapp(self, _, g, markup: InlineKeyboardMarkup | None, *, group: bool = False
+                    ) -> InlineKeyboardMarkup | None:
+        """``markup`` plus a row that opens the live table of ``g`` -- in a private chat a
+        ``web_app`` button, in the group (where Telegram allows no ``web_app`` button) a link
+        ``t.me/<bot>/<app>?startapp=g<id>`` -- or ``markup`` itself when the Mini App is off."""
+        if not self.webapp_url:
+            return markup
+        if group:
+            app = f"/{self.webapp_name}" if self.webapp_name else ""
+            button = InlineKeyboardButton(
+                text=_("📺 Live table"),
+                url=f"https://t.me/{self.bot_username}{app}?startapp=g{g.id}")
+        else:
+            button = InlineKeyboardButton(
+                text=_("📺 Live table"),
+                web_app=WebAppInfo(url=f"{self.webapp_url}/webapp/?g={g.id}"))
+        rows = list(markup.inline_keyboard) if markup is not None else []
+        return InlineKeyboardMarkup(inline_keyboard=[*rows, [button]])
 
 
 __all__ = ["Presenter"]

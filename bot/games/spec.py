@@ -35,7 +35,11 @@ class BotGame:
     settings from the chat's stored settings and the words after ``/newgame <name>``; raises
     ``ValueError(word)`` for a word it does not know (None: the mafia presets' own way);
     ``history``: the game's own /history and /stats rendering (``bot/games/noir/history.py``
-    shows the interface) -- None: the mafia presets' shared one (``bot/history``)."""
+    shows the interface) -- None: the mafia presets' shared one (``bot/history``);
+    ``webapp``: the game's view for the Mini App (``bot/webapp/``, docs/miniapp.md): an object
+    with ``table(_, st, viewer, events, g)`` and ``buttons(_, st, viewer, g)`` (``g``: the live
+    game, for the viewer's drafts, ``bot/drafts.py``) -- None: the game has no live table page
+    yet."""
 
     name: str
     presenter: type
@@ -47,6 +51,7 @@ class BotGame:
     timing_limits: dict[str, tuple[int, int]] | None = None
     settings_from: Callable[[dict, list[str]], dict] | None = None
     history: Any = None
+    webapp: Any = None
 
     @property
     def timing_keys(self) -> tuple[str, ...]:
@@ -81,3 +86,16 @@ class Press:
             return self.st.by_seat(self.data.t).user_id
         except KeyError:
             return None
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who looks at the Mini App's table (``bot/webapp/``): ``user_id``; ``kind``: 'host' (sees
+    everything), 'player' (a seated, living player: the public table plus the events addressed
+    to him or his team) or 'onlooker' (an eliminated player, a group member, anyone after the
+    end: the public table); ``judge``: he may use the judge's tools (the host, or a group admin
+    when the game has no host: CLUB-41, CLUB-Q08)."""
+
+    user_id: int
+    kind: str
+    judge: bool = False

@@ -155,36 +155,39 @@ async def private_start(message: Message, command: CommandObject, bot: Bot, serv
         _ = tr.get(None)
         say(sender, message.chat.id, _("This game does not exist any more."))
         return
+    say(sender, message.chat.id, await join_lobby(service, bot, tr, g, user.id,
+                                                  display_name(user), kind))
+
+
+async def join_lobby(service, bot: Bot, tr, g, user_id: int, name: str, kind: str = "join") -> str:
+    """Join (``kind`` 'join') or host ('host') the lobby of the live game ``g``; returns the
+    answer for the user. The deep link's checks, shared with the Mini App (``bot/webapp/``): the
+    lobby is still open, a host only where the game has one, only members of the game's group
+    (PARTY-X24: deep links leak), one game at a time; the engine's refusals as their texts."""
     _ = tr.get(g.locale)
     st = g.state
     if st is None or game_of(st).status(st) != "lobby":
-        say(sender, message.chat.id, _("This game has already started or ended."))
-        return
+        return _("This game has already started or ended.")
     if kind == "host" and not bot_game(st.ruleset).has_host:
-        say(sender, message.chat.id, _("This game has no host: every player plays."))
-        return
-    if not await is_group_member(bot, g.chat_id, user.id):  # PARTY-X24: deep links leak
-        say(sender, message.chat.id, _("Only members of the game's group can join it."))
-        return
-    cmd = game_of(st).join(user.id, display_name(user)) if kind == "join" else \
-        BecomeHost(user_id=user.id, name=display_name(user))
-    async with service.user_lock(user.id):  # two deep links tapped at once: one game only
-        other = await service.game_for_user(user.id)
-        if other is not None and other != game_id:
-            say(sender, message.chat.id, _("You are already in another game. Leave it first."))
-            return
+        return _("This game has no host: every player plays.")
+    if not await is_group_member(bot, g.chat_id, user_id):  # PARTY-X24: deep links leak
+        return _("Only members of the game's group can join it.")
+    cmd = game_of(st).join(user_id, name) if kind == "join" else \
+        BecomeHost(user_id=user_id, name=name)
+    async with service.user_lock(user_id):  # two deep links tapped at once: one game only
+        other = await service.game_for_user(user_id)
+        if other is not None and other != g.id:
+            return _("You are already in another game. Leave it first.")
         try:
-            await service.execute(game_id, cmd)
+            await service.execute(g.id, cmd)
         except IllegalCommand as exc:
-            say(sender, message.chat.id, refusal(tr, g.locale, exc))
-            return
+            return refusal(tr, g.locale, exc)
     title = escape(g.ui.get("title", ""))
     if kind == "join":
-        say(sender, message.chat.id, _("✅ You joined the game in «{chat}». Your role will come here when "
-                               "the game starts.").format(chat=title))
-    else:
-        say(sender, message.chat.id, _("🎩 You host the game in «{chat}». You will see every role and "
-                               "move the game on with «Next».").format(chat=title))
+        return _("✅ You joined the game in «{chat}». Your role will come here when "
+                 "the game starts.").format(chat=title)
+    return _("🎩 You host the game in «{chat}». You will see every role and "
+             "move the game on with «Next».").format(chat=title)
 
 
 async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, service, tr,
@@ -195,18 +198,26 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
         _ = tr.get(None)
         callback_answer.text = _("This game does not exist any more.")
         return
+    chat_id = query.message.chat.id if query.message else g.chat_id
+    text, alert = await lobby_press(service, bot, tr, g, query.from_user.id, chat_id,
+                                    callback_data.a, callback_data.v)
+    callback_answer.text = text
+    if alert:
+        callback_answer.show_alert = True
+
+
+async def lobby_press(service, bot: Bot, tr, g, uid: int, chat_id: int, act: str,
+                      value: str = "") -> tuple[str | None, bool]:
+    """One lobby button (``LobbyAct``: leave | start | cancel | role | tempo) pressed by
+    ``uid`` in ``chat_id``, shared with the Mini App: leaving is anyone's, the rest the
+    organiser's, the host's or a group admin's. Returns (the answer, whether it is an alert)."""
     _ = tr.get(g.locale)
-    uid = query.from_user.id
-    act = callback_data.a
     try:
         if act == "leave":
             await service.execute(g.id, lambda live: game_of(live.state).leave(uid))
-            callback_answer.text = _("You left the game.")
-            return
-        chat_id = query.message.chat.id if query.message else g.chat_id
+            return _("You left the game."), False
         if not await may_manage(bot, chat_id, uid, g.state):
-            callback_answer.text = _("Only the organiser or a group admin can do that.")
-            return
+            return _("Only the organiser or a group admin can do that."), False
         if act == "start":
             await service.start(g.id, uid)
         elif act == "cancel":
@@ -214,14 +225,14 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
         elif act == "role" and g.state.ruleset == "forum":  # FORUM-03: toggle an optional role
             from ..views import toggled_roles
             options = {**(g.state.settings.get("options") or {}),
-                       "roles": toggled_roles(g.state, callback_data.v)}
+                       "roles": toggled_roles(g.state, value)}
             await service.execute(g.id, ChangeSettings(user_id=uid, settings={"options": options}))
-            callback_answer.text = _("Roles changed.")
-        elif act == "tempo" and callback_data.v in ("short", "normal", "detailed"):
-            await service.execute(g.id, ChangeSettings(user_id=uid, settings={"tempo": callback_data.v}))
-            callback_answer.text = _("Tempo changed.")
+            return _("Roles changed."), False
+        elif act == "tempo" and value in ("short", "normal", "detailed"):
+            await service.execute(g.id, ChangeSettings(user_id=uid, settings={"tempo": value}))
+            return _("Tempo changed."), False
         else:  # a lobby action no lobby button of ours carries (forged or from an old version)
-            callback_answer.text = _("This button is out of date.")
+            return _("This button is out of date."), False
     except IllegalCommand as exc:
-        callback_answer.text = refusal(tr, g.locale, exc)
-        callback_answer.show_alert = exc.code in ("not_enough_players", "noir_bad_setup")
+        return refusal(tr, g.locale, exc), exc.code in ("not_enough_players", "noir_bad_setup")
+    return None, False

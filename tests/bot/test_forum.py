@@ -179,14 +179,17 @@ async def _last_words(h: Harness) -> None:
         st = await state(h)
 
 
-async def _finish(h: Harness, mafia: list[int], max_steps: int = 400) -> None:
-    """Play on: the Mafia's victims are Town, the town votes out the Mafia; the after-game."""
+async def _finish(h: Harness, mafia: list[int], max_steps: int = 400, until=None) -> None:
+    """Play on: the Mafia's victims are Town, the town votes out the Mafia; the after-game.
+    ``until(state)``: stop there instead (the Mini App's tests)."""
     host = h.users[12]
     for _ in range(max_steps):
         g = await h.game()
         if g is None or g.state.over:
             return
         st = g.state
+        if until is not None and until(st):
+            return
         acted = False
         if st.phase in (Phase.NIGHT, ForumPhase.COP_TURN):
             for p in st.alive_active():

@@ -40,7 +40,7 @@ FAST_GROUP_RATE = (1200, 60.0)
 #: Settings the child must not inherit from the developer's shell (bot/config.py reads them).
 _SETTINGS_ENV = ("BOT_TOKEN", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_PATH",
                  "WEBHOOK_SECRET", "WEB_HOST", "WEB_PORT", "DEFAULT_LOCALE", "LOG_LEVEL",
-                 "LOBBY_TIMEOUT", "POLLING_TIMEOUT", "REDIS_URL")
+                 "LOBBY_TIMEOUT", "POLLING_TIMEOUT", "REDIS_URL", "WEBAPP_URL", "WEBAPP_NAME")
 
 _BOOTSTRAP = """\
 import os, runpy, sys

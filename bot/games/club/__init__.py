@@ -8,6 +8,8 @@ from ..spec import BotGame
 from .codec import ClubCodec
 from .discipline import may_write
 from .presenter import ClubPresenter
+from .webapp import VIEW as WEBAPP
 
 GAME = BotGame(name="club", deal=deal, presenter=ClubPresenter, codec=ClubCodec(),
-               chat_policy=may_write)
+               chat_policy=may_write,
+               webapp=WEBAPP)

@@ -1,18 +1,21 @@
 """The club preset's button codes: the Sheriff's and the Don's checks (CLUB-31..33) and the
-judge's console — a foul and a disqualification per seat (CLUB-36..39, CLUB-41, CLUB-Q08)."""
+judge's console — a foul and a disqualification per seat (CLUB-36..39, CLUB-41, CLUB-Q08), a
+foul taken back (``unfoul``, CLUB-Q15) and a nomination taken back (``unnom``, CLUB-Q06; the
+Mini App's console offers these two, the group has /unfoul and /unnominate)."""
 
 from __future__ import annotations
 
-from engine import Disqualify, IssueFoul, NightAction
+from engine import CancelFoul, Disqualify, IssueFoul, NightAction, UndoNomination
 
 from ..mafia.codec import MafiaCodec
 
 
 class ClubCodec(MafiaCodec):
     PHASE_BOUND = MafiaCodec.PHASE_BOUND | {"scheck", "dcheck"}
-    CONFIRM = {**MafiaCodec.CONFIRM, "scheck": "⭐", "dcheck": "🎩", "foul": "⚠️", "dq": "🟥"}
-    TARGETED = MafiaCodec.TARGETED | {"scheck", "dcheck", "foul", "dq"}
-    JUDGE = frozenset({"foul", "dq"})
+    CONFIRM = {**MafiaCodec.CONFIRM, "scheck": "⭐", "dcheck": "🎩", "foul": "⚠️", "dq": "🟥",
+               "unfoul": "↩️", "unnom": "↩️"}
+    TARGETED = MafiaCodec.TARGETED | {"scheck", "dcheck", "foul", "dq", "unfoul", "unnom"}
+    JUDGE = frozenset({"foul", "dq", "unfoul", "unnom"})
 
     def commands(self, data, uid, target):
         return {
@@ -21,4 +24,6 @@ class ClubCodec(MafiaCodec):
             "dcheck": lambda: NightAction(user_id=uid, action="don_check", target=target),
             "foul": lambda: IssueFoul(user_id=uid, player=target),
             "dq": lambda: Disqualify(user_id=uid, player=target),
+            "unfoul": lambda: CancelFoul(user_id=uid, player=target),
+            "unnom": lambda: UndoNomination(user_id=uid, target=target),
         }

@@ -25,7 +25,7 @@ class ClubPresenter(MafiaPresenter):
         """CLUB-36/39, CLUB-Q08: the judge's console: a foul or a disqualification per seat.
         The newest console of each chat is kept up to date (``refresh_consoles``)."""
         text = _("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. /panel shows this again.")
-        markup = foul_keyboard(g.id, st)
+        markup = self.out.with_webapp(_, g, foul_keyboard(g.id, st))  # + the Mini App
         key = f"console:{chat_id}"
         self.keep(g, key, self.dm(chat_id, text, markup))
         self.remember(g, key, text, markup)
@@ -34,7 +34,8 @@ class ClubPresenter(MafiaPresenter):
         """Show the current fouls and only the living seats on every console sent."""
         text = _("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. /panel shows this again.")
         for key in {k for k in (*g.ui, *g.refs) if k.startswith("console:")}:
-            self.edit(g, key, int(key.split(":", 1)[1]), text, foul_keyboard(g.id, st))
+            self.edit(g, key, int(key.split(":", 1)[1]), text,
+                      self.out.with_webapp(_, g, foul_keyboard(g.id, st)))
 
     def on_FoulCancelled(self, g, _, before, st, e):
         self.group(g, _("↩️ A foul of {player} is taken back ({n} of 4).").format(

@@ -10,6 +10,8 @@ from .codec import ForumCodec
 from .discipline import may_write
 from .presenter import ForumPresenter
 from .views import toggled_roles
+from .webapp import VIEW as WEBAPP
 
 GAME = BotGame(name="forum", deal=deal, presenter=ForumPresenter, codec=ForumCodec(),
-               toggled_roles=toggled_roles, chat_policy=may_write)
+               toggled_roles=toggled_roles, chat_policy=may_write,
+               webapp=WEBAPP)

@@ -49,8 +49,8 @@ class HostEvents:
 
     def _host_markup(self, g, _, st):
         """The host's «Next», bound to the current phase: a double tap moves on once."""
-        return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
-            text=_("⏭ Next"), callback_data=Act(g=g.id, s=st.phase_seq, a="next").pack())]])
+        return self.out.with_webapp(_, g, InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
+            text=_("⏭ Next"), callback_data=Act(g=g.id, s=st.phase_seq, a="next").pack())]]))
 
     def close_host(self, g, _, st) -> None:
         """The game is over: the host's «Next» messages lose their button."""

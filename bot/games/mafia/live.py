@@ -116,17 +116,19 @@ class LiveMessages:
         g.refs.pop("live:" + key, None)  # this edit shows the latest state
         self.out.edit(g, key, chat_id, text, markup)
 
-    def close(self, g, key: str, chat_id: int) -> None:
-        """The kept message ``key`` loses its keyboard -- unless it has none already."""
+    def close(self, g, key: str, chat_id: int, markup=None) -> None:
+        """The kept message ``key`` loses its keyboard (``markup``: the buttons it keeps, e.g.
+        the Mini App's) -- unless it shows exactly that already."""
         ref = self.ref(g, key)
         if ref is None or isinstance(ref, (dict, list)):
             return
+        dumped = markup.model_dump_json() if markup is not None else None
         shown = g.refs.get("shown:" + key)
-        if shown is not None and shown[1] is None:
+        if shown is not None and shown[1] == dumped:
             return
         if shown is not None:
-            g.refs["shown:" + key] = (shown[0], None)
-        self.sender.edit_markup(chat_id, ref, None)
+            g.refs["shown:" + key] = (shown[0], dumped)
+        self.sender.edit_markup(chat_id, ref, markup)
 
     def live_edit(self, g, key: str, text: str, markup) -> None:
         """Edit the live group message ``key`` at most once per :data:`LIVE_GAP` seconds."""

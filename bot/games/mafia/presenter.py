@@ -199,7 +199,7 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
         if ref is not None:
             names = ", ".join(label(st, p.user_id) for p in st.seated())
             self.sender.edit(g.chat_id, ref, _("🎲 The game has started: {names}").format(names=names))
-        text, markup = self.table_text(_, st), views.table_keyboard(_, g.id, st)
+        text, markup = self.table_text(_, st), self.table_markup(g, _, st)
         fut = self.group(g, text, markup, merge=False)
         self.keep(g, "table", fut)
         self.remember(g, "table", text, markup)
@@ -212,7 +212,12 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
             self.sender.pin(g.chat_id, msg.message_id)
 
     def refresh_table(self, g, _, st: GameState) -> None:
-        self.edit(g, "table", g.chat_id, self.table_text(_, st), views.table_keyboard(_, g.id, st))
+        self.edit(g, "table", g.chat_id, self.table_text(_, st), self.table_markup(g, _, st))
+
+    def table_markup(self, g, _, st: GameState):
+        """The pinned table's buttons: pause/resume, and the live table's link (Mini App)."""
+        markup = views.table_keyboard(_, g.id, st)
+        return self.out.with_webapp(_, g, markup, group=True) if not st.over else markup
 
     def on_RoleAssigned(self, g, _, before, st, e):
         markup = None
@@ -220,6 +225,7 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
             markup = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
                 text=_("✅ I have read my role"),
                 callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])
+        markup = self.out.with_webapp(_, g, markup)  # the Mini App, when configured
         text = views.role_card(_, st, e.user_id, g.ui.get("title") or self.titles.get(g.chat_id, ""))
         if markup is None and g.refs.get("stepping"):
             self.hold_card(g, e.user_id, text)  # it may head the first night's message
@@ -289,7 +295,7 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
                 and before.ready_purpose == "intro" and not before.host \
                 and st.phase is not Phase.NIGHT:
             for p in before.seated():  # the gate is closed: «I have read my role» is dead
-                self.close_dm(g, f"role:{p.user_id}", p.user_id)
+                self.close_role_card(g, _, p.user_id)
                 self.close_dm(g, f"readme:{p.user_id}", p.user_id)
         return told
 
@@ -302,12 +308,17 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
             g.refs["closed:turn"] = before.phase_seq
             self.edit(g, "turn", g.chat_id, views.turn_text(_, before, final=True), None)
 
-    def close_dm(self, g, key: str, chat_id: int) -> None:
-        """The private message kept under ``key`` loses its buttons (once); its text stays."""
+    def close_role_card(self, g, _, uid: int) -> None:
+        """«I have read my role» goes; the Mini App's button (when configured) stays."""
+        self.close_dm(g, f"role:{uid}", uid, self.out.with_webapp(_, g, None))
+
+    def close_dm(self, g, key: str, chat_id: int, markup=None) -> None:
+        """The private message kept under ``key`` loses its buttons (once; ``markup``: the
+        buttons it keeps, e.g. the Mini App's); its text stays."""
         ref = self.ref(g, key)
         if ref is None or isinstance(ref, (dict, list)):
             return
-        self.close(g, key, chat_id)
+        self.close(g, key, chat_id, markup)
         g.ui.pop(key, None)
         g.refs.pop(key, None)
 

@@ -13,6 +13,7 @@ from .codec import NoirCodec
 from .deal import deal
 from .history import HISTORY
 from .presenter import NoirPresenter
+from .webapp import VIEW
 
 #: the timings a chat may set for NOIR: ``/settings turn 90`` (NOIR-Q21)
 CHAT_TIMINGS = {"turn": TIMING_LIMITS["turn"]}
@@ -40,4 +41,4 @@ def settings_from(data: dict, words: list[str]) -> dict:
 
 GAME = BotGame(name="noir", presenter=NoirPresenter, codec=NoirCodec(), deal=deal,
                has_host=False, timing_limits=CHAT_TIMINGS, settings_from=settings_from,
-               history=HISTORY)
+               history=HISTORY, webapp=VIEW)

@@ -61,7 +61,8 @@ class NoirPresenter(MenuMixin):
             name = type(e).__name__
             if name == "IdentityCard" and isinstance(e.audience, Private):
                 self.out.dm(e.audience.user_id, identity_text(
-                    _, after, private_card(after, e.audience.user_id)))
+                    _, after, private_card(after, e.audience.user_id)),
+                    self.out.with_webapp(_, g, None))  # the live table, when configured
             elif name in ("GameCreated", "PlayerJoined", "PlayerLeft") and after.phase == "lobby":
                 self.refresh_lobby(g, _, after)
             elif name == "GameStarted":
@@ -137,15 +138,17 @@ class NoirPresenter(MenuMixin):
         g.refs["shown:" + KEY] = shown
         photo = BufferedInputFile(png, filename="board.png")
         ref = self.out.ref(g, KEY)
+        link = self.out.with_webapp(_, g, None, group=True) if not st.over else None
         if ref is None:
-            fut = self.out.sender.call(SendPhoto(chat_id=g.chat_id, photo=photo, caption=text),
-                                       g.chat_id)
+            fut = self.out.sender.call(SendPhoto(chat_id=g.chat_id, photo=photo, caption=text,
+                                                 reply_markup=link), g.chat_id)
             fut.add_done_callback(lambda f: self._sent(g, st, f))
             self.out.keep(g, KEY, fut)
         else:
             fut = self.out.sender.call(EditMessageMedia(
                 chat_id=g.chat_id, message_id=ref,
-                media=InputMediaPhoto(media=photo, caption=text, parse_mode="HTML")), g.chat_id)
+                media=InputMediaPhoto(media=photo, caption=text, parse_mode="HTML"),
+                reply_markup=link), g.chat_id)
             fut.add_done_callback(lambda f: self._sent(g, st, f, edit=True))
 
     def _sent(self, g, st: NoirState, fut, edit: bool = False) -> None:
@@ -173,8 +176,9 @@ class NoirPresenter(MenuMixin):
 
     def _text_board(self, g, _, st: NoirState) -> None:
         text = self.table_text(_, st, self.until(g))
+        link = self.out.with_webapp(_, g, None, group=True) if not st.over else None
         if self.out.ref(g, KEY) is None:
-            self.out.keep(g, KEY, self.out.group(g, text))
-            self.out.remember(g, KEY, text)
+            self.out.keep(g, KEY, self.out.group(g, text, link))
+            self.out.remember(g, KEY, text, link)
         else:
-            self.out.edit(g, KEY, g.chat_id, text)
+            self.out.edit(g, KEY, g.chat_id, text, link)

@@ -8,6 +8,8 @@ from ..spec import BotGame
 from .codec import OnlineCodec
 from .discipline import may_write
 from .presenter import OnlinePresenter
+from .webapp import VIEW as WEBAPP
 
 GAME = BotGame(name="online", deal=deal, presenter=OnlinePresenter, codec=OnlineCodec(),
-               chat_policy=may_write)
+               chat_policy=may_write,
+               webapp=WEBAPP)

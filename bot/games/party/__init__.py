@@ -7,5 +7,7 @@ from ..mafia.codec import MafiaCodec
 from ..mafia.presenter import MafiaPresenter
 from ..mafia.deal import deal
 from ..spec import BotGame
+from ..mafia.webapp import VIEW as WEBAPP
 
-GAME = BotGame(name="party", deal=deal, presenter=MafiaPresenter, codec=MafiaCodec())
+GAME = BotGame(name="party", deal=deal, presenter=MafiaPresenter, codec=MafiaCodec(),
+               webapp=WEBAPP)

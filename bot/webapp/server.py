@@ -1,0 +1,197 @@
+"""The Mini App's HTTP side on the bot's own aiohttp server (docs/miniapp.md):
+
+* ``GET  /webapp/``                      the page (``static/index.html``), ``/webapp/static/*``
+* ``GET  /webapp/api/table?g=<game>``    the viewer's table (JSON) and a stream ``ticket``
+* ``GET  /webapp/api/stream?g=<game>&ticket=<ticket>``  server-sent events: ``table`` (the same
+  JSON) at once and after every stored command of the game; a comment line every 25 s
+* ``POST /webapp/api/act``               ``{"g", "a", "t", "s"}`` -> ``{"ok", "text"}``
+
+The table and act requests carry the Mini App's ``initData`` (``Authorization: tma
+<initData>``): 401 when it is missing, forged or older than 24 h; 403 for a game that is not the
+user's nor his group's; 404 for no game. ``g`` may be left out: then the ``start_param`` the
+group's link carried (``g<id>``), else the user's running game. The stream (``EventSource``
+sends no headers) takes the 5-minute ticket the table answer carries instead (:mod:`.auth`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from pathlib import Path
+
+from aiohttp import web
+
+from ..i18n import N_
+from .auth import Unauthorized, check_ticket, init_data_of, make_ticket, verify
+from .service import NoAccess, WebApp
+
+logger = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+#: seconds between the stream's keep-alive comments
+KEEPALIVE = 25.0
+WEBAPP_KEY = web.AppKey("mafia_webapp", WebApp)
+TOKEN_KEY = web.AppKey("mafia_webapp_token", str)
+
+
+PAGE_KEY = web.AppKey("mafia_webapp_page", str)
+#: the user's name from initData (for a join from the page), kept on the request
+NAME_KEY = web.RequestKey("mafia_webapp_name", str)
+#: the page's own scripts and styles only, Telegram's script, requests to this server
+CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
+       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
+
+
+def page_html() -> str:
+    """``index.html`` with its script and style names versioned by their contents, so a
+    Telegram client never runs yesterday's script with today's API."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    for name in ("app.js", "noir.js", "app.css"):
+        version = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+        html = html.replace(f"static/{name}", f"static/{name}?v={version}")
+    return html
+
+
+def setup(app: web.Application, webapp: WebApp, token: str) -> None:
+    """Add the page and its API to ``app`` (the bot's web server)."""
+    app[WEBAPP_KEY] = webapp
+    app[TOKEN_KEY] = token
+    app[PAGE_KEY] = page_html()
+    app.router.add_get("/webapp/", page)
+    app.router.add_get("/webapp", to_page)
+    app.router.add_static("/webapp/static/", STATIC)
+    app.router.add_get("/webapp/api/table", table)
+    app.router.add_get("/webapp/api/stream", stream)
+    app.router.add_post("/webapp/api/act", act)
+    app.on_shutdown.append(_close_streams)
+
+
+async def _close_streams(app: web.Application) -> None:
+    app[WEBAPP_KEY].close_streams()
+
+
+async def to_page(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/webapp/" + (f"?{request.query_string}" if request.query_string else ""))
+
+
+async def page(request: web.Request) -> web.Response:
+    return web.Response(text=request.app[PAGE_KEY], content_type="text/html",
+                        headers={"Cache-Control": "no-cache", "Content-Security-Policy": CSP,
+                                 "X-Content-Type-Options": "nosniff",
+                                 "Referrer-Policy": "no-referrer"})
+
+
+def _error(status: int, reason: str) -> web.Response:
+    return web.json_response({"error": reason}, status=status)
+
+
+def _game_param(value: str | None, start_param: str | None) -> int | None:
+    """The game id asked for: ``g=<id>``, else the link's ``start_param`` ``g<id>``."""
+    raw = value or ""
+    if not raw and start_param and start_param.startswith("g"):
+        raw = start_param[1:]
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise NoAccess(missing=True)
+    return int(raw)
+
+
+#: the page's words for a refused request (the status -> msgid)
+REFUSALS = {401: N_("Open this page from the bot's button."),
+            403: N_("Only the game's players and the group's members see this table."),
+            404: N_("You are not in a running game.")}
+
+
+def _refused(cls, reason: str, _) -> web.HTTPException:
+    """``cls`` (an aiohttp HTTP error) with ``{"error": reason, "text": <for the user>}``."""
+    body = {"error": reason, "text": _(REFUSALS[cls.status_code])}
+    return cls(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
+
+
+async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = False):
+    """(webapp, live game, viewer, user id) of an API request (``ticket``: authenticated by a
+    stream ticket instead of ``initData``). Raises web errors."""
+    webapp = request.app[WEBAPP_KEY]
+    token, now = request.app[TOKEN_KEY], webapp.service.clock()
+    try:
+        if ticket:
+            game_id = _game_param(wanted, None)
+            if game_id is None:
+                raise Unauthorized("bad ticket")
+            uid = check_ticket(token, request.query.get("ticket", ""), game_id, now)
+        else:
+            data = verify(token, init_data_of(request.headers), now)
+            uid = data.user.id
+            request[NAME_KEY] = " ".join(x for x in (data.user.first_name, data.user.last_name)
+                                         if x).strip() or data.user.username or str(uid)
+            game_id = _game_param(wanted, data.start_param)
+    except Unauthorized as exc:
+        raise _refused(web.HTTPUnauthorized, str(exc), webapp.tr.get(None)) from None
+    except NoAccess:
+        raise _refused(web.HTTPNotFound, "no such game", webapp.tr.get(None)) from None
+    try:
+        g = await webapp.game_of(uid, game_id)
+        viewer = await webapp.viewer(g, uid)
+    except NoAccess as exc:
+        cls = web.HTTPNotFound if exc.missing else web.HTTPForbidden
+        lang = data.user.language_code if not ticket else None
+        raise _refused(cls, str(exc), webapp.tr.get(lang)) from None
+    return webapp, g, viewer, uid
+
+
+async def table(request: web.Request) -> web.Response:
+    webapp, g, viewer, uid = await _resolve(request, request.query.get("g"))
+    data = await webapp.table(g, viewer)
+    data["ticket"] = make_ticket(request.app[TOKEN_KEY], uid, g.id, webapp.service.clock())
+    return web.json_response(data, headers={"Cache-Control": "no-store"})
+
+
+async def act(request: web.Request) -> web.Response:
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        return _error(400, "bad json")
+    if not isinstance(body, dict):
+        return _error(400, "bad json")
+    webapp, g, _viewer, uid = await _resolve(request, str(body.get("g", "") or ""))
+    return web.json_response(await webapp.act(g, uid, body, request.get(NAME_KEY)))
+
+
+async def stream(request: web.Request) -> web.StreamResponse:
+    """Server-sent events: the viewer's table now and after every stored command."""
+    webapp, g, viewer, uid = await _resolve(request, request.query.get("g"), ticket=True)
+    game_id = g.id
+    q = webapp.subscribe(game_id)
+    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                       "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    try:
+        await resp.prepare(request)
+        await _send(resp, await webapp.table(g, viewer))
+        while True:
+            try:
+                seq = await asyncio.wait_for(q.get(), KEEPALIVE)
+            except asyncio.TimeoutError:
+                await resp.write(b": keep-alive\n\n")
+                continue
+            while seq is not None and not q.empty():  # several commands at once: one table
+                seq = q.get_nowait()
+            if seq is None:
+                break
+            g = await webapp.service.live(game_id)
+            viewer = await webapp.viewer(g, uid)  # a player who was eliminated sees less now
+            await _send(resp, await webapp.table(g, viewer))
+    except (ConnectionResetError, NoAccess, KeyError):  # gone, or lost his access
+        pass
+    finally:
+        webapp.unsubscribe(game_id, q)
+    return resp
+
+
+async def _send(resp: web.StreamResponse, data: dict) -> None:
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    await resp.write(f"event: table\nid: {data.get('seq', 0)}\ndata: {body}\n\n".encode())
+
+
+__all__ = ["setup", "WEBAPP_KEY"]

@@ -1,0 +1,249 @@
+"""The Mini App's application side: who a user is to a game (host, player, onlooker; judge or
+not), his table as JSON (filtered on the server), his presses run through the game's codec --
+the same path, checks, log and refusals as a button press (``bot/handlers/game.py``) -- and the
+live streams' wake-ups after every stored command (``GameService.listeners``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from typing import Any
+
+from aiogram import Bot
+from pydantic import ValidationError
+
+from engine import IllegalCommand, game_of
+
+from ..callbacks import Act
+from ..games import bot_game
+from ..games.spec import Press, Viewer
+from ..handlers.common import is_chat_admin, is_group_member, may_manage, refusal
+from ..handlers.lobby import join_lobby, lobby_press
+from ..i18n import N_
+from ..timings import timing_labels
+from ..views import timings_text
+from .log import EventLog, visible
+from .texts import page_texts
+
+#: the codecs' own refusals (answered, nothing changed): the page shows them as failures
+REFUSED = (N_("This button is out of date."), N_("You can't choose that now."),
+           N_("You can't choose that cell now."), N_("You can't choose that player now."),
+           N_("The game is paused."))
+#: seconds a group's answer "is he an admin / a member" is trusted
+MEMBERSHIP_TTL = 300
+
+
+class NoAccess(Exception):
+    """The user may not see this game (HTTP 403), or there is no such game (HTTP 404:
+    ``missing``)."""
+
+    def __init__(self, missing: bool = False) -> None:
+        super().__init__("no such game" if missing else "not your game")
+        self.missing = missing
+
+
+class WebApp:
+    """``service``: the GameService; ``presenter``: the shared Presenter (``game(ruleset)``);
+    ``tr``: the Translator; ``bot``: for the group-membership and admin checks; ``url``: the
+    public HTTPS base URL the page is served under (``WEBAPP_URL``)."""
+
+    def __init__(self, service, presenter, tr, bot: Bot, url: str) -> None:
+        self.service = service
+        self.presenter = presenter
+        self.tr = tr
+        self.bot = bot
+        self.url = url.rstrip("/")
+        self.log = EventLog(service.storage)
+        self._streams: defaultdict[int, set[asyncio.Queue]] = defaultdict(set)
+        self._members: dict[tuple[str, int, int], tuple[float, bool]] = {}
+
+    # --- who looks ---------------------------------------------------------------------------
+    async def _member(self, kind: str, chat_id: int, user_id: int) -> bool:
+        key = (kind, chat_id, user_id)
+        hit = self._members.get(key)
+        if hit is not None and time.monotonic() - hit[0] < MEMBERSHIP_TTL:
+            return hit[1]
+        check = is_chat_admin if kind == "admin" else is_group_member
+        ok = await check(self.bot, chat_id, user_id)
+        self._members[key] = (time.monotonic(), ok)
+        return ok
+
+    async def viewer(self, g, user_id: int) -> Viewer:
+        """What ``user_id`` is to the game ``g``. Raises :class:`NoAccess` for a user who is
+        neither in the game nor in its group."""
+        st = g.state
+        if st is None:
+            raise NoAccess(missing=True)
+        codec = bot_game(st.ruleset).codec
+        judge = user_id == st.host or (st.host is None and bool(codec.JUDGE) and not st.over
+                                       and await self._member("admin", g.chat_id, user_id))
+        if user_id == st.host:
+            return Viewer(user_id, "host", judge=True)
+        p = st.players.get(user_id)
+        if p is not None and not st.over and (getattr(p, "alive", True)
+                                              or not getattr(p, "seat", 0)):
+            return Viewer(user_id, "player", judge=judge)
+        if p is None and not await self._member("member", g.chat_id, user_id):
+            raise NoAccess()
+        return Viewer(user_id, "onlooker", judge=judge)
+
+    async def game_of(self, user_id: int, wanted: int | None):
+        """The live game ``wanted`` (or, None, the user's running game). Raises NoAccess."""
+        game_id = wanted if wanted is not None else await self.service.game_for_user(user_id)
+        if game_id is None:
+            raise NoAccess(missing=True)
+        try:
+            return await self.service.live(game_id)
+        except KeyError:
+            raise NoAccess(missing=True) from None
+
+    # --- the table ---------------------------------------------------------------------------
+    async def table(self, g, viewer: Viewer) -> dict[str, Any]:
+        """The table of ``g`` as ``viewer`` may see it: the game's view (``BotGame.webapp``)
+        of the state and of the events he was shown, his buttons, the clock (``deadline``: Unix
+        seconds, the page counts down), the page's texts in the game's language."""
+        st = g.state
+        _ = self.tr.get(g.locale)
+        out: dict[str, Any] = {
+            "game": g.id, "ruleset": st.ruleset, "locale": g.locale, "seq": st.commands,
+            "viewer": {"kind": viewer.kind, "judge": viewer.judge},
+            "now": self.service.clock().timestamp(), "deadline": None,
+            "texts": page_texts(_),
+        }
+        timer = getattr(st, "timer", None)
+        paused = getattr(st, "pause", None) or getattr(st, "paused", None)  # NOIR: ``paused``
+        if timer is not None and g.deadline is not None and not paused:
+            out["deadline"] = g.deadline.timestamp()
+            out["seconds"] = timer.seconds
+        if viewer.judge:  # read-only: the engine has no command to change a running timer
+            out["timings"] = self.timings(_, st)
+        view = bot_game(st.ruleset).webapp
+        if game_of(st).status(st) == "lobby":  # join / leave / start from the page
+            out["lobby"] = {"players": [p.name for p in st.players.values()],
+                            "joined": viewer.user_id in st.players,
+                            "host": st.host_name if st.host is not None else None}
+            out["table"] = None
+            out["buttons"] = await self.lobby_buttons(_, g, viewer)
+            return out
+        if view is None:  # a game with no live table yet: the public basics only
+            out["table"] = None
+            out["buttons"] = []
+            return out
+        events = visible(await self.log.events(g.id, st.commands), viewer)
+        out["table"] = view.table(_, st, viewer, events, g)
+        phase_bound = bot_game(st.ruleset).codec.PHASE_BOUND
+        out["buttons"] = [] if st.over else [  # a view may stamp its own (NOIR: its step)
+            {**b, "s": b["s"] if "s" in b else st.phase_seq if b["a"] in phase_bound else 0}
+            for b in view.buttons(_, st, viewer, g)]
+        return out
+
+    async def lobby_buttons(self, _, g, viewer: Viewer) -> list[dict]:
+        """The lobby's buttons (kind 'lobby', ``s`` 0): «Join» for a group member not in it,
+        «Leave» for a player, «Start» for whoever may start it (the organiser, the host, a
+        group admin) -- the lobby message's own buttons (``bot/handlers/lobby.py``)."""
+        st = g.state
+        joined = viewer.user_id in st.players or viewer.user_id == st.host
+        out = [{"a": "leave", "t": 0, "s": 0, "label": _("➖ Leave"), "kind": "lobby"} if joined
+               else {"a": "join", "t": 0, "s": 0, "label": _("➕ Join"), "kind": "lobby"}]
+        if await may_manage(self.bot, g.chat_id, viewer.user_id, st):
+            out.append({"a": "start", "t": 0, "s": 0, "label": _("▶️ Start"), "kind": "lobby"})
+        return out
+
+    @staticmethod
+    def timings(_, st) -> dict[str, Any]:
+        """The judge's timings, read-only (docs/miniapp.md): ``all`` the game's durations
+        ("speech 60 s · defence 30 s · …"), ``current`` the running timer's ("speech 60 s") or
+        None (a kind without a name, a pause, no timer)."""
+        timer = getattr(st, "timer", None)
+        label = timing_labels(_).get(timer.kind) if timer is not None else None
+        return {"all": timings_text(_, st.timings, st.ruleset),
+                "current": label.format(n=timer.seconds) if label else None}
+
+    # --- acting ------------------------------------------------------------------------------
+    async def act(self, g, user_id: int, data: dict, name: str | None = None) -> dict[str, Any]:
+        """Run one press from the page: ``data`` = {a: code, t: seat (0), s: phase_seq (0),
+        d: the draft's tag the button was drawn for (optional; views with ``draft_tag``)}.
+        The same checks as a button (``bot/handlers/game.py``): a finished game, a stale phase
+        ("This button is out of date."), the judge's codes (host, or a group admin without
+        one: CLUB-41, CLUB-Q08), then the codec and the engine; in the lobby, the lobby's
+        ``join`` (``name``: the user's name from initData) / ``leave`` / ``start`` as the deep
+        link and the lobby buttons do (:meth:`lobby_act`). Returns {ok, text}: ``text`` the
+        answer a button press gets; ``ok`` False when it was refused before or by the engine
+        (nothing stored)."""
+        st = g.state
+        _ = self.tr.get(g.locale)
+        try:
+            press_data = Act(g=g.id, s=int(data.get("s", 0)), a=str(data.get("a", "")),
+                             t=int(data.get("t", 0)))
+            press_data.pack()  # what a button could carry: ≤ 64 bytes, no ':' in the code
+        except (ValidationError, TypeError, ValueError):
+            return {"ok": False, "text": _("This button is out of date.")}
+        if st is None or st.over:
+            return {"ok": False, "text": _("This game is over.")}
+        if game_of(st).status(st) == "lobby":
+            return await self.lobby_act(g, user_id, press_data.a, name)
+        game = bot_game(st.ruleset)
+        codec = game.codec
+        if press_data.a in codec.PHASE_BOUND and press_data.s != st.phase_seq:
+            return {"ok": False, "text": _("This button is out of date.")}
+        tag, view = data.get("d"), game.webapp
+        if tag is not None and hasattr(view, "draft_tag") \
+                and str(tag) != view.draft_tag(g, user_id):  # drawn for another draft (NOIR)
+            return {"ok": False, "text": _("This button is out of date.")}
+        if press_data.a in codec.JUDGE and st.host is None \
+                and not await self._member("admin", g.chat_id, user_id):
+            return {"ok": False, "text": _("Only the host or a group admin can give fouls.")}
+        press = Press(g=g, user_id=user_id, data=press_data, st=st, service=self.service,
+                      presenter=self.presenter.game(st.ruleset), _=_)
+        try:
+            text = await codec.run(press)
+            return {"ok": text not in {_(m) for m in REFUSED}, "text": text}
+        except IllegalCommand as exc:
+            return {"ok": False, "text": refusal(self.tr, g.locale, exc)}
+
+    async def lobby_act(self, g, user_id: int, code: str, name: str | None) -> dict[str, Any]:
+        """«Join», «Leave» or «Start» from the page: the deep link's and the lobby buttons'
+        own path (``bot.handlers.lobby.join_lobby`` / ``lobby_press``): the same checks (a
+        member of the group, one game at a time, who may start), the same engine commands."""
+        _ = self.tr.get(g.locale)
+        if code == "join":
+            before = g.state.commands
+            text = await join_lobby(self.service, self.bot, self.tr, g, user_id,
+                                    (name or str(user_id))[:64])
+            return {"ok": g.state.commands > before, "text": text}
+        if code in ("leave", "start"):
+            before = g.state.commands
+            text, _alert = await lobby_press(self.service, self.bot, self.tr, g, user_id,
+                                             g.chat_id, code)
+            return {"ok": g.state.commands > before, "text": text}
+        return {"ok": False, "text": _("This button is out of date.")}
+
+    # --- live --------------------------------------------------------------------------------
+    def subscribe(self, game_id: int) -> asyncio.Queue:
+        """A queue that gets the log's length after every stored command of the game."""
+        q: asyncio.Queue = asyncio.Queue()
+        self._streams[game_id].add(q)
+        return q
+
+    def unsubscribe(self, game_id: int, q: asyncio.Queue) -> None:
+        subs = self._streams.get(game_id)
+        if subs is not None:
+            subs.discard(q)
+            if not subs:
+                del self._streams[game_id]
+
+    async def on_step(self, g, before, after, events) -> None:
+        """``GameService.listeners``: a command was stored; wake the game's streams."""
+        self.log.on_step(g, before, after, events)
+        for q in self._streams.get(g.id, ()):
+            q.put_nowait(after.commands)
+
+    def close_streams(self) -> None:
+        """Shutting down: every open stream ends."""
+        for subs in self._streams.values():
+            for q in subs:
+                q.put_nowait(None)
+
+
+__all__ = ["NoAccess", "WebApp"]

@@ -1,0 +1,356 @@
+/* The live table (docs/miniapp.md). Everything it shows comes from the server, already filtered
+   for this viewer; the page only draws it, counts the clock down locally and sends presses.
+   Names and texts are set with textContent only (never parsed as HTML). */
+"use strict";
+
+(function () {
+  const tg = window.Telegram && window.Telegram.WebApp;
+  const launch = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const initData = (tg && tg.initData) || launch.get("tgWebAppData") || "";
+  let game = query.get("g") || "";
+  let data = null;     // the last table
+  let skew = 0;        // server clock - local clock, seconds
+  let busy = false;
+
+  // --- theme: Telegram's colours as CSS variables (telegram-web-app.js does it when loaded) ---
+  function applyTheme(params) {
+    if (!params) return;
+    for (const [key, value] of Object.entries(params)) {
+      document.documentElement.style.setProperty(
+        "--tg-theme-" + key.replace(/_/g, "-"), value);
+    }
+  }
+  if (tg) {
+    tg.ready();
+    tg.expand();
+    if (tg.onEvent) tg.onEvent("themeChanged", () => applyTheme(tg.themeParams));
+  } else if (launch.get("tgWebAppThemeParams")) {
+    try { applyTheme(JSON.parse(launch.get("tgWebAppThemeParams"))); } catch (e) { /* none */ }
+  }
+
+  const $ = (id) => document.getElementById(id);
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+  const T = (key) => (data && data.texts && data.texts[key]) || key;
+
+  function toast(text) {
+    const box = $("toast");
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { box.hidden = true; }, 2600);
+  }
+
+  // --- the clock: the server sends the deadline, the page counts down ---
+  function tick() {
+    const clock = $("clock");
+    if (!data || !data.deadline) { clock.hidden = true; return; }
+    const left = Math.max(0, Math.ceil(data.deadline - (Date.now() / 1000 + skew)));
+    clock.hidden = false;
+    clock.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    clock.classList.toggle("low", left <= 10);
+  }
+  setInterval(tick, 250);
+
+  // --- drawing ---
+  function seatName(seat) {
+    const p = data.table.players.find((x) => x.seat === seat);
+    return p ? "№" + p.seat + " " + p.name : "№" + seat;
+  }
+
+  function drawMe(t) {
+    const box = $("me");
+    box.replaceChildren();
+    const role = t.me && t.me.role;
+    box.hidden = !role;
+    if (!role) return;
+    box.append(el("div", "icon", role.icon));
+    const col = el("div");
+    col.append(el("div", "sub", T("your_role")), el("div", "role", role.name));
+    const mine = t.players.find((p) => p.me);
+    if (mine && mine.team) col.append(el("div", "sub", T("team") + ": " + mine.team.name));
+    box.append(col);
+  }
+
+  function drawPlayers(t) {
+    $("players-title").textContent = T("players");
+    const list = $("players");
+    list.replaceChildren();
+    for (const p of t.players) {
+      const li = el("li");
+      li.dataset.seat = p.seat;
+      if (p.me) li.classList.add("me");
+      if (p.speaker) li.classList.add("speaker");
+      if (!p.alive) li.classList.add("out");
+      if (!p.active) li.classList.add("inactive");
+      li.append(el("span", "seat", p.seat || "·"), el("span", "name", p.name));
+      const tags = el("span", "tags");
+      if (p.me) tags.append(el("span", "tag", T("you")));
+      if (p.speaker) tags.append(el("span", "tag", "🎙 " + T("speaker")));
+      if (p.nominated) tags.append(el("span", "tag", "🎯"));
+      if (p.ready) tags.append(el("span", "tag", "✅ " + T("ready")));
+      if (p.fouls) tags.append(el("span", "tag fouls", "⚠️".repeat(Math.min(p.fouls, 4))));
+      if (!p.alive) tags.append(el("span", "tag", T("out")));
+      else if (!p.active) tags.append(el("span", "tag", T("inactive")));
+      if (p.role) {
+        const black = p.team && p.team.id === "mafia" ? " mafia" : "";
+        const tag = el("span", "tag role" + black, p.role.icon + " " + p.role.name);
+        tag.dataset.role = p.role.id;
+        tags.append(tag);
+      } else if (p.team) {
+        tags.append(el("span", "tag " + p.team.id, p.team.name));
+      }
+      li.append(tags);
+      list.append(li);
+    }
+  }
+
+  function drawVote(t) {
+    const box = $("vote");
+    box.replaceChildren();
+    const rows = el("div", "rows");
+    if (t.vote) {
+      box.append(el("h2", null, T("vote")));
+      for (const c of t.vote.candidates) {
+        const voters = t.vote.votes[String(c)] || [];
+        const row = el("div", "row" + (c === t.vote.current ? " current" : ""));
+        row.dataset.candidate = c;
+        row.append(el("span", null, (c === t.vote.current ? "▶ " : "") + seatName(c)),
+                   el("span", "count", voters.length + (voters.length ? " · №" + voters.join(", №") : "")));
+        rows.append(row);
+      }
+    } else if (t.exclude) {
+      box.append(el("h2", null, T("vote")));
+      rows.append(el("div", "row", t.exclude.candidates.map(seatName).join(", ")));
+      rows.append(el("div", "row", T("yes") + ": " + t.exclude.yes.length + "  ·  " + T("no") + ": " + t.exclude.no.length));
+    } else if (t.ballot) {
+      box.append(el("h2", null, T("ballot")));
+      const by = new Map();
+      for (const tap of t.ballot.taps) {
+        if (!by.has(tap.choice)) by.set(tap.choice, []);
+        by.get(tap.choice).push("№" + tap.voter + (tap.final ? "✔" : "·"));
+      }
+      for (const [choice, voters] of by) {
+        const name = typeof choice === "number" ? seatName(choice)
+          : choice === "pass" ? T("pass") : choice === "lift" ? "⬆️" : "⬇️";
+        const row = el("div", "row");
+        row.append(el("span", null, name), el("span", "count", voters.length + " · " + voters.join(", ")));
+        rows.append(row);
+      }
+    } else if (t.nominations && t.nominations.length) {
+      box.append(el("h2", null, T("nominated")));
+      rows.append(el("div", "row", t.nominations.map(seatName).join(", ")));
+    }
+    box.append(rows);
+    box.hidden = rows.childElementCount === 0;
+  }
+
+  function drawChecks(t) {
+    const box = $("checks");
+    box.replaceChildren();
+    const lines = [];
+    for (const c of t.checks || []) {
+      const verdict = c.result === null ? "🤷"
+        : c.kind === "sheriff" ? (c.result ? T("is_sheriff") : T("not_sheriff"))
+        : c.kind === "same" ? (c.result ? "=" : "≠")
+        : (c.result ? T("is_mafia") : T("is_town"));
+      const whom = c.kind === "same" ? seatName(c.target) + " · " + seatName(c.second) : seatName(c.target);
+      lines.push("№" + c.checker + " → " + whom + ": " + verdict);
+    }
+    if (lines.length) {
+      box.append(el("h2", null, T("checks")));
+      for (const line of lines) box.append(el("div", "row", line));
+    }
+    if (t.picks && t.picks.length) {
+      box.append(el("h2", null, T("picks")));
+      for (const [who, whom] of t.picks) box.append(el("div", "row", "№" + who + " → " + (whom ? seatName(whom) : "…")));
+    }
+    box.hidden = box.childElementCount === 0;
+  }
+
+
+  // NOIR's board (noir.js)
+  const noirView = window.MiniAppNoir({ $: $, el: el, T: T, press: (b, node) => press(b, node) });
+
+  function drawButtons(buttons) {
+    const groups = { actions: [], judge: [], control: [] };
+    for (const b of buttons) {
+      if (b.kind === "cell") continue;  // NOIR: tapped on the board
+      const key = b.kind === "judge" ? "judge" : b.kind === "control" ? "control" : "actions";
+      groups[key].push(b);
+    }
+    for (const [id, list] of Object.entries(groups)) {
+      const box = $(id);
+      box.replaceChildren();
+      box.hidden = list.length === 0;
+      if (!list.length) continue;
+      box.append(el("h2", null, T(id === "actions" ? "actions" : id)));
+      if (id === "judge") { drawConsole(box, list); continue; }
+      const wrap = el("div", "buttons");
+      for (const b of list) wrap.append(button(b, b.label));
+      box.append(wrap);
+    }
+  }
+
+  function button(b, text) {
+    const btn = el("button", null, text);
+    btn.dataset.a = b.a;
+    btn.dataset.t = b.t;
+    btn.title = b.label;
+    btn.setAttribute("aria-label", b.label);
+    btn.addEventListener("click", () => press(b, btn));
+    return btn;
+  }
+
+  // the judge's console: one row per seat (its tools as icons), then the rest
+  function drawConsole(box, list) {
+    const bySeat = new Map();
+    const rest = el("div", "buttons");
+    for (const b of list) {
+      if (!b.t || !b.icon) { rest.append(button(b, b.label)); continue; }
+      if (!bySeat.has(b.t)) bySeat.set(b.t, []);
+      bySeat.get(b.t).push(b);
+    }
+    for (const [seat, tools] of [...bySeat].sort((x, y) => x[0] - y[0])) {
+      const row = el("div", "seatrow");
+      row.dataset.seat = seat;
+      row.append(el("span", "who", seatName(seat)));
+      for (const b of tools) row.append(button(b, b.icon));
+      box.append(row);
+    }
+    if (rest.childElementCount) box.append(rest);
+  }
+
+  // the judge's timings, read-only (the engine has no command to change a running timer)
+  function drawTimings(timings) {
+    const box = $("timings");
+    box.replaceChildren();
+    box.hidden = !timings;
+    if (!timings) return;
+    box.append(el("h2", null, T("timings")));
+    if (timings.current) box.append(el("div", "row current", "⏱ " + timings.current));
+    box.append(el("div", "row", timings.all), el("div", "muted", T("timings_note")));
+  }
+
+  function render(next) {
+    data = next;
+    skew = data.now - Date.now() / 1000;
+    document.documentElement.lang = data.locale;
+    document.title = T("title");
+    const t = data.table;
+    const phase = t ? (t.over && t.winner ? T("winner").replace("{team}", t.winner) : t.phase_name) : "";
+    $("phase").textContent = phase.charAt(0).toUpperCase() + phase.slice(1);
+    $("paused").hidden = !(t && t.paused);
+    $("paused").textContent = t && t.paused ? t.paused.text : "";
+    $("status").textContent = data.viewer.kind === "host" ? T("viewer_host")
+      : data.viewer.kind === "onlooker" ? T("viewer_onlooker") : "";
+    const lobby = $("lobby");
+    lobby.replaceChildren();
+    lobby.hidden = !data.lobby;
+    $("board").hidden = !t;
+    if (data.lobby) {
+      $("phase").textContent = T("lobby");
+      lobby.append(el("h2", null, T("lobby_players") + " · " + data.lobby.players.length));
+      const list = el("ol", "names");
+      for (const name of data.lobby.players) list.append(el("li", null, name));
+      lobby.append(list);
+      if (data.lobby.host) lobby.append(el("div", "muted", "🎩 " + data.lobby.host));
+      $("me").hidden = true;
+    }
+    const noir = !!(t && t.kind === "noir");
+    $("noir").hidden = !noir;
+    if (noir) $("board").hidden = true;
+    if (noir) {
+      noirView.drawMe(t);
+      noirView.draw(t, data.buttons || []);
+      $("vote").hidden = true;
+      $("checks").hidden = true;
+    } else if (t) {
+      drawMe(t);
+      drawPlayers(t);
+      drawVote(t);
+      drawChecks(t);
+    }
+    drawButtons(data.buttons || []);
+    drawTimings(data.timings);
+    tick();
+    document.body.dataset.seq = data.seq;
+  }
+
+  // --- talking to the bot ---
+  function apiUrl(path, extra) {
+    const params = new URLSearchParams(extra || {});
+    if (game) params.set("g", game);
+    const qs = params.toString();
+    return "api/" + path + (qs ? "?" + qs : "");
+  }
+
+  async function press(b, btn) {
+    if (busy) return;
+    busy = true;
+    btn.disabled = true;
+    try {
+      const resp = await fetch(apiUrl("act"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Authorization": "tma " + initData },
+        body: JSON.stringify({ g: data.game, a: b.a, t: b.t, s: b.s, d: b.d }),
+      });
+      const answer = await resp.json();
+      if (answer.text) toast(answer.text);
+      refresh();
+      if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred(answer.ok ? "success" : "error");
+    } catch (e) {
+      toast(T("offline"));
+    } finally {
+      busy = false;
+      btn.disabled = false;
+    }
+  }
+
+  // the stream opens with the short-lived ticket of the last table; when the browser gives up
+  // reconnecting (the ticket expired, the server restarted), a fresh table brings a new one
+  function live(ticket) {
+    const source = new EventSource(apiUrl("stream", { ticket: ticket }));
+    source.addEventListener("table", (ev) => render(JSON.parse(ev.data)));
+    source.onerror = () => {
+      if (data) $("status").textContent = T("offline");
+      if (source.readyState === EventSource.CLOSED) setTimeout(start, 2000);
+    };
+  }
+
+  // the table again after a press: a step of a multi-part choice (a draft) stores no command,
+  // so no stream event brings it
+  async function refresh() {
+    try {
+      const resp = await fetch(apiUrl("table"), { headers: { "Authorization": "tma " + initData } });
+      if (resp.ok) render(await resp.json());
+    } catch (e) { /* the stream brings the next one */ }
+  }
+
+  async function start() {
+    let resp;
+    try {
+      resp = await fetch(apiUrl("table"), { headers: { "Authorization": "tma " + initData } });
+    } catch (e) {
+      setTimeout(start, 3000);
+      return;
+    }
+    if (!resp.ok) {  // the server words the refusal in the user's language
+      let refusal = {};
+      try { refusal = await resp.json(); } catch (e) { /* not JSON */ }
+      $("phase").textContent = resp.status === 404 ? "🤷" : "🔒";
+      $("status").textContent = refusal.text || String(resp.status);
+      return;
+    }
+    const first = await resp.json();
+    game = String(first.game);
+    render(first);
+    live(first.ticket);
+  }
+  start();
+})();

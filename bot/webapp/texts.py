@@ -1,0 +1,56 @@
+"""The page's own words, translated on the server and sent with every table (the page has no
+catalogue of its own): key -> msgid."""
+
+from __future__ import annotations
+
+from ..i18n import N_
+
+PAGE_TEXTS = {
+    "title": N_("Live table"),
+    "offline": N_("Connection lost; reconnecting…"),
+    "players": N_("Players"),
+    "you": N_("you"),
+    "your_role": N_("Your role"),
+    "team": N_("Team"),
+    "out": N_("out"),
+    "inactive": N_("inactive"),
+    "speaker": N_("speaks"),
+    "nominated": N_("Nominated"),
+    "vote": N_("Vote"),
+    "yes": N_("Yes"),
+    "no": N_("No"),
+    "checks": N_("Checks"),
+    "is_mafia": N_("mafia"),
+    "is_town": N_("not mafia"),
+    "is_sheriff": N_("the Sheriff"),
+    "not_sheriff": N_("not the Sheriff"),
+    "picks": N_("The mafia's picks"),
+    "actions": N_("Your actions"),
+    "judge": N_("Judge's console"),
+    "control": N_("The game"),
+    "winner": N_("Winner: {team}"),
+    "ballot": N_("Ballot"),
+    "pass": N_("PASS"),
+    "viewer_host": N_("You host this game: you see everything."),
+    "viewer_onlooker": N_("You watch the public table."),
+    "ready": N_("ready"),
+    "noir_order": N_("Turn order"),
+    "noir_you_are": N_("You are"),
+    "noir_mates": N_("Your team"),
+    "noir_hand": N_("Your cards"),
+    "noir_identities": N_("Identities"),
+    "noir_away": N_("away"),
+    "timings": N_("Timings"),
+    "lobby": N_("Lobby"),
+    "lobby_players": N_("Joined"),
+    "timings_note": N_("Set with /settings before a game; a running timer is changed only by "
+                       "a pause, «Next» or the end of a speech."),
+}
+
+
+def page_texts(_) -> dict[str, str]:
+    """Every page text in the language of ``_`` (gettext)."""
+    return {key: _(msgid) for key, msgid in PAGE_TEXTS.items()}
+
+
+__all__ = ["PAGE_TEXTS", "page_texts"]
