@@ -32,12 +32,18 @@ class NightEvents:
 
     def night_dm(self, g, _, st, uid: int) -> None:
         """``uid``'s night message. A role card still showing «I have read my role» becomes it
-        (the card's text stays on top): one edit instead of closing the card and sending anew."""
+        (the card's text stays on top): one edit instead of closing the card and sending anew --
+        unless the Mini App is configured, whose button the card keeps."""
         text, markup = self.night_view(_, g, st, uid)
         key = f"night:{uid}"
         card = self.ref(g, f"role:{uid}")
         shown = g.refs.get(f"shown:role:{uid}")
         if card is not None and not isinstance(card, (dict, list)) and shown is not None \
+                and shown[1] is not None and self.out.webapp_url:
+            # the card keeps the Mini App's button for the whole game (docs/miniapp.md): it is
+            # closed, and the night gets its own message
+            self.close_role_card(g, _, uid)
+        elif card is not None and not isinstance(card, (dict, list)) and shown is not None \
                 and shown[1] is not None:
             head = shown[0]
             for old in (f"role:{uid}", f"shown:role:{uid}"):
