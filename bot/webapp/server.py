@@ -38,6 +38,8 @@ TOKEN_KEY = web.AppKey("mafia_webapp_token", str)
 PAGE_KEY = web.AppKey("mafia_webapp_page", str)
 #: the user's name from initData (for a join from the page), kept on the request
 NAME_KEY = web.RequestKey("mafia_webapp_name", str)
+#: initData's ``user.allows_write_to_pm`` (a join from the page needs the bot to reach him)
+WRITE_KEY = web.RequestKey("mafia_webapp_write", bool)
 #: the page's own scripts and styles only, Telegram's script, requests to this server
 CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
@@ -101,7 +103,8 @@ def _game_param(value: str | None, start_param: str | None) -> int | None:
 #: the page's words for a refused request (the status -> msgid)
 REFUSALS = {401: N_("Open this page from the bot's button."),
             403: N_("Only the game's players and the group's members see this table."),
-            404: N_("You are not in a running game.")}
+            404: N_("You are not in a running game."),
+            413: N_("This request is too large.")}
 
 
 def _refused(cls, reason: str, _) -> web.HTTPException:
@@ -110,11 +113,24 @@ def _refused(cls, reason: str, _) -> web.HTTPException:
     return cls(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
 
 
+def _language(request: web.Request) -> str | None:
+    """The ``language_code`` of the request's initData when it is genuine, else None."""
+    try:
+        data = verify(request.app[TOKEN_KEY], init_data_of(request.headers),
+                      request.app[WEBAPP_KEY].service.clock())
+    except Unauthorized:
+        return None
+    return data.user.language_code
+
+
 async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = False):
     """(webapp, live game, viewer, user id) of an API request (``ticket``: authenticated by a
     stream ticket instead of ``initData``). Raises web errors."""
     webapp = request.app[WEBAPP_KEY]
     token, now = request.app[TOKEN_KEY], webapp.service.clock()
+    # the refusals' language: initData's ``language_code``; the stream (no initData) has the
+    # page's ``lang`` parameter -- it only picks the words of a refusal
+    lang = (request.query.get("lang", "")[:8] or None) if ticket else None
     try:
         if ticket:
             game_id = _game_param(wanted, None)
@@ -123,20 +139,20 @@ async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = F
             uid = check_ticket(token, request.query.get("ticket", ""), game_id, now)
         else:
             data = verify(token, init_data_of(request.headers), now)
-            uid = data.user.id
+            uid, lang = data.user.id, data.user.language_code
             request[NAME_KEY] = " ".join(x for x in (data.user.first_name, data.user.last_name)
                                          if x).strip() or data.user.username or str(uid)
+            request[WRITE_KEY] = bool(data.user.allows_write_to_pm)
             game_id = _game_param(wanted, data.start_param)
     except Unauthorized as exc:
-        raise _refused(web.HTTPUnauthorized, str(exc), webapp.tr.get(None)) from None
+        raise _refused(web.HTTPUnauthorized, str(exc), webapp.tr.get(lang)) from None
     except NoAccess:
-        raise _refused(web.HTTPNotFound, "no such game", webapp.tr.get(None)) from None
+        raise _refused(web.HTTPNotFound, "no such game", webapp.tr.get(lang)) from None
     try:
         g = await webapp.game_of(uid, game_id)
         viewer = await webapp.viewer(g, uid)
     except NoAccess as exc:
         cls = web.HTTPNotFound if exc.missing else web.HTTPForbidden
-        lang = data.user.language_code if not ticket else None
         raise _refused(cls, str(exc), webapp.tr.get(lang)) from None
     return webapp, g, viewer, uid
 
@@ -151,12 +167,16 @@ async def table(request: web.Request) -> web.Response:
 async def act(request: web.Request) -> web.Response:
     try:
         body = await request.json()
+    except web.HTTPRequestEntityTooLarge:  # aiohttp's own answer is plain text
+        _ = request.app[WEBAPP_KEY].tr.get(_language(request))
+        return web.json_response({"error": "too large", "text": _(REFUSALS[413])}, status=413)
     except (ValueError, UnicodeDecodeError):
         return _error(400, "bad json")
     if not isinstance(body, dict):
         return _error(400, "bad json")
     webapp, g, _viewer, uid = await _resolve(request, str(body.get("g", "") or ""))
-    return web.json_response(await webapp.act(g, uid, body, request.get(NAME_KEY)))
+    return web.json_response(await webapp.act(g, uid, body, request.get(NAME_KEY),
+                                              request.get(WRITE_KEY, False)))
 
 
 async def stream(request: web.Request) -> web.StreamResponse:

@@ -6,11 +6,13 @@ live streams' wake-ups after every stored command (``GameService.listeners``).""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import defaultdict
 from typing import Any
 
 from aiogram import Bot
+from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from pydantic import ValidationError
 
 from engine import IllegalCommand, game_of
@@ -30,6 +32,7 @@ from .texts import page_texts
 REFUSED = (N_("This button is out of date."), N_("You can't choose that now."),
            N_("You can't choose that cell now."), N_("You can't choose that player now."),
            N_("The game is paused."))
+logger = logging.getLogger(__name__)
 #: seconds a group's answer "is he an admin / a member" is trusted
 MEMBERSHIP_TTL = 300
 
@@ -161,16 +164,18 @@ class WebApp:
                 "current": label.format(n=timer.seconds) if label else None}
 
     # --- acting ------------------------------------------------------------------------------
-    async def act(self, g, user_id: int, data: dict, name: str | None = None) -> dict[str, Any]:
+    async def act(self, g, user_id: int, data: dict, name: str | None = None,
+                  writable: bool = False) -> dict[str, Any]:
         """Run one press from the page: ``data`` = {a: code, t: seat (0), s: phase_seq (0),
         d: the draft's tag the button was drawn for (optional; views with ``draft_tag``)}.
         The same checks as a button (``bot/handlers/game.py``): a finished game, a stale phase
         ("This button is out of date."), the judge's codes (host, or a group admin without
         one: CLUB-41, CLUB-Q08), then the codec and the engine; in the lobby, the lobby's
         ``join`` (``name``: the user's name from initData) / ``leave`` / ``start`` as the deep
-        link and the lobby buttons do (:meth:`lobby_act`). Returns {ok, text}: ``text`` the
-        answer a button press gets; ``ok`` False when it was refused before or by the engine
-        (nothing stored)."""
+        link and the lobby buttons do (:meth:`lobby_act`; ``writable``: initData's
+        ``allows_write_to_pm``). Returns {ok, text} (and ``url`` for a join refused because the
+        bot cannot write to him): ``text`` the answer a button press gets; ``ok`` False when it
+        was refused before or by the engine (nothing stored)."""
         st = g.state
         _ = self.tr.get(g.locale)
         try:
@@ -182,7 +187,9 @@ class WebApp:
         if st is None or st.over:
             return {"ok": False, "text": _("This game is over.")}
         if game_of(st).status(st) == "lobby":
-            return await self.lobby_act(g, user_id, press_data.a, name)
+            return await self.lobby_act(g, user_id, press_data.a, name, writable)
+        if press_data.a == "start":  # a stale «Start» of the lobby: as the lobby answers it
+            return {"ok": False, "text": _("This game has already started or ended.")}
         game = bot_game(st.ruleset)
         codec = game.codec
         if press_data.a in codec.PHASE_BOUND and press_data.s != st.phase_seq:
@@ -202,12 +209,20 @@ class WebApp:
         except IllegalCommand as exc:
             return {"ok": False, "text": refusal(self.tr, g.locale, exc)}
 
-    async def lobby_act(self, g, user_id: int, code: str, name: str | None) -> dict[str, Any]:
+    async def lobby_act(self, g, user_id: int, code: str, name: str | None,
+                        writable: bool = False) -> dict[str, Any]:
         """«Join», «Leave» or «Start» from the page: the deep link's and the lobby buttons'
         own path (``bot.handlers.lobby.join_lobby`` / ``lobby_press``): the same checks (a
-        member of the group, one game at a time, who may start), the same engine commands."""
+        member of the group, one game at a time, who may start), the same engine commands.
+        A join is refused (``url``: the lobby's deep link) unless the bot can write to the
+        user (:meth:`can_write`): his role card goes to his private chat (PARTY-Q20)."""
         _ = self.tr.get(g.locale)
         if code == "join":
+            if not await self.can_write(user_id, writable):
+                link = self.presenter.deep_link(f"join_{g.id}")
+                return {"ok": False, "url": link, "text": _(
+                    "I can't write to you yet: open the private chat with the bot and press "
+                    "«Start» ({link}), then you join the game.").format(link=link)}
             before = g.state.commands
             text = await join_lobby(self.service, self.bot, self.tr, g, user_id,
                                     (name or str(user_id))[:64])
@@ -218,6 +233,21 @@ class WebApp:
                                              g.chat_id, code)
             return {"ok": g.state.commands > before, "text": text}
         return {"ok": False, "text": _("This button is out of date.")}
+
+    async def can_write(self, user_id: int, writable: bool) -> bool:
+        """Whether the bot may send ``user_id`` a private message: his verified initData says
+        so (``writable``: ``allows_write_to_pm``), else a ``sendChatAction`` to him succeeds
+        (he pressed Start once, or granted write access after the page was opened). A 403 or
+        400 ("chat not found") means no; any other failure (a timeout, a 5xx) lets him in."""
+        if writable:
+            return True
+        try:
+            await self.bot.send_chat_action(user_id, "typing")
+        except (TelegramForbiddenError, TelegramBadRequest):
+            return False
+        except Exception:  # noqa: BLE001 -- Telegram is down: do not block the lobby for it
+            logger.info("webapp: write check of %s failed", user_id, exc_info=True)
+        return True
 
     # --- live --------------------------------------------------------------------------------
     def subscribe(self, game_id: int) -> asyncio.Queue:

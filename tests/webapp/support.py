@@ -21,13 +21,17 @@ WEBAPP_URL = "https://mafia.example.org"
 
 
 def sign_init_data(user, auth_date: datetime, *, token: str = TEST_TOKEN,
-                   start_param: str | None = None, tamper: bool = False) -> str:
+                   start_param: str | None = None, tamper: bool = False,
+                   lang: str = "en", write: bool | None = None) -> str:
     """``initData`` for ``user`` (a FakeUser), signed with ``token`` as Telegram signs it
     (https://core.telegram.org/bots/webapps#validating-data-received-via-the-mini-app).
-    ``tamper``: change a field after signing (a forgery)."""
+    ``tamper``: change a field after signing (a forgery); ``lang`` the user's
+    ``language_code``; ``write`` his ``allows_write_to_pm`` (None: left out)."""
+    person = {"id": user.id, "first_name": user.first_name, "language_code": lang}
+    if write is not None:
+        person["allows_write_to_pm"] = write
     fields = {"auth_date": str(int(auth_date.timestamp())), "query_id": "AAH-test",
-              "user": json.dumps({"id": user.id, "first_name": user.first_name,
-                                  "language_code": "en"}, separators=(",", ":"))}
+              "user": json.dumps(person, separators=(",", ":"))}
     if start_param is not None:
         fields["start_param"] = start_param
     check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))

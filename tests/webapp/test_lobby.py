@@ -79,3 +79,51 @@ async def test_a_noir_lobby_started_from_the_page(sqlite_url):
         data = await (await table_of(client, h, h.users[0], g.id)).json()
         assert "lobby" not in data and data["table"]["kind"] == "noir"
         assert data["table"]["me"]["suspect"] is not None
+
+
+BLOCKED = "Forbidden: bot can't initiate conversation with a user"
+
+
+async def test_a_join_from_the_page_needs_the_bot_to_reach_the_user(sqlite_url):
+    """A user who never started the bot (sendChatAction: 403) is not let in: his role card
+    could not reach him. He is told to press Start in the bot's chat, with the lobby's link."""
+    async with served(sqlite_url) as (h, client):
+        await h.command(h.users[0], "/newgame")
+        g = await h.game()
+        guest = h.users[1]
+        h.session.fail("sendChatAction", chat_id=guest.id, error_code=403, description=BLOCKED,
+                       times=None)
+        before = await h.log_len(g.id)
+        answer = await post(client, h, guest, g.id, "join")
+        link = f"https://t.me/{h.session.bot_username}?start=join_{g.id}"
+        assert answer["ok"] is False and answer["url"] == link
+        assert "press «Start»" in answer["text"] and link in answer["text"]
+        assert guest.id not in (await h.game()).state.players
+        assert await h.log_len(g.id) == before
+
+
+async def test_allows_write_to_pm_lets_the_user_join_without_a_probe(sqlite_url):
+    async with served(sqlite_url) as (h, client):
+        await h.command(h.users[0], "/newgame")
+        g = await h.game()
+        guest = h.users[1]
+        h.session.fail("sendChatAction", chat_id=guest.id, error_code=403, description=BLOCKED,
+                       times=None)
+        resp = await client.post("/webapp/api/act", json={"g": g.id, "a": "join"},
+                                 headers=auth(h, guest, write=True))
+        answer = await resp.json()
+        assert answer["ok"] and "You joined the game" in answer["text"]
+        assert guest.id in (await h.game()).state.players
+        assert not h.session.calls.calls_to("sendChatAction")
+
+
+async def test_a_user_who_started_the_bot_joins_from_the_page(sqlite_url):
+    """No ``allows_write_to_pm`` in initData, but the bot can write to him (he pressed Start
+    once): the probe succeeds, he joins."""
+    async with served(sqlite_url) as (h, client):
+        await h.command(h.users[0], "/newgame")
+        g = await h.game()
+        guest = h.users[1]
+        answer = await post(client, h, guest, g.id, "join")
+        assert answer["ok"], answer
+        assert [c.chat_id for c in h.session.calls.calls_to("sendChatAction")] == [guest.id]

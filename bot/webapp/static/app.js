@@ -290,18 +290,39 @@
     return "api/" + path + (qs ? "?" + qs : "");
   }
 
+  // a join needs the bot to be able to write to him (his role card comes to the private
+  // chat): Telegram asks him first; the server checks it again (docs/miniapp.md)
+  function writeAccess() {
+    const user = tg && tg.initDataUnsafe && tg.initDataUnsafe.user;
+    if (!tg || !tg.requestWriteAccess || (user && user.allows_write_to_pm)
+        || (tg.isVersionAtLeast && !tg.isVersionAtLeast("6.9"))) return Promise.resolve();
+    return new Promise((resolve) => {
+      try { tg.requestWriteAccess(() => resolve()); } catch (e) { resolve(); }
+    });
+  }
+
+  function refusedWithLink(answer) {  // "press Start in the bot's chat": offer to open it
+    if (tg && tg.showConfirm && tg.openTelegramLink) {
+      tg.showConfirm(answer.text, (yes) => { if (yes) tg.openTelegramLink(answer.url); });
+    } else {
+      toast(answer.text);
+    }
+  }
+
   async function press(b, btn) {
     if (busy) return;
     busy = true;
     btn.disabled = true;
     try {
+      if (b.kind === "lobby" && b.a === "join") await writeAccess();
       const resp = await fetch(apiUrl("act"), {
         method: "POST",
         headers: { "Content-Type": "application/json", "Authorization": "tma " + initData },
         body: JSON.stringify({ g: data.game, a: b.a, t: b.t, s: b.s, d: b.d }),
       });
       const answer = await resp.json();
-      if (answer.text) toast(answer.text);
+      if (answer.url && !answer.ok) refusedWithLink(answer);
+      else if (answer.text) toast(answer.text);
       refresh();
       if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred(answer.ok ? "success" : "error");
     } catch (e) {
@@ -315,7 +336,9 @@
   // the stream opens with the short-lived ticket of the last table; when the browser gives up
   // reconnecting (the ticket expired, the server restarted), a fresh table brings a new one
   function live(ticket) {
-    const source = new EventSource(apiUrl("stream", { ticket: ticket }));
+    const user = tg && tg.initDataUnsafe && tg.initDataUnsafe.user;
+    const lang = (user && user.language_code) || "";
+    const source = new EventSource(apiUrl("stream", { ticket: ticket, lang: lang }));
     source.addEventListener("table", (ev) => render(JSON.parse(ev.data)));
     source.onerror = () => {
       if (data) $("status").textContent = T("offline");
@@ -345,6 +368,7 @@
       try { refusal = await resp.json(); } catch (e) { /* not JSON */ }
       $("phase").textContent = resp.status === 404 ? "🤷" : "🔒";
       $("status").textContent = refusal.text || String(resp.status);
+      $("board").hidden = true;  // no table: no empty card under the refusal
       return;
     }
     const first = await resp.json();
