@@ -2,8 +2,9 @@
 
 * ``GET  /webapp/``                      the page (``static/index.html``), ``/webapp/static/*``
 * ``GET  /webapp/api/table?g=<game>``    the viewer's table (JSON) and a stream ``ticket``
-* ``GET  /webapp/api/stream?g=<game>&ticket=<ticket>``  server-sent events: ``table`` (the same
-  JSON) at once and after every stored command of the game; a comment line every 25 s
+* ``GET  /webapp/api/stream?g=<game>&ticket=<ticket>[&lang=<code>]``  server-sent events:
+  ``table`` (the same JSON) at once and after a stored command that changed the viewer's own
+  table (nothing else: no timing of hidden actions); a comment line every 25 s
 * ``POST /webapp/api/act``               ``{"g", "a", "t", "s"}`` -> ``{"ok", "text"}``
 
 The table and act requests carry the Mini App's ``initData`` (``Authorization: tma
@@ -180,7 +181,7 @@ async def act(request: web.Request) -> web.Response:
 
 
 async def stream(request: web.Request) -> web.StreamResponse:
-    """Server-sent events: the viewer's table now and after every stored command."""
+    """Server-sent events: the viewer's table now and whenever a stored command changed it."""
     webapp, g, viewer, uid = await _resolve(request, request.query.get("g"), ticket=True)
     game_id = g.id
     q = webapp.subscribe(game_id)
@@ -188,7 +189,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
                                        "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     try:
         await resp.prepare(request)
-        await _send(resp, await webapp.table(g, viewer))
+        sent = await _send(resp, await webapp.table(g, viewer), None)
         while True:
             try:
                 seq = await asyncio.wait_for(q.get(), KEEPALIVE)
@@ -201,7 +202,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
                 break
             g = await webapp.service.live(game_id)
             viewer = await webapp.viewer(g, uid)  # a player who was eliminated sees less now
-            await _send(resp, await webapp.table(g, viewer))
+            sent = await _send(resp, await webapp.table(g, viewer), sent)
     except (ConnectionResetError, NoAccess, KeyError):  # gone, or lost his access
         pass
     finally:
@@ -209,9 +210,22 @@ async def stream(request: web.Request) -> web.StreamResponse:
     return resp
 
 
-async def _send(resp: web.StreamResponse, data: dict) -> None:
+#: a table's fields that change without anything in it changing (the server's clock)
+VOLATILE = ("now",)
+
+
+async def _send(resp: web.StreamResponse, data: dict, sent: str | None) -> str:
+    """Write ``data`` as a ``table`` event unless it is the table last ``sent`` to this viewer
+    (its fingerprint) but for :data:`VOLATILE` fields: a viewer learns of a command only when
+    his own table changed -- an onlooker cannot count or time the night's hidden actions (a
+    mafioso re-picking, the Commissar checking). Returns the fingerprint of what he has."""
+    stable = json.dumps({k: v for k, v in data.items() if k not in VOLATILE},
+                        ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    if stable == sent:
+        return sent
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    await resp.write(f"event: table\nid: {data.get('seq', 0)}\ndata: {body}\n\n".encode())
+    await resp.write(f"event: table\ndata: {body}\n\n".encode())
+    return stable
 
 
 __all__ = ["setup", "WEBAPP_KEY"]

@@ -109,7 +109,7 @@ class WebApp:
         st = g.state
         _ = self.tr.get(g.locale)
         out: dict[str, Any] = {
-            "game": g.id, "ruleset": st.ruleset, "locale": g.locale, "seq": st.commands,
+            "game": g.id, "ruleset": st.ruleset, "locale": g.locale,
             "viewer": {"kind": viewer.kind, "judge": viewer.judge},
             "now": self.service.clock().timestamp(), "deadline": None,
             "texts": page_texts(_),

@@ -102,9 +102,9 @@ async def test_a_player_sees_his_role_only_and_a_vote_lands_live(sqlite_url, bro
         # a vote of another player lands on the page live (server-sent events)
         other = next(p for p in st.alive() if p.user_id not in (me.user_id, st.vote.current))
         cand = st.players[st.vote.current].seat
-        seq = int(await asyncio.to_thread(browser.execute_script, "return document.body.dataset.seq"))
+        seq = int(await asyncio.to_thread(browser.execute_script, "return document.body.dataset.renders"))
         assert await press_action(h, h.user(other.user_id), GROUP, "vote") == "🗳"
-        await wait_for(browser, js(f"return +document.body.dataset.seq > {seq}"))
+        await wait_for(browser, js(f"return +document.body.dataset.renders > {seq}"))
         row = await asyncio.to_thread(
             lambda: browser.find_element(By.CSS_SELECTOR, f'[data-candidate="{cand}"]').text)
         assert f"№{other.seat}" in row

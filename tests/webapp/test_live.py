@@ -89,7 +89,7 @@ async def test_a_vote_reaches_every_open_stream_as_it_is_cast(sqlite_url):
             assert first["deadline"] == (await h.game()).deadline.timestamp()
             assert await press_action(h, h.user(voter.user_id), GROUP, "vote") == "🗳"
             table = await next_table(resp)
-            assert table["seq"] == first["seq"] + 1
+            assert "seq" not in table  # no command count: it would time hidden actions
             assert table["table"]["vote"]["votes"][cand] == [voter.seat]
 
 
@@ -131,3 +131,44 @@ async def test_shutting_the_server_down_ends_the_open_streams(sqlite_url):
             h.app.webapp.close_streams()  # what the web server's on_shutdown does
             assert await asyncio.wait_for(resp.content.read(), 10) == b""  # the end
         assert not h.app.webapp._streams.get(game_id)
+
+
+async def test_a_hidden_night_pick_reaches_only_those_who_see_it(sqlite_url):
+    """No timing side channel: a stream gets a table only when the viewer's own table changed.
+    The mafia's pick at night changes a mafioso's table (the picks), not a civilian's nor an
+    onlooker's: their streams' next event is the pause that follows, not the pick."""
+    from engine import Phase, Role, Team
+    from tests.bot.helpers import drive_until
+
+    async with served(sqlite_url) as (h, client):
+        game_id = await start_game(h)
+        st = await drive_until(h, lambda s: s.phase is Phase.NIGHT and s.night >= 2)
+        alive = st.alive_active()
+        mafia = [p for p in alive if p.team is Team.MAFIA]
+        civilian = next(p for p in alive if p.role is Role.CIVILIAN)
+        picker, mate = mafia[0], (mafia[1] if len(mafia) > 1 else mafia[0])
+        target = next(p for p in alive if p.team is not Team.MAFIA)
+        onlooker = h.users[0] if all(p.user_id != h.users[0].id for p in alive) else None
+        async with stream(client, h, h.user(civilian.user_id), game_id) as civ, \
+                stream(client, h, h.user(mate.user_id), game_id) as maf:
+            watch = stream(client, h, onlooker, game_id) if onlooker else None
+            look = await watch.__aenter__() if watch else None
+            before = await next_table(civ)
+            mate_before = await next_table(maf)
+            if look is not None:
+                await next_table(look)
+            assert before["table"] is not None and "seq" not in before
+            answer = await press_action(h, h.user(picker.user_id), picker.user_id, "kill",
+                                        seat=target.seat)
+            assert answer == "🕶", answer
+            assert (await h.game()).state.phase is Phase.NIGHT  # the night goes on
+            after = await next_table(maf)  # the mafioso sees the pick
+            assert after["table"] != mate_before["table"]
+            await h.command(h.users[1], "/pause")
+            nxt = await next_table(civ)  # the pick brought him nothing: the next is the pause
+            assert nxt["table"]["paused"] and nxt["deadline"] is None
+            assert {k: v for k, v in nxt["table"].items() if k != "paused"} \
+                == {k: v for k, v in before["table"].items() if k != "paused"}
+            if look is not None:
+                assert (await next_table(look))["table"]["paused"]
+                await watch.__aexit__(None, None, None)

@@ -149,7 +149,7 @@ async def test_the_stream_brings_the_board_change(sqlite_url):
             target = sorted(legal_actions(st, killer.id).kill)[0]
             await post(client, h, killer, gid, a="c", t=target, s=s0)
             nxt = await next_table(resp)
-            assert nxt["seq"] > first["seq"] and nxt["table"]["last"] is not None
+            assert nxt["table"]["last"] is not None
             cell = next(c for row in nxt["table"]["grid"] for c in row if c["s"] == target)
             assert cell.get("last")
 
