@@ -56,7 +56,7 @@ async def test_forged_presses_get_the_buttons_answers(sqlite_url):
         assert (await post(client, h, u, game_id, a="nom", t=99, s=st.phase_seq))["text"] \
             == "You can't choose that player now."
         assert (await post(client, h, u, game_id, a="zzz"))["text"] \
-            == "You can't choose that player now."
+            == "This button is out of date."  # a code no button carries
         assert (await post(client, h, u, game_id, a="vote", t="x"))["text"] \
             == "This button is out of date."
         assert (await post(client, h, u, game_id, a="x" * 100))["text"] \

@@ -74,6 +74,8 @@ class MafiaCodec:
         if press.data.a == "pause":
             await press.service.pause(press.g.id, press.user_id)
             return self.CONFIRM["pause"]
+        if press.data.a not in self.commands(press.data, press.user_id, None):
+            return _("This button is out of date.")  # a code no button of ours carries
         cmd = self.command(press.data, press.user_id, press.st)
         if cmd is None:
             return _("You can't choose that player now.")
