@@ -201,3 +201,18 @@ async def test_noir_board_a_kill_tapped_on_a_cell(sqlite_url, browser, tmp_path)
             return [...document.querySelectorAll('#noir-grid .cell.dead')].map(c => +c.dataset.s)""")
         assert set(dead) == {s for s in st.dead if s not in st.removed}
         await shoot(browser, "noir-watcher.png", tmp_path)
+
+
+async def test_a_strangers_page_shows_the_refusal_and_no_empty_card(sqlite_url, browser,
+                                                                     tmp_path):
+    stranger = FakeUser(900_000_000_777, "Stranger")
+    async with served(sqlite_url) as (h, client):
+        game_id = await start_game(h)
+        h.session.set_member(GROUP, stranger.id, "left")
+        await asyncio.to_thread(browser.get, page_url(client, h, stranger, game_id, LIGHT))
+        await wait_for(browser, js("return document.getElementById('phase').textContent === '🔒'"))
+        status = await asyncio.to_thread(lambda: browser.find_element(By.ID, "status").text)
+        assert status == "Only the game's players and the group's members see this table."
+        assert await asyncio.to_thread(browser.execute_script, """
+            return [...document.querySelectorAll('main section')]
+                .filter(s => s.offsetParent !== null).map(s => s.id)""") == ["status"]
