@@ -5,7 +5,7 @@
 * ``GET  /webapp/api/stream?g=<game>&ticket=<ticket>[&lang=<code>]``  server-sent events:
   ``table`` (the same JSON) at once and after a stored command that changed the viewer's own
   table (nothing else: no timing of hidden actions); a comment line every 25 s
-* ``POST /webapp/api/act``               ``{"g", "a", "t", "s"}`` -> ``{"ok", "text"}``
+* ``POST /webapp/api/act``               ``{"g", "a", "t", "s"}`` -> ``{"ok", "text"[, "url"]}``
 
 The table and act requests carry the Mini App's ``initData`` (``Authorization: tma
 <initData>``): 401 when it is missing, forged or older than 24 h; 403 for a game that is not the
