@@ -49,11 +49,16 @@ class NoirPresenter(MenuMixin):
         return body + caption(_, st, b, until)
 
     def restarted(self, g, now) -> None:
-        """Nothing runs on a clock between two commands; a menu whose send was lost with the
-        restart is sent again (the others and their drafts are still valid)."""
+        """Nothing runs on a clock between two commands, but the last step's messages may have
+        been lost with the process (NOIR-X32): the board is shown again from the state (its
+        caption's last-action line carries the last news), every open menu is edited to the
+        current step (a same-turn step such as the Psycho's threats, the Suit's shield) and a
+        menu whose send was lost is sent again; the drafts are still valid."""
         st = g.state
         if st is not None and st.phase == "play":
-            self.sync_menus(g, self.tr.get(g.locale), None, st, [])
+            _ = self.tr.get(g.locale)
+            self.show_board(g, _, st)
+            self.sync_menus(g, _, None, st, [], refresh=True)
 
     def present(self, g, before, after: NoirState, events: list) -> None:
         _ = self.tr.get(g.locale)

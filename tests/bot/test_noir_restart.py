@@ -1,0 +1,63 @@
+"""NOIR after a crash right after a move (NOIR-X32): what the last step should have shown but
+did not deliver (a menu's edit, the board's edit, the news) is shown again after a restart."""
+
+from __future__ import annotations
+
+from bot.callbacks import Act
+from bot.games.noir.drafting import stamp
+from engine.noir import Role, legal_actions
+from tests.bot import noir_driver as nd
+from tests.bot.harness import GROUP, Harness, make_harness
+
+LOST = "Bad Request: the process died before this call"
+
+
+async def _state(h: Harness, gid: int):
+    return (await h.service.live(gid)).state
+
+
+async def _until_turn(h: Harness, gid: int, uid: int) -> None:
+    for _ in range(40):
+        st = await _state(h, gid)
+        if st.current == uid and legal_actions(st, uid).step == "act":
+            return
+        await h.fire()
+    raise AssertionError("his turn never came")
+
+
+async def _press(h: Harness, gid: int, uid: int, code: str, t: int = 0) -> str | None:
+    st = await _state(h, gid)
+    return await h.press_data(h.user(uid), uid, Act(g=gid, s=stamp(st), a=code, t=t).pack())
+
+
+async def test_NOIR_X32_the_psychos_threats_step_and_the_board_come_back_after_a_crash(
+        sqlite_url):
+    h = await make_harness(sqlite_url, n_users=6)
+    gid = await nd.open_lobby(h, 6)
+    await nd.press_start(h)
+    psycho = (await _state(h, gid)).by_role(Role.PSYCHO).user_id
+    await _until_turn(h, gid, psycho)
+    assert await _press(h, gid, psycho, "o", 1) is None  # a shift: row 1, +1
+    assert await _press(h, gid, psycho, "l", 0) is None
+    assert await _press(h, gid, psycho, "i", 0) is None
+    menu = h.messages(psycho)[-1]
+    board_id = (await h.service.live(gid)).ui["board"]
+    # the process dies before the step's messages go out: none of them is delivered
+    h.session.fail("editMessageText", psycho, description=LOST, times=None)
+    h.session.fail("editMessageMedia", GROUP, description=LOST, times=None)
+    assert await _press(h, gid, psycho, "y", 3) == "✅"
+    assert legal_actions(await _state(h, gid), psycho).step == "threats"
+    assert "Place 1 to" not in h.session.message(psycho, menu["message_id"])["text"]
+    assert "shift of row 1" not in h.session.message(GROUP, board_id)["caption"]
+    await h.service.drain()
+    await h.stop()
+    h.session.clear_failures()
+    h2 = await make_harness(sqlite_url, n_users=6, session=h.session)
+    try:
+        shown = h2.session.message(psycho, menu["message_id"])
+        assert "Place 1 to" in shown["text"]  # his threats picker, in the same message
+        assert Act.unpack(shown["reply_markup"]["inline_keyboard"][0][0]["callback_data"]).s \
+            == stamp(await _state(h2, gid))
+        assert "shift of row 1 by +1" in h2.session.message(GROUP, board_id)["caption"]
+    finally:
+        await h2.stop()
