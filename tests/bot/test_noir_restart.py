@@ -61,3 +61,33 @@ async def test_NOIR_X32_the_psychos_threats_step_and_the_board_come_back_after_a
         assert "shift of row 1 by +1" in h2.session.message(GROUP, board_id)["caption"]
     finally:
         await h2.stop()
+
+
+BLOCKED = "Forbidden: bot was blocked by the user"
+
+
+async def test_NOIR_X31_start_after_a_403_during_his_turn_sends_his_card_and_menu(h: Harness):
+    gid = await nd.open_lobby(h, 6)
+    blocked = h.users[3]
+    h.session.fail("sendMessage", chat_id=blocked.id, error_code=403, description=BLOCKED,
+                   times=None)
+    await nd.press_start(h)
+    await _until_turn(h, gid, blocked.id)
+    assert not any((m.get("text") or "").startswith("Your role:")
+                   for m in h.messages(blocked.id))  # nothing of the game reached him
+    h.session.clear_failures()  # he unblocks the bot and sends /start
+    await h.dm(blocked, "/start")
+    g = await h.service.live(gid)
+    assert blocked.id not in (g.ui.get("unreachable") or [])
+    texts = [m.get("text") or "" for m in h.messages(blocked.id)]
+    assert any(t.startswith("Your role:") for t in texts)  # his identity card again
+    menu = h.messages(blocked.id)[-1]
+    assert "Your turn" in menu["text"]
+    acts = [Act.unpack(b["callback_data"]) for row in menu["reply_markup"]["inline_keyboard"]
+            for b in row if (b.get("callback_data") or "").startswith("a:")]
+    assert acts and all(a.s == stamp(g.state) for a in acts)
+    assert await _press(h, gid, blocked.id, "o", 1) is None  # the menu works
+    count = len(h.messages(blocked.id))
+    await h.dm(blocked, "hello")  # once only: he is reachable now
+    assert not any(t.startswith("Your role:") for t in
+                   [m.get("text") or "" for m in h.messages(blocked.id)[count:]])

@@ -78,7 +78,7 @@ class NoirPresenter(MenuMixin):
             elif name == "GameCancelled":
                 self.cancelled(g, _, before, after, e)
             elif name == "PlayerReturned" and e.player in (g.ui.get("unreachable") or []):
-                g.ui["unreachable"] = [u for u in g.ui["unreachable"] if u != e.player]
+                self._resend(g, _, after, e.player)  # the menus follow below
         if after.phase in ("play", "ended") and events:
             self.show_board(g, _, after)
             lines = news_lines(_, after, events)
@@ -129,6 +129,31 @@ class NoirPresenter(MenuMixin):
         self.out.group(g, _("📵 {name} cannot get my private messages: his turns will time out. "
                             "{name}, open a private chat with me and press «Start».").format(
             name=escape(st.players[user_id].name)))
+
+    def reached(self, g, user_id: int) -> None:
+        """NOIR-X31: a player told unreachable wrote to the bot (/start, any message): he is
+        reachable again and gets his identity card and his current menu again."""
+        st = g.state
+        if st is None or st.phase != "play" or user_id not in (g.ui.get("unreachable") or []):
+            return
+        _ = self.tr.get(g.locale)
+        self._resend(g, _, st, user_id)
+        self.sync_menus(g, _, None, st, [])
+
+    def _resend(self, g, _, st: NoirState, uid: int) -> None:
+        """Mark ``uid`` reachable, DM his identity card again and forget his menu (its send
+        failed), so the next ``sync_menus`` sends it anew."""
+        g.ui["unreachable"] = [u for u in g.ui.get("unreachable") or [] if u != uid]
+        if uid in st.players:
+            self.out.dm(uid, identity_text(_, st, private_card(st, uid)),
+                        self.out.with_webapp(_, g, None))
+        at = g.ui.pop(f"menu_at:{uid}", None)
+        if at:
+            for k in (at[2], "shown:" + at[2]):
+                g.ui.pop(k, None)
+                g.refs.pop(k, None)
+        if self.out.on_ui_change:
+            self.out.on_ui_change(g)
 
     # --- the board -------------------------------------------------------------------------------
     def show_board(self, g, _, st: NoirState) -> None:
