@@ -91,3 +91,25 @@ async def test_NOIR_X31_start_after_a_403_during_his_turn_sends_his_card_and_men
     await h.dm(blocked, "hello")  # once only: he is reachable now
     assert not any(t.startswith("Your role:") for t in
                    [m.get("text") or "" for m in h.messages(blocked.id)[count:]])
+
+
+async def test_NOIR_player_names_are_bidi_isolated_everywhere(h: Harness):
+    import re
+
+    from bot.names import FSI, PDI
+    from tests.fakes.updates import FakeUser
+    rlo = "\u202e"
+    old = h.users[1]
+    h.users[1] = FakeUser(old.id, f"{rlo}evil", username=old.username)
+    h.session.register_user(h.users[1])
+    await nd.open_lobby(h, 6)
+    await nd.press_start(h)
+    await nd.play(h, seed=5)
+    texts = [c.text for c in h.session.calls if c.text and rlo in c.text]
+    assert len(texts) > 3, "the RTL name was never shown"
+    for text in texts:  # an RTL override always ends on the name: inside an isolate
+        for line in text.splitlines():
+            for m in re.finditer(rlo, line):
+                before, after = line[:m.start()], line[m.end():]
+                assert before.count(FSI) > before.count(PDI), line
+                assert PDI in after, line

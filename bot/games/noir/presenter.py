@@ -21,6 +21,7 @@ from engine.noir import NoirState, private_card, public_board
 from . import board as drawing
 from .dms import MenuMixin
 from .lobby import lobby_markup, lobby_text
+from ...names import isolate
 from .names import SUSPECTS, suspect_name
 from .news import cancelled_text, news_lines, result_text
 from .views import caption, identity_text
@@ -72,7 +73,7 @@ class NoirPresenter(MenuMixin):
                 self.refresh_lobby(g, _, after)
             elif name == "GameStarted":
                 self.close_lobby(g, _("🎲 The game has started: {names}").format(
-                    names=", ".join(escape(after.players[u].name) for u in after.order)))
+                    names=", ".join(isolate(after.players[u].name) for u in after.order)))
             elif name == "TurnTimedOut" and e.auto_pass and not e.auto:
                 self.away_prompt(g, _, e.player)
             elif name == "GameCancelled":
@@ -128,7 +129,7 @@ class NoirPresenter(MenuMixin):
         _ = self.tr.get(g.locale)
         self.out.group(g, _("📵 {name} cannot get my private messages: his turns will time out. "
                             "{name}, open a private chat with me and press «Start».").format(
-            name=escape(st.players[user_id].name)))
+            name=isolate(st.players[user_id].name)))
 
     def reached(self, g, user_id: int) -> None:
         """NOIR-X31: a player told unreachable wrote to the bot (/start, any message): he is
