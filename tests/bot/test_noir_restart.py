@@ -113,3 +113,10 @@ async def test_NOIR_player_names_are_bidi_isolated_everywhere(h: Harness):
                 before, after = line[:m.start()], line[m.end():]
                 assert before.count(FSI) > before.count(PDI), line
                 assert PDI in after, line
+
+
+async def test_startgame_during_a_running_noir_game_says_it_has_started(h: Harness):
+    await nd.open_lobby(h, 6)
+    await nd.press_start(h)
+    await h.command(h.users[0], "/startgame")
+    assert h.sent_texts(GROUP)[-1] == "This game has already started or ended."
