@@ -120,3 +120,13 @@ async def test_startgame_during_a_running_noir_game_says_it_has_started(h: Harne
     await nd.press_start(h)
     await h.command(h.users[0], "/startgame")
     assert h.sent_texts(GROUP)[-1] == "This game has already started or ended."
+
+
+async def test_NOIR_Q01_the_strict_lobby_says_so(h: Harness):
+    await h.command(h.users[0], "/newgame noir strict")
+    g = await h.game()
+    assert "Strict accusation: name the role too" in h.session.message(GROUP, g.ui["lobby"])["text"]
+    await h.command(h.users[0], "/cancel")
+    await h.command(h.users[0], "/newgame noir")
+    g = await h.game()
+    assert "Strict accusation" not in h.session.message(GROUP, g.ui["lobby"])["text"]
