@@ -130,3 +130,14 @@ async def test_NOIR_Q01_the_strict_lobby_says_so(h: Harness):
     await h.command(h.users[0], "/newgame noir")
     g = await h.game()
     assert "Strict accusation" not in h.session.message(GROUP, g.ui["lobby"])["text"]
+
+
+async def test_NOIR_X30_a_bad_turn_value_gets_the_turns_limits(h: Harness):
+    h.session.set_member(GROUP, h.users[0].id, "administrator")
+    for bad in ("/settings turn abc", "/settings turn 30.5", "/settings turn"):
+        await h.command(h.users[0], bad)
+        answer = h.sent_texts(GROUP)[-1]
+        assert "A NOIR turn lasts from 30 to 600 seconds, in whole seconds" in answer, bad
+        assert "/settings turn 90" in answer
+    await h.command(h.users[0], "/settings turn 90")
+    assert "NOIR: a turn lasts 90 s" in h.sent_texts(GROUP)[-1]
