@@ -141,3 +141,30 @@ async def test_NOIR_X30_a_bad_turn_value_gets_the_turns_limits(h: Harness):
         assert "/settings turn 90" in answer
     await h.command(h.users[0], "/settings turn 90")
     assert "NOIR: a turn lasts 90 s" in h.sent_texts(GROUP)[-1]
+
+
+async def test_NOIR_X32_a_kill_lost_with_a_crash_shows_on_the_board_after_the_restart(
+        sqlite_url):
+    h = await make_harness(sqlite_url, n_users=6)
+    gid = await nd.open_lobby(h, 6)
+    await nd.press_start(h)
+    st = await _state(h, gid)
+    killer = st.current
+    target = legal_actions(st, killer).kill[0]
+    board_id = (await h.service.live(gid)).ui["board"]
+    assert await _press(h, gid, killer, "o", 4) is None  # the kill picker
+    h.session.fail("editMessageMedia", GROUP, description=LOST, times=None)
+    h.session.fail("sendMessage", GROUP, description=LOST, times=None)  # the «☠️» news
+    assert await _press(h, gid, killer, "c", target) == "✅"
+    nxt = (await _state(h, gid)).current
+    assert "Last: kill" not in h.session.message(GROUP, board_id)["caption"]
+    await h.service.drain()
+    await h.stop()
+    h.session.clear_failures()
+    h2 = await make_harness(sqlite_url, n_users=6, session=h.session)
+    try:
+        caption = h2.session.message(GROUP, board_id)["caption"]
+        assert "Last: kill" in caption  # the news the group missed, on the board
+        assert f"{h2.user(nxt).first_name}" in caption.splitlines()[-1]  # whose turn now
+    finally:
+        await h2.stop()
