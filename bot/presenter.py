@@ -72,6 +72,13 @@ class Presenter:
         if tell is not None:
             tell(g, user_id)
 
+    def reached(self, g, user_id: int) -> None:
+        """``user_id`` wrote to the bot (a private message, /start): a game that noted him as
+        unreachable (NOIR) may send him again what he missed."""
+        again = getattr(self.game(g.state.ruleset), "reached", None)
+        if again is not None:
+            again(g, user_id)
+
     def send_foul_panel(self, g, _, st: GameState, chat_id: int) -> None:
         """The judge's console (CLUB-36..39, CLUB-Q08) in ``chat_id``."""
         self.game(st.ruleset).send_console(g, _, st, chat_id)

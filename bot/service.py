@@ -354,6 +354,11 @@ class GameService:
                 await self.execute(game_id, cmd)
             except IllegalCommand:
                 pass
+        reached = getattr(self.presenter, "reached", None)  # e.g. NOIR: a 403 is over
+        g = self.games.get(game_id)
+        if reached is not None and g is not None and g.state is not None and not g.state.over:
+            async with self._locks[game_id]:
+                reached(g, user_id)
 
     async def touch_user(self, user_id: int) -> None:
         """Any update from a user brings him back if he was inactive in his game (PARTY-44)."""

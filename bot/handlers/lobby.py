@@ -107,7 +107,15 @@ async def _manage(message: Message, bot: Bot, service, tr, sender, action) -> No
 
 
 async def start_game_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
-    await _manage(message, bot, service, tr, sender, service.start)
+    async def start(gid: int, uid: int) -> None:
+        g = await service.live(gid)
+        if g.state is not None and game_of(g.state).status(g.state) != "lobby":
+            _ = tr.get(g.locale)  # a running game: not a stale button (any preset)
+            reply(sender, message, _("This game has already started or ended."))
+            return
+        await service.start(gid, uid)
+
+    await _manage(message, bot, service, tr, sender, start)
 
 
 async def cancel_cmd(message: Message, bot: Bot, service, tr, sender) -> None:

@@ -147,6 +147,14 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
             mine = dict((data.get("timings_of") or {}).get(name) or {})
             mine[key] = value
             data["timings_of"] = {**(data.get("timings_of") or {}), name: mine}
+        elif args[0] in own:  # "/settings turn", "turn abc", "turn 30.5": its own limits
+            key = args[0]
+            lo, hi = own[key][1]
+            what = _(TIMING_NAMES[key]) if key in TIMING_NAMES else key
+            reply(sender, message, _("{what} lasts from {lo} to {hi} seconds, in whole seconds. "
+                                     "Example: /settings {key} {example}.").format(
+                what=what, lo=lo, hi=hi, key=key, example=max(lo, min(hi, 90))))
+            return
         elif len(args) == 2 and args[0] in TIMING_LIMITS and re.fullmatch(r"[+-]?\d+", args[1]):
             key, value = args[0], int(args[1])
             lo, hi = TIMING_LIMITS[key]

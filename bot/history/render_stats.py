@@ -30,10 +30,15 @@ def _chat(_: Gettext, title: str) -> str:
     return f"«{escape(title)}»" if title else _("this group")
 
 
-def _role_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals]) -> list[str]:
+def _role_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals],
+                survival: bool = True) -> list[str]:
+    """One line per role; ``survival`` False for a game where nobody leaves (NOIR: a player is
+    arrested or loses his suspect and plays on), which gets no "survived" share."""
     lines = []
     for r in sorted(roles, key=lambda r: (-r.games, r.role)):
-        lines.append(_("{role} — {games} · {wins}% wins · {survived}% survived").format(
+        text = _("{role} — {games} · {wins}% wins · {survived}% survived") if survival else \
+            _("{role} — {games} · {wins}% wins")
+        lines.append(text.format(
             role=games.role_text(_, r.role, team=r.team),
             games=ngettext("{n} game", "{n} games", r.games).format(n=r.games),
             wins=percent(r.wins, r.games), survived=percent(r.survived, r.games)))
@@ -88,7 +93,7 @@ def game_section(_: Gettext, ngettext, locale: str, ruleset: str, ov: ChatOvervi
         players=_num(locale, ov.avg_players), rounds=rounds,
         duration=duration_text(_, None if ov.avg_duration is None else int(ov.avg_duration))))
     if roles:
-        lines += _role_lines(_, ngettext, roles)
+        lines += _role_lines(_, ngettext, roles, survival=False)
     lines.append(_("Not rated: the rating counts the mafia presets only."))
     return "\n".join(lines)
 
@@ -127,13 +132,15 @@ def me_section(_: Gettext, ngettext, locale: str, title: str, me: Standing | Non
     if roles or not apart:
         lines += _me_lines(_, ngettext, me, rank, ranked_count, roles, min_games)
     for scope, rows in apart.items():
-        lines += [f"<b>{preset_text(_, scope)}</b>"] + _totals_lines(_, ngettext, rows)
-        lines += _role_lines(_, ngettext, rows)
+        lines += [f"<b>{preset_text(_, scope)}</b>"] + _totals_lines(_, ngettext, rows, False)
+        lines += _role_lines(_, ngettext, rows, survival=False)
     return "\n".join(lines)
 
 
-def _totals_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals]) -> list[str]:
-    """Games, wins, survival and wins by team of ``roles``' totals."""
+def _totals_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals],
+                  survival: bool = True) -> list[str]:
+    """Games, wins, survival (unless ``survival`` is False) and wins by team of ``roles``'
+    totals."""
     n_games = sum(r.games for r in roles)
     wins = sum(r.wins for r in roles)
     survived = sum(r.survived for r in roles)
@@ -142,7 +149,9 @@ def _totals_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals]) -> list[str
         t = teams.setdefault(r.team, [0, 0])
         t[0] += r.games
         t[1] += r.wins
-    return [_("{games} · wins {w} ({p}%) · survived {s}%").format(
+    head = _("{games} · wins {w} ({p}%) · survived {s}%") if survival else \
+        _("{games} · wins {w} ({p}%)")
+    return [head.format(
         games=ngettext("{n} game", "{n} games", n_games).format(n=n_games), w=wins,
         p=percent(wins, n_games), s=percent(survived, n_games)),
         " · ".join(_("{team}: {games}, {p}% wins").format(

@@ -202,6 +202,8 @@ async def test_stats_me_and_top_keep_noir_apart(sqlite_url: str):
                 assert f"{name} {round(100 * outcomes.count(team) / 3)}%" in text
         assert "No finished games here yet" not in text
         assert "Not rated" in text
+        assert "survived" not in text  # NOIR: nobody leaves the game, no survival share
+        assert "% wins" in text
         assert not await h.app.storage.rating_tracks(chat_id=GROUP)  # NOIR feeds no Elo
         totals = await h.app.storage.role_totals(chat_id=GROUP)
         assert {t.team for t in totals} <= {"noir:agents", "noir:mafia"}
@@ -226,7 +228,7 @@ async def test_stats_me_and_top_keep_noir_apart(sqlite_url: str):
         await h.command(me, "/me")
         mine = last_group_message(h)["text"]
         played = sum(1 for po in noir if uid in po.state.order)
-        assert "NOIR: FBI vs Mafia" in mine and "Rating" not in mine
+        assert "NOIR: FBI vs Mafia" in mine and "Rating" not in mine and "survived" not in mine
         assert (f"{played} games" if played > 1 else "1 game") in mine
         # his private /history: his NOIR games with his role; one opens his identity cards
         await h.dm(me, "/history")

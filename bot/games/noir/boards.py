@@ -22,6 +22,7 @@ from engine.noir import CreateGame, PublicBoard, apply, command_from_dict, publi
 
 from ...telegram_limits import utf16_len
 from . import board as drawing
+from ...names import isolate
 from .names import SUSPECTS, role_name, suspect_name
 from .story import QUIET, Story, team_of
 
@@ -104,13 +105,13 @@ def caption(_: Gettext, story: Story, step: Step, head: str) -> str:
     top = [head]
     if move is not None and move.turn and move.player is not None:
         role = story.role(move.player)
-        who = escape(story.names.get(move.player, "?"))
+        who = isolate(story.names.get(move.player))
         top.append(_("Turn {n} · {player}").format(
             n=move.turn, player=f"{who} ({role_name(_, role)})" if role else who))
     score = "<b>" + escape(_("Arrests {a}/{an} · Dead {p}/{pn}").format(
         a=b.arrests, an=b.arrests_needed, p=b.points, pn=b.points_needed)) + "</b>"
     ids = "🕵 " + " · ".join(
-        f"{escape(story.names.get(u, '?')[:20])}: "
+        f"{isolate(story.names.get(u), limit=20)}: "
         f"{escape(suspect_name(_, s)) if s is not None else '—'}"
         for u, _r, s in step.identities)
     for keep in range(len(lines), -1, -1):

@@ -40,15 +40,19 @@ class MenuMixin:
             return None
         return clock_text(g.deadline)
 
-    def sync_menus(self, g, _, before: NoirState | None, st: NoirState, events: list) -> None:
-        """Open, move on or close every player's menu after one engine step."""
+    def sync_menus(self, g, _, before: NoirState | None, st: NoirState, events: list,
+                   refresh: bool = False) -> None:
+        """Open, move on or close every player's menu after one engine step.  ``refresh``
+        (after a restart): every open menu is shown again for the current step, since what
+        ``menu_at`` records may have been persisted before its edit went out (an identical
+        edit is "not modified", ignored by the Sender)."""
         if st.phase == "play" and st.paused is not None:
             return  # a pause keeps every menu as it is
         timed_out = {e.player for e in events if type(e).__name__ == "TurnTimedOut"}
         resumed = any(type(e).__name__ == "Resumed" for e in events)  # a new deadline to show
         for uid in st.order:
             try:
-                self._sync(g, _, before, st, uid, uid in timed_out, resumed)
+                self._sync(g, _, before, st, uid, uid in timed_out, resumed or refresh)
             except Exception:  # one player's menu must not stop the others'
                 logger.exception("game %s: menu of %s failed", g.id, uid)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from ...i18n import N_
 from . import boards
+from ...names import isolate
 from .names import role_name, suspect_name
 from .story import NAME_LIMIT, Story, read, team_of
 
@@ -157,7 +158,7 @@ def _who(_: Gettext, s: Story, uid: int | None) -> str:
         return "—"
     role = s.role(uid)
     raw = s.names.get(uid, "?")
-    name = escape(raw if len(raw) <= NAME_LIMIT else raw[:NAME_LIMIT - 1] + "…")
+    name = isolate(raw if len(raw) <= NAME_LIMIT else raw[:NAME_LIMIT - 1] + "…")
     return f"{name} ({role_name(_, role)})" if role else name
 
 
@@ -205,7 +206,7 @@ def card_lines(_: Gettext, s: Story, card) -> list[str]:
         lines.append(_("You are {suspect}.").format(
             suspect=f"<b>{escape(suspect_name(_, card.suspect))}</b>"))
     for uid, role, suspect in card.teammates:
-        who = escape(s.names.get(uid, "?"))
+        who = isolate(s.names.get(uid))
         if suspect is None:
             lines.append(_("{name} ({role}): no identity.").format(name=who, role=role_name(_, role)))
         else:

@@ -21,8 +21,11 @@ def lobby_text(_: Gettext, ngettext, st: NoirState) -> str:
     lines = [_("🎲 <b>NOIR: FBI vs Mafia</b> — new game"), "",
              _("6 players: a 6×6 grid, 3 mafiosi against 3 agents; 8 players: 7×7, 4 against 4."),
              _("Turn {turn} s · the Suit's window {cancel} s.").format(
-                 turn=st.timings["turn"], cancel=st.timings["cancel"]), "",
-             ngettext("{n} player (6 or 8 needed):", "{n} players (6 or 8 needed):", n).format(n=n)]
+                 turn=st.timings["turn"], cancel=st.timings["cancel"])]
+    if st.options.get("strict_accusation"):
+        lines.append(_("Strict accusation: name the role too (NOIR-Q01)."))
+    lines += ["",
+              ngettext("{n} player (6 or 8 needed):", "{n} players (6 or 8 needed):", n).format(n=n)]
     lines += [f"{i}. {isolate(p.name)}" for i, p in enumerate(st.players.values(), start=1)]
     lines += ["", _("Press «Join»: the bot opens your private chat with it, where your identity "
                     "card and your turns will come.")]

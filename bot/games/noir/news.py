@@ -11,6 +11,7 @@ from html import escape
 from engine.core.audience import Public
 from engine.noir import NoirState
 
+from ...names import isolate
 from .names import role_name, suspect_name
 
 Gettext = Callable[[str], str]
@@ -22,7 +23,7 @@ def _roles(_: Gettext, roles) -> str:
 
 def _who(st: NoirState, uid: int | None) -> str:
     p = st.players.get(uid) if uid is not None else None
-    return escape(p.name) if p is not None else "?"
+    return isolate(p.name) if p is not None else "?"
 
 
 def news_lines(_: Gettext, st: NoirState, events: list) -> list[str]:

@@ -21,6 +21,7 @@ from engine.noir import NoirState, private_card, public_board
 from . import board as drawing
 from .dms import MenuMixin
 from .lobby import lobby_markup, lobby_text
+from ...names import isolate
 from .names import SUSPECTS, suspect_name
 from .news import cancelled_text, news_lines, result_text
 from .views import caption, identity_text
@@ -49,11 +50,16 @@ class NoirPresenter(MenuMixin):
         return body + caption(_, st, b, until)
 
     def restarted(self, g, now) -> None:
-        """Nothing runs on a clock between two commands; a menu whose send was lost with the
-        restart is sent again (the others and their drafts are still valid)."""
+        """Nothing runs on a clock between two commands, but the last step's messages may have
+        been lost with the process (NOIR-X32): the board is shown again from the state (its
+        caption's last-action line carries the last news), every open menu is edited to the
+        current step (a same-turn step such as the Psycho's threats, the Suit's shield) and a
+        menu whose send was lost is sent again; the drafts are still valid."""
         st = g.state
         if st is not None and st.phase == "play":
-            self.sync_menus(g, self.tr.get(g.locale), None, st, [])
+            _ = self.tr.get(g.locale)
+            self.show_board(g, _, st)
+            self.sync_menus(g, _, None, st, [], refresh=True)
 
     def present(self, g, before, after: NoirState, events: list) -> None:
         _ = self.tr.get(g.locale)
@@ -67,13 +73,13 @@ class NoirPresenter(MenuMixin):
                 self.refresh_lobby(g, _, after)
             elif name == "GameStarted":
                 self.close_lobby(g, _("🎲 The game has started: {names}").format(
-                    names=", ".join(escape(after.players[u].name) for u in after.order)))
+                    names=", ".join(isolate(after.players[u].name) for u in after.order)))
             elif name == "TurnTimedOut" and e.auto_pass and not e.auto:
                 self.away_prompt(g, _, e.player)
             elif name == "GameCancelled":
                 self.cancelled(g, _, before, after, e)
             elif name == "PlayerReturned" and e.player in (g.ui.get("unreachable") or []):
-                g.ui["unreachable"] = [u for u in g.ui["unreachable"] if u != e.player]
+                self._resend(g, _, after, e.player)  # the menus follow below
         if after.phase in ("play", "ended") and events:
             self.show_board(g, _, after)
             lines = news_lines(_, after, events)
@@ -123,7 +129,32 @@ class NoirPresenter(MenuMixin):
         _ = self.tr.get(g.locale)
         self.out.group(g, _("📵 {name} cannot get my private messages: his turns will time out. "
                             "{name}, open a private chat with me and press «Start».").format(
-            name=escape(st.players[user_id].name)))
+            name=isolate(st.players[user_id].name)))
+
+    def reached(self, g, user_id: int) -> None:
+        """NOIR-X31: a player told unreachable wrote to the bot (/start, any message): he is
+        reachable again and gets his identity card and his current menu again."""
+        st = g.state
+        if st is None or st.phase != "play" or user_id not in (g.ui.get("unreachable") or []):
+            return
+        _ = self.tr.get(g.locale)
+        self._resend(g, _, st, user_id)
+        self.sync_menus(g, _, None, st, [])
+
+    def _resend(self, g, _, st: NoirState, uid: int) -> None:
+        """Mark ``uid`` reachable, DM his identity card again and forget his menu (its send
+        failed), so the next ``sync_menus`` sends it anew."""
+        g.ui["unreachable"] = [u for u in g.ui.get("unreachable") or [] if u != uid]
+        if uid in st.players:
+            self.out.dm(uid, identity_text(_, st, private_card(st, uid)),
+                        self.out.with_webapp(_, g, None))
+        at = g.ui.pop(f"menu_at:{uid}", None)
+        if at:
+            for k in (at[2], "shown:" + at[2]):
+                g.ui.pop(k, None)
+                g.refs.pop(k, None)
+        if self.out.on_ui_change:
+            self.out.on_ui_change(g)
 
     # --- the board -------------------------------------------------------------------------------
     def show_board(self, g, _, st: NoirState) -> None:

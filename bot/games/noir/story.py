@@ -18,6 +18,7 @@ from typing import Any
 from engine.noir import Role, cell_name
 
 from ...i18n import N_
+from ...names import isolate
 from .names import role_name, suspect_name
 
 Gettext = Callable[[str], str]
@@ -109,7 +110,7 @@ class _Reader:
         if uid is None:
             return "—"
         raw = self.s.names.get(uid, "?")
-        return escape(raw if len(raw) <= NAME_LIMIT else raw[:NAME_LIMIT - 1] + "…")
+        return isolate(raw if len(raw) <= NAME_LIMIT else raw[:NAME_LIMIT - 1] + "…")
 
     def who(self, uid: int | None) -> str:
         role = self.s.role(uid) if uid is not None else None

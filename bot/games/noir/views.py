@@ -9,6 +9,7 @@ from html import escape
 
 from engine.noir import NoirState, PrivateCard, PublicBoard
 
+from ...names import isolate
 from .names import role_name, suspect_name
 
 Gettext = Callable[[str], str]
@@ -52,7 +53,7 @@ def caption(_: Gettext, st: NoirState, b: PublicBoard, until: str | None = None)
     lines = [f"<b>{escape(score_line(_, b))}</b>"]
     order = []
     for uid, role in b.order:
-        item = f"{escape(st.players[uid].name)} ({role_name(_, role)})"
+        item = f"{isolate(st.players[uid].name)} ({role_name(_, role)})"
         order.append(f"<b>▶ {item}</b>" if uid == b.current else item)
     if order:
         lines.append(" → ".join(order))
@@ -66,7 +67,7 @@ def caption(_: Gettext, st: NoirState, b: PublicBoard, until: str | None = None)
         lines.append(_("The game is paused."))
     elif b.current is not None:
         secs = b.timer[2] if b.timer else None
-        name = escape(st.players[b.current].name)
+        name = isolate(st.players[b.current].name)
         if b.window is not None:
             lines.append(_("The Suit may cancel the kill of {suspect}: {s} s.").format(
                 suspect=escape(suspect_name(_, b.window[0])), s=secs))
@@ -85,7 +86,7 @@ def identity_text(_: Gettext, st: NoirState, card: PrivateCard) -> str:
     if card.suspect is not None:
         lines.append(_("You are {suspect}.").format(suspect=f"<b>{escape(suspect_name(_, card.suspect))}</b>"))
     for uid, role, suspect in card.teammates:
-        who = escape(st.players[uid].name)
+        who = isolate(st.players[uid].name)
         if suspect is None:
             lines.append(_("{name} ({role}): no identity.").format(name=who, role=role_name(_, role)))
         else:
