@@ -28,6 +28,7 @@ from typing import Any
 from engine.noir import NoirState, Role, cell_name, legal_actions, private_card, public_board
 
 from ...callbacks import Act
+from ...names import isolate_plain
 from ..spec import Viewer
 from . import board as drawing
 from . import choices
@@ -174,7 +175,7 @@ class NoirWebView:
         if b.window is not None:
             return _("The Suit may cancel the kill of {suspect}.").format(
                 suspect=suspect_name(_, b.window[0]))
-        return _("{name}'s turn.").format(name=st.players[b.current].name)
+        return _("{name}'s turn.").format(name=isolate_plain(st.players[b.current].name))
 
     # --- the buttons -----------------------------------------------------------------------
     def buttons(self, _, st: NoirState, viewer: Viewer, g=None) -> list[dict]:
