@@ -281,11 +281,16 @@ class GameService:
 
     # --- high-level operations used by handlers --------------------------------------------
     async def new_game(self, chat_id: int, user_id: int, locale: str, settings: dict,
-                       ruleset: str = "party") -> int:
-        """Create a lobby. Raises ``storage.ActiveGameExists`` if the chat has one already."""
+                       ruleset: str = "party", ui: dict | None = None) -> int:
+        """Create a lobby; ``ui``: presentation data it starts with (e.g. the chat's title), in
+        place before any other update can reach the game. Raises ``storage.ActiveGameExists``
+        if the chat has one already."""
         rs = find_game(ruleset)
         game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings,
                                                  secrets.randbits(62))
+        if ui:
+            async with self._locks[game_id]:
+                (await self._load(game_id)).ui.update(ui)
         await self.execute(game_id, CreateGame(user_id=user_id, ruleset=rs.name,
                                                settings=settings))
         if self.deadlines is not None:

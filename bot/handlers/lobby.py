@@ -75,16 +75,15 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
                 name=escape(unknown[0]), list=", ".join(OPTIONAL_ROLES)))
             return
         settings["options"] = {"roles": [r for r in OPTIONAL_ROLES if r in wanted]}
-    try:
+    title = message.chat.title or ""
+    presenter.titles[chat_id] = title
+    try:  # the title is in place before a /host or a join sent meanwhile reaches the game
         game_id = await service.new_game(chat_id, message.from_user.id, locale, settings,
-                                         ruleset=ruleset)
+                                         ruleset=ruleset, ui={"title": title})
     except ActiveGameExists:
         reply(sender, message, _("A game is already open in this chat. Finish it or /cancel it first."))
         return
-    g = await service.live(game_id)
-    g.ui["title"] = message.chat.title or ""
-    presenter.titles[chat_id] = message.chat.title or ""
-    service.persist_ui_soon(g)
+    service.persist_ui_soon(await service.live(game_id))
 
 
 async def _manage(message: Message, bot: Bot, service, tr, sender, action) -> None:

@@ -201,5 +201,8 @@ async def test_the_board_goes_as_text_when_photos_are_refused(noir_api: FakeBotA
     assert table.identity_leaks() == []
     assert [c for c in api.calls_to("sendPhoto") if c.params.get("chat_id") == str(TEXT_GROUP)] == [refused]
     assert all(c.params.get("chat_id") != str(TEXT_GROUP) for c in api.calls_to("editMessageMedia"))
-    assert [c for c in api.calls if not c.ok and c.params.get("chat_id") == str(TEXT_GROUP)] == [refused]
+    # after the restart the board is re-shown from the state (NOIR-X32): an edit that finds it
+    # unchanged is answered "not modified" -- harmless; any other failure is not
+    assert [c for c in api.calls if not c.ok and c.params.get("chat_id") == str(TEXT_GROUP)
+            and "message is not modified" not in (c.description or "")] == [refused]
     assert unexpected_problems(proc) == []

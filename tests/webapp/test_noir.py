@@ -68,7 +68,7 @@ async def test_the_board_is_drawn_from_the_public_board(sqlite_url):
         assert t["score"].startswith("Arrests 0/")
         assert [o["name"] for o in t["order"]] == [st.players[u].name for u in st.order]
         assert t["order"][0]["role"]["id"] == "killer" and t["order"][0]["current"]
-        assert t["turn"] == f"{st.players[st.current].name}'s turn."
+        assert t["turn"] == f"\u2068{st.players[st.current].name}\u2069's turn."  # bidi-isolated
         assert data["deadline"] is not None and data["seconds"] == st.timer.seconds
         assert data["buttons"] == [] and "me" not in t and "identities" not in t
         assert named_suspects(data) == set()
