@@ -82,3 +82,24 @@ async def play(h: Harness, seed: int, max_presses: int = 6000) -> None:
         if not await act_once(h, rng, answered):
             return
     raise AssertionError("the game did not end")
+
+
+async def live_state(h: Harness, gid: int):
+    """The game's current state."""
+    return (await h.service.live(gid)).state
+
+
+async def until_turn(h: Harness, gid: int, uid: int) -> None:
+    """Fire deadlines until it is ``uid``'s turn to act (at most 40)."""
+    for _ in range(40):
+        st = await live_state(h, gid)
+        if st.current == uid and legal_actions(st, uid).step == "act":
+            return
+        await h.fire()
+    raise AssertionError("his turn never came")
+
+
+async def press_code(h: Harness, gid: int, uid: int, code: str, t: int = 0) -> str | None:
+    """``uid`` presses NOIR button ``code`` (argument ``t``) stamped with the current step."""
+    st = await live_state(h, gid)
+    return await h.press_data(h.user(uid), uid, Act(g=gid, s=stamp(st), a=code, t=t).pack())

@@ -12,22 +12,7 @@ from tests.bot.harness import GROUP, Harness, make_harness
 LOST = "Bad Request: the process died before this call"
 
 
-async def _state(h: Harness, gid: int):
-    return (await h.service.live(gid)).state
-
-
-async def _until_turn(h: Harness, gid: int, uid: int) -> None:
-    for _ in range(40):
-        st = await _state(h, gid)
-        if st.current == uid and legal_actions(st, uid).step == "act":
-            return
-        await h.fire()
-    raise AssertionError("his turn never came")
-
-
-async def _press(h: Harness, gid: int, uid: int, code: str, t: int = 0) -> str | None:
-    st = await _state(h, gid)
-    return await h.press_data(h.user(uid), uid, Act(g=gid, s=stamp(st), a=code, t=t).pack())
+_state, _until_turn, _press = nd.live_state, nd.until_turn, nd.press_code
 
 
 async def test_NOIR_X32_the_psychos_threats_step_and_the_board_come_back_after_a_crash(

@@ -5,7 +5,7 @@ Bomber's detonation draft, and the text board when photos cannot go."""
 from __future__ import annotations
 
 from bot.callbacks import Act
-from bot.games.noir.drafting import draft, stamp
+from bot.games.noir.drafting import draft
 from engine.noir import Role, chain_links, legal_actions
 from tests.bot import noir_driver as nd
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -19,22 +19,7 @@ async def _start(h: Harness, n: int = 6) -> int:
     return gid
 
 
-async def _state(h: Harness, gid: int):
-    return (await h.service.live(gid)).state
-
-
-async def _until_turn(h: Harness, gid: int, uid: int) -> None:
-    for _ in range(40):
-        st = await _state(h, gid)
-        if st.current == uid and legal_actions(st, uid).step == "act":
-            return
-        await h.fire()
-    raise AssertionError("his turn never came")
-
-
-async def _press(h: Harness, gid: int, uid: int, code: str, t: int = 0) -> str | None:
-    st = await _state(h, gid)
-    return await h.press_data(h.user(uid), uid, Act(g=gid, s=stamp(st), a=code, t=t).pack())
+_state, _until_turn, _press = nd.live_state, nd.until_turn, nd.press_code
 
 
 async def test_NOIR_Q21_two_timeouts_auto_pass_and_im_back(h: Harness):
