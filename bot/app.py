@@ -40,6 +40,7 @@ from .sender import Sender
 from .service import GameService, utcnow
 from .storage import Storage
 from .telegram_faults import LeftChats, describe
+from .update_context import tag_updates
 
 logger = logging.getLogger(__name__)
 
@@ -92,20 +93,24 @@ class App:
         self.deadlines.start()
         return await self.recover() if recover else 0
 
-    async def recover(self) -> int:
+    async def recover(self, chats=None) -> int:
         """Reload every lobby/running game and re-arm its timers, countdowns and AFK clocks;
-        record games that ended while their recording was pending. Returns the games' count."""
-        count = await self.service.recover()
+        record games that ended while their recording was pending. Returns the games' count.
+        ``chats``: only the games of the chats it accepts (``chats(chat_id) -> bool``; many
+        workers: the shards this worker just took over), and no history backfill."""
+        before = set(self.service.games) if chats is not None else set()
+        count = await self.service.recover(chats)
+        fresh = [g for game_id, g in self.service.games.items() if game_id not in before]
         if self.afk is not None:
-            for g in self.service.games.values():
+            for g in fresh:
                 self.afk.arm_all(g)  # ONLINE-48: OFFLINE clocks survive a restart
         now = self.service.clock()
-        for g in self.service.games.values():
+        for g in fresh:
             if g.ui.get("title"):
                 self.presenter.titles[g.chat_id] = g.ui["title"]
             if g.state is not None:
                 self.presenter.restarted(g, now)  # the game re-arms what it shows on a clock
-        if self.history is not None:
+        if self.history is not None and chats is None:
             await self.history.backfill()  # games that ended while their recording was pending
         return count
 
@@ -122,6 +127,7 @@ def build_dispatcher() -> Dispatcher:
     """A fresh Dispatcher with fresh routers (a Router attaches to one Dispatcher only)."""
     dp = Dispatcher()
     dp.callback_query.middleware(CallbackAnswerMiddleware())
+    dp.update.outer_middleware(tag_updates)  # the update_id stored with each command (issue 12)
     dp.update.outer_middleware(watch_users)  # renames and a lost host's return (handlers/common.py)
     # discipline and onlookers come before lobby (/start spectate_...), game (onlookers' presses)
     # and private (the onlookers' chat is routed before the mafia relay)

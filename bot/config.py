@@ -87,6 +87,27 @@ class Settings(BaseSettings):
                     "t.me/<bot>/<name>; empty: the bot's main Mini App (t.me/<bot>?startapp).",
     )
 
+    redis_url: str | None = Field(
+        None,
+        description="Redis for many workers (docs/deployment.md): redis://host:6379/0. Empty: one "
+                    "process, everything in its memory, as before.",
+    )
+    redis_prefix: str = Field("mafia:", description="Prefix of every Redis key this bot uses.")
+    web_concurrency: int = Field(
+        1, ge=1, le=64,
+        description="Webhook workers `python -m bot` starts, sharing WEB_PORT (SO_REUSEPORT); more "
+                    "than 1 needs WEBHOOK_URL, REDIS_URL and PostgreSQL.",
+    )
+    worker_id: str | None = Field(
+        None, description="This worker's name in Redis (default: host name and process id).")
+    shards: int = Field(64, ge=1, le=4096,
+                        description="Shards the chats are spread over (all workers must agree).")
+    lease_seconds: float = Field(
+        5.0, ge=1.0, le=60.0,
+        description="Seconds a worker's hold on its shards lasts without renewal: a dead worker's "
+                    "games move to another worker this long after its last renewal.",
+    )
+
     @field_validator("bot_token", mode="before")
     @classmethod
     def _empty_token_is_missing(cls, value: object) -> object:
@@ -103,7 +124,7 @@ class Settings(BaseSettings):
         return SecretStr(value.get_secret_value().strip())
 
     @field_validator("webhook_url", "webhook_secret", "rules_url", "webapp_url", "webapp_name",
-                     mode="before")
+                     "redis_url", "worker_id", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # "WEBHOOK_URL=" in .env means "not set", not "set to the empty string".
@@ -172,7 +193,7 @@ class Settings(BaseSettings):
     def __repr_args__(self):  # type: ignore[no-untyped-def]
         # URLs may embed passwords: show them masked when settings are printed or logged.
         for name, value in super().__repr_args__():
-            if name == "database_url" and isinstance(value, str):
+            if name in ("database_url", "redis_url") and isinstance(value, str):
                 value = _mask_url(value)
             yield name, value
 
@@ -189,6 +210,17 @@ class Settings(BaseSettings):
         if self.webhook_url is None:
             return None
         return self.webhook_url + self.webhook_path
+
+    @property
+    def clustered(self) -> bool:
+        """True when this process is one of many webhook workers sharing Redis (``REDIS_URL``
+        set and webhook mode); polling always runs one process."""
+        return self.redis_url is not None and self.use_webhook
+
+    @property
+    def safe_redis_url(self) -> str | None:
+        """``REDIS_URL`` with any password masked, for logs."""
+        return _mask_url(self.redis_url) if self.redis_url else None
 
     @property
     def safe_database_url(self) -> str:

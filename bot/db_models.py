@@ -156,6 +156,10 @@ class GameLogEntry(Base):
     command: Mapped[dict[str, Any]]
     events: Mapped[list[dict[str, Any]]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: the Telegram ``update_id`` whose handling applied this command (None: a timer, recovery,
+    #: a test); an update delivered again after its worker died is not applied twice
+    #: (issue 12, ``GameService.execute``)
+    update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class GamePlayer(Base):

@@ -46,6 +46,13 @@ class Deadlines:
     def cancel(self, game_id: int) -> None:
         self.cancel_job(f"game:{game_id}:timer")
 
+    def cancel_game(self, game_id: int) -> None:
+        """Cancel every job of the game: its deadline and its extra jobs (``afk:{game}:...``)."""
+        self.cancel(game_id)
+        for job in self.scheduler.get_jobs():
+            if job.id.startswith(f"afk:{game_id}:"):
+                self.cancel_job(job.id)
+
     def arm_job(self, job_id: str, run_at: datetime, func, *args) -> None:
         """Another deadline with its own fixed id (e.g. ``afk:{game}:{user}``), replaced when
         armed again; ``func(*args)`` is awaited at ``run_at``."""
@@ -81,6 +88,11 @@ class ManualDeadlines(Deadlines):
 
     def arm_job(self, job_id: str, run_at: datetime, func, *args) -> None:
         self.jobs[job_id] = (run_at, func, args)
+
+    def cancel_game(self, game_id: int) -> None:
+        self.cancel(game_id)
+        for job_id in [j for j in self.jobs if j.startswith(f"afk:{game_id}:")]:
+            del self.jobs[job_id]
 
     def cancel_job(self, job_id: str) -> None:
         self.jobs.pop(job_id, None)

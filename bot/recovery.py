@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -24,8 +25,9 @@ RESTART_GRACE = 5
 GameService = Any
 
 
-async def recover_games(service: GameService) -> int:
+async def recover_games(service: GameService, chats: Callable[[int], bool] | None = None) -> int:
     """Reload every lobby/running game and re-arm its deadline (overdue ones fire at once).
+    ``chats``: only the games whose chat it accepts (many workers: the shards just taken over).
 
     Every deadline is re-armed first, from the games rows; then the logs are read in bulk
     and replayed game by game, yielding to the event loop between games so that presses
@@ -34,6 +36,8 @@ async def recover_games(service: GameService) -> int:
     """
     count = 0
     records = await service.storage.active_games()
+    if chats is not None:
+        records = [rec for rec in records if chats(rec.chat_id)]
     for rec in records:
         if rec.id not in service.games:
             rearm(service, rec)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import secrets
 import weakref
 from collections import defaultdict
 from collections.abc import Callable
@@ -19,16 +17,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from engine import (
-    Command, CreateGame, GameOver, GameState, IllegalCommand, apply, decode_log, find_game,
-    game_of, replay,
-)
+from engine import Command, GameOver, GameState, apply, decode_log, game_of, replay
 from engine.core.events import Event
 
-from .games import bot_game
 from .names import show_names, with_names
-from .recovery import RESTART_GRACE, recover_games
+from .recovery import recover_games
 from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
+from .service_ops import GameOps, NotOwner
+from .update_context import CURRENT_UPDATE
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +56,7 @@ class LiveGame:
     raw_names: dict[int, str] = field(default_factory=dict)
 
 
-class GameService:
+class GameService(GameOps):
     """Runs commands for games. All public coroutines are safe to call concurrently."""
 
     def __init__(self, storage: Storage, presenter, *, deadlines=None, clock: Clock = utcnow,
@@ -80,6 +76,10 @@ class GameService:
         #: ``await listener(game, before, after, events)`` after each stored command (under the
         #: game's lock, after the presenter); e.g. the history (bot/history/service.py).
         self.listeners: list[Callable[..., Any]] = []
+        #: many workers (bot/cluster/): ``owns(chat_id)`` is True while this worker holds the
+        #: chat's shard; a game of another chat is neither loaded nor changed here (NotOwner).
+        #: None: one process, every game is ours.
+        self.owns: Callable[[int], bool] | None = None
 
     # --- loading ---------------------------------------------------------------------------
     async def _load(self, game_id: int) -> LiveGame:
@@ -89,6 +89,8 @@ class GameService:
         rec = await self.storage.get_game(game_id)
         if rec is None:
             raise KeyError(game_id)
+        if self.owns is not None and not self.owns(rec.chat_id):
+            raise NotOwner(rec.chat_id)
         g = await self._rebuild(rec)
         self.games[game_id] = g
         self._index(g)
@@ -118,10 +120,20 @@ class GameService:
         """Apply ``command`` (or ``command(live_game)``, built under the lock) to the game.
 
         Returns the events. Raises :class:`engine.IllegalCommand` when the rules refuse it
-        (nothing is stored or sent) and ``KeyError`` for an unknown game id.
+        (nothing is stored or sent), ``KeyError`` for an unknown game id and
+        :class:`NotOwner` when another worker serves the game's chat (issue 12). The command is
+        stored with the Telegram update being handled (``bot.update_context``); an update
+        handled again after its worker died applies nothing twice: when the log already has a
+        command of it, nothing is applied and ``[]`` is returned.
         """
+        tag = CURRENT_UPDATE.get()
         async with self._locks[game_id]:
             g = await self._load(game_id)
+            if tag is not None and tag.redelivered and \
+                    await self.storage.update_applied(game_id, tag.update_id):
+                logger.info("game %s: update %s was applied before; not again", game_id,
+                            tag.update_id)
+                return []
             cmd = command(g) if callable(command) and not isinstance(command, Command) else command
             for attempt in range(2):
                 before = g.state
@@ -130,12 +142,15 @@ class GameService:
                 status, winner = self._status_change(game, before, new)
                 stored = game_of(before, cmd).to_dict(cmd)
                 deadline = self._plan_deadline(g, before, new)
+                if self.owns is not None and not self.owns(g.chat_id):
+                    raise NotOwner(g.chat_id)  # the shard was lost meanwhile: not ours to write
                 try:
                     await self.storage.append(
                         game_id, before.commands if before else 0, stored,
                         [game.to_dict(e) for e in events], status=status, winner=winner,
                         deadline=deadline if deadline is not None else KEEP,
-                        players=self._player_ops(g, new, cmd))
+                        players=self._player_ops(g, new, cmd),
+                        update_id=tag.update_id if tag is not None else None)
                     break
                 except LogConflict:
                     if attempt:
@@ -279,103 +294,28 @@ class GameService:
             if back and user_id == st.host and not st.host_active:
                 await self.touch(g.id, user_id)
 
-    # --- high-level operations used by handlers --------------------------------------------
-    async def new_game(self, chat_id: int, user_id: int, locale: str, settings: dict,
-                       ruleset: str = "party", ui: dict | None = None) -> int:
-        """Create a lobby; ``ui``: presentation data it starts with (e.g. the chat's title), in
-        place before any other update can reach the game. Raises ``storage.ActiveGameExists``
-        if the chat has one already."""
-        rs = find_game(ruleset)
-        game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings,
-                                                 secrets.randbits(62))
-        if ui:
-            async with self._locks[game_id]:
-                (await self._load(game_id)).ui.update(ui)
-        await self.execute(game_id, CreateGame(user_id=user_id, ruleset=rs.name,
-                                               settings=settings))
-        if self.deadlines is not None:
-            g = self.games[game_id]
-            g.deadline = self.clock() + timedelta(seconds=self.lobby_timeout)
-            await self.storage.set_deadline(game_id, None, g.deadline)
-            self.deadlines.arm(game_id, None, g.deadline)
-        return game_id
-
-    async def start(self, game_id: int, user_id: int) -> list[Event]:
-        """Deal with the game's seed (replayable) and start. Raises IllegalCommand."""
-
-        def build(g: LiveGame) -> Command:
-            return bot_game(g.state.ruleset).deal(g.state, user_id, random.Random(g.seed))
-
-        return await self.execute(game_id, build)
-
-    async def pause(self, game_id: int, user_id: int) -> list[Event]:
-        """Pause with the remaining time measured now (the engine never reads the clock)."""
-
-        def build(g: LiveGame) -> Command:
-            remaining = None
-            if g.deadline is not None:
-                remaining = max(0.0, (g.deadline - self.clock()).total_seconds())
-            return game_of(g.state).pause(user_id, remaining)
-
-        return await self.execute(game_id, build)
-
-    async def on_deadline(self, game_id: int, timer_seq: int | None) -> None:
-        """Deadline job entry point; never raises."""
-        try:
-            if timer_seq is None:
-                st = await self.state(game_id)
-                if st is not None and game_of(st).status(st) == "lobby":
-                    await self.execute(game_id, game_of(st).cancel("expired"))
-                return
-            await self.execute(game_id, lambda g: game_of(g.state).timeout(timer_seq))
-        except (IllegalCommand, KeyError):
-            pass
-        except Exception:
-            logger.exception("game %s: deadline %s failed", game_id, timer_seq)
-
-    async def user_unreachable(self, user_id: int, reason: str = "blocked") -> None:
-        """A DM failed with 403 or the user left the group: mark him inactive (PARTY-Q20)."""
-        game_id = await self.storage.active_game_for_user(user_id)
-        if game_id is None:
-            return
-        st = await self.state(game_id)
-        cmd = game_of(st).gone(st, user_id, reason) if st is not None else None
-        if cmd is not None:
-            try:
-                await self.execute(game_id, cmd)
-            except IllegalCommand:
-                pass
-        elif st is not None and not st.over and game_of(st).status(st) == "running":
-            tell = getattr(self.presenter, "unreachable", None)  # e.g. NOIR: the group is told
-            if tell is not None:
-                tell(await self.live(game_id), user_id)
-
-    async def touch(self, game_id: int, user_id: int) -> None:
-        """Any update from an inactive player or lost host brings him back (PARTY-44)."""
-        st = await self.state(game_id)
-        cmd = game_of(st).back(st, user_id) if st is not None and not st.over else None
-        if cmd is not None:
-            try:
-                await self.execute(game_id, cmd)
-            except IllegalCommand:
-                pass
-        reached = getattr(self.presenter, "reached", None)  # e.g. NOIR: a 403 is over
-        g = self.games.get(game_id)
-        if reached is not None and g is not None and g.state is not None and not g.state.over:
-            async with self._locks[game_id]:
-                reached(g, user_id)
-
-    async def touch_user(self, user_id: int) -> None:
-        """Any update from a user brings him back if he was inactive in his game (PARTY-44)."""
-        game_id = await self.storage.active_game_for_user(user_id)
-        if game_id is not None:
-            await self.touch(game_id, user_id)
-
     # --- start-up --------------------------------------------------------------------------
-    async def recover(self) -> int:
-        """Reload every lobby/running game and re-arm its deadline (``bot/recovery.py``).
-        Returns the number of games recovered."""
-        return await recover_games(self)
+    async def recover(self, chats=None) -> int:
+        """Reload every lobby/running game and re-arm its deadline (``bot/recovery.py``);
+        ``chats(chat_id) -> bool``: only those chats' games. Returns the number recovered."""
+        return await recover_games(self, chats)
+
+    async def release(self, game_ids) -> None:
+        """Many workers (issue 12): hand these games over, their chat's shard having moved to
+        another worker. Each waits for a command in progress, has its presentation state stored
+        and its timers cancelled, and is forgotten; the presenter's clocks on it go quiet (its
+        state is gone). The next owner recovers them from the store."""
+        for game_id in list(game_ids):
+            async with self._locks[game_id]:
+                g = self.games.pop(game_id, None)
+                if g is None:
+                    continue
+                if self.deadlines is not None:
+                    self.deadlines.cancel_game(game_id)
+                self.persist_ui_soon(g)
+                g.state = None  # countdowns and held live edits check it and stop
+            self._locks.pop(game_id, None)
+        await self.drain()
 
     def user_lock(self, user_id: int) -> asyncio.Lock:
         """A lock per user for checks that span games (a user is in one active game at most).
@@ -403,5 +343,5 @@ class GameService:
         return await self.storage.active_game_for_user(user_id)
 
 
-__all__ = ["GameService", "LiveGame", "utcnow", "GameOver"]
+__all__ = ["GameService", "LiveGame", "NotOwner", "utcnow", "GameOver"]
 

@@ -76,6 +76,7 @@ class LogWrite:
     winner: str | None = None
     deadline: tuple[int | None, datetime | None] | _Keep = KEEP
     players: tuple[PlayerOp, ...] = ()
+    update_id: int | None = None
     future: asyncio.Future[None] | None = field(default=None, repr=False)
 
     def check(self) -> None:
@@ -235,8 +236,8 @@ class GroupCommit:
         if not connection.dialect.supports_sane_multi_rowcount and len(plain) > 1:
             await self._verify(connection, plain)
         await connection.execute(insert(game_log), [
-            {"game_id": i.game_id, "seq": i.seq, "command": i.command, "events": i.events}
-            for i in batch])
+            {"game_id": i.game_id, "seq": i.seq, "command": i.command, "events": i.events,
+             "update_id": i.update_id} for i in batch])
         await self._store_players(connection, batch)
 
     async def _store_status(self, connection: AsyncConnection, item: LogWrite) -> None:

@@ -307,6 +307,7 @@ class Storage:
         winner: str | None = None,
         deadline: tuple[int | None, datetime | None] | _Keep = KEEP,
         players: Sequence[PlayerOp] = (),
+        update_id: int | None = None,
     ) -> None:
         """Append one command and its events at position ``seq`` in one transaction.
 
@@ -324,7 +325,17 @@ class Storage:
         :class:`GameNotFound`, :class:`StatusError`.
         """
         await self._group.submit(LogWrite(game_id, seq, command, events, status, winner,
-                                          deadline, tuple(players)))
+                                          deadline, tuple(players), update_id))
+
+    async def update_applied(self, game_id: int, update_id: int) -> bool:
+        """True when a command of the game was applied while handling Telegram update
+        ``update_id`` (``append(update_id=...)``): an update delivered again after the worker
+        that handled it died is then not applied twice (issue 12)."""
+        async with self._read() as connection:
+            found = await connection.scalar(
+                select(game_log.c.seq).where(game_log.c.game_id == game_id,
+                                             game_log.c.update_id == update_id).limit(1))
+        return found is not None
 
     def ui_soon(self, game_id: int, ui: dict[str, Any]) -> asyncio.Future[None]:
         """Store ``ui`` as the game's whole presentation state (keys with value None dropped)

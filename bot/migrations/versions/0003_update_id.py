@@ -1,0 +1,27 @@
+"""The log rows name the Telegram update that applied them (issue 12: an update delivered again
+after its worker died is not applied twice).
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-12-02
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0003"
+down_revision: str | Sequence[str] | None = "0002"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("game_log") as batch:
+        batch.add_column(sa.Column("update_id", sa.BigInteger(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("game_log") as batch:
+        batch.drop_column("update_id")

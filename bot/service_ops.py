@@ -1,0 +1,136 @@
+"""The game service's operations for handlers, timers and delivery failures (a mixin of
+:class:`bot.service.GameService`, kept apart to keep that module small): a new lobby, the deal,
+pause with the time left, deadlines, unreachable and returning players.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from engine import Command, CreateGame, IllegalCommand, find_game, game_of
+from engine.core.events import Event
+
+from .games import bot_game
+
+if TYPE_CHECKING:
+    from .service import LiveGame
+
+logger = logging.getLogger("bot.service")
+
+
+class NotOwner(Exception):
+    """Many workers (issue 12): the game's chat is in a shard this worker does not hold (now),
+    so it may neither load nor change the game. ``chat_id``: the game's chat."""
+
+    def __init__(self, chat_id: int) -> None:
+        super().__init__(f"chat {chat_id} is served by another worker")
+        self.chat_id = chat_id
+
+
+class GameOps:
+    """High-level operations used by handlers (mixed into ``GameService``)."""
+
+    async def new_game(self, chat_id: int, user_id: int, locale: str, settings: dict,
+                       ruleset: str = "party", ui: dict | None = None) -> int:
+        """Create a lobby; ``ui``: presentation data it starts with (e.g. the chat's title), in
+        place before any other update can reach the game. Raises ``storage.ActiveGameExists``
+        if the chat has one already."""
+        rs = find_game(ruleset)
+        game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings,
+                                                 secrets.randbits(62))
+        if ui:
+            async with self._locks[game_id]:
+                (await self._load(game_id)).ui.update(ui)
+        await self.execute(game_id, CreateGame(user_id=user_id, ruleset=rs.name,
+                                               settings=settings))
+        if self.deadlines is not None:
+            g = self.games[game_id]
+            g.deadline = self.clock() + timedelta(seconds=self.lobby_timeout)
+            await self.storage.set_deadline(game_id, None, g.deadline)
+            self.deadlines.arm(game_id, None, g.deadline)
+        return game_id
+
+    async def start(self, game_id: int, user_id: int) -> list[Event]:
+        """Deal with the game's seed (replayable) and start. Raises IllegalCommand."""
+
+        def build(g: LiveGame) -> Command:
+            return bot_game(g.state.ruleset).deal(g.state, user_id, random.Random(g.seed))
+
+        return await self.execute(game_id, build)
+
+    async def pause(self, game_id: int, user_id: int) -> list[Event]:
+        """Pause with the remaining time measured now (the engine never reads the clock)."""
+
+        def build(g: LiveGame) -> Command:
+            remaining = None
+            if g.deadline is not None:
+                remaining = max(0.0, (g.deadline - self.clock()).total_seconds())
+            return game_of(g.state).pause(user_id, remaining)
+
+        return await self.execute(game_id, build)
+
+    async def on_deadline(self, game_id: int, timer_seq: int | None) -> None:
+        """Deadline job entry point; never raises."""
+        try:
+            if timer_seq is None:
+                st = await self.state(game_id)
+                if st is not None and game_of(st).status(st) == "lobby":
+                    await self.execute(game_id, game_of(st).cancel("expired"))
+                return
+            await self.execute(game_id, lambda g: game_of(g.state).timeout(timer_seq))
+        except (IllegalCommand, KeyError):
+            pass
+        except Exception:
+            logger.exception("game %s: deadline %s failed", game_id, timer_seq)
+
+    async def user_unreachable(self, user_id: int, reason: str = "blocked") -> None:
+        """A DM failed with 403 or the user left the group: mark him inactive (PARTY-Q20).
+        (Many workers: only the worker serving his game does; another one leaves it.)"""
+        game_id = await self.storage.active_game_for_user(user_id)
+        if game_id is None:
+            return
+        try:
+            await self._user_unreachable(game_id, user_id, reason)
+        except NotOwner:
+            logger.debug("user %s unreachable: game %s is served elsewhere", user_id, game_id)
+
+    async def _user_unreachable(self, game_id: int, user_id: int, reason: str) -> None:
+        st = await self.state(game_id)
+        cmd = game_of(st).gone(st, user_id, reason) if st is not None else None
+        if cmd is not None:
+            try:
+                await self.execute(game_id, cmd)
+            except IllegalCommand:
+                pass
+        elif st is not None and not st.over and game_of(st).status(st) == "running":
+            tell = getattr(self.presenter, "unreachable", None)  # e.g. NOIR: the group is told
+            if tell is not None:
+                tell(await self.live(game_id), user_id)
+
+    async def touch(self, game_id: int, user_id: int) -> None:
+        """Any update from an inactive player or lost host brings him back (PARTY-44)."""
+        st = await self.state(game_id)
+        cmd = game_of(st).back(st, user_id) if st is not None and not st.over else None
+        if cmd is not None:
+            try:
+                await self.execute(game_id, cmd)
+            except IllegalCommand:
+                pass
+        reached = getattr(self.presenter, "reached", None)  # e.g. NOIR: a 403 is over
+        g = self.games.get(game_id)
+        if reached is not None and g is not None and g.state is not None and not g.state.over:
+            async with self._locks[game_id]:
+                reached(g, user_id)
+
+    async def touch_user(self, user_id: int) -> None:
+        """Any update from a user brings him back if he was inactive in his game (PARTY-44)."""
+        game_id = await self.storage.active_game_for_user(user_id)
+        if game_id is not None:
+            try:
+                await self.touch(game_id, user_id)
+            except NotOwner:  # many workers: his game is served elsewhere, and sees him there
+                pass
