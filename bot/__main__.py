@@ -51,10 +51,27 @@ def ask_token_once(env_file: Path = Path(".env")) -> None:
     print(f"Saved to {env_file}.")
 
 
+def check_workers(settings) -> str | None:
+    """Why these settings cannot run as asked (``WEB_CONCURRENCY``, ``REDIS_URL``), or None."""
+    if settings.web_concurrency > 1 and not settings.use_webhook:
+        return ("WEB_CONCURRENCY=%d: long polling runs one process (Telegram gives updates to one "
+                "poller); set WEBHOOK_URL and REDIS_URL for many workers" % settings.web_concurrency)
+    if settings.web_concurrency > 1 and not settings.redis_url:
+        return ("WEB_CONCURRENCY=%d needs REDIS_URL: the workers share their games' updates, "
+                "timers and Telegram's limits through Redis" % settings.web_concurrency)
+    if settings.clustered and settings.database_url.startswith("sqlite"):
+        return ("many workers (REDIS_URL with WEBHOOK_URL) need a database they can share: set "
+                "DATABASE_URL=postgresql+asyncpg://...")
+    return None
+
+
 async def run() -> None:
     ask_token_once()
     settings = load_settings_or_exit()
     configure_logging(settings)
+    if settings.redis_url and not settings.use_webhook:
+        logger.warning("REDIS_URL is not used in long-polling mode: this one process serves "
+                       "every group (set WEBHOOK_URL for many workers)")
     if not settings.use_webhook:  # before the heavy imports: Telegram's answer window is ~15 s
         from .prestart import answer_pending_presses
 
@@ -89,10 +106,17 @@ async def run() -> None:
         await app.stop()
         raise SystemExit(f"mafia-bot: cannot start with DATABASE_URL={settings.safe_database_url}: "
                          f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
-    background = asyncio.create_task(recover_then_menu(app, started, settings.safe_database_url))
+    # many workers: each recovers the games of the shards it takes (bot/cluster/worker.py)
+    background = asyncio.create_task(
+        menu_only(app) if settings.clustered
+        else recover_then_menu(app, started, settings.safe_database_url))
     allowed = app.dp.resolve_used_update_types()
     try:
-        if settings.use_webhook:
+        if settings.clustered:
+            from .cluster.serve import serve_cluster
+
+            await serve_cluster(app, settings, allowed)
+        elif settings.use_webhook:
             await run_webhook(app, settings, allowed)
         else:
             await app.bot.delete_webhook(drop_pending_updates=False)
@@ -125,6 +149,13 @@ async def recover_then_menu(app, started: float, database: str) -> None:
         logger.info("database %s; %d open game(s) recovered (%.2f s after start-up began)",
                     database, recovered, time.monotonic() - started)
     await set_commands(app)
+
+
+async def menu_only(app) -> None:
+    from .app import set_commands
+
+    if os.environ.get("MAFIA_WORKER_INDEX", "0") == "0":
+        await set_commands(app)
 
 
 async def run_webhook(app, settings, allowed) -> None:
@@ -171,6 +202,17 @@ async def start_webapp_server(app, settings):
 
 
 def main() -> None:
+    ask_token_once()
+    settings = load_settings_or_exit()
+    problem = check_workers(settings)
+    if problem:
+        print(f"mafia-bot: {problem}", file=sys.stderr)
+        raise SystemExit(2)
+    if settings.web_concurrency > 1 and "MAFIA_WORKER_INDEX" not in os.environ:
+        from .cluster.supervisor import supervise
+
+        configure_logging(settings)
+        raise SystemExit(supervise(settings.web_concurrency))
     try:
         asyncio.run(run())
     except KeyboardInterrupt:

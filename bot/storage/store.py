@@ -198,6 +198,13 @@ class Storage:
             rows = (await connection.execute(query)).all()
         return [GameRecord(**row._mapping) for row in rows]
 
+    async def active_game_chats(self) -> list[tuple[int, int]]:
+        """``(game_id, chat_id)`` of every lobby or running game (light: many workers sweep
+        for games they serve but do not hold, bot/cluster/worker.py)."""
+        query = select(games.c.id, games.c.chat_id).where(games.c.status.in_(ACTIVE_STATUSES))
+        async with self._read() as connection:
+            return [(int(r[0]), int(r[1])) for r in (await connection.execute(query)).all()]
+
     async def finished_games(
         self, chat_id: int, offset: int = 0, limit: int = 10, *, include_cancelled: bool = False
     ) -> list[GameRecord]:

@@ -1,0 +1,114 @@
+"""The webhook side of many workers: an update in, onto its shard's Redis stream (issue 12).
+
+Any worker may receive any update. :class:`Inbox` answers Telegram's webhook request: it checks
+the secret header, finds the update's route chat (:func:`bot.cluster.routing.route_chat`) and so
+its shard, and runs one Lua script that both remembers the ``update_id`` (``SET NX`` with a
+day's expiry: Telegram delivers an update again when it saw no ``200``) and appends the update
+to the shard's stream ``<prefix>s:<shard>`` — atomically, so an update is either queued once or
+not at all. Only then does it answer ``200``. The shard's owner handles it
+(:mod:`bot.cluster.worker`).
+
+Failures answer so that Telegram delivers again later and nothing is applied twice: Redis
+unreachable -> ``503`` (logged loudly, once per outage, then every minute); the database
+unreachable while routing -> ``503``; a body that is not an update -> ``400``; a wrong secret
+-> ``401``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from aiohttp import web
+from redis.exceptions import RedisError
+
+from .routing import route_chat, shard_of
+
+logger = logging.getLogger(__name__)
+
+#: KEYS: seen-key, stream; ARGV: seen ttl (ms), the update JSON, stream max length, hops.
+#: Returns 1 when queued, 0 when the update was seen before.
+_ENQUEUE = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'u', ARGV[2], 'h', ARGV[4])
+  return 1
+end
+return 0
+"""
+SEEN_MS = 24 * 3600 * 1000  #: how long an update_id is remembered (Telegram keeps updates 24 h)
+STREAM_MAXLEN = 10_000  #: entries kept per shard stream (handled ones are trimmed away)
+
+
+def stream_key(prefix: str, shard: int) -> str:
+    return f"{prefix}s:{shard}"
+
+
+class Inbox:
+    """Queues updates for their shard's owner. ``redis``: ``redis.asyncio.Redis``;
+    ``storage``: :class:`bot.storage.Storage` (for routing private updates); ``shards``: count;
+    ``secret``: the webhook's secret token (None: not checked)."""
+
+    def __init__(self, redis, storage, *, prefix: str, shards: int,
+                 secret: str | None = None) -> None:
+        self.redis, self.storage = redis, storage
+        self.prefix, self.shards, self.secret = prefix, shards, secret
+        self._enqueue = redis.register_script(_ENQUEUE)
+        self._down_since: float | None = None
+        self._last_complaint = 0.0
+        #: counters for the benchmark and the logs: queued, duplicates, refused
+        self.counts = {"queued": 0, "duplicate": 0, "refused": 0}
+
+    async def handle(self, request: web.Request) -> web.Response:
+        """The aiohttp handler of the webhook path."""
+        if self.secret is not None and \
+                request.headers.get("X-Telegram-Bot-Api-Secret-Token") != self.secret:
+            return web.Response(status=401)
+        try:
+            update = await request.json(loads=json.loads)
+            update_id = int(update["update_id"])
+        except (ValueError, KeyError, TypeError):
+            return web.Response(status=400, text="not a Telegram update")
+        try:
+            chat_id = await route_chat(update, self.storage)
+        except Exception as error:  # noqa: BLE001 - the database down: Telegram retries
+            self.counts["refused"] += 1
+            logger.error("update %s refused (503): routing failed: %s", update_id, error)
+            return web.Response(status=503)
+        try:
+            queued = await self.put(update, shard_of(chat_id, self.shards))
+        except RedisError as error:
+            self.counts["refused"] += 1
+            self._complain(error)
+            return web.Response(status=503)
+        if self._down_since is not None:
+            logger.warning("Redis is reachable again: updates are queued (after %.0f s)",
+                           time.monotonic() - self._down_since)
+            self._down_since = None
+        self.counts["queued" if queued else "duplicate"] += 1
+        if not queued:
+            logger.info("update %s delivered again: handled once", update_id)
+        return web.Response()
+
+    async def put(self, update: dict[str, Any], shard: int, *, hops: int = 0,
+                  dedupe: bool = True) -> bool:
+        """Queue ``update`` on ``shard``'s stream; False when its id was queued before.
+        ``dedupe=False`` (a worker passing an update on to the right shard) skips the check.
+        Raises ``redis.exceptions.RedisError``."""
+        seen = f"{self.prefix}seen:{update['update_id']}" + ("" if dedupe else f":{hops}")
+        return bool(await self._enqueue(
+            keys=[seen, stream_key(self.prefix, shard)],
+            args=[SEEN_MS, json.dumps(update, separators=(",", ":")), STREAM_MAXLEN, hops]))
+
+    def _complain(self, error: BaseException) -> None:
+        now = time.monotonic()
+        if self._down_since is None:
+            self._down_since = now
+            self._last_complaint = now
+            logger.error("Redis unreachable (%s): webhook updates are refused with 503 and "
+                         "Telegram will deliver them again; no game changes meanwhile", error)
+        elif now - self._last_complaint >= 60:
+            self._last_complaint = now
+            logger.error("Redis still unreachable after %.0f s: updates refused (%s)",
+                         now - self._down_since, error)

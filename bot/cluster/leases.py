@@ -1,0 +1,212 @@
+"""Which worker serves which shard: heartbeats, rendezvous hashing and Redis leases (issue 12).
+
+Every worker writes a heartbeat (``<prefix>workers``, a sorted set of worker id -> last beat in
+milliseconds) each :attr:`Leases.tick_seconds`. The live workers are those that beat within the
+lease time; each shard is *wanted* by the live worker with the highest rendezvous hash of
+``(shard, worker)``, so every worker computes the same assignment, shards spread evenly and
+only ~1/N of them move when a worker comes or goes.
+
+Wanting is not holding: a shard is served only under a lease, ``<prefix>lease:<shard>`` = the
+worker id, set with ``NX`` and a time-to-live of ``ttl`` seconds and renewed at every tick by a
+compare-and-extend script. A worker that no longer wants a shard hands it over gracefully
+(``on_lose``, then deletes its lease); the new owner takes it when the lease is gone. A worker
+that dies stops renewing: its leases expire after at most ``ttl`` seconds and the wanted owners
+take its shards (``on_gain``) at their next tick.
+
+A worker trusts its own hold only until the time it last renewed it plus ``ttl`` less a safety
+margin (:meth:`holds`): if Redis cannot be reached, or a renewal finds the lease taken, the
+shard is given up (``on_lose``) before another worker can have it — with the log's unique
+``(game_id, seq)`` as the last line of defence should a clock or a pause betray that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable
+
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+#: Renew the lease only if it is still ours: 1 renewed, 0 lost.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+#: Delete the lease only if it is still ours.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+ShardsHook = Callable[[set[int]], Awaitable[None]]
+
+
+def rendezvous(shard: int, workers: Iterable[str]) -> str | None:
+    """The worker that wants ``shard``: the highest hash of ``(shard, worker)`` (None if no
+    worker is live)."""
+    best, best_score = None, b""
+    for worker in workers:
+        score = hashlib.blake2b(f"{shard}:{worker}".encode(), digest_size=8).digest()
+        if best is None or score > best_score:
+            best, best_score = worker, score
+    return best
+
+
+class Leases:
+    """Holds this worker's shards (see the module docstring).
+
+    ``redis``: a ``redis.asyncio.Redis`` (decode_responses=True); ``prefix``: key prefix;
+    ``worker``: this worker's id; ``shards``: their count; ``ttl``: lease time in seconds;
+    ``on_gain(shards)`` / ``on_lose(shards)``: awaited when shards are taken / must be given up
+    (``on_lose`` runs *before* the lease is deleted on a graceful hand-over, so the games are
+    stored and forgotten before the next owner loads them). ``clock``: seconds, monotonic.
+    """
+
+    def __init__(self, redis, *, prefix: str, worker: str, shards: int, ttl: float = 5.0,
+                 on_gain: ShardsHook, on_lose: ShardsHook,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.redis, self.prefix, self.worker = redis, prefix, worker
+        self.shards, self.ttl = shards, ttl
+        self.on_gain, self.on_lose = on_gain, on_lose
+        self.clock = clock
+        #: shard -> the monotonic time until which this worker may act on it
+        self.held: dict[int, float] = {}
+        self.tick_seconds = max(0.2, ttl / 5)
+        self.margin = min(1.0, ttl / 4)
+        self.redis_ok = True
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+        self._task: asyncio.Task | None = None
+        self._stopping = False
+
+    def key(self, shard: int) -> str:
+        return f"{self.prefix}lease:{shard}"
+
+    def holds(self, shard: int) -> bool:
+        """True while this worker may act on ``shard`` (its lease, renewed in time)."""
+        until = self.held.get(shard)
+        return until is not None and self.clock() < until
+
+    # --- the loop -------------------------------------------------------------------------
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="leases")
+
+    async def stop(self) -> None:
+        """Hand every shard over (``on_lose``, then the leases are deleted) and stop beating."""
+        self._stopping = True
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        mine = set(self.held)
+        if mine:
+            await self.on_lose(mine)
+        try:
+            for shard in mine:
+                await self._release(keys=[self.key(shard)], args=[self.worker])
+            await self.redis.zrem(f"{self.prefix}workers", self.worker)
+        except RedisError as error:
+            logger.warning("leaving the cluster: Redis: %s", error)
+        self.held.clear()
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the loop must go on
+                logger.exception("lease tick failed")
+            await asyncio.sleep(self.tick_seconds)
+
+    async def tick(self) -> None:
+        """One round: beat, compute the wanted shards, renew, hand over, take."""
+        started = self.clock()
+        try:
+            live = await self._beat()
+            wanted = {s for s in range(self.shards) if rendezvous(s, live) == self.worker}
+            lost = await self._renew_held(started)
+        except RedisError as error:
+            self._redis_down(error)
+            expired = {s for s, until in self.held.items() if self.clock() >= until}
+            if expired:
+                await self._give_up(expired, "its lease could not be renewed (Redis down)")
+            return
+        if not self.redis_ok:
+            logger.warning("Redis is reachable again")
+            self.redis_ok = True
+        if lost:
+            await self._give_up(lost, "its lease was taken")
+        unwanted = set(self.held) - wanted
+        if unwanted:
+            await self.on_lose(unwanted)
+            for shard in unwanted:
+                self.held.pop(shard, None)
+                await self._release(keys=[self.key(shard)], args=[self.worker])
+            logger.info("handed over %d shard(s) to other workers", len(unwanted))
+        missing = wanted - set(self.held)
+        if missing:
+            await self._take(missing)
+
+    async def _beat(self) -> list[str]:
+        now_ms = int(time.time() * 1000)
+        key = f"{self.prefix}workers"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {self.worker: now_ms})
+            pipe.zremrangebyscore(key, 0, now_ms - int(self.ttl * 1000 * 3))
+            pipe.zrangebyscore(key, now_ms - int(self.ttl * 1000), "+inf")
+            *_, live = await pipe.execute()
+        return list(live)
+
+    async def _renew_held(self, started: float) -> set[int]:
+        lost = set()
+        shards = list(self.held)
+        if not shards:
+            return lost
+        ttl_ms = str(int(self.ttl * 1000))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for shard in shards:
+                self._renew(keys=[self.key(shard)], args=[self.worker, ttl_ms], client=pipe)
+            results = await pipe.execute()
+        until = started + self.ttl - self.margin
+        for shard, renewed in zip(shards, results):
+            if renewed:
+                self.held[shard] = until
+            else:
+                lost.add(shard)
+        return lost
+
+    async def _take(self, shards: set[int]) -> None:
+        started = self.clock()
+        ttl_ms = int(self.ttl * 1000)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            order = sorted(shards)
+            for shard in order:
+                pipe.set(self.key(shard), self.worker, nx=True, px=ttl_ms)
+            results = await pipe.execute()
+        taken = {shard for shard, ok in zip(order, results) if ok}
+        if not taken:
+            return
+        for shard in taken:
+            self.held[shard] = started + self.ttl - self.margin
+        logger.info("took %d shard(s)", len(taken))
+        await self.on_gain(taken)
+
+    async def _give_up(self, shards: set[int], why: str) -> None:
+        for shard in shards:
+            self.held.pop(shard, None)
+        logger.error("gave up %d shard(s): %s", len(shards), why)
+        await self.on_lose(shards)
+
+    def _redis_down(self, error: BaseException) -> None:
+        if self.redis_ok:
+            logger.error("Redis unreachable (%s): this worker keeps its shards only until their "
+                         "leases run out, then stops serving them", error)
+        self.redis_ok = False

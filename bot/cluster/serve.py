@@ -1,0 +1,74 @@
+"""One webhook worker of many (issue 12): ``python -m bot`` with ``REDIS_URL`` and
+``WEBHOOK_URL`` set runs this instead of the single process's webhook server.
+
+The worker's web server (aiohttp, ``WEB_HOST``:``WEB_PORT``, bound with ``SO_REUSEPORT`` so the
+workers started by ``WEB_CONCURRENCY`` share one port and the kernel spreads Telegram's
+connections over them) answers the webhook with :class:`bot.cluster.inbox.Inbox` and serves the
+Mini App; :class:`bot.cluster.worker.ShardWorker` takes its shards and serves their games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+
+logger = logging.getLogger("bot")
+
+
+def worker_name(settings) -> str:
+    """``WORKER_ID`` (plus the worker's index when ``WEB_CONCURRENCY`` started several), else
+    host name and process id."""
+    index = os.environ.get("MAFIA_WORKER_INDEX")
+    if settings.worker_id:
+        return settings.worker_id + (f"-{index}" if index is not None else "")
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def redis_client(url: str):
+    """A ``redis.asyncio.Redis`` for ``url`` answering str (short timeouts: a worker must notice
+    an outage within its lease time)."""
+    from redis.asyncio import Redis
+
+    return Redis.from_url(url, decode_responses=True, socket_timeout=3.0,
+                          socket_connect_timeout=3.0, health_check_interval=10)
+
+
+async def serve_cluster(app, settings, allowed: list[str]) -> None:
+    """Serve until cancelled: the webhook (queueing), the Mini App, this worker's shards."""
+    from aiohttp import web
+
+    from .inbox import Inbox
+    from .worker import ShardWorker
+
+    redis = redis_client(settings.redis_url)
+    name = worker_name(settings)
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    inbox = Inbox(redis, app.storage, prefix=settings.redis_prefix, shards=settings.shards,
+                  secret=secret)
+    worker = ShardWorker(app, redis, inbox, prefix=settings.redis_prefix,
+                         shards=settings.shards, worker=name, ttl=settings.lease_seconds)
+    await worker.start()
+    web_app = web.Application()
+    web_app.router.add_post(settings.webhook_path, inbox.handle)
+    if app.webapp is not None:
+        from ..webapp import setup as setup_webapp
+
+        setup_webapp(web_app, app.webapp, settings.bot_token.get_secret_value())
+    runner = web.AppRunner(web_app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.web_host, settings.web_port, reuse_port=True)
+    await site.start()
+    if os.environ.get("MAFIA_WORKER_INDEX", "0") == "0":  # one worker tells Telegram
+        await app.bot.set_webhook(settings.webhook_endpoint, secret_token=secret,
+                                  allowed_updates=allowed)
+    logger.info("webhook server on %s:%s (worker %s of many, Redis %s, %d shards)",
+                settings.web_host, settings.web_port, name, settings.safe_redis_url,
+                settings.shards)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()  # no new updates are taken in ...
+        await worker.stop()  # ... and the shards go to the other workers
+        await redis.aclose()
