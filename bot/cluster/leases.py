@@ -82,7 +82,6 @@ class Leases:
         self.tick_seconds = max(0.2, ttl / 5)
         self.margin = min(1.0, ttl / 4)
         self.redis_ok = True
-        self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._task: asyncio.Task | None = None
         self._stopping = False
@@ -173,7 +172,7 @@ class Leases:
         ttl_ms = str(int(self.ttl * 1000))
         async with self.redis.pipeline(transaction=False) as pipe:
             for shard in shards:
-                self._renew(keys=[self.key(shard)], args=[self.worker, ttl_ms], client=pipe)
+                pipe.eval(_RENEW, 1, self.key(shard), self.worker, ttl_ms)
             results = await pipe.execute()
         until = started + self.ttl - self.margin
         for shard, renewed in zip(shards, results):

@@ -1,0 +1,213 @@
+"""In-process workers for the many-worker tests: several full bot stacks (``build_app``) on one
+PostgreSQL database and one Redis, sharing one recording "Telegram", each with its
+:class:`bot.cluster.worker.ShardWorker`. Updates go in through the webhook inbox (routing,
+dedupe, the shard's stream), exactly as a webhook request's body would.
+
+    cluster = Cluster(pg_url, redis_url, prefix, workers=2, shards=8)
+    await cluster.start()                       # waits until every shard is served
+    await cluster.send(update)                  # -> True if queued (False: a duplicate)
+    await cluster.settle()                      # every queued update handled, senders drained
+    cluster.owner_of(GROUP)                     # the Node serving a chat
+    await cluster.kill(node)                    # a crash: no hand-over, leases left to expire
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+from aiogram.types import Update
+
+from bot.app import App, build_app
+from bot.cluster.inbox import Inbox, stream_key
+from bot.cluster.routing import route_chat, shard_of
+from bot.cluster.serve import redis_client
+from bot.cluster.worker import GROUP as STREAM_GROUP
+from bot.cluster.worker import ShardWorker
+from bot.deadlines import ManualDeadlines
+from tests.bot.harness import FAST_RATES, FakeClock, make_users
+from tests.fakes.session import TEST_TOKEN, RecordingSession
+from tests.fakes.updates import Updates
+
+
+@dataclass
+class Node:
+    name: str
+    app: App
+    worker: ShardWorker
+    inbox: Inbox
+    redis: object
+    alive: bool = True
+
+
+class Cluster:
+    def __init__(self, db_url: str, redis_url: str, prefix: str, *, workers: int = 2,
+                 shards: int = 8, ttl: float = 1.5, n_users: int = 7) -> None:
+        self.db_url, self.redis_url, self.prefix = db_url, redis_url, prefix
+        self.count, self.shards, self.ttl = workers, shards, ttl
+        self.session = RecordingSession()
+        self.clock = FakeClock()
+        self.nodes: list[Node] = []
+        self.users = make_users(n_users)
+        self.updates: Updates | None = None
+
+    async def add_node(self, name: str) -> Node:
+        app = build_app(token=TEST_TOKEN, database_url=self.db_url, session=self.session,
+                        deadlines_cls=ManualDeadlines, clock=self.clock,
+                        sender_kwargs=FAST_RATES, default_locale="en")
+        await app.start(recover=False)
+        redis = redis_client(self.redis_url)
+        inbox = Inbox(redis, app.storage, prefix=self.prefix, shards=self.shards)
+        worker = ShardWorker(app, redis, inbox, prefix=self.prefix, shards=self.shards,
+                             worker=name, ttl=self.ttl)
+        await worker.start()
+        node = Node(name, app, worker, inbox, redis)
+        self.nodes.append(node)
+        if self.updates is None:
+            self.updates = Updates(app.bot, self.session, first_update_id=1)
+        return node
+
+    async def start(self) -> None:
+        from tests.bot.harness import GROUP
+
+        self.session.chat_titles.setdefault(GROUP, "Test group")
+        for u in self.users:
+            self.session.register_user(u)
+        for i in range(self.count):
+            await self.add_node(f"w{i}")
+        await self.wait_served()
+
+    def live(self) -> list[Node]:
+        return [n for n in self.nodes if n.alive]
+
+    async def wait_served(self, timeout: float = 15.0) -> float:
+        """Wait until every shard is served by exactly one live node; returns the seconds."""
+        started = time.monotonic()
+        while True:
+            served = [s for n in self.live() for s in n.worker.serving]
+            if sorted(served) == list(range(self.shards)) and \
+                    all(n.worker.serving for n in self.live()):
+                return time.monotonic() - started
+            if time.monotonic() - started > timeout:
+                raise AssertionError(f"shards not served: {[sorted(n.worker.serving) for n in self.live()]}")
+            await asyncio.sleep(0.05)
+
+    def owner_of(self, chat_id: int) -> Node:
+        shard = shard_of(chat_id, self.shards)
+        return next(n for n in self.live() if shard in n.worker.serving)
+
+    async def send(self, update: Update, via: Node | None = None) -> bool:
+        """Deliver ``update`` as a webhook request to ``via`` (default: the first live node)."""
+        node = via or self.live()[0]
+        data = update.model_dump(mode="json", exclude_none=True, by_alias=True)
+        shard = shard_of(await route_chat(data, node.app.storage), self.shards)
+        return await node.inbox.put(data, shard)
+
+    async def settle(self, timeout: float = 20.0) -> None:
+        """Wait until every stream entry is acknowledged and the senders are idle."""
+        started = time.monotonic()
+        redis = self.live()[0].redis
+        while True:
+            busy = 0
+            for shard in range(self.shards):
+                info = await redis.xpending(stream_key(self.prefix, shard), STREAM_GROUP)
+                groups = await redis.xinfo_groups(stream_key(self.prefix, shard))
+                lag = sum((g.get("lag") or 0) for g in groups)
+                busy += info["pending"] + lag
+            if busy == 0:
+                for n in self.live():
+                    await n.app.sender.drain()
+                return
+            if time.monotonic() - started > timeout:
+                raise AssertionError(f"{busy} update(s) not handled")
+            await asyncio.sleep(0.05)
+
+    async def kill(self, node: Node) -> None:
+        """The worker dies: its tasks stop at once, nothing is handed over or stored."""
+        node.alive = False
+        w = node.worker
+        tasks = list(w._tasks) + list(w._takeovers)
+        if w.leases._task is not None:
+            tasks.append(w.leases._task)
+        tasks += [t for s in w._inflight.values() for t in s]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        w.leases.held.clear()  # its in-memory games can no longer write
+        node.app.deadlines.pending.clear()
+
+    async def stop(self) -> None:
+        for n in self.nodes:
+            if n.alive:
+                await n.worker.stop()
+            await n.app.stop() if n.alive else await n.app.storage.close()
+            await n.redis.aclose()
+
+
+class ClusterHarness:
+    """The shape of ``tests.bot.harness.Harness`` that ``tests.bot.driver`` plays through,
+    over a :class:`Cluster`: every update goes in through a worker's inbox (round robin over
+    the live workers, as a load balancer spreads webhook requests), and the game is read
+    from whichever worker serves it now."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        from tests.bot.harness import Harness
+
+        self.cluster = cluster
+        self.users = cluster.users
+        self.notes: dict = {}
+        self.session = cluster.session
+        self._turn = 0
+        self.sent_via: dict[str, int] = {}  #: worker name -> updates delivered to it
+        self._view = Harness(app=None, session=cluster.session, updates=cluster.updates,  # type: ignore[arg-type]
+                             clock=cluster.clock, users=cluster.users)
+
+    @property
+    def updates(self) -> Updates:
+        return self.cluster.updates
+
+    def _next_node(self) -> Node:
+        live = self.cluster.live()
+        self._turn += 1
+        return live[self._turn % len(live)]
+
+    async def feed(self, update: Update) -> None:
+        node = self._next_node()
+        self.sent_via[node.name] = self.sent_via.get(node.name, 0) + 1
+        await self.cluster.send(update, via=node)
+        await self.cluster.settle()
+
+    async def command(self, user, text: str, chat_id: int | None = None) -> None:
+        from tests.bot.harness import GROUP
+
+        await self.feed(self.updates.group_command(chat_id or GROUP, user, text))
+
+    async def dm(self, user, text: str) -> None:
+        await self.feed(self.updates.private_text(user, text))
+
+    def buttons(self, chat_id: int):
+        return self._view.buttons(chat_id)
+
+    def texts(self, chat_id: int):
+        return self._view.texts(chat_id)
+
+    async def press(self, user, chat_id: int, message_id: int, data: str) -> str | None:
+        before = len(self.session.calls.calls_to("answerCallbackQuery"))
+        await self.feed(self.updates.callback(user, (chat_id, message_id), data))
+        answers = self.session.calls.calls_to("answerCallbackQuery")[before:]
+        return answers[-1].request.text if answers else None
+
+    async def game(self, chat_id: int | None = None):
+        from tests.bot.harness import GROUP
+
+        service = self.cluster.owner_of(chat_id or GROUP).app.service
+        game_id = await service.game_for_chat(chat_id or GROUP)
+        return await service.live(game_id) if game_id else None
+
+    async def fire(self) -> None:
+        """Fire the pending deadlines of every live worker (only the owner has any)."""
+        for node in self.cluster.live():
+            for game_id in list(node.app.deadlines.pending):
+                await node.app.deadlines.fire_now(game_id)
+        await self.cluster.settle()
