@@ -104,3 +104,33 @@ async def test_a_killed_worker_s_game_goes_on_elsewhere(cluster: Cluster) -> Non
     assert game_id in survivor.app.service.games  # recovered with the shard
     await play_to_end(h, seed=4)
     assert (await survivor.app.storage.get_game(game_id)).status == "finished"
+
+
+async def test_an_update_its_dead_worker_never_acknowledged_is_not_applied_twice(
+        cluster: Cluster) -> None:
+    """The owner applied a press but died before XACK: the next owner handles the entry
+    again (redelivered) and the log, which has a command of that update, gets nothing more."""
+    from bot.cluster.inbox import stream_key
+    from bot.cluster.worker import GROUP as STREAMS
+
+    h = ClusterHarness(cluster)
+    game_id = await join_all(h)
+    owner = cluster.owner_of(GROUP)
+    survivor = next(n for n in cluster.nodes if n is not owner)
+    start = cluster.updates.group_command(GROUP, cluster.users[0], "/startgame")
+    await h.feed(start)
+    applied = await owner.app.storage.get_game(game_id)
+    assert await owner.app.storage.update_applied(game_id, start.update_id)
+    # the same entry again, read by the owner and left unacknowledged: it dies holding it
+    key = stream_key(cluster.prefix, shard_of(GROUP, cluster.shards))
+    data = start.model_dump_json(exclude_none=True, by_alias=True)
+    owner.worker.serving.discard(shard_of(GROUP, cluster.shards))  # its reader skips it
+    await asyncio.sleep(0.8)  # once its blocking read (0.5 s) is over
+    await owner.redis.xadd(key, {"u": data, "h": 0})
+    read = await owner.redis.xreadgroup(STREAMS, owner.name, {key: ">"}, count=10)
+    assert read and len(read[0][1]) == 1
+    await cluster.kill(owner)
+    await cluster.wait_served(timeout=10)
+    await cluster.settle()
+    assert survivor.worker.counts["redelivered"] == 1
+    assert (await survivor.app.storage.get_game(game_id)).log_len == applied.log_len

@@ -1,0 +1,52 @@
+"""A command is applied once per Telegram update (issue 12): the log rows carry the update_id,
+and an update handled again after its worker died (redelivered) applies nothing the log has."""
+
+from __future__ import annotations
+
+from bot.update_context import CURRENT_UPDATE, UpdateTag
+from engine import game_of
+from tests.bot.driver import join_all
+from tests.bot.harness import make_harness
+
+
+async def _log_len(h, game_id: int) -> int:
+    return (await h.app.storage.get_game(game_id)).log_len
+
+
+async def test_the_log_names_the_update_of_each_command(db_url: str) -> None:
+    h = await make_harness(db_url, n_users=7)
+    try:
+        update = h.updates.group_command(-1001234567890, h.users[0], "/newgame")
+        await h.feed(update)
+        g = await h.game()
+        assert await h.app.storage.update_applied(g.id, update.update_id)
+        assert not await h.app.storage.update_applied(g.id, update.update_id + 1000)
+    finally:
+        await h.stop()
+
+
+async def test_a_redelivered_update_is_not_applied_again(db_url: str) -> None:
+    h = await make_harness(db_url, n_users=7)
+    try:
+        game_id = await join_all(h, h.users[:6])
+        late = h.users[6]
+        join = h.updates.private_text(late, f"/start join_{game_id}")
+        await h.feed(join)
+        assert late.id in (await h.game()).state.players
+        await h.service.execute(game_id, lambda g: game_of(g.state).leave(late.id))
+        length = await _log_len(h, game_id)
+        assert late.id not in (await h.game()).state.players
+        # the join's update once more, as the next owner would handle it after a crash
+        token = CURRENT_UPDATE.set(UpdateTag(join.update_id, redelivered=True))
+        try:
+            await h.app.dp.feed_update(h.app.bot, join)
+            await h.app.sender.drain()
+        finally:
+            CURRENT_UPDATE.reset(token)
+        assert await _log_len(h, game_id) == length
+        assert late.id not in (await h.game()).state.players
+        # delivered afresh (not a redelivery) the same join applies: the check is what held it
+        await h.feed(h.updates.private_text(late, f"/start join_{game_id}"))
+        assert late.id in (await h.game()).state.players
+    finally:
+        await h.stop()
