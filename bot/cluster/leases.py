@@ -85,6 +85,8 @@ class Leases:
         self._release = redis.register_script(_RELEASE)
         self._task: asyncio.Task | None = None
         self._stopping = False
+        self._handing: set[int] = set()  #: shards being handed over (still renewed)
+        self._handovers: set[asyncio.Task] = set()
 
     def key(self, shard: int) -> str:
         return f"{self.prefix}lease:{shard}"
@@ -104,6 +106,8 @@ class Leases:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+        if self._handovers:
+            await asyncio.gather(*self._handovers, return_exceptions=True)
         mine = set(self.held)
         if mine:
             await self.on_lose(mine)
@@ -143,16 +147,32 @@ class Leases:
             self.redis_ok = True
         if lost:
             await self._give_up(lost, "its lease was taken")
-        unwanted = set(self.held) - wanted
-        if unwanted:
-            await self.on_lose(unwanted)
-            for shard in unwanted:
-                self.held.pop(shard, None)
-                await self._release(keys=[self.key(shard)], args=[self.worker])
-            logger.info("handed over %d shard(s) to other workers", len(unwanted))
+        unwanted = set(self.held) - wanted - self._handing
+        if unwanted:  # in the background: the leases are renewed meanwhile
+            self._handing |= unwanted
+            task = asyncio.get_running_loop().create_task(self._hand_over(unwanted))
+            self._handovers.add(task)
+            task.add_done_callback(self._handovers.discard)
         missing = wanted - set(self.held)
         if missing:
             await self._take(missing)
+
+    async def _hand_over(self, shards: set[int]) -> None:
+        """Give ``shards`` to the workers that want them: ``on_lose`` (the games are stored
+        and forgotten) while the leases are still renewed, then the leases are deleted."""
+        try:
+            await self.on_lose(shards)
+        except Exception:  # noqa: BLE001 - the leases go anyway, or the shards would be stuck
+            logger.exception("handing over shard(s) %s failed", sorted(shards))
+        for shard in shards:
+            self.held.pop(shard, None)
+        try:
+            for shard in shards:
+                await self._release(keys=[self.key(shard)], args=[self.worker])
+        except RedisError as error:  # they expire by themselves
+            logger.warning("releasing %d lease(s): Redis: %s", len(shards), error)
+        self._handing -= shards
+        logger.info("handed over %d shard(s) to other workers", len(shards))
 
     async def _beat(self) -> list[str]:
         now_ms = int(time.time() * 1000)

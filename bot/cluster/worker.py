@@ -34,7 +34,7 @@ import time
 from typing import Any
 
 from redis.exceptions import RedisError, ResponseError
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from ..service import NotOwner
 from ..update_context import CURRENT_UPDATE, UpdateTag
@@ -53,7 +53,14 @@ DB_RETRY_SECONDS = 600.0  #: how long an update keeps being retried while the da
 #: what the handling of one update found: ("foreign", chat_id) or ("database", error)
 _FINDINGS: contextvars.ContextVar[list | None] = contextvars.ContextVar("cluster_findings",
                                                                        default=None)
-_DB_ERRORS = (OperationalError, DBAPIError, ConnectionError, OSError)
+#: the database failing (asyncpg raises a refused connection as it is, SQLAlchemy wraps the rest)
+_DB_ERRORS = (DBAPIError, ConnectionError)
+
+
+def _database_down(error: BaseException) -> bool:
+    from aiohttp import ClientError
+
+    return isinstance(error, _DB_ERRORS) and not isinstance(error, ClientError)
 
 
 async def catch_foreign(handler, event, data):
@@ -67,9 +74,9 @@ async def catch_foreign(handler, event, data):
         if findings is None:
             raise
         findings.append(("foreign", error.chat_id))
-    except _DB_ERRORS as error:
+    except Exception as error:  # noqa: BLE001 - only the database's failures are ours
         findings = _FINDINGS.get()
-        if findings is None:
+        if findings is None or not _database_down(error):
             raise
         findings.append(("database", error))
     return None
@@ -165,6 +172,10 @@ class ShardWorker:
         pending = [t for s in shards for t in self._inflight.get(s, ())]
         if pending:
             await asyncio.wait(pending, timeout=HAND_OVER_WAIT)
+        try:  # the messages in flight bring their ids home before the games are stored
+            await asyncio.wait_for(self.app.sender.drain(), HAND_OVER_WAIT)
+        except asyncio.TimeoutError:
+            pass
         service = self.app.service
         mine = [gid for gid, g in list(service.games.items())
                 if shard_of(g.chat_id, self.shards) in shards]

@@ -134,3 +134,31 @@ async def test_an_update_its_dead_worker_never_acknowledged_is_not_applied_twice
     await cluster.settle()
     assert survivor.worker.counts["redelivered"] == 1
     assert (await survivor.app.storage.get_game(game_id)).log_len == applied.log_len
+
+
+async def test_a_press_while_the_database_is_down_is_retried_and_applied_once(
+        cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL refuses the command's write: nothing is told done, the update stays
+    unacknowledged and is tried again (redelivered) until the write succeeds — once."""
+    import bot.cluster.worker as worker_module
+
+    h = ClusterHarness(cluster)
+    game_id = await join_all(h)
+    owner = cluster.owner_of(GROUP)
+    storage = owner.app.storage
+    real_append, failures = storage.append, []
+
+    async def failing_append(*args, **kwargs):
+        if len(failures) < 2:
+            failures.append(1)
+            raise ConnectionRefusedError(111, "Connect call failed")
+        return await real_append(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "append", failing_append)
+    monkeypatch.setattr(worker_module, "DB_RETRY_SECONDS", 30.0)
+    length = (await storage.get_game(game_id)).log_len
+    await h.command(cluster.users[0], "/startgame")
+    assert len(failures) == 2
+    assert owner.worker.counts["retried"] == 2
+    assert (await storage.get_game(game_id)).log_len == length + 1
+    assert (await h.game()).state.phase is not Phase.LOBBY
