@@ -34,7 +34,7 @@ import random
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -82,7 +82,6 @@ class WebhookDelivery:
 class _Duplicates:
     left: int = 0
     at_once: bool = False
-    marked: dict[int, bool] = field(default_factory=dict)  # update_id -> at_once
 
 
 class WebhookMixin:
@@ -134,15 +133,20 @@ class WebhookMixin:
         return [d for d in self.webhook_deliveries if d.update_id == update_id]
 
     async def set_webhook_config(self, webhook: Webhook | None, *, drop_pending: bool = False) -> None:
-        """What setWebhook / deleteWebhook do: replace the webhook and restart the deliveries."""
-        await self._stop_deliveries()
-        self.webhook = webhook
+        """What setWebhook / deleteWebhook do.  Deliveries under way go on under the new settings
+        (several workers each calling setWebhook at start-up interrupt nothing); they stop when the
+        webhook is deleted or the pending updates dropped."""
+        if webhook is None or drop_pending:
+            await self._stop_deliveries()
         if drop_pending:
             self.pending_updates.clear()
         if webhook is not None:
             self.allowed_updates = webhook.allowed_updates or self.allowed_updates
-            self._webhook_slots = asyncio.Semaphore(webhook.max_connections)
-            self._webhook_dispatcher = asyncio.create_task(self._dispatch_updates())
+            if self.webhook is None or self.webhook.max_connections != webhook.max_connections:
+                self._webhook_slots = asyncio.Semaphore(webhook.max_connections)
+            if self._webhook_dispatcher is None:
+                self._webhook_dispatcher = asyncio.create_task(self._dispatch_updates())
+        self.webhook = webhook
         await self.notify()
 
     async def stop_webhook_delivery(self) -> None:
