@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import logging
 import os
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -171,15 +173,22 @@ async def run_webhook(app, settings, allowed) -> None:
         from .webapp import setup as setup_webapp
 
         setup_webapp(web_app, app.webapp, settings.bot_token.get_secret_value())
-    await app.bot.set_webhook(settings.webhook_endpoint, secret_token=secret,
-                              allowed_updates=allowed)
     runner = web.AppRunner(web_app)
     await runner.setup()
     site = web.TCPSite(runner, settings.web_host, settings.web_port)
     await site.start()
+    # listening first: Telegram posts the pending updates at once, and retries refused ones late
+    await app.bot.set_webhook(settings.webhook_endpoint, secret_token=secret,
+                              allowed_updates=allowed)
     logger.info("webhook server on %s:%s", settings.web_host, settings.web_port)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):  # a graceful stop, as polling does
+        with contextlib.suppress(NotImplementedError):  # no such handlers on Windows
+            loop.add_signal_handler(signum, stop.set)
     try:
-        await asyncio.Event().wait()
+        await stop.wait()
+        logger.info("webhook server stopping on a signal")
     finally:
         await runner.cleanup()
 

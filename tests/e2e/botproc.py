@@ -19,6 +19,13 @@ replaces the Sender's default group rate inside the child before ``bot.__main__`
 ``runpy`` call ``python -m bot`` makes), and ``sender_defaults`` other Sender keywords (e.g.
 ``attempt_timeout`` in seconds, for a stand-in that hangs on purpose); ``group_rate=None`` runs the
 plain ``python -m bot``.
+Webhook mode (``webhook=True``): the process serves its webhook on ``WEB_HOST=127.0.0.1`` and
+``WEB_PORT`` (a free port chosen once, kept across restarts; or the ``WEB_PORT`` given in ``env``),
+with ``WEBHOOK_URL`` = :attr:`BotProcess.webhook_base` (its own address), ``WEBHOOK_PATH`` and
+``WEBHOOK_SECRET``; :meth:`BotProcess.start` then waits for the log line "webhook server on
+HOST:PORT" instead of a long poll.  Several processes on one stand-in: give the stand-in their
+``webhook_base`` addresses as ``api.webhook_targets``.  ``env`` adds to the environment (e.g.
+``REDIS_URL``, ``REDIS_PREFIX``, ``WORKER_ID``, ``WEB_CONCURRENCY``).
 Private-chat and global rates stay Telegram's.  On Linux that bootstrap also makes the child die
 with the test process (``PR_SET_PDEATHSIG``), so a killed test run leaves no bot behind.  Times
 are in seconds.
@@ -28,7 +35,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -40,7 +49,8 @@ FAST_GROUP_RATE = (1200, 60.0)
 #: Settings the child must not inherit from the developer's shell (bot/config.py reads them).
 _SETTINGS_ENV = ("BOT_TOKEN", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_PATH",
                  "WEBHOOK_SECRET", "WEB_HOST", "WEB_PORT", "DEFAULT_LOCALE", "LOG_LEVEL",
-                 "LOBBY_TIMEOUT", "POLLING_TIMEOUT", "REDIS_URL", "WEBAPP_URL", "WEBAPP_NAME")
+                 "LOBBY_TIMEOUT", "POLLING_TIMEOUT", "REDIS_URL", "WEBAPP_URL", "WEBAPP_NAME",
+                 "REDIS_PREFIX", "WORKER_ID", "WEB_CONCURRENCY")
 
 _BOOTSTRAP = """\
 import os, runpy, sys
@@ -59,6 +69,13 @@ runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
 
 
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on right now (the OS's pick)."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
 class BotProcessError(RuntimeError):
     """The bot process died or did not come up; the message ends with its log."""
 
@@ -69,13 +86,19 @@ class BotProcess:
     def __init__(self, api: FakeBotAPI, database_url: str, workdir: Path, *,
                  group_rate: tuple[int, float] | None = FAST_GROUP_RATE,
                  sender_defaults: dict[str, float] | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, webhook: bool = False,
+                 webhook_path: str = "/webhook", webhook_secret: str | None = None) -> None:
         self.api = api
         self.database_url = database_url
         self.workdir = Path(workdir)
         self.group_rate = group_rate
         self.sender_defaults = dict(sender_defaults or {})
         self.extra_env = dict(env or {})
+        self.webhook = webhook
+        self.webhook_path = webhook_path
+        self.webhook_secret = webhook_secret or secrets.token_urlsafe(16)
+        self.web_host = "127.0.0.1"
+        self.web_port = int(self.extra_env.get("WEB_PORT") or free_port(self.web_host))
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
         self.log_path: Path | None = None
@@ -102,13 +125,28 @@ class BotProcess:
             "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT_ROOT), env.get("PYTHONPATH")])),
             "PYTHONUNBUFFERED": "1",
         })
+        if self.webhook:
+            env.update({"WEBHOOK_URL": self.webhook_base, "WEBHOOK_PATH": self.webhook_path,
+                        "WEBHOOK_SECRET": self.webhook_secret, "WEB_HOST": self.web_host,
+                        "WEB_PORT": str(self.web_port)})
         env.update(self.extra_env)
         return env
 
-    async def start(self, timeout: float = 40.0) -> None:
-        """Spawn the process and wait until it long-polls getUpdates.
+    @property
+    def webhook_base(self) -> str:
+        """The process's own web server, ``http://127.0.0.1:<port>`` (its WEBHOOK_URL in webhook mode)."""
+        return f"http://{self.web_host}:{self.web_port}"
 
-        Raises BotProcessError (with the log) if it exits first or does not poll within ``timeout``.
+    @property
+    def webhook_endpoint(self) -> str:
+        """Where its webhook listens: :attr:`webhook_base` + ``webhook_path``."""
+        return self.webhook_base + self.webhook_path
+
+    async def start(self, timeout: float = 40.0) -> None:
+        """Spawn the process and wait until it long-polls getUpdates (in webhook mode: until it
+        logged "webhook server on HOST:PORT").
+
+        Raises BotProcessError (with the log) if it exits first or is not ready within ``timeout``.
         """
         if self.running:
             raise BotProcessError("the bot process is already running")
@@ -120,8 +158,24 @@ class BotProcess:
             self.process = await asyncio.create_subprocess_exec(
                 *self.command(), cwd=self.workdir, env=self.environment(),
                 stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT)
+        if self.webhook:
+            await self.wait_for_log(f"webhook server on {self.web_host}:{self.web_port}", timeout)
+            return
         await self.wait_until(lambda: self.api.long_poll_count > polls_before, timeout,
                               what="poll getUpdates")
+
+    async def wait_for_log(self, text: str, timeout: float) -> None:
+        """Wait until the output of the current start contains ``text``; raises BotProcessError
+        (with the log) if the process exits first or ``timeout`` seconds pass."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text not in self.log_text():
+            if self.process is not None and self.process.returncode is not None:
+                raise BotProcessError(f"the bot exited with status {self.process.returncode} "
+                                      f"before it logged {text!r}\n{self.log_tail()}")
+            if loop.time() > deadline:
+                raise BotProcessError(f"the bot did not log {text!r} within {timeout} s\n{self.log_tail()}")
+            await asyncio.sleep(0.05)
 
     async def wait_until(self, predicate, timeout: float, *, what: str = "meet the condition"):
         """``api.wait_for(predicate)``, failing fast (with the log) if the process exits meanwhile."""

@@ -92,7 +92,7 @@ async def set_chat_menu_button(api: FakeBotAPI, p: Params) -> bool:
     return True
 
 
-# --- updates and webhooks ----------------------------------------------------------------------------
+# --- updates (webhooks: webhooks.py) ----------------------------------------------------------------------------
 
 
 @api_method("getUpdates")
@@ -130,28 +130,6 @@ async def get_updates(api: FakeBotAPI, p: Params) -> list[dict[str, Any]]:
         raise ApiError(409, "Conflict: terminated by other getUpdates request; "
                             "make sure that only one bot instance is running")
     return api.deliverable_updates(limit)
-
-
-@api_method("setWebhook")
-async def set_webhook(api: FakeBotAPI, p: Params) -> bool:
-    api.webhook_url = p.text("url", required=True)
-    if p.flag("drop_pending_updates"):
-        api.drop_pending_updates()
-    return True
-
-
-@api_method("deleteWebhook")
-async def delete_webhook(api: FakeBotAPI, p: Params) -> bool:
-    api.webhook_url = None
-    if p.flag("drop_pending_updates"):
-        api.drop_pending_updates()
-    return True
-
-
-@api_method("getWebhookInfo")
-async def get_webhook_info(api: FakeBotAPI, p: Params) -> dict[str, Any]:
-    return {"url": api.webhook_url or "", "has_custom_certificate": False,
-            "pending_update_count": len(api.pending_updates)}
 
 
 @api_method("answerCallbackQuery")

@@ -12,6 +12,9 @@ that runs this server: ``api.user(...)`` returns a SimUser whose actions (``star
 The model is small but keeps Telegram's rules the bot relies on: private chats exist only after
 the user started the bot (else 403), blocking, group membership and admin rights, privacy mode,
 HTML parse errors, "message is not modified", 64-byte callback data, 409 for concurrent polling,
+webhook delivery instead of getUpdates once the bot called setWebhook (``webhooks``: retries,
+spreading over several worker processes, duplicated deliveries), counters of the busiest group
+minute and bot second (``rates``),
 photos sent and edited as multipart uploads (``media_api``: the picture kept per message and per
 edit, "not enough rights to send photos to the chat" without the media right), and injected
 faults (``fail_next``: an error or a dropped connection for the next calls of a method), random
@@ -52,8 +55,10 @@ from .model import (
 )
 from .protocol import METHODS, ApiError, Params, UploadedFile
 from .faults import FAULT_KINDS, RandomFaultsMixin
+from .rates import RateCountersMixin
 from .updates import UpdatesMixin
 from .users import SimUser
+from .webhooks import WebhookMixin
 
 T = TypeVar("T")
 __all__ = ["FAULT_KINDS", "FakeBotAPI"]
@@ -71,7 +76,7 @@ class _Fault:
     drop: str | None = None  # "drop" | "drop_after": close the connection instead of answering
 
 
-class FakeBotAPI(RandomFaultsMixin, UpdatesMixin):
+class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixin):
     """The stand-in server plus its test-side control and observation API (one event loop).
 
     ``token`` is the only token accepted (others get 401); the bot's user id is its numeric prefix.
@@ -96,7 +101,6 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin):
         self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self.settings: dict[tuple[str, str], Any] = {}
         self.files: dict[str, UploadedFile] = {}
-        self.webhook_url: str | None = None
         self.flood_limits: dict[str, float] | None = None
         self.flood_log: dict[tuple[Any, ...], list[float]] = {}
         self.changed = asyncio.Condition()
@@ -108,6 +112,7 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin):
         self._runner: web.AppRunner | None = None
         self.base_url: str | None = None
         UpdatesMixin.__init__(self)
+        WebhookMixin.__init__(self)
 
     # --- server ----------------------------------------------------------------------------------
 
@@ -130,6 +135,7 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin):
         for waiter in self.callback_waiters.values():
             if not waiter.done():
                 waiter.cancel()
+        await self.stop_webhook_delivery()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
