@@ -10,8 +10,10 @@ Mini App; :class:`bot.cluster.worker.ShardWorker` takes its shards and serves th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import signal
 import socket
 
 logger = logging.getLogger("bot")
@@ -66,8 +68,14 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
     logger.info("webhook server on %s:%s (worker %s of many, Redis %s, %d shards)",
                 settings.web_host, settings.web_port, name, settings.safe_redis_url,
                 settings.shards)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):  # a graceful stop hands the shards over
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signum, stop.set)
     try:
-        await asyncio.Event().wait()
+        await stop.wait()
+        logger.info("worker %s stopping on a signal: handing its shards over", name)
     finally:
         await runner.cleanup()  # no new updates are taken in ...
         await worker.stop()  # ... and the shards go to the other workers
