@@ -154,9 +154,16 @@ async def recover_then_menu(app, started: float, database: str) -> None:
 
 
 async def menu_only(app) -> None:
+    """Many workers: the first one records the games that ended while their recording was
+    pending and registers the command menu (each worker recovers its shards' games itself)."""
     from .app import set_commands
 
     if os.environ.get("MAFIA_WORKER_INDEX", "0") == "0":
+        if app.history is not None:
+            try:
+                await app.history.backfill()
+            except Exception:  # noqa: BLE001 - the history catches up at the next start
+                logger.exception("recording the pending finished games failed")
         await set_commands(app)
 
 
