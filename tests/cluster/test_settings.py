@@ -1,0 +1,46 @@
+"""Many-worker settings (issue 12): configuration only, and refusals that say why."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.__main__ import check_workers
+from bot.config import Settings
+
+TOKEN = "123456:ABCdef_ghi-jkl"
+PG = "postgresql+asyncpg://u:pgpass42@db:5432/mafia"
+
+
+def settings(**values) -> Settings:
+    return Settings(_env_file=None, bot_token=TOKEN, **values)
+
+
+def test_no_redis_is_one_process() -> None:
+    s = settings(redis_url="", webhook_url="https://bot.example.com")
+    assert s.redis_url is None and not s.clustered
+    assert check_workers(s) is None
+
+
+def test_redis_and_a_webhook_make_a_worker() -> None:
+    s = settings(redis_url="redis://:rdpass42@redis:6379/0", webhook_url="https://bot.example.com",
+                 database_url=PG, web_concurrency=3)
+    assert s.clustered and check_workers(s) is None
+    assert s.safe_redis_url == "redis://:***@redis:6379/0"
+    assert "rdpass42" not in repr(s) and "pgpass42" not in repr(s)
+
+
+@pytest.mark.parametrize("values, words", [
+    ({"web_concurrency": 2}, "long polling runs one process"),
+    ({"web_concurrency": 2, "webhook_url": "https://b.example.com", "database_url": PG},
+     "needs REDIS_URL"),
+    ({"web_concurrency": 2, "webhook_url": "https://b.example.com",
+      "redis_url": "redis://r:6379/0"}, "postgresql"),
+])
+def test_what_cannot_run_is_refused_with_the_reason(values, words) -> None:
+    problem = check_workers(settings(**values))
+    assert problem is not None and words in problem
+
+
+def test_polling_with_redis_stays_one_process() -> None:
+    s = settings(redis_url="redis://r:6379/0")
+    assert not s.clustered and check_workers(s) is None
