@@ -9,16 +9,14 @@ import logging
 import random
 import secrets
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import Any
 
 from engine import Command, CreateGame, IllegalCommand, find_game, game_of
 from engine.core.events import Event
 
 from .games import bot_game
 
-if TYPE_CHECKING:
-    from .service import LiveGame
-
+LiveGame = Any  #: bot.service.LiveGame (that module imports this one)
 logger = logging.getLogger("bot.service")
 
 
