@@ -194,6 +194,13 @@ class ShardWorker:
                 replies = await self.redis.xreadgroup(GROUP, self.worker, streams, count=100,
                                                       block=500)
                 complained = False
+            except ResponseError as error:  # Redis restarted empty: the groups are gone
+                if "NOGROUP" not in str(error):
+                    raise
+                logger.error("the update streams' groups are gone (Redis restarted without its "
+                             "data?); creating them again")
+                await self._ensure_groups()
+                continue
             except RedisError as error:
                 if not complained:
                     logger.error("Redis unreachable while reading updates: %s", error)
