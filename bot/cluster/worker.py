@@ -27,6 +27,7 @@ A :class:`ShardWorker` runs in every worker process next to the aiogram Dispatch
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import json
 import logging
@@ -196,15 +197,22 @@ class ShardWorker:
                 complained = False
             except ResponseError as error:  # Redis restarted empty: the groups are gone
                 if "NOGROUP" not in str(error):
-                    raise
+                    logger.error("reading updates failed: %s", error)
+                    await asyncio.sleep(1.0)
+                    continue
                 logger.error("the update streams' groups are gone (Redis restarted without its "
                              "data?); creating them again")
-                await self._ensure_groups()
+                with contextlib.suppress(RedisError):
+                    await self._ensure_groups()
                 continue
             except RedisError as error:
                 if not complained:
                     logger.error("Redis unreachable while reading updates: %s", error)
                     complained = True
+                await asyncio.sleep(1.0)
+                continue
+            except Exception:  # noqa: BLE001 - the reader must never die
+                logger.exception("reading updates failed")
                 await asyncio.sleep(1.0)
                 continue
             for key, entries in replies or ():
