@@ -162,3 +162,56 @@ async def test_a_press_while_the_database_is_down_is_retried_and_applied_once(
     assert owner.worker.counts["retried"] == 2
     assert (await storage.get_game(game_id)).log_len == length + 1
     assert (await h.game()).state.phase is not Phase.LOBBY
+
+
+async def test_redis_down_refuses_updates_and_moves_the_games_safely(
+        pg_url: str, redis_url: str, prefix: str) -> None:
+    """One worker loses Redis: its webhook answers 503 (Telegram delivers again later), it
+    stops serving its shards when their leases run out, the other worker takes them over and
+    the game goes on there; when Redis is back the worker serves again."""
+    from urllib.parse import urlparse
+
+    from aiohttp.test_utils import TestClient, TestServer
+    from aiohttp import web
+
+    from tests.cluster.tcp_proxy import TcpProxy
+
+    target = urlparse(redis_url)
+    proxy = TcpProxy(target.hostname or "127.0.0.1", target.port or 6379)
+    port = await proxy.start()
+    c = Cluster(pg_url, redis_url, prefix, workers=1, shards=8)
+    await c.start()
+    cut_off = await c.add_node("cut", redis_url=f"redis://127.0.0.1:{port}{target.path or '/0'}")
+    try:
+        await c.wait_served()
+        h = ClusterHarness(c)
+        game_id = await join_all(h)
+        await h.command(c.users[0], "/startgame")
+        owner = c.owner_of(GROUP)
+        web_app = web.Application()
+        web_app.router.add_post("/webhook", cut_off.inbox.handle)
+        client = TestClient(TestServer(web_app))
+        await client.start_server()
+        try:
+            proxy.cut()
+            update = c.updates.group_command(GROUP, c.users[1], "/help")
+            response = await client.post("/webhook", json=update.model_dump(
+                mode="json", exclude_none=True, by_alias=True))
+            assert response.status == 503
+            # the cut-off worker gives its shards up; the other serves every shard
+            await c.wait_until(lambda: not cut_off.worker.leases.held, timeout=10)
+            cut_off.alive = False
+            await c.wait_served(timeout=15)
+            assert game_id not in cut_off.app.service.games or owner is not cut_off
+            survivor = c.owner_of(GROUP)
+            assert survivor is not cut_off and game_id in survivor.app.service.games
+            await play_to_end(h, seed=6)
+            assert (await survivor.app.storage.get_game(game_id)).status == "finished"
+            proxy.restore()
+            cut_off.alive = True
+            await c.wait_until(lambda: cut_off.worker.serving, timeout=15)
+        finally:
+            await client.close()
+    finally:
+        await c.stop()
+        await proxy.stop()

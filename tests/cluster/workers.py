@@ -52,12 +52,12 @@ class Cluster:
         self.users = make_users(n_users)
         self.updates: Updates | None = None
 
-    async def add_node(self, name: str) -> Node:
+    async def add_node(self, name: str, redis_url: str | None = None) -> Node:
         app = build_app(token=TEST_TOKEN, database_url=self.db_url, session=self.session,
                         deadlines_cls=ManualDeadlines, clock=self.clock,
                         sender_kwargs=FAST_RATES, default_locale="en")
         await app.start(recover=False)
-        redis = redis_client(self.redis_url)
+        redis = redis_client(redis_url or self.redis_url)
         inbox = Inbox(redis, app.storage, prefix=self.prefix, shards=self.shards)
         worker = ShardWorker(app, redis, inbox, prefix=self.prefix, shards=self.shards,
                              worker=name, ttl=self.ttl)
@@ -91,6 +91,13 @@ class Cluster:
                 return time.monotonic() - started
             if time.monotonic() - started > timeout:
                 raise AssertionError(f"shards not served: {[sorted(n.worker.serving) for n in self.live()]}")
+            await asyncio.sleep(0.05)
+
+    async def wait_until(self, predicate, timeout: float = 10.0) -> None:
+        started = time.monotonic()
+        while not predicate():
+            if time.monotonic() - started > timeout:
+                raise AssertionError("timed out waiting")
             await asyncio.sleep(0.05)
 
     def owner_of(self, chat_id: int) -> Node:
