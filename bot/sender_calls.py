@@ -49,7 +49,7 @@ TRANSIENT: Any = _Transient()
 
 
 class CallPolicy:
-    """Mixin: performing one call. Needs the Sender's ``bot``, ``stats``, limiters, callbacks,
+    """Mixin: performing one call. Needs the Sender's ``bot``, ``stats``, ``limiter``, callbacks,
     ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_spawn``."""
 
     def _policy(self, method: TelegramMethod[Any]) -> RetryPolicy:
@@ -71,11 +71,15 @@ class CallPolicy:
             sleep=self._sleep,
             clock=self._clock,
             on_retry=self._on_retry,
+            before_retry=self._before_retry if self.limiter.retries_take_tokens else None,
         )
 
     def _on_retry(self, method: TelegramMethod[Any], error: BaseException) -> None:
         self.stats.errors["retry_after" if isinstance(error, TelegramRetryAfter) else "network"] += 1
         chat_id = getattr(method, "chat_id", None)
+        if isinstance(error, TelegramRetryAfter):  # every worker waits too (shared limiter)
+            self._spawn(self.limiter.flood(chat_id if isinstance(chat_id, int) else None,
+                                           float(error.retry_after)))
         self.stats.record(method.__api_method__, chat_id if isinstance(chat_id, int) else None,
                           self._clock())
 
@@ -89,8 +93,9 @@ class CallPolicy:
             tries += 1
             if not acquired:
                 if lane is not None:
-                    await lane.limiter.acquire()
-                await self._global.acquire()
+                    await self.limiter.acquire(lane.chat_id)
+                else:
+                    await self.limiter.acquire_global()
             acquired = False
             self.stats.record(name, chat_id if isinstance(chat_id, int) else None, self._clock())
             token = current_policy.set(self._policy(method))
@@ -135,6 +140,14 @@ class CallPolicy:
                 return None
             finally:
                 current_policy.reset(token)
+
+    async def _before_retry(self, method: TelegramMethod[Any]) -> None:
+        """A retry is one more call to Telegram: with a shared limiter it takes tokens too."""
+        chat_id = getattr(method, "chat_id", None)
+        if isinstance(chat_id, int):
+            await self.limiter.acquire(chat_id)
+        else:
+            await self.limiter.acquire_global()
 
     def _unreachable(self, name: str, chat_id: Any, error: TelegramAPIError) -> None:
         self.stats.errors["forbidden"] += 1
