@@ -51,7 +51,7 @@ from typing import Any
 from aiogram import Bot
 from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 
-from bot.sender_calls import TRANSIENT, CallPolicy
+from bot.sender_calls import CallPolicy
 from bot.sender_ops import EDITS, Lane, Op, resolve_future
 from bot.sender_replace import Replacement
 from bot.telegram_faults import LeftChats, install
@@ -371,28 +371,6 @@ class Sender(Replacement, CallPolicy):
                 self._run_lane(lane), name=f"sender:{op.chat_id}"
             )
         return op.future
-
-    def _direct(self, method: TelegramMethod[Any]) -> asyncio.Future[Any]:
-        future = self._future()
-        if self._closed:
-            resolve_future(future, None)
-            return future
-
-        async def run() -> None:
-            result = None
-            try:
-                result = await self._perform(method, None, acquired=False)
-                result = None if result is TRANSIENT else result
-            finally:  # also when cancelled by close(): nobody may wait forever
-                resolve_future(future, result)
-
-        self._spawn(run())
-        return future
-
-    def _spawn(self, coroutine: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     async def _run_lane(self, lane: Lane) -> None:
         op: Op | None = None

@@ -9,6 +9,7 @@ then may replace a lost message, see :mod:`bot.sender`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,8 @@ from bot.telegram_faults import (
     is_transient,
 )
 
+from bot.sender_ops import resolve_future
+
 if TYPE_CHECKING:
     from bot.sender_ops import Lane
 
@@ -50,7 +53,8 @@ TRANSIENT: Any = _Transient()
 
 class CallPolicy:
     """Mixin: performing one call. Needs the Sender's ``bot``, ``stats``, ``limiter``, callbacks,
-    ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_spawn``."""
+    ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_future``,
+    ``_closed``, ``_tasks``."""
 
     def _policy(self, method: TelegramMethod[Any]) -> RetryPolicy:
         """This Sender's policy for ``method``: answers get Telegram's short window."""
@@ -82,6 +86,31 @@ class CallPolicy:
                                            float(error.retry_after)))
         self.stats.record(method.__api_method__, chat_id if isinstance(chat_id, int) else None,
                           self._clock())
+
+    def _direct(self, method: TelegramMethod[Any]) -> asyncio.Future[Any]:
+        """Perform ``method`` outside any lane (a global token only); resolves to its result or
+        ``None``."""
+        future = self._future()
+        if self._closed:
+            resolve_future(future, None)
+            return future
+
+        async def run() -> None:
+            result = None
+            try:
+                result = await self._perform(method, None, acquired=False)
+                result = None if result is TRANSIENT else result
+            finally:  # also when cancelled by close(): nobody may wait forever
+                resolve_future(future, result)
+
+        self._spawn(run())
+        return future
+
+    def _spawn(self, coroutine: Awaitable[Any]) -> None:
+        """Run ``coroutine`` as a task the Sender's ``drain`` and ``close`` wait for."""
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _perform(
         self, method: TelegramMethod[Any], lane: Lane | None, *, acquired: bool
