@@ -11,7 +11,10 @@ its Redis storage (redis-py's asyncio client). A moving window keeps the time of
 old: that is exactly "at most N in any window", which Telegram counts. The fixed window admits 2N
 around a window's edge, and the sliding window *counter* only approximates the previous window's
 calls by weight, so neither guarantees it. The calls' times are the workers' wall clocks
-(``time.time()``): workers on different hosts need NTP.
+(``time.time()``) at the hit: workers on different hosts need NTP, and the few milliseconds
+between a hit and the request's arrival at Telegram are not covered (Telegram's limits are
+"about" anyway). Unlike the local bucket there is no pacing inside the window: a group may get
+its 20 calls at once, then none for the rest of the 60 s.
 
 Acquire = ``hit()``; when refused, wait until the window's reset time
 (``get_window_stats().reset_time``, the oldest call's time + ``window``) and hit again. A 429's
@@ -120,6 +123,7 @@ class SharedLimiter:
         self.down_since: float | None = None
         self._next_probe = self._next_reminder = 0.0
         self._probing = False
+        self._bot_turn = asyncio.Lock()
         self.local_calls = 0  # acquisitions served by the fallback during the current outage
 
     # ------------------------------------------------------------------ Limiter
@@ -159,10 +163,13 @@ class SharedLimiter:
     async def _acquire_chat(self, chat_id: int) -> None:
         item = self._group if chat_id < 0 else self._private
         await self._take(item, str(chat_id), (self._flood_key(chat_id), self._flood_key(None)))
-        await self._take(self._global, BOT_KEY, (self._flood_key(None),))
+        await self._acquire_bot()
 
     async def _acquire_bot(self) -> None:
-        await self._take(self._global, BOT_KEY, (self._flood_key(None),))
+        # One lane of this worker at a time asks Redis for a bot-wide token (FIFO): hundreds of
+        # waiting lanes would otherwise all poll the window each time it moves.
+        async with self._bot_turn:
+            await self._take(self._global, BOT_KEY, (self._flood_key(None),))
 
     async def _take(self, item: RateLimitItem, identifier: str, floods: tuple[str, ...]) -> None:
         """Wait out the floods, then hit ``item``'s moving window until it admits the call."""
@@ -204,6 +211,7 @@ class SharedLimiter:
             return False
         finally:
             self._probing = False
+        self._bot_turn = asyncio.Lock()
         if self.down_since is not None:
             logger.warning("Redis at %s is reachable again after %.0f s: Telegram limits are "
                            "shared by all workers again", self._where(),

@@ -228,3 +228,33 @@ async def wait_until_async(predicate, timeout: float = 2.0) -> None:
 async def flood_left(limiter: SharedLimiter, chat_id: int | None) -> bool:
     """True when a flood for ``chat_id`` (None: the bot) is stored in Redis."""
     return await limiter.redis.pttl(limiter._flood_key(chat_id)) > 0
+
+
+@needs_redis
+async def test_a_whole_game_through_build_app_with_redis(tmp_path) -> None:
+    """``build_app(redis_url=...)`` paces the whole bot through Redis (fast rates for the test)."""
+    from tests.bot.driver import join_all, play_to_end
+    from tests.bot.harness import FAST_RATES, GROUP as GAME_GROUP, make_harness
+
+    prefix = f"test:{uuid.uuid4().hex}:"
+    rates = {key: value for key, value in FAST_RATES.items() if key.endswith("_rate")}
+    h = await make_harness(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", n_users=7,
+                           redis_url=REDIS_URL, redis_prefix=prefix, workers=2,
+                           sender_kwargs={**rates, "retry_budget": 3.0})
+    limiter = h.app.sender.limiter
+    try:
+        assert isinstance(limiter, SharedLimiter) and limiter.fallback.global_rate == (5000, 1.0)
+        game_id = await join_all(h)
+        await h.command(h.users[0], "/startgame")
+        await play_to_end(h, seed=7)
+        record = await h.service.storage.get_game(game_id)
+        assert record.status == "finished" and record.winner
+        keys = [key.decode() async for key in limiter.redis.scan_iter(match=f"{prefix}*")]
+        assert any(str(GAME_GROUP) in key for key in keys) and limiter.down_since is None
+    finally:
+        cleaner = SharedLimiter(REDIS_URL, prefix=prefix)
+        keys = [key async for key in cleaner.redis.scan_iter(match=f"{prefix}*")]
+        if keys:
+            await cleaner.redis.delete(*keys)
+        await cleaner.close()
+        await h.stop()
