@@ -13,19 +13,23 @@ around a window's edge, and the sliding window *counter* only approximates the p
 calls by weight, so neither guarantees it. The calls' times are the workers' wall clocks
 (``time.time()``) at the hit: workers on different hosts need NTP, and the few milliseconds
 between a hit and the request's arrival at Telegram are not covered (Telegram's limits are
-"about" anyway). Unlike the local bucket there is no pacing inside the window: a group may get
-its 20 calls at once, then none for the rest of the 60 s.
+"about" anyway). A group also has a *pace* window, the local bucket's burst (:func:`group_pace`:
+at most 5 calls in any 15 s besides 20 in any 60 s), so that its calls are spread over the
+minute as in one process.
 
-Acquire = ``hit()``; when refused, wait until the window's reset time
-(``get_window_stats().reset_time``, the oldest call's time + ``window``) and hit again. A 429's
-``retry_after`` is stored as a key with ``PX = retry_after`` (one per chat, one for the whole bot
-when the refused call had no chat); every worker's acquisition for that chat (any chat, for the
-bot's key) first waits for those keys to expire. A retry of a failed call takes tokens again
-(``retries_take_tokens``): Telegram counts it.
+Acquire: wait until no flood is stored for the chat or the bot and the chat's windows have room
+(``get_window_stats()``: ``remaining``, and ``reset_time``, the oldest call's time + ``window``),
+take a bot-wide token (``hit()``, waiting for the reset when refused), then ``hit()`` the chat's
+windows (if another worker took the room meanwhile, again from the start). So no entry is
+recorded before its call may go. A 429's ``retry_after`` is stored as a key with
+``PX = retry_after`` (one per chat, one for the whole bot when the refused call had no chat);
+every worker's acquisition waits for those keys to expire. A retry of a failed call takes tokens
+again (``retries_take_tokens``): Telegram counts it.
 
-Keys, under ``prefix + "limits"`` (e.g. ``mafia:limits``): ``<p>:LIMITER/group/<chat>/20/60/seconds``
-... (the ``limits`` library's moving windows: lists of call times) and ``<p>:flood:<chat>``,
-``<p>:flood:bot``.
+Keys, under ``prefix + "limits"`` (e.g. ``mafia:limits``): the ``limits`` library's moving
+windows (lists of call times) ``<p>:group/<chat>/20/60/second``, ``<p>:pace/<chat>/5/15/second``,
+``<p>:private/<chat>/1/1/second``, ``<p>:global/bot/30/1/second``, and the floods
+``<p>:flood:<chat>``, ``<p>:flood:bot``.
 
 Redis down (a connection error, or no answer within ``timeout`` seconds): one ERROR line, then a
 reminder at most every ``remind_every`` seconds, and the calls go on through an in-memory
@@ -78,13 +82,27 @@ def _item(rate: Rate, namespace: str) -> RateLimitItem:
     return RateLimitItemPerSecond(max_calls, int(window), namespace=namespace)
 
 
+def group_pace(rate: Rate, burst: int | None = None) -> Rate | None:
+    """The local bucket's burst as a second moving window of a group: ``burst`` calls (default a
+    quarter of ``max_calls``, as :func:`bot.telegram_limits.window_limiter`) in any
+    ``burst * window / max_calls`` seconds, e.g. 5 in any 15 s for 20 per 60 s, so that a group's
+    calls are spread over its minute instead of 20 at once and then none for 60 s. ``None`` when
+    that period is not a whole number of seconds (Redis windows are) or the rate has no burst."""
+    max_calls, window = rate
+    burst = max(1, max_calls // 4) if burst is None else burst
+    if max_calls < 2 or not 1 <= burst < max_calls:
+        return None
+    period = burst * window / max_calls
+    return (burst, period) if period >= 1 and period == int(period) else None
+
+
 class SharedLimiter:
     """The Redis-backed :class:`bot.telegram_limits.Limiter` (see the module docstring).
 
     ``redis_url``: ``redis://[:password@]host:port/db``; ``prefix``: the deployment's
     ``REDIS_PREFIX`` (keys go under ``prefix + "limits"``); ``workers``: how many workers share
     the bot (divides the global rate of the fallback); rates ``(max_calls, window_seconds)``;
-    ``group_burst`` is used by the fallback only. ``timeout``: seconds one Redis command may
+    ``group_burst`` sets the group's pace (:func:`group_pace`) and the fallback's burst. ``timeout``: seconds one Redis command may
     take before Redis counts as down; ``probe_every``, ``remind_every``: seconds. ``sleep`` is
     injectable for tests (waits for windows and floods; seconds).
     """
@@ -108,6 +126,8 @@ class SharedLimiter:
     ) -> None:
         self._group, self._private = _item(group_rate, "group"), _item(private_rate, "private")
         self._global = _item(global_rate, "global")
+        pace = group_pace(group_rate, group_burst)
+        self._pace = None if pace is None else _item(pace, "pace")
         self.fallback = LocalLimiter(group_rate, private_rate, divided(global_rate, workers),
                                      group_burst)
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=timeout,
@@ -161,9 +181,40 @@ class SharedLimiter:
     # ------------------------------------------------------------------ Redis
 
     async def _acquire_chat(self, chat_id: int) -> None:
-        item = self._group if chat_id < 0 else self._private
-        await self._take(item, str(chat_id), (self._flood_key(chat_id), self._flood_key(None)))
-        await self._acquire_bot()
+        """Room in the chat's windows (no entry yet), then a bot-wide token, then the chat's
+        entries. A window's entry is never recorded earlier than its call goes: a chat entry
+        taken before a wait for the bot-wide window (or a bot-wide flood) would be, and its early
+        expiry could let a 21st call into some 60 s."""
+        windows = self._chat_windows(chat_id)
+        floods = (self._flood_key(chat_id), self._flood_key(None))
+        while True:
+            await self._wait_for_room(windows, floods)
+            await self._acquire_bot()
+            if all([await self._windows.hit(item, key) for item, key in windows]):
+                return
+            # Another worker took the room meanwhile. The bot-wide token (and a pace entry) goes
+            # unused: that makes fewer calls possible, never more.
+
+    def _chat_windows(self, chat_id: int) -> list[tuple[RateLimitItem, str]]:
+        """The moving windows a call to ``chat_id`` must fit: the pace first, then the limit."""
+        if chat_id > 0:
+            return [(self._private, str(chat_id))]
+        if self._pace is None:
+            return [(self._group, str(chat_id))]
+        return [(self._pace, str(chat_id)), (self._group, str(chat_id))]
+
+    async def _wait_for_room(self, windows: list[tuple[RateLimitItem, str]],
+                             floods: tuple[str, ...]) -> None:
+        """Wait until no flood is stored under ``floods`` and every window has room."""
+        while True:
+            wait = await self._flood_wait(floods)
+            for item, key in windows:
+                stats = await self._windows.get_window_stats(item, key)
+                if stats.remaining < 1:
+                    wait = max(wait, stats.reset_time - time.time(), MIN_WAIT)
+            if wait <= 0:
+                return
+            await self._sleep(wait)
 
     async def _acquire_bot(self) -> None:
         # One lane of this worker at a time asks Redis for a bot-wide token (FIFO): hundreds of

@@ -16,7 +16,7 @@ import uuid
 import pytest
 from limits.errors import StorageError
 
-from bot.limits_shared import SharedLimiter
+from bot.limits_shared import SharedLimiter, group_pace
 from bot.sender import Sender
 from bot.telegram_limits import LocalLimiter, divided
 from tests.fakes import RecordingSession, make_bot
@@ -196,7 +196,37 @@ async def test_a_retry_takes_tokens_again(workers) -> None:
     assert len(times) == 3 and times[2] - times[0] >= 1.0 - LAG
 
 
+@needs_redis
+async def test_a_chat_entry_is_not_recorded_before_its_call(workers) -> None:
+    """Two answers use up the bot-wide second, so the group's first call waits ~1 s for a
+    bot-wide token. Had its group entry been recorded before that wait, it would expire ~1 s
+    before the call leaves the window, and a third call would go within 2 s of the other two
+    (group rate: 2 in any 2 s)."""
+    sender, session = workers(group_rate=(2, 2), global_rate=(2, 1))
+    assert all(await asyncio.gather(sender.answer("1"), sender.answer("2")))
+    futures = [sender.send(GROUP, f"m{i}", merge=False) for i in range(3)]
+    assert all(await asyncio.gather(*futures))
+    times = [call.time for call in session.calls.calls_to("sendMessage")]
+    assert times[0] - session.calls[0].time >= 1.0 - LAG
+    assert most_in_window(times, 2.0 - LAG) <= 2
+
+
+@needs_redis
+async def test_a_groups_calls_are_paced_within_its_window(workers) -> None:
+    """group (4, 4) -> pace (1, 1): the four calls of the window are spread a second apart."""
+    sender, session = workers(group_rate=(4, 4))
+    assert sender.limiter._pace is not None
+    futures = [sender.send(GROUP, f"m{i}", merge=False) for i in range(3)]
+    assert all(await asyncio.gather(*futures))
+    times = [call.time for call in session.calls]
+    assert times[1] - times[0] >= 1.0 - LAG and times[2] - times[1] >= 1.0 - LAG
+
+
 def test_rates_are_checked_and_divided() -> None:
+    assert group_pace((20, 60.0)) == (5, 15.0)  # Telegram's: 5 in any 15 s besides 20 in 60 s
+    assert group_pace((20, 60.0), burst=10) == (10, 30.0)
+    assert group_pace((4, 1.0)) is None  # 1 per 0.25 s: Redis windows are whole seconds
+    assert group_pace((1, 1.0)) is None
     with pytest.raises(ValueError):
         SharedLimiter(CLOSED_PORT, group_rate=(20, 0.5))  # Redis windows are whole seconds
     assert divided((30, 1.0), 1) == (30, 1.0)
