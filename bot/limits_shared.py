@@ -101,10 +101,11 @@ class SharedLimiter:
 
     ``redis_url``: ``redis://[:password@]host:port/db``; ``prefix``: the deployment's
     ``REDIS_PREFIX`` (keys go under ``prefix + "limits"``); ``workers``: how many workers share
-    the bot (divides the global rate of the fallback); rates ``(max_calls, window_seconds)``;
-    ``group_burst`` sets the group's pace (:func:`group_pace`) and the fallback's burst. ``timeout``: seconds one Redis command may
-    take before Redis counts as down; ``probe_every``, ``remind_every``: seconds. ``sleep`` is
-    injectable for tests (waits for windows and floods; seconds).
+    the bot, all processes counted (divides the global rate of the fallback); rates
+    ``(max_calls, window_seconds)``, whole seconds, else ``ValueError``; ``group_burst`` sets the
+    group's pace (:func:`group_pace`) and the fallback's burst. ``timeout``: seconds one Redis
+    command may take before Redis counts as down; ``probe_every``, ``remind_every``: seconds.
+    ``sleep`` is injectable for tests (waits for windows and floods; seconds).
     """
 
     retries_take_tokens = True
