@@ -40,6 +40,7 @@ from .sender import Sender
 from .service import GameService, utcnow
 from .storage import Storage
 from .telegram_faults import LeftChats, describe
+from .telegram_limits import Limiter
 from .update_context import tag_updates
 
 logger = logging.getLogger(__name__)
@@ -119,6 +120,7 @@ class App:
         await self.sender.drain()
         await self.service.drain()  # message ids still being written to games.ui
         await self.sender.close()
+        await self.sender.limiter.close()
         await self.storage.close()
         await self.bot.session.close()
 
@@ -160,8 +162,13 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
               session: BaseSession | None = None, deadlines_cls=Deadlines, clock=utcnow,
               default_locale: str = "ru", lobby_timeout: int = 1800,
               sender_kwargs: dict | None = None, rules_url: str | None = None,
-              webapp_url: str | None = None, webapp_name: str | None = None) -> App:
+              webapp_url: str | None = None, webapp_name: str | None = None,
+              redis_url: str | None = None, redis_prefix: str = "mafia:", workers: int = 1,
+              limiter: Limiter | None = None) -> App:
     """The whole bot. ``session``: an aiogram session (default aiohttp, against ``api_url``);
+    ``limiter``: who paces the Bot API calls (:class:`bot.telegram_limits.Limiter`); without one,
+    ``redis_url`` (``REDIS_URL``) makes the Telegram limits shared by the ``workers`` workers
+    through Redis under ``redis_prefix`` (:func:`shared_limiter`), else they are kept in memory;
     ``rules_url``: base URL of the published ``docs/rules/`` pages that ``/rules`` links to;
     ``webapp_url``: the Mini App's public HTTPS base URL (None: no Mini App, no button names it;
     ``webapp_name``: its short name from BotFather's /newapp, for the group's link);
@@ -188,8 +195,13 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     async def on_migrate(old: int, new: int) -> None:
         await storage.move_chat(old, new)
 
+    sender_kwargs = dict(sender_kwargs or {})
+    if limiter is None and redis_url:
+        limiter = shared_limiter(redis_url, redis_prefix, workers, sender_kwargs)
+    if limiter is not None:
+        sender_kwargs["limiter"] = limiter
     sender = Sender(bot, on_forbidden=on_forbidden, on_migrate=on_migrate, left=left,
-                    **(sender_kwargs or {}))
+                    **sender_kwargs)
     presenter = Presenter(sender, translator, bot_username="mafia_bot")
     service = GameService(storage, presenter, clock=clock, lobby_timeout=lobby_timeout)
     presenter.on_ui_change = service.persist_ui_soon
@@ -224,6 +236,19 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
                service=service, deadlines=deadlines, translator=translator, history=history,
                afk=afk, webapp=webapp)
+
+
+def shared_limiter(redis_url: str, prefix: str, workers: int,
+                   sender_kwargs: dict[str, Any]) -> Limiter:
+    """The Redis-backed limiter of many workers (:class:`bot.limits_shared.SharedLimiter`), with
+    the rates the Sender would use: ``sender_kwargs``' ``group_rate``, ``private_rate``,
+    ``global_rate``, ``group_burst``, else the Sender's defaults (Telegram's limits)."""
+    from .limits_shared import SharedLimiter
+
+    defaults = Sender.__init__.__kwdefaults__ or {}
+    rates = {key: sender_kwargs.pop(key, defaults.get(key))
+             for key in ("group_rate", "private_rate", "global_rate", "group_burst")}
+    return SharedLimiter(redis_url, prefix=prefix, workers=workers, **rates)
 
 
 async def _bot_removed(service: GameService, chat_id: int) -> None:

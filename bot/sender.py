@@ -9,9 +9,12 @@ budget: ``send``/``edit``/... enqueue and return an ``asyncio.Future`` the calle
 the result (a ``Message``, ``True``, or ``None`` when the operation was dropped). Futures never
 carry exceptions; failures are handled here, per recipient.
 
-Before each attempt a worker takes one token from its chat's limiter and one from the global
-limiter (aiolimiter leaky buckets, see :func:`bot.telegram_limits.window_limiter`); only then does
-it pop the head of the lane, so while it waits, new work can still be folded into what is queued:
+Before each attempt a worker takes a token of its chat and a global one from the Sender's
+:class:`bot.telegram_limits.Limiter` -- in memory by default (aiolimiter leaky buckets, see
+:func:`bot.telegram_limits.window_limiter`), or shared by all workers through Redis
+(:class:`bot.limits_shared.SharedLimiter`), which also spreads a 429's ``retry_after`` to every
+worker; only then does it pop the head of the lane, so while it waits, new work can still be
+folded into what is queued:
 
 * edits of the same message coalesce, latest wins (``edit`` replaces a queued edit's text and
   keyboard, ``edit_markup`` replaces only the keyboard, ``delete`` discards queued edits);
@@ -48,7 +51,7 @@ from typing import Any
 from aiogram import Bot
 from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 
-from bot.sender_calls import TRANSIENT, CallPolicy
+from bot.sender_calls import CallPolicy
 from bot.sender_ops import EDITS, Lane, Op, resolve_future
 from bot.sender_replace import Replacement
 from bot.telegram_faults import LeftChats, install
@@ -57,6 +60,8 @@ from bot.telegram_limits import (
     GROUP_RATE,
     MESSAGE_LIMIT,
     PRIVATE_RATE,
+    Limiter,
+    LocalLimiter,
     Rate,
     SenderStats,
     split_text,
@@ -86,7 +91,9 @@ class Sender(Replacement, CallPolicy):
     """Rate-limited, coalescing, error-absorbing queue of outgoing calls (see module docstring).
 
     Rates are ``(max_calls, window_seconds)``, defaults Telegram's limits; ``group_burst`` is how
-    many group calls may go at once (default a quarter of the group rate, see ``window_limiter``).
+    many group calls may go at once (default a quarter of the group rate, see ``window_limiter``);
+    they make the in-memory :class:`bot.telegram_limits.LocalLimiter` unless a ``limiter`` is given
+    (e.g. the Redis-backed :class:`bot.limits_shared.SharedLimiter`, which brings its own rates).
     ``on_forbidden(chat_id)`` runs when a chat can no longer be written to (the user blocked the bot
     or never started it: positive id; the bot left or was removed from a group: negative id, once,
     when the group is marked in ``left``);
@@ -107,6 +114,7 @@ class Sender(Replacement, CallPolicy):
         private_rate: Rate = PRIVATE_RATE,
         global_rate: Rate = GLOBAL_RATE,
         group_burst: int | None = None,
+        limiter: Limiter | None = None,
         on_forbidden: OnForbidden | None = None,
         on_migrate: OnMigrate | None = None,
         max_tries: int = 6,
@@ -119,7 +127,8 @@ class Sender(Replacement, CallPolicy):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.bot = bot
-        self.group_rate, self.private_rate, self.group_burst = group_rate, private_rate, group_burst
+        self.limiter: Limiter = limiter if limiter is not None else LocalLimiter(
+            group_rate, private_rate, global_rate, group_burst)
         self.on_forbidden, self.on_migrate = on_forbidden, on_migrate
         self.max_tries, self.retry_budget = max_tries, retry_budget
         self.attempt_timeout = attempt_timeout
@@ -129,7 +138,6 @@ class Sender(Replacement, CallPolicy):
         self.left.listeners.append(self._drop_chat)
         self.merge_group_text = merge_group_text
         self.stats = SenderStats(history=stats_history)
-        self._global = window_limiter(*global_rate)
         self._sleep, self._clock = sleep, clock
         self._lanes: dict[int, Lane] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -356,9 +364,7 @@ class Sender(Replacement, CallPolicy):
             return op.future
         lane = self._lanes.get(op.chat_id)
         if lane is None:
-            rate = self.group_rate if op.chat_id < 0 else self.private_rate
-            burst = self.group_burst if op.chat_id < 0 else None
-            lane = self._lanes[op.chat_id] = Lane(op.chat_id, window_limiter(*rate, burst=burst))
+            lane = self._lanes[op.chat_id] = Lane(op.chat_id)
         lane.queue.append(op)
         if lane.task is None:
             lane.task = asyncio.get_running_loop().create_task(
@@ -366,35 +372,12 @@ class Sender(Replacement, CallPolicy):
             )
         return op.future
 
-    def _direct(self, method: TelegramMethod[Any]) -> asyncio.Future[Any]:
-        future = self._future()
-        if self._closed:
-            resolve_future(future, None)
-            return future
-
-        async def run() -> None:
-            result = None
-            try:
-                result = await self._perform(method, None, acquired=False)
-                result = None if result is TRANSIENT else result
-            finally:  # also when cancelled by close(): nobody may wait forever
-                resolve_future(future, result)
-
-        self._spawn(run())
-        return future
-
-    def _spawn(self, coroutine: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     async def _run_lane(self, lane: Lane) -> None:
         op: Op | None = None
         result = None
         try:
             while lane.queue:
-                await lane.limiter.acquire()
-                await self._global.acquire()
+                await self.limiter.acquire(lane.chat_id)
                 if not lane.queue:
                     break
                 op, result = lane.queue.popleft(), None
@@ -404,6 +387,6 @@ class Sender(Replacement, CallPolicy):
             if op is not None:  # cancelled mid-call by close(): nobody may wait forever
                 resolve_future(op.future, result)
             lane.task = None
-            # A drained bucket is equivalent to a fresh one: forget idle lanes to bound memory.
-            if not lane.queue and lane.limiter.has_capacity(lane.limiter.max_rate):
+            if not lane.queue:  # forget idle lanes (and fresh buckets) to bound memory
                 self._lanes.pop(lane.chat_id, None)
+                self.limiter.release(lane.chat_id)

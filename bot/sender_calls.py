@@ -9,6 +9,7 @@ then may replace a lost message, see :mod:`bot.sender`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,8 @@ from bot.telegram_faults import (
     is_transient,
 )
 
+from bot.sender_ops import resolve_future
+
 if TYPE_CHECKING:
     from bot.sender_ops import Lane
 
@@ -49,8 +52,9 @@ TRANSIENT: Any = _Transient()
 
 
 class CallPolicy:
-    """Mixin: performing one call. Needs the Sender's ``bot``, ``stats``, limiters, callbacks,
-    ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_spawn``."""
+    """Mixin: performing one call. Needs the Sender's ``bot``, ``stats``, ``limiter``, callbacks,
+    ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_future``,
+    ``_closed``, ``_tasks``."""
 
     def _policy(self, method: TelegramMethod[Any]) -> RetryPolicy:
         """This Sender's policy for ``method``: answers get Telegram's short window."""
@@ -71,13 +75,42 @@ class CallPolicy:
             sleep=self._sleep,
             clock=self._clock,
             on_retry=self._on_retry,
+            before_retry=self._before_retry if self.limiter.retries_take_tokens else None,
         )
 
     def _on_retry(self, method: TelegramMethod[Any], error: BaseException) -> None:
         self.stats.errors["retry_after" if isinstance(error, TelegramRetryAfter) else "network"] += 1
         chat_id = getattr(method, "chat_id", None)
+        if isinstance(error, TelegramRetryAfter):  # every worker waits too (shared limiter)
+            self._spawn(self.limiter.flood(chat_id if isinstance(chat_id, int) else None,
+                                           float(error.retry_after)))
         self.stats.record(method.__api_method__, chat_id if isinstance(chat_id, int) else None,
                           self._clock())
+
+    def _direct(self, method: TelegramMethod[Any]) -> asyncio.Future[Any]:
+        """Perform ``method`` outside any lane (a global token only); resolves to its result or
+        ``None``."""
+        future = self._future()
+        if self._closed:
+            resolve_future(future, None)
+            return future
+
+        async def run() -> None:
+            result = None
+            try:
+                result = await self._perform(method, None, acquired=False)
+                result = None if result is TRANSIENT else result
+            finally:  # also when cancelled by close(): nobody may wait forever
+                resolve_future(future, result)
+
+        self._spawn(run())
+        return future
+
+    def _spawn(self, coroutine: Awaitable[Any]) -> None:
+        """Run ``coroutine`` as a task the Sender's ``drain`` and ``close`` wait for."""
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _perform(
         self, method: TelegramMethod[Any], lane: Lane | None, *, acquired: bool
@@ -89,8 +122,9 @@ class CallPolicy:
             tries += 1
             if not acquired:
                 if lane is not None:
-                    await lane.limiter.acquire()
-                await self._global.acquire()
+                    await self.limiter.acquire(lane.chat_id)
+                else:
+                    await self.limiter.acquire_global()
             acquired = False
             self.stats.record(name, chat_id if isinstance(chat_id, int) else None, self._clock())
             token = current_policy.set(self._policy(method))
@@ -135,6 +169,14 @@ class CallPolicy:
                 return None
             finally:
                 current_policy.reset(token)
+
+    async def _before_retry(self, method: TelegramMethod[Any]) -> None:
+        """A retry is one more call to Telegram: with a shared limiter it takes tokens too."""
+        chat_id = getattr(method, "chat_id", None)
+        if isinstance(chat_id, int):
+            await self.limiter.acquire(chat_id)
+        else:
+            await self.limiter.acquire_global()
 
     def _unreachable(self, name: str, chat_id: Any, error: TelegramAPIError) -> None:
         self.stats.errors["forbidden"] += 1

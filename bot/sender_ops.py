@@ -22,7 +22,6 @@ from aiogram.methods import (
     TelegramMethod,
     UnpinChatMessage,
 )
-from aiolimiter import AsyncLimiter
 
 #: operations that change an existing message and fold into one another
 EDITS = ("edit", "edit_markup")
@@ -92,7 +91,6 @@ class Lane:
     """One chat's FIFO of operations and its worker task (``None`` when idle)."""
 
     chat_id: int
-    limiter: AsyncLimiter
     queue: deque[Op] = field(default_factory=deque)
     task: asyncio.Task[None] | None = None
 

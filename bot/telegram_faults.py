@@ -82,6 +82,9 @@ class RetryPolicy:
     clock: Callable[[], float] = time.monotonic
     #: called as ``on_retry(method, error)`` before each retry (the Sender counts them)
     on_retry: Callable[[TelegramMethod[Any], BaseException], Any] | None = None
+    #: awaited as ``before_retry(method)`` after the wait, just before each retry (a Sender with
+    #: a shared limiter takes rate-limit tokens there); its time does not count against ``budget``
+    before_retry: Callable[[TelegramMethod[Any]], Awaitable[Any]] | None = None
 
 
 #: answers must land within Telegram's ~15 s window for a callback query
@@ -213,6 +216,10 @@ class FaultTolerance(BaseRequestMiddleware):
                 await policy.sleep(delay)
                 if flood:
                     flood_waits += delay
+                if policy.before_retry is not None:
+                    waited = policy.clock()
+                    await policy.before_retry(method)
+                    started += policy.clock() - waited
                 if isinstance(chat_id, int) and chat_id in self.left:
                     raise left_error(method, chat_id) from error
 

@@ -3,12 +3,17 @@
 Facts (Bot FAQ, Telegram staff): about 20 messages per minute per group (edits share the budget),
 about 1 message per second per private chat, about 30 messages per second per bot, text at most
 4096 characters. Rates here are ``(max_calls, window_seconds)``.
+
+Who may call when is a :class:`Limiter`: :class:`LocalLimiter` keeps the buckets in this process
+(one worker, or many workers when Redis is down); :class:`bot.limits_shared.SharedLimiter` keeps
+them in Redis for all workers together (issue 12, "Telegram limits shared").
 """
 
 from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from aiolimiter import AsyncLimiter
 
@@ -37,6 +42,94 @@ def window_limiter(max_calls: int, window: float, burst: int | None = None) -> A
     if not 1 <= burst < max_calls:
         raise ValueError("need 1 <= burst < max_calls")
     return AsyncLimiter(burst, burst * window / (max_calls - burst))
+
+
+class Limiter(Protocol):
+    """What the Sender asks before each Bot API call (see :mod:`bot.sender`).
+
+    A chat's *lane* rate is the group rate for a negative ``chat_id``, else the private rate.
+    """
+
+    #: whether a retry of a failed call (after a 429, a 5xx, a network error) takes tokens again;
+    #: False keeps the single process's behaviour (the retry is the same call, its lane waits)
+    retries_take_tokens: bool
+
+    async def acquire(self, chat_id: int) -> None:
+        """Wait for a token of ``chat_id``'s lane, then for a global one (and for any flood
+        reported for that chat or for all of them to pass)."""
+
+    async def acquire_global(self) -> None:
+        """Wait for a global token only (callback answers, calls without a chat)."""
+
+    async def flood(self, chat_id: int | None, retry_after: float) -> None:
+        """Telegram answered 429 with ``retry_after`` seconds for ``chat_id`` (``None``: a call
+        without a chat, taken as the whole bot): later acquisitions for it wait that long."""
+
+    def release(self, chat_id: int) -> None:
+        """``chat_id``'s lane went idle: per-chat state that is back to fresh may be forgotten."""
+
+    async def close(self) -> None:
+        """Free connections; the limiter is not used again."""
+
+
+class LocalLimiter:
+    """A :class:`Limiter` in this process's memory: one :func:`window_limiter` per chat (rates
+    ``(max_calls, window_seconds)``; ``group_burst`` as there) and one global bucket. This is the
+    single process's behaviour: a 429 pauses only the lane that got it, which waits inside its own
+    retry, so :meth:`flood` has nothing to record and retries take no tokens."""
+
+    retries_take_tokens = False
+    #: beyond this many chat buckets, :meth:`acquire` forgets the full ones (bounds memory)
+    SWEEP_AT = 4096
+
+    def __init__(self, group_rate: Rate = GROUP_RATE, private_rate: Rate = PRIVATE_RATE,
+                 global_rate: Rate = GLOBAL_RATE, group_burst: int | None = None) -> None:
+        self.group_rate, self.private_rate, self.global_rate = group_rate, private_rate, global_rate
+        self.group_burst = group_burst
+        self._global = window_limiter(*global_rate)
+        self._chats: dict[int, AsyncLimiter] = {}
+
+    def chat_limiter(self, chat_id: int) -> AsyncLimiter:
+        """``chat_id``'s bucket, created on first use."""
+        limiter = self._chats.get(chat_id)
+        if limiter is None:
+            if len(self._chats) >= self.SWEEP_AT:
+                for idle in [c for c, b in self._chats.items() if b.has_capacity(b.max_rate)]:
+                    del self._chats[idle]
+            rate = self.group_rate if chat_id < 0 else self.private_rate
+            burst = self.group_burst if chat_id < 0 else None
+            limiter = self._chats[chat_id] = window_limiter(*rate, burst=burst)
+        return limiter
+
+    async def acquire(self, chat_id: int) -> None:
+        await self.chat_limiter(chat_id).acquire()
+        await self._global.acquire()
+
+    async def acquire_global(self) -> None:
+        await self._global.acquire()
+
+    async def flood(self, chat_id: int | None, retry_after: float) -> None:
+        return None  # the lane that got the 429 waits in its retry (see the class docstring)
+
+    def release(self, chat_id: int) -> None:
+        # A drained bucket is equivalent to a fresh one: forget it to bound memory.
+        limiter = self._chats.get(chat_id)
+        if limiter is not None and limiter.has_capacity(limiter.max_rate):
+            del self._chats[chat_id]
+
+    async def close(self) -> None:
+        return None
+
+
+def divided(rate: Rate, workers: int) -> Rate:
+    """``rate`` shared by ``workers`` processes: ``(max_calls // workers, window)``, or one call
+    per ``window * workers / max_calls`` seconds when fewer calls than workers. ``workers >= 1``."""
+    max_calls, window = rate
+    if workers < 1:
+        raise ValueError("need workers >= 1")
+    if max_calls // workers >= 1:
+        return (max_calls // workers, window)
+    return (1, window * workers / max_calls)
 
 
 def utf16_len(text: str) -> int:
