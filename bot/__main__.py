@@ -85,7 +85,10 @@ async def run() -> None:
                     database_url=settings.database_url, api_url=settings.telegram_api_url,
                     default_locale=settings.default_locale, lobby_timeout=settings.lobby_timeout,
                     rules_url=settings.rules_url, webapp_url=settings.webapp_url,
-                    webapp_name=settings.webapp_name)
+                    webapp_name=settings.webapp_name,
+                    # many workers share Telegram's limits through Redis (docs/deployment.md)
+                    redis_url=settings.redis_url if settings.clustered else None,
+                    redis_prefix=settings.redis_prefix, workers=settings.web_concurrency)
     from aiogram.exceptions import (
         AiogramError, TelegramNetworkError, TelegramUnauthorizedError,
     )

@@ -64,6 +64,7 @@ from bot.telegram_limits import (
     LocalLimiter,
     Rate,
     divided,
+    window_limiter,
 )
 
 logger = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ class SharedLimiter:
         self._global = _item(global_rate, "global")
         pace = group_pace(group_rate, group_burst)
         self._pace = None if pace is None else _item(pace, "pace")
+        self._global_rate = global_rate
         self.fallback = LocalLimiter(group_rate, private_rate, divided(global_rate, workers),
                                      group_burst)
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=timeout,
@@ -146,6 +148,16 @@ class SharedLimiter:
         self._probing = False
         self._bot_turn = asyncio.Lock()
         self.local_calls = 0  # acquisitions served by the fallback during the current outage
+
+    def set_workers(self, workers: int) -> None:
+        """``workers`` workers are live now (their heartbeats, bot/cluster/leases.py): the
+        fallback's share of the bot's global rate follows (processes started one by one by a
+        process manager each know only of themselves at start)."""
+        workers = max(1, workers)
+        if workers != self.workers:
+            self.workers = workers
+            self.fallback.global_rate = divided(self._global_rate, workers)
+            self.fallback._global = window_limiter(*self.fallback.global_rate)
 
     # ------------------------------------------------------------------ Limiter
 

@@ -288,3 +288,16 @@ async def test_a_whole_game_through_build_app_with_redis(tmp_path) -> None:
             await cleaner.redis.delete(*keys)
         await cleaner.close()
         await h.stop()
+
+
+def test_the_fallback_share_follows_the_live_workers() -> None:
+    """Workers started one by one each learn how many are live from the heartbeats: without
+    Redis, each keeps to its share of the bot's 30 calls per second."""
+    from bot.limits_shared import SharedLimiter
+
+    limiter = SharedLimiter("redis://127.0.0.1:1/0", workers=1)
+    assert limiter.fallback.global_rate == (30, 1.0)
+    limiter.set_workers(3)
+    assert limiter.fallback.global_rate == (10, 1.0)
+    limiter.set_workers(0)  # no heartbeat read yet: alone
+    assert limiter.fallback.global_rate == (30, 1.0)

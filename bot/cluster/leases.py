@@ -82,6 +82,8 @@ class Leases:
         self.tick_seconds = max(0.2, ttl / 5)
         self.margin = min(1.0, ttl / 4)
         self.redis_ok = True
+        #: ``on_live(n)``: called at every heartbeat with the number of live workers
+        self.on_live: Callable[[int], None] | None = None
         self._release = redis.register_script(_RELEASE)
         self._task: asyncio.Task | None = None
         self._stopping = False
@@ -134,6 +136,8 @@ class Leases:
         started = self.clock()
         try:
             live = await self._beat()
+            if self.on_live is not None:
+                self.on_live(max(1, len(live)))
             wanted = {s for s in range(self.shards) if rendezvous(s, live) == self.worker}
             lost = await self._renew_held(started)
         except RedisError as error:
