@@ -184,6 +184,13 @@ class Storage:
             row = (await connection.execute(select(games).where(games.c.id == game_id))).first()
         return None if row is None else GameRecord(**row._mapping)
 
+    async def game_chat(self, game_id: int) -> int | None:
+        """The chat of the game with this id (any status), or None: where an update naming the
+        game is routed (``bot/cluster/routing.py``)."""
+        query = select(games.c.chat_id).where(games.c.id == game_id)
+        async with self._read() as connection:
+            return (await connection.execute(query)).scalar_one_or_none()
+
     async def active_game_for_chat(self, chat_id: int) -> GameRecord | None:
         """The chat's lobby or running game, or None."""
         query = select(games).where(games.c.chat_id == chat_id, games.c.status.in_(ACTIVE_STATUSES))

@@ -1,0 +1,1 @@
+"""Many workers, one bot (issue 12)."""
