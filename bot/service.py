@@ -178,10 +178,10 @@ class GameService:
         """The ``game_players`` rows the command changes, stored with it (one transaction);
         the dealt seats with the names shown at the table."""
         name = type(cmd).__name__
-        if name == "Join":
-            return (PlayerOp(cmd.user_id, cmd.name),)
+        if name == "Join":  # exclusive: one active game per user, on every worker (issue 12)
+            return (PlayerOp(cmd.user_id, cmd.name, exclusive=True),)
         if name == "BecomeHost":
-            return (PlayerOp(cmd.user_id, cmd.name or "host"),)
+            return (PlayerOp(cmd.user_id, cmd.name or "host", exclusive=True),)
         if name == "Leave":
             return (PlayerOp(cmd.user_id, None),)
         if name == "StartGame":

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import delete, select, text
 from sqlalchemy.exc import IntegrityError
 
-from bot.db_models import ACTIVE_STATUSES, ChatSettingsRow, Game, GamePlayer, utcnow
+from bot.db_models import ACTIVE_STATUSES, ActivePlayer, ChatSettingsRow, Game, GamePlayer, utcnow
 from bot.storage.engine import upsert
 from bot.storage.records import KEEP, ChatSettings, GameNotFound, PlayerRecord, _Keep
 
@@ -17,6 +17,7 @@ __all__ = ["PeopleStorage"]
 
 games = Game.__table__
 game_players = GamePlayer.__table__
+active_players = ActivePlayer.__table__
 chat_settings = ChatSettingsRow.__table__
 
 
@@ -45,6 +46,8 @@ class PeopleStorage:
             result = await connection.execute(
                 delete(game_players).where(game_players.c.game_id == game_id, game_players.c.user_id == user_id)
             )
+            await connection.execute(delete(active_players).where(
+                active_players.c.game_id == game_id, active_players.c.user_id == user_id))
         return result.rowcount > 0
 
     async def list_players(self, game_id: int) -> list[PlayerRecord]:

@@ -31,7 +31,7 @@ from bot.db_models import (
 from bot.migrations import run_migrations
 from bot.storage.engine import BEGIN_IMMEDIATE, create_engine, migration_lock
 from bot.storage.group_commit import ENTERED_FROM as _ENTERED_FROM
-from bot.storage.group_commit import GroupCommit, LogWrite, PlayerOp
+from bot.storage.group_commit import FINAL, GroupCommit, LogWrite, PlayerOp, release_game
 from bot.storage.group_commit import stamps as _stamps
 from bot.storage.records import (
     KEEP,
@@ -248,6 +248,8 @@ class Storage:
             if result.rowcount == 0:
                 current = await self._status(connection, game_id)
                 raise StatusError(game_id, current, status)
+            if status in FINAL:
+                await release_game(connection, game_id)
 
     async def set_deadline(self, game_id: int, timer_seq: int | None, deadline_at: datetime | None) -> None:
         """Store (or clear, with None) the game's pending timer: its sequence number and
