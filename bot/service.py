@@ -334,9 +334,14 @@ class GameService:
             logger.exception("game %s: deadline %s failed", game_id, timer_seq)
 
     async def user_unreachable(self, user_id: int, reason: str = "blocked") -> None:
-        """A DM failed with 403 or the user left the group: mark him inactive (PARTY-Q20)."""
+        """A DM failed with 403 or the user left the group: mark him inactive (PARTY-Q20).
+
+        Only in a game held here: with many workers (issue 12) the DM may have come from
+        another game's worker (an onlooker's copy, a /nextgame note), and a game is changed
+        only by the worker that holds it -- which learns of the 403 from its own next DM. One
+        process holds every open game, so there nothing changes."""
         game_id = await self.storage.active_game_for_user(user_id)
-        if game_id is None:
+        if game_id is None or game_id not in self.games:
             return
         st = await self.state(game_id)
         cmd = game_of(st).gone(st, user_id, reason) if st is not None else None

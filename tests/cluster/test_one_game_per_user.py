@@ -120,3 +120,17 @@ async def test_the_deep_link_answers_when_another_worker_was_first(db_url: str) 
     finally:
         await h2.stop()
         await h1.stop()
+
+
+async def test_a_403_seen_by_another_worker_leaves_the_game_to_its_holder(workers) -> None:
+    one, two = workers
+    a = await one.new_game(-1, 1, "en", {})
+    for uid in range(10, 16):
+        await one.execute(a, join(uid, f"P{uid}"))
+    await one.start(a, 10)
+    log_len = (await one.storage.get_game(a)).log_len
+    await two.user_unreachable(12)  # a DM of worker two's game to a player of worker one's
+    assert a not in two.games and (await two.storage.get_game(a)).log_len == log_len
+    await one.user_unreachable(12)  # the holder's own 403: he is marked inactive
+    assert (await one.storage.get_game(a)).log_len == log_len + 1
+    assert not (await one.state(a)).players[12].active
