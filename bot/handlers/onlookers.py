@@ -198,13 +198,17 @@ async def onlooker_button(query: CallbackQuery, callback_data: Act, service, tr,
 # --- the onlookers' chat ---------------------------------------------------------------------
 async def onlookers_chat(message: Message, service, onlookers) -> dict | bool:
     """Filter: the sender talks in an onlookers' chat (an eliminated player of a running game,
-    or an onlooker of one); injects ``watch``. A living player never matches."""
+    or an onlooker of one); injects ``watch``. A living player never matches.
+
+    His own game is read from memory (every open game is held there) and never loaded: with
+    many workers (issue 12) a lobby player who watches a running game is routed to the worker
+    holding the watched game, which must not load a copy of his lobby."""
     uid = message.from_user.id if message.from_user else None
     if uid is None:
         return False
     game_id = await service.game_for_user(uid)
-    if game_id is not None:
-        g = await service.live(game_id)
+    g = service.games.get(game_id) if game_id is not None else None
+    if g is not None:
         if running(g) and seated(g.state, uid):
             alive = getattr(g.state, "is_alive", None)  # NOIR: nobody leaves the table
             return False if alive is None or alive(uid) else {"watch": g}

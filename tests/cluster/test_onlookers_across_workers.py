@@ -78,3 +78,30 @@ async def test_one_worker_moves_an_onlooker_between_its_games_as_before(db_url: 
         assert (await h.game(GROUP)).id == a
     finally:
         await h.stop()
+
+
+async def test_the_watched_games_worker_takes_a_lobby_players_text_without_loading_his_lobby(
+        db_url: str) -> None:
+    """Routed to the worker of the game he watches (bot/cluster/routing.py), his text reaches
+    the onlookers' chat there; his lobby, held by the other worker, is not loaded."""
+    h1 = await make_harness(db_url, n_users=6)
+    h2 = await make_harness(db_url, n_users=6)
+    try:
+        for h in (h1, h2):
+            h.session.register_user(WATCHER)
+        a = await start_game(h1)
+        second = FakeUser(800_000_000_002, "Second", username="second")
+        h1.session.register_user(second)
+        await h1.dm(WATCHER, f"/start spectate_{a}")
+        await h1.dm(second, f"/start spectate_{a}")
+        h2.session.chat_titles[GROUP2] = "Second group"
+        await h2.command(h2.users[0], "/newgame", chat_id=GROUP2)
+        b = await h2.service.game_for_chat(GROUP2)
+        await h2.dm(WATCHER, f"/start join_{b}")
+        assert WATCHER.id in (await h2.service.state(b)).players
+        await h1.dm(WATCHER, "anyone here?")
+        assert b not in h1.service.games
+        assert any("anyone here?" in t for t in h1.sent_texts(second.id))
+    finally:
+        await h2.stop()
+        await h1.stop()
