@@ -384,7 +384,9 @@ class GameService:
 
     def user_lock(self, user_id: int) -> asyncio.Lock:
         """A lock per user for checks that span games (a user is in one active game at most).
-        Kept only while someone holds or waits for it."""
+        Kept only while someone holds or waits for it. It serialises one process only; across
+        workers the database holds the rule (``active_players``: a ``Join`` into a second game
+        fails with ``storage.UserInAnotherGame``, issue 12)."""
         lock = self._user_locks.get(user_id)
         if lock is None:
             lock = self._user_locks[user_id] = asyncio.Lock()

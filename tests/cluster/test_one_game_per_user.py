@@ -134,3 +134,32 @@ async def test_a_403_seen_by_another_worker_leaves_the_game_to_its_holder(worker
     await one.user_unreachable(12)  # the holder's own 403: he is marked inactive
     assert (await one.storage.get_game(a)).log_len == log_len + 1
     assert not (await one.state(a)).players[12].active
+
+
+async def test_the_migration_fills_active_players_from_the_open_games(database: Database) -> None:
+    from sqlalchemy import text
+
+    from tests.test_migrations import migrate
+
+    engine = database.engine()
+    try:
+        await migrate(engine, "upgrade", "0002")
+        async with engine.begin() as connection:
+            for gid, chat, status in ((1, -1, "finished"), (2, -2, "running"), (3, -3, "lobby")):
+                await connection.execute(text(
+                    "INSERT INTO games (id, chat_id, ruleset, status, locale, settings, seed, "
+                    "creator_id, created_at, ui, log_len) VALUES (:id, :chat, 'party', :status, "
+                    "'en', '{}', 1, 1, CURRENT_TIMESTAMP, '{}', 0)"),
+                    {"id": gid, "chat": chat, "status": status})
+            for gid, uid in ((1, 10), (2, 10), (2, 11), (3, 11), (1, 12)):
+                await connection.execute(text(
+                    "INSERT INTO game_players (game_id, user_id, name, joined_at) "
+                    "VALUES (:g, :u, 'x', CURRENT_TIMESTAMP)"), {"g": gid, "u": uid})
+        await migrate(engine, "upgrade", "head")
+        async with engine.connect() as connection:
+            rows = (await connection.execute(text(
+                "SELECT user_id, game_id FROM active_players ORDER BY user_id"))).all()
+        # 10: his running game, not the finished one; 11 was in two: the newest; 12: none
+        assert [tuple(r) for r in rows] == [(10, 2), (11, 3)]
+    finally:
+        await engine.dispose()
