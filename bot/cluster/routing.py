@@ -47,7 +47,6 @@ GAME_LINKS = ("join", "host", "spectate", "knew", "export")
 GAME_CALLBACKS = {"a": 0, "l": 0, "h": 1}
 #: The largest id the database holds (BIGINT); a longer number is no game of ours.
 MAX_ID = 2**63 - 1
-GROUP_TYPES = ("group", "supergroup")
 
 
 def shard_of(chat_id: int, shards: int) -> int:
@@ -82,7 +81,7 @@ async def route_chat(update: dict[str, Any], storage) -> int:
         chat_id = await storage.game_chat(game_id)
         if chat_id is not None:
             return int(chat_id)
-    text = "" if button else message.get("text") or ""
+    text = message.get("text") if not button and isinstance(message.get("text"), str) else ""
     command = _command(text)
     if command == "unspectate":
         watched = await storage.watched_game_for_user(user_id)

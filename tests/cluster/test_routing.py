@@ -195,6 +195,14 @@ async def test_updates_without_a_chat(world: World) -> None:
                                      "total_voter_count": 0, "is_closed": True}}
     assert await world.route(poll) == 0
     assert await world.route({"update_id": 10}) == 0
+    assert await world.route({"update_id": 12, "message": {"chat": {"id": "x", "type": 5},
+                                                           "text": 7, "from": "me"}}) == 0
+    junk = {"update_id": 13, "message": {"chat": {"id": STRANGER.id, "type": "private"},
+                                         "from": STRANGER.as_dict(), "text": ["/start"]}}
+    assert await world.route(junk) == STRANGER.id
+    junk = {"update_id": 14, "callback_query": {"id": "1", "chat_instance": "1", "data": 5,
+                                                "from": STRANGER.as_dict(), "message": []}}
+    assert await world.route(junk) == STRANGER.id
     assert await world.route({"update_id": 11, "something_new": {"x": 1}}) == 0
 
 
