@@ -334,12 +334,9 @@ class GameService:
             logger.exception("game %s: deadline %s failed", game_id, timer_seq)
 
     async def user_unreachable(self, user_id: int, reason: str = "blocked") -> None:
-        """A DM failed with 403 or the user left the group: mark him inactive (PARTY-Q20).
-
-        Only in a game held here: with many workers (issue 12) the DM may have come from
-        another game's worker (an onlooker's copy, a /nextgame note), and a game is changed
-        only by the worker that holds it -- which learns of the 403 from its own next DM. One
-        process holds every open game, so there nothing changes."""
+        """A DM failed with 403 or the user left the group: mark him inactive (PARTY-Q20), in a
+        game held here only (issue 12: another game's worker may have sent the DM; the holder
+        learns of the 403 from its own next DM; one process holds every open game)."""
         game_id = await self.storage.active_game_for_user(user_id)
         if game_id is None or game_id not in self.games:
             return
@@ -383,10 +380,9 @@ class GameService:
         return await recover_games(self)
 
     def user_lock(self, user_id: int) -> asyncio.Lock:
-        """A lock per user for checks that span games (a user is in one active game at most).
-        Kept only while someone holds or waits for it. It serialises one process only; across
-        workers the database holds the rule (``active_players``: a ``Join`` into a second game
-        fails with ``storage.UserInAnotherGame``, issue 12)."""
+        """A lock per user for checks that span games (a user is in one active game at most),
+        kept while someone holds or waits for it. One process only: across workers the database
+        holds the rule (``storage.UserInAnotherGame``, issue 12)."""
         lock = self._user_locks.get(user_id)
         if lock is None:
             lock = self._user_locks[user_id] = asyncio.Lock()
