@@ -176,6 +176,19 @@ class GamePlayer(Base):
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class ActivePlayer(Base):
+    """A user in a lobby or running game (a player or its host): one row per user, so a user is
+    in at most one active game -- the primary key holds it across every worker (issue 12). Taken
+    by a ``Join``/``BecomeHost`` stored with its command, dropped by a ``Leave`` and when the
+    game ends (``bot/storage/group_commit.py``)."""
+
+    __tablename__ = "active_players"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game_id: Mapped[int] = mapped_column(
+        AutoIdType, ForeignKey("games.id", ondelete="CASCADE"), index=True)
+
+
 class ChatSettingsRow(Base):
     """Per-chat preferences: chosen locale (None = default) and a dict of game settings."""
 

@@ -193,10 +193,10 @@ class GameService(GameOps):
         """The ``game_players`` rows the command changes, stored with it (one transaction);
         the dealt seats with the names shown at the table."""
         name = type(cmd).__name__
-        if name == "Join":
-            return (PlayerOp(cmd.user_id, cmd.name),)
+        if name == "Join":  # exclusive: one active game per user, on every worker (issue 12)
+            return (PlayerOp(cmd.user_id, cmd.name, exclusive=True),)
         if name == "BecomeHost":
-            return (PlayerOp(cmd.user_id, cmd.name or "host"),)
+            return (PlayerOp(cmd.user_id, cmd.name or "host", exclusive=True),)
         if name == "Leave":
             return (PlayerOp(cmd.user_id, None),)
         if name == "StartGame":
@@ -318,8 +318,9 @@ class GameService(GameOps):
         await self.drain()
 
     def user_lock(self, user_id: int) -> asyncio.Lock:
-        """A lock per user for checks that span games (a user is in one active game at most).
-        Kept only while someone holds or waits for it."""
+        """A lock per user for checks that span games (a user is in one active game at most),
+        kept while someone holds or waits for it. One process only: across workers the database
+        holds the rule (``storage.UserInAnotherGame``, issue 12)."""
         lock = self._user_locks.get(user_id)
         if lock is None:
             lock = self._user_locks[user_id] = asyncio.Lock()

@@ -14,7 +14,7 @@ from engine import BecomeHost, ChangeSettings, IllegalCommand, find_game, game_o
 from ..callbacks import LobbyAct
 from ..games import bot_game
 from ..replies import answering
-from ..storage import ActiveGameExists
+from ..storage import ActiveGameExists, UserInAnotherGame
 from .common import reply, say, chat_locale, display_name, is_group_member, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -189,6 +189,8 @@ async def join_lobby(service, bot: Bot, tr, g, user_id: int, name: str, kind: st
             await service.execute(g.id, cmd)
         except IllegalCommand as exc:
             return refusal(tr, g.locale, exc)
+        except UserInAnotherGame:  # another worker joined him elsewhere meanwhile (issue 12)
+            return _("You are already in another game. Leave it first.")
     title = escape(g.ui.get("title", ""))
     if kind == "join":
         return _("✅ You joined the game in «{chat}». Your role will come here when "

@@ -59,6 +59,20 @@ def _refusal(_, st: GameState, user_id: int, other_game: int | None, game_id: in
     return None
 
 
+async def _watching_elsewhere(_, service, user_id: int, game_id: int) -> str | None:
+    """Why ``user_id`` may not start watching game ``game_id`` yet, or None: he follows another
+    running game that this worker does not hold (many workers, issue 12). Its owner keeps his
+    place in that game's list, which only it may change (``Onlookers.add`` moves him only between
+    the games held here), so he stops watching it first (his ``/unspectate`` is routed there).
+    One process holds every open game: it never refuses. Cost: one scan of the running games'
+    ``ui`` (``Storage.watched_game_for_user``), on /spectate only."""
+    other = await service.storage.watched_game_for_user(user_id)
+    if other is None or other[0] == game_id or other[0] in service.games:
+        return None
+    return _("👁 You are watching another game. Send me /unspectate in the private chat to stop "
+             "it, then try again.")
+
+
 def _welcome(_, g) -> str:
     title = escape(g.ui.get("title", ""))
     return (_("👁 You are watching the game in «{chat}». I send you its announcements here; "
@@ -91,7 +105,8 @@ async def spectate_cmd(message: Message, service, tr, sender, presenter, onlooke
             say(sender, message.chat.id, _("There is no running game here to watch."))
             return
     _ = tr.get(g.locale)
-    why = _refusal(_, g.state, user.id, await service.game_for_user(user.id), g.id)
+    why = _refusal(_, g.state, user.id, await service.game_for_user(user.id), g.id) \
+        or await _watching_elsewhere(_, service, user.id, g.id)
     if why is not None:
         say(sender, message.chat.id, why)
         return
@@ -126,7 +141,8 @@ async def spectate_link(message: Message, command: CommandObject, service, tr, s
         say(sender, message.chat.id, _("This game is not running."))
         return
     _ = tr.get(g.locale)
-    why = _refusal(_, g.state, user.id, await service.game_for_user(user.id), g.id)
+    why = _refusal(_, g.state, user.id, await service.game_for_user(user.id), g.id) \
+        or await _watching_elsewhere(_, service, user.id, g.id)
     if why is not None:
         say(sender, message.chat.id, why)
         return
@@ -144,6 +160,13 @@ async def unspectate_cmd(message: Message, service, tr, sender, onlookers) -> No
     g = onlookers.watched_by(user.id)
     if g is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
+        if message.chat.type != "private" \
+                and await service.storage.watched_game_for_user(user.id) is not None:
+            # many workers (issue 12): a group's /unspectate reaches the group's worker, not the
+            # one holding the watched game; the private chat's is routed there
+            say(sender, message.chat.id, _("👁 Send /unspectate in your private chat with me to "
+                                           "stop watching."))
+            return
         say(sender, message.chat.id, _("You are not watching a game."))
         return
     onlookers.remove(g, user.id)
@@ -175,13 +198,17 @@ async def onlooker_button(query: CallbackQuery, callback_data: Act, service, tr,
 # --- the onlookers' chat ---------------------------------------------------------------------
 async def onlookers_chat(message: Message, service, onlookers) -> dict | bool:
     """Filter: the sender talks in an onlookers' chat (an eliminated player of a running game,
-    or an onlooker of one); injects ``watch``. A living player never matches."""
+    or an onlooker of one); injects ``watch``. A living player never matches.
+
+    His own game is read from memory (every open game is held there) and never loaded: with
+    many workers (issue 12) a lobby player who watches a running game is routed to the worker
+    holding the watched game, which must not load a copy of his lobby."""
     uid = message.from_user.id if message.from_user else None
     if uid is None:
         return False
     game_id = await service.game_for_user(uid)
-    if game_id is not None:
-        g = await service.live(game_id)
+    g = service.games.get(game_id) if game_id is not None else None
+    if g is not None:
         if running(g) and seated(g.state, uid):
             alive = getattr(g.state, "is_alive", None)  # NOIR: nobody leaves the table
             return False if alive is None or alive(uid) else {"watch": g}

@@ -31,6 +31,7 @@ from bot.storage.records import (
     PlayerRecord,
     StatusError,
     StorageError,
+    UserInAnotherGame,
 )
 from bot.storage.store import Storage as _CoreStorage
 
@@ -52,5 +53,6 @@ __all__ = [
     "StatusError",
     "Storage",
     "StorageError",
+    "UserInAnotherGame",
     "create_engine",
 ]

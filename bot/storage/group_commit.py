@@ -32,9 +32,13 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.db_models import GAME_STATUSES, Game, GameLogEntry, GamePlayer, UTCDateTime, utcnow
+from bot.db_models import (
+    GAME_STATUSES, ActivePlayer, Game, GameLogEntry, GamePlayer, UTCDateTime, utcnow,
+)
 from bot.storage.engine import upsert
-from bot.storage.records import KEEP, GameNotFound, LogConflict, StatusError, _Keep
+from bot.storage.records import (
+    KEEP, GameNotFound, LogConflict, StatusError, UserInAnotherGame, _Keep,
+)
 
 __all__ = ["GroupCommit", "LogWrite", "PlayerOp"]
 
@@ -43,6 +47,7 @@ log = logging.getLogger(__name__)
 games = Game.__table__
 game_log = GameLogEntry.__table__
 game_players = GamePlayer.__table__
+active_players = ActivePlayer.__table__
 
 #: Statuses each status may be entered from (re-entering a status is a no-op update).
 ENTERED_FROM = {
@@ -57,11 +62,17 @@ MAX_BATCH = 500
 
 @dataclass(frozen=True)
 class PlayerOp:
-    """A change of ``game_players`` stored with a command: ``name`` None removes the user."""
+    """A change of ``game_players`` stored with a command: ``name`` None removes the user.
+
+    ``exclusive``: the user enters the game (``Join``, ``BecomeHost``) and takes his one
+    ``active_players`` row with it; if another active game holds it, the write fails with
+    :class:`~bot.storage.UserInAnotherGame` (issue 12: a user in one active game at most,
+    whichever worker joins him). A removal gives the row back."""
 
     user_id: int
     name: str | None
     seat: int | None = None
+    exclusive: bool = False
 
 
 @dataclass
@@ -101,6 +112,10 @@ _UI = update(games).where(games.c.id == bindparam("gid")).values(
     ui=bindparam("ui_value", type_=games.c.ui.type))
 _REMOVE = delete(game_players).where(game_players.c.game_id == bindparam("gid"),
                                      game_players.c.user_id == bindparam("uid"))
+_RELEASE = delete(active_players).where(active_players.c.game_id == bindparam("gid"),
+                                        active_players.c.user_id == bindparam("uid"))
+#: Statuses that end a game: its players' ``active_players`` rows are given back.
+FINAL = ("finished", "cancelled")
 
 
 def stamps(status: str, now: datetime) -> dict[str, Any]:
@@ -253,6 +268,8 @@ class GroupCommit:
         result = await connection.execute(update(games).where(*condition).values(**values))
         if result.rowcount == 0:
             await self._refused(connection, [item.game_id], [item], True)
+        if item.status in FINAL:
+            await release_game(connection, item.game_id)
 
     async def _refused(self, connection: AsyncConnection, game_ids: list[int],
                        batch: list[LogWrite], exact: bool) -> None:
@@ -291,6 +308,34 @@ class GroupCommit:
             await connection.execute(statement, sets)
         if removals:
             await connection.execute(_REMOVE, removals)
+            await connection.execute(_RELEASE, removals)
+        await self._claim(connection, batch)
+
+    async def _claim(self, connection: AsyncConnection, batch: list[LogWrite]) -> None:
+        """Take the ``active_players`` row of each user an exclusive op brings in; raise
+        :class:`UserInAnotherGame` if another game holds one. On PostgreSQL a concurrent
+        transaction taking the same user's row makes this one wait for its commit (the primary
+        key's insert lock), then see its row: of two workers joining a user at once, one wins."""
+        claims = {(i.game_id, op.user_id) for i in batch for op in i.players
+                  if op.exclusive and op.name is not None}
+        if not claims:
+            return
+        statement = upsert(self._engine_of(), active_players).on_conflict_do_nothing(
+            index_elements=[active_players.c.user_id])
+        await connection.execute(statement, [{"user_id": uid, "game_id": gid}
+                                             for gid, uid in sorted(claims)])
+        found = dict((await connection.execute(
+            select(active_players.c.user_id, active_players.c.game_id)
+            .where(active_players.c.user_id.in_([uid for _gid, uid in claims]))
+        )).all())
+        for gid, uid in sorted(claims):
+            if found.get(uid) != gid:
+                raise UserInAnotherGame(gid, uid, found.get(uid))
+
+
+async def release_game(connection: AsyncConnection, game_id: int) -> None:
+    """Give back the ``active_players`` rows of a game that ended."""
+    await connection.execute(delete(active_players).where(active_players.c.game_id == game_id))
 
 
 def _resolve(future: asyncio.Future[None] | None) -> None:

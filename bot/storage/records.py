@@ -16,6 +16,7 @@ __all__ = [
     "PlayerRecord",
     "StatusError",
     "StorageError",
+    "UserInAnotherGame",
 ]
 
 
@@ -40,6 +41,16 @@ class LogConflict(StorageError):
     def __init__(self, game_id: int, seq: int, log_len: int) -> None:
         super().__init__(f"game {game_id}: cannot append seq {seq}, log has {log_len} entries")
         self.game_id, self.seq, self.log_len = game_id, seq, log_len
+
+
+class UserInAnotherGame(StorageError):
+    """A user joining (or hosting) a game is in another lobby or running game already: a user
+    is in at most one active game, whichever worker handles his join (``active_players``'
+    primary key, issue 12). ``other_game_id``: that game (None if it ended meanwhile)."""
+
+    def __init__(self, game_id: int, user_id: int, other_game_id: int | None) -> None:
+        super().__init__(f"game {game_id}: user {user_id} is in game {other_game_id} already")
+        self.game_id, self.user_id, self.other_game_id = game_id, user_id, other_game_id
 
 
 class GameNotFound(StorageError, LookupError):

@@ -31,7 +31,7 @@ from bot.db_models import (
 from bot.migrations import run_migrations
 from bot.storage.engine import BEGIN_IMMEDIATE, create_engine, migration_lock
 from bot.storage.group_commit import ENTERED_FROM as _ENTERED_FROM
-from bot.storage.group_commit import GroupCommit, LogWrite, PlayerOp
+from bot.storage.group_commit import FINAL, GroupCommit, LogWrite, PlayerOp, release_game
 from bot.storage.group_commit import stamps as _stamps
 from bot.storage.records import (
     KEEP,
@@ -184,6 +184,13 @@ class Storage:
             row = (await connection.execute(select(games).where(games.c.id == game_id))).first()
         return None if row is None else GameRecord(**row._mapping)
 
+    async def game_chat(self, game_id: int) -> int | None:
+        """The chat of the game with this id (any status), or None: where an update naming the
+        game is routed (``bot/cluster/routing.py``)."""
+        query = select(games.c.chat_id).where(games.c.id == game_id)
+        async with self._read() as connection:
+            return (await connection.execute(query)).scalar_one_or_none()
+
     async def active_game_for_chat(self, chat_id: int) -> GameRecord | None:
         """The chat's lobby or running game, or None."""
         query = select(games).where(games.c.chat_id == chat_id, games.c.status.in_(ACTIVE_STATUSES))
@@ -248,6 +255,8 @@ class Storage:
             if result.rowcount == 0:
                 current = await self._status(connection, game_id)
                 raise StatusError(game_id, current, status)
+            if status in FINAL:
+                await release_game(connection, game_id)
 
     async def set_deadline(self, game_id: int, timer_seq: int | None, deadline_at: datetime | None) -> None:
         """Store (or clear, with None) the game's pending timer: its sequence number and
