@@ -143,7 +143,8 @@ class GameService(GameOps):
                 stored = game_of(before, cmd).to_dict(cmd)
                 deadline = self._plan_deadline(g, before, new)
                 if self.owns is not None and not self.owns(g.chat_id):
-                    raise NotOwner(g.chat_id)  # the shard was lost meanwhile: not ours to write
+                    self._drop(g)  # its shard was lost, or its chat moved to another shard
+                    raise NotOwner(g.chat_id)
                 try:
                     await self.storage.append(
                         game_id, before.commands if before else 0, stored,
@@ -316,6 +317,14 @@ class GameService(GameOps):
                 g.state = None  # countdowns and held live edits check it and stop
             self._locks.pop(game_id, None)
         await self.drain()
+
+    def _drop(self, g: LiveGame) -> None:
+        """Forget ``g`` at once with its timers (its lock is held): not ours any more."""
+        self.games.pop(g.id, None)
+        if self.deadlines is not None:
+            self.deadlines.cancel_game(g.id)
+        g.state = None  # countdowns and held live edits check it and stop
+        logger.info("game %s: served by another worker now; forgotten here", g.id)
 
     def user_lock(self, user_id: int) -> asyncio.Lock:
         """A lock per user for checks that span games (a user is in one active game at most),

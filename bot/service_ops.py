@@ -80,7 +80,7 @@ class GameOps:
                     await self.execute(game_id, game_of(st).cancel("expired"))
                 return
             await self.execute(game_id, lambda g: game_of(g.state).timeout(timer_seq))
-        except (IllegalCommand, KeyError):
+        except (IllegalCommand, KeyError, NotOwner):  # NotOwner: it moved to another worker
             pass
         except Exception:
             logger.exception("game %s: deadline %s failed", game_id, timer_seq)
