@@ -40,6 +40,7 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
     from aiohttp import web
 
     from .inbox import Inbox
+    from .miniapp import attach
     from .worker import ShardWorker
 
     redis = redis_client(settings.redis_url)
@@ -49,6 +50,9 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
                   secret=secret)
     worker = ShardWorker(app, redis, inbox, prefix=settings.redis_prefix,
                          shards=settings.shards, worker=name, ttl=settings.lease_seconds)
+    relay = attach(app, worker, redis, prefix=settings.redis_prefix, shards=settings.shards)
+    if relay is not None:  # the Mini App answers on every worker (bot/cluster/miniapp.py)
+        await relay.start()
     await worker.start()
     web_app = web.Application()
     web_app.router.add_post(settings.webhook_path, inbox.handle)
@@ -71,4 +75,6 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
     finally:
         await runner.cleanup()  # no new updates are taken in ...
         await worker.stop()  # ... and the shards go to the other workers
+        if relay is not None:
+            await relay.stop()
         await redis.aclose()
