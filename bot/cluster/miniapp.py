@@ -18,7 +18,10 @@ them, while a game lives in memory only on the worker serving its chat's shard (
   on the reply list (``LPUSH``, short expiry: ``worker.REPLY_SECONDS``), awaited for :attr:`timeout` seconds. A call runs
   at most once and only while its requester waits: both sides race for its *claim* key
   (``SET NX``): the owner before acting, the requester when it gives up (then it answers 503,
-  and nothing was nor will be applied). A call older than :data:`STALE_SECONDS` is dropped.
+  and nothing was nor will be applied). The call also carries its requester's deadline (wall
+  clock): the owner drops a call found later -- the guard when Redis failed the requester's
+  claim. A call the owner took but did not answer in time (it died acting) has an unknown
+  outcome, and the page is told so.
 """
 
 from __future__ import annotations
@@ -43,7 +46,6 @@ logger = logging.getLogger(__name__)
 TIMEOUT = 10.0  #: seconds a forwarded press waits for the owner's answer
 GRACE = 5.0  #: seconds more when the owner took the call just before the timeout
 CLAIM_SECONDS = 3600  #: expiry of a call's claim key
-STALE_SECONDS = 300.0  #: a call found this late (wall clock, seconds) is dropped unanswered
 CACHE_SIZE = 64  #: read-only games kept per worker
 POLL = 1.0  #: seconds of one blocking read (BLPOP, pub/sub): under the client's socket timeout
 
@@ -192,35 +194,52 @@ class MiniAppRelay:
     # --- acting --------------------------------------------------------------------------------
     async def forward_act(self, g, user_id: int, body: dict, name: str | None,
                           writable: bool) -> dict[str, Any] | None:
-        """Have the owner of ``g``'s chat run the press; its answer ``{"status", "body"}``, or
-        None when it did not come in time (nothing was applied then, but for the rare call the
-        owner took in its last moment and did not answer within :data:`GRACE`)."""
+        """Have the owner of ``g``'s chat run the press. Its answer ``{"status": 200, "body"}``
+        (or 404: no such game), else ``{"status": 503}``: not run, nothing applied (no answer
+        within :attr:`timeout`, Redis unreachable) or ``{"status": 503, "unknown": True}``: the
+        owner took the call but did not answer within :data:`GRACE` more seconds."""
         call = uuid.uuid4().hex
         reply, claim = f"{self.prefix}reply:{call}", f"{self.prefix}call:{call}"
+        until = time.monotonic() + self.timeout
         args = {"g": g.id, "u": user_id, "b": body, "n": name, "w": bool(writable),
-                "c": claim, "t": time.time()}
-        started = time.monotonic()
+                "c": claim, "d": time.time() + self.timeout}
         try:
             await self.redis.xadd(stream_key(self.prefix, shard_of(g.chat_id, self.shards)),
                                   {"k": "act", "a": json.dumps(args, separators=(",", ":")),
                                    "r": reply}, maxlen=STREAM_MAXLEN, approximate=True)
-            self.counts["forwarded"] += 1
-            answer = await self._wait(reply, started + self.timeout)
-            if answer is None:
-                if await self.redis.set(claim, "gone", nx=True, ex=CLAIM_SECONDS):
-                    self.counts["timed_out"] += 1
-                    logger.warning("webapp: game %s: the owner did not answer a press in "
-                                   "%.0f s: refused", g.id, self.timeout)
-                    return None
-                answer = await self._wait(reply, time.monotonic() + GRACE)  # it is running
         except RedisError as error:
             logger.error("webapp: game %s: a press could not be forwarded: %s", g.id, error)
-            return None
+            return {"status": 503}
+        self.counts["forwarded"] += 1
+        answer = await self._wait(reply, until)
+        if answer is not None:
+            return answer
+        try:
+            gave_up = await self.redis.set(claim, "gone", nx=True, ex=CLAIM_SECONDS)
+        except RedisError as error:  # the owner drops it anyway once past its deadline
+            logger.error("webapp: game %s: giving a press up: %s", g.id, error)
+            gave_up = True
+        if gave_up:
+            self.counts["timed_out"] += 1
+            logger.warning("webapp: game %s: the owner did not answer a press in %.0f s: "
+                           "refused", g.id, self.timeout)
+            return {"status": 503}
+        answer = await self._wait(reply, time.monotonic() + GRACE)  # the owner is on it
+        if answer is None:
+            logger.error("webapp: game %s: the owner took a press and did not answer", g.id)
+            return {"status": 503, "unknown": True}
         return answer
 
     async def _wait(self, key: str, until: float) -> dict[str, Any] | None:
+        """The JSON answer pushed to ``key`` before ``until`` (monotonic), else None; Redis
+        failing meanwhile is retried until then."""
         while (left := until - time.monotonic()) > 0:
-            got = await self.redis.blpop([key], timeout=max(0.01, min(POLL, left)))
+            try:
+                got = await self.redis.blpop([key], timeout=max(0.01, min(POLL, left)))
+            except RedisError as error:
+                logger.warning("webapp: waiting for an answer: %s", error)
+                await asyncio.sleep(min(0.2, max(0.0, until - time.monotonic())))
+                continue
             if got is not None:
                 return json.loads(got[1])
         return None
@@ -228,8 +247,8 @@ class MiniAppRelay:
     async def run_act(self, args: dict[str, Any]) -> dict[str, Any] | None:
         """The owner's side of a forwarded press (``ShardWorker.calls["act"]``): claim it, run
         ``WebApp.act`` on the live game; the answer ``{"status", "body"}``, None when the call
-        is not to be run (its requester gave up, or it is stale)."""
-        if time.time() - float(args.get("t", 0)) > STALE_SECONDS or \
+        is not to be run (its requester gave up, or its deadline passed)."""
+        if time.time() > float(args.get("d", 0)) or \
                 not await self.redis.set(args["c"], "taken", nx=True, ex=CLAIM_SECONDS):
             self.counts["dropped"] += 1
             logger.info("webapp: a forwarded press on game %s dropped: its requester gave up",

@@ -108,6 +108,8 @@ REFUSALS = {401: N_("Open this page from the bot's button."),
             413: N_("This request is too large.")}
 #: a press the game's worker did not answer in time (many workers; nothing was applied)
 UNAVAILABLE = N_("The game did not answer in time; nothing was done. Please try again.")
+#: ... taken by the game's worker, which fell silent (it may have been applied)
+UNKNOWN = N_("The game did not answer in time. Look at the table before you try again.")
 
 
 def _refused(cls, reason: str, _) -> web.HTTPException:
@@ -181,8 +183,9 @@ async def act(request: web.Request) -> web.Response:
     answer = await webapp.perform(g, uid, body, request.get(NAME_KEY),
                                   request.get(WRITE_KEY, False))
     _ = webapp.tr.get(g.locale)
-    if answer is None:  # many workers: the game's worker did not answer (nothing applied)
-        return web.json_response({"error": "unavailable", "text": _(UNAVAILABLE)}, status=503,
+    if answer["status"] == 503:  # many workers: the game's worker did not answer
+        text = _(UNKNOWN if answer.get("unknown") else UNAVAILABLE)
+        return web.json_response({"error": "unavailable", "text": text}, status=503,
                                  headers={"Retry-After": "2"})
     if answer["status"] == 404:
         return web.json_response({"error": "no such game", "text": _(REFUSALS[404])},

@@ -224,18 +224,18 @@ class WebApp:
             return {"ok": False, "text": refusal(self.tr, g.locale, exc)}
 
     async def perform(self, g, user_id: int, data: dict, name: str | None = None,
-                      writable: bool = False) -> dict[str, Any] | None:
+                      writable: bool = False) -> dict[str, Any]:
         """:meth:`act` where the game lives: here, or (many workers, ``g.read_only``) on the
-        worker serving it (``relay.forward_act``). The answer ``{"status", "body"}``; None when
-        the game's worker did not answer in time, or lost it meanwhile (nothing applied: the
-        page says "try again", HTTP 503)."""
+        worker serving it (``relay.forward_act``). The answer ``{"status": 200, "body"}``;
+        ``{"status": 503}`` when the game's worker did not answer in time or lost the game
+        meanwhile (nothing applied: "try again"), with ``"unknown": True`` when it took the
+        press and fell silent; ``{"status": 404}`` for a game gone."""
         if getattr(g, "read_only", False):
-            answer = await self.relay.forward_act(g, user_id, data, name, writable)
-            return None if answer is None or answer.get("status") == 503 else answer
+            return await self.relay.forward_act(g, user_id, data, name, writable)
         try:
             return {"status": 200, "body": await self.act(g, user_id, data, name, writable)}
         except NotOwner:  # the shard moved between reading the game and acting on it
-            return None
+            return {"status": 503}
 
     async def lobby_act(self, g, user_id: int, code: str, name: str | None,
                         writable: bool = False) -> dict[str, Any]:

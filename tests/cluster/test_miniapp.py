@@ -189,3 +189,29 @@ async def test_a_press_the_owner_cannot_answer_is_refused_and_never_applied(
                                s=st.phase_seq)
     assert (status, answer["ok"]) == (200, True)
     assert await log_len(other, game_id) == length + 1
+
+
+async def test_a_press_the_owner_took_and_never_answered_is_told_as_unknown(
+        cluster, clients, monkeypatch) -> None:
+    """The owner claimed the call (so the requester may not give it up) and fell silent: the
+    page is not told "nothing was done" but to look at the table."""
+    import bot.cluster.miniapp as miniapp
+
+    game_id, owner, other = await started(cluster)
+    st = (await owner.app.service.live(game_id)).state
+    taken = asyncio.Event()
+
+    async def silent(args):  # claims as run_act does, then hangs
+        assert await owner.redis.set(args["c"], "taken", nx=True)
+        taken.set()
+        await asyncio.sleep(2.0)
+
+    owner.worker.calls["act"] = silent
+    other.relay.timeout = 1.0
+    monkeypatch.setattr(miniapp, "GRACE", 0.5)
+    status, answer = await act(clients[other.name], cluster, players(cluster, st)[0], game_id,
+                               a="ready", s=st.phase_seq)
+    assert taken.is_set()
+    assert status == 503
+    assert answer["text"] == "The game did not answer in time. Look at the table before you " \
+                             "try again."
