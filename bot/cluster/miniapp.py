@@ -72,6 +72,7 @@ class MiniAppRelay:
         self._following: dict[int, int] = {}  #: game id -> local streams following it
         self._ready: dict[str, asyncio.Event] = {}  #: channel -> its SUBSCRIBE confirmed
         self._lock = asyncio.Lock()
+        self._sending: set[asyncio.Task] = set()
         self._reader: asyncio.Task | None = None
         #: figures for the tests and the logs
         self.counts = {"forwarded": 0, "answered": 0, "dropped": 0, "timed_out": 0}
@@ -85,6 +86,8 @@ class MiniAppRelay:
         self._reader = asyncio.get_running_loop().create_task(self._read(), name="miniapp-pubsub")
 
     async def stop(self) -> None:
+        if self._sending:  # the last notices out, briefly
+            await asyncio.wait(list(self._sending), timeout=1.0)
         if self._reader is not None:
             self._reader.cancel()
             await asyncio.gather(self._reader, return_exceptions=True)
@@ -112,12 +115,20 @@ class MiniAppRelay:
         self._cache[game_id] = (key, snap)
         self._cache.move_to_end(game_id)
         while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+            gone, _ = self._cache.popitem(last=False)
+            if gone not in service.games:
+                self.webapp.log.forget(gone)  # its events too: reloaded when asked for
         return snap
 
     # --- streams -------------------------------------------------------------------------------
-    async def publish(self, game_id: int, length: int) -> None:
-        """The owner stored a command: tell every worker's streams (the new log length)."""
+    def publish(self, game_id: int, length: int) -> None:
+        """The owner stored a command: tell every worker's streams (the new log length). Sent
+        in the background: the game's lock is not held up by Redis."""
+        task = asyncio.get_running_loop().create_task(self._publish(game_id, length))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _publish(self, game_id: int, length: int) -> None:
         try:
             await self.redis.publish(self.channel(game_id), str(length))
         except RedisError as error:  # the streams elsewhere catch up at their keep-alive
@@ -125,10 +136,11 @@ class MiniAppRelay:
 
     async def follow(self, game_id: int) -> None:
         """A local stream shows the game: be subscribed to its channel (waits, up to 3 s, for
-        the subscription to hold, so no command after the first table goes unnoticed)."""
+        the subscription to hold, so no command after the first table goes unnoticed). Every
+        call, even a cancelled one, is to be matched by :meth:`unfollow`."""
         channel = self.channel(game_id)
+        self._following[game_id] = self._following.get(game_id, 0) + 1
         async with self._lock:
-            self._following[game_id] = self._following.get(game_id, 0) + 1
             ready = self._ready.get(channel)
             if ready is None:
                 ready = self._ready[channel] = asyncio.Event()
@@ -136,6 +148,7 @@ class MiniAppRelay:
                     await self._pubsub.subscribe(channel)
                 except RedisError as error:
                     logger.warning("webapp: subscribe %s failed: %s", channel, error)
+                    self._ready.pop(channel, None)  # the next stream tries again
                     return
         try:
             await asyncio.wait_for(ready.wait(), 3.0)
@@ -144,14 +157,15 @@ class MiniAppRelay:
 
     async def unfollow(self, game_id: int) -> None:
         """A local stream of the game ended: unsubscribe after the last one."""
+        left = self._following.get(game_id, 0) - 1
+        if left > 0:
+            self._following[game_id] = left
+            return
+        self._following.pop(game_id, None)
         channel = self.channel(game_id)
         async with self._lock:
-            left = self._following.get(game_id, 0) - 1
-            if left > 0:
-                self._following[game_id] = left
-                return
-            self._following.pop(game_id, None)
-            self._ready.pop(channel, None)
+            if self._following.get(game_id) or self._ready.pop(channel, None) is None:
+                return  # followed again meanwhile, or never subscribed
             try:
                 await self._pubsub.unsubscribe(channel)
             except RedisError as error:

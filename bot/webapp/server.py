@@ -233,7 +233,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
         pass
     finally:
         webapp.unsubscribe(game_id, q)
-        await webapp.unfollow(game_id)
+        await asyncio.shield(webapp.unfollow(game_id))  # even when the request is cancelled
     return resp
 
 

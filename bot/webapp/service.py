@@ -313,7 +313,7 @@ class WebApp:
         self.log.on_step(g, before, after, events)
         self.wake(g.id, after.commands)
         if self.relay is not None:
-            await self.relay.publish(g.id, after.commands)
+            self.relay.publish(g.id, after.commands)
 
     def close_streams(self) -> None:
         """Shutting down: every open stream ends."""
