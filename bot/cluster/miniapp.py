@@ -99,13 +99,13 @@ class MiniAppRelay:
     # --- reading -------------------------------------------------------------------------------
     async def snapshot(self, game_id: int) -> Snapshot:
         """The game as the store has it now (raises ``KeyError`` for no such game). Cached while
-        its row's log length, deadline, language and names are the same."""
+        its row's log length, deadline, language and ``ui`` (names, drafts) are the same."""
         service = self.webapp.service
         rec = await service.storage.get_game(game_id)
         if rec is None:
             raise KeyError(game_id)
         key = (rec.log_len, rec.deadline_at, rec.locale,
-               json.dumps((rec.ui or {}).get("names") or {}, sort_keys=True))
+               json.dumps(rec.ui or {}, sort_keys=True, default=str))  # names, drafts
         hit = self._cache.get(game_id)
         if hit is not None and hit[0] == key:
             self._cache.move_to_end(game_id)
@@ -261,7 +261,9 @@ class MiniAppRelay:
     async def run_act(self, args: dict[str, Any]) -> dict[str, Any] | None:
         """The owner's side of a forwarded press (``ShardWorker.calls["act"]``): claim it, run
         ``WebApp.act`` on the live game; the answer ``{"status", "body"}``, None when the call
-        is not to be run (its requester gave up, or its deadline passed)."""
+        is not to be run (its requester gave up, or its deadline passed). A press that changed
+        the game's ``ui`` (a draft's tap: no command) is answered once that is stored, so the
+        asker's next table, read from the store, shows it."""
         if time.time() > float(args.get("d", 0)) or \
                 not await self.redis.set(args["c"], "taken", nx=True, ex=CLAIM_SECONDS):
             self.counts["dropped"] += 1
@@ -271,8 +273,11 @@ class MiniAppRelay:
         webapp = self.webapp
         try:
             g = await webapp.service.live(int(args["g"]))
+            ui = json.dumps(g.ui, sort_keys=True, default=str)
             body = await webapp.act(g, int(args["u"]), dict(args["b"]), args.get("n"),
                                     bool(args.get("w")))
+            if json.dumps(g.ui, sort_keys=True, default=str) != ui:  # a draft tap: stored
+                await asyncio.wait_for(webapp.service.storage.ui_soon(g.id, dict(g.ui)), 5.0)
         except KeyError:
             return {"status": 404}
         except NotOwner:  # the shard moved meanwhile; nothing was stored here

@@ -93,6 +93,13 @@ async def test_the_table_on_any_worker_is_the_owner_s(cluster, clients) -> None:
         there = await table(clients[other.name], cluster, user, game_id)
         assert there == here
     assert game_id not in other.app.service.games  # read, never loaded as its own
+    # the ui record (names, drafts) changes without a command: read afresh too
+    first = await other.relay.snapshot(game_id)
+    live = await owner.app.service.live(game_id)
+    await owner.app.storage.ui_soon(game_id, {**live.ui, "drafts": {"x": {"seq": 1, "v": 2}}})
+    assert (await other.relay.snapshot(game_id)).ui["drafts"] == {"x": {"seq": 1, "v": 2}}
+    assert await other.relay.snapshot(game_id) is not first
+    await owner.app.storage.ui_soon(game_id, live.ui)
     # a command later, the other worker shows it at once (no stale view)
     user = players(cluster, st)[0]
     before = await table(clients[other.name], cluster, user, game_id)
@@ -215,3 +222,38 @@ async def test_a_press_the_owner_took_and_never_answered_is_told_as_unknown(
     assert status == 503
     assert answer["text"] == "The game did not answer in time. Look at the table before you " \
                              "try again."
+
+
+async def test_a_draft_tap_on_another_worker_shows_in_its_next_table(cluster, clients) -> None:
+    """NOIR's Killer opens «Kill» (a draft in the game's ``ui``, no command) through the worker
+    not serving the game: the table it reads next has the cells to pick, as the owner's has;
+    the kill tapped there lands in the owner's game."""
+    from bot.games.noir import choices
+    from bot.games.noir.drafting import stamp
+    from tests.bot import noir_driver as nd
+
+    h = ClusterHarness(cluster)
+    game_id = await nd.open_lobby(h, 6)
+    await nd.press_start(h)
+    owner = cluster.owner_of(GROUP)
+    other = next(n for n in cluster.nodes if n is not owner)
+    st = (await owner.app.service.live(game_id)).state
+    killer = next(u for u in cluster.users if u.id == st.current)
+    client = clients[other.name]
+    data = await table(client, cluster, killer, game_id)
+    kill = next(b for b in data["buttons"]
+                if b["a"] == "o" and b["t"] == choices.VIEWS.index("kill"))
+    length = await log_len(owner, game_id)
+    status, answer = await act(client, cluster, killer, game_id, a="o", t=kill["t"],
+                               s=kill["s"], d=kill.get("d"))
+    assert (status, answer["ok"]) == (200, True), answer
+    assert await log_len(owner, game_id) == length  # a draft: nothing in the log
+    there = await table(client, cluster, killer, game_id)
+    cells = [b for b in there["buttons"] if b["kind"] == "cell"]
+    assert cells
+    assert there == await table(clients[owner.name], cluster, killer, game_id)
+    cell = cells[0]
+    status, answer = await act(client, cluster, killer, game_id, a=cell["a"], t=cell["t"],
+                               s=stamp(st), d=cell.get("d"))
+    assert (status, answer) == (200, {"ok": True, "text": "✅"})
+    assert await log_len(owner, game_id) == length + 1
