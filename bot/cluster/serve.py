@@ -42,6 +42,7 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
     from aiohttp import web
 
     from .inbox import Inbox
+    from .miniapp import attach
     from .worker import ShardWorker
 
     redis = redis_client(settings.redis_url)
@@ -54,6 +55,9 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
     set_workers = getattr(app.sender.limiter, "set_workers", None)
     if set_workers is not None:  # without Redis, the workers' share of Telegram's 30 calls/s
         worker.leases.on_live = set_workers
+    relay = attach(app, worker, redis, prefix=settings.redis_prefix, shards=settings.shards)
+    if relay is not None:  # the Mini App answers on every worker (bot/cluster/miniapp.py)
+        await relay.start()
     await worker.start()
     web_app = web.Application()
     web_app.router.add_post(settings.webhook_path, inbox.handle)
@@ -82,4 +86,6 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
     finally:
         await runner.cleanup()  # no new updates are taken in ...
         await worker.stop()  # ... and the shards go to the other workers
+        if relay is not None:
+            await relay.stop()
         await redis.aclose()

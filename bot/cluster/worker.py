@@ -50,6 +50,7 @@ SWEEP_SECONDS = 10.0
 HAND_OVER_WAIT = 3.0  #: seconds a hand-over waits for the updates in progress
 MAX_HOPS = 3  #: times an update may be passed on to another shard
 DB_RETRY_SECONDS = 600.0  #: how long an update keeps being retried while the database is down
+REPLY_SECONDS = 30  #: expiry of a call's answer (its caller waits seconds, not more)
 
 #: what the handling of one update found: ("foreign", chat_id) or ("database", error)
 _FINDINGS: contextvars.ContextVar[list | None] = contextvars.ContextVar("cluster_findings",
@@ -101,6 +102,9 @@ class ShardWorker:
         #: figures for logs and the benchmark
         self.counts = {"handled": 0, "redelivered": 0, "passed_on": 0, "retried": 0}
         self.takeover_seconds: list[float] = []
+        #: calls other workers send on a shard's stream (``{"k": kind, "a": JSON, "r": reply
+        #: key}``): kind -> ``await handler(args) -> answer | None`` (see :meth:`_handle_call`)
+        self.calls: dict[str, Any] = {}
 
     def owns(self, chat_id: int) -> bool:
         """True while this worker serves ``chat_id``'s shard (``GameService.owns``)."""
@@ -231,6 +235,10 @@ class ShardWorker:
         """Handle one stream entry and acknowledge it (see the module docstring)."""
         from aiogram.types import Update
 
+        if "k" in fields:
+            await self._handle_call(shard, entry_id, fields)
+            return
+
         app = self.app
         data = json.loads(fields["u"])
         hops = int(fields.get("h", 0))
@@ -264,6 +272,32 @@ class ShardWorker:
             await self.redis.xack(stream_key(self.prefix, shard), GROUP, entry_id)
         except RedisError as error:  # handled anyway; a new owner skips what the log has
             logger.warning("update %s: XACK failed: %s", data["update_id"], error)
+
+    async def _handle_call(self, shard: int, entry_id: str, fields: dict[str, Any]) -> None:
+        """A call from another worker to this shard's owner (e.g. a Mini App press,
+        :mod:`bot.cluster.miniapp`): ``calls[k](args)``; its answer (unless None) is LPUSHed
+        as JSON to the reply key ``r``, expiring after :data:`REPLY_SECONDS`; then acknowledged.
+        """
+        kind, reply_key = fields.get("k"), fields.get("r")
+        handler = self.calls.get(kind)
+        answer: Any = None
+        try:
+            if handler is None:
+                logger.error("call %r on shard %s: no handler; dropped", kind, shard)
+            else:
+                answer = await handler(json.loads(fields.get("a") or "{}"))
+        except Exception:  # noqa: BLE001 - the caller is told, the stream goes on
+            logger.exception("call %r on shard %s failed", kind, shard)
+            answer = {"status": 500}
+        try:
+            if answer is not None and reply_key:
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    pipe.lpush(reply_key, json.dumps(answer, separators=(",", ":")))
+                    pipe.expire(reply_key, REPLY_SECONDS)
+                    await pipe.execute()
+            await self.redis.xack(stream_key(self.prefix, shard), GROUP, entry_id)
+        except RedisError as error:
+            logger.warning("call %r on shard %s: answer or XACK failed: %s", kind, shard, error)
 
     async def _pass_on(self, data: dict[str, Any], chat_id: int, hops: int) -> None:
         target = shard_of(chat_id, self.shards)

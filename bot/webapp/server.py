@@ -106,6 +106,10 @@ REFUSALS = {401: N_("Open this page from the bot's button."),
             403: N_("Only the game's players and the group's members see this table."),
             404: N_("You are not in a running game."),
             413: N_("This request is too large.")}
+#: a press the game's worker did not answer in time (many workers; nothing was applied)
+UNAVAILABLE = N_("The game did not answer in time; nothing was done. Please try again.")
+#: ... taken by the game's worker, which fell silent (it may have been applied)
+UNKNOWN = N_("The game did not answer in time. Look at the table before you try again.")
 
 
 def _refused(cls, reason: str, _) -> web.HTTPException:
@@ -176,8 +180,19 @@ async def act(request: web.Request) -> web.Response:
     if not isinstance(body, dict):
         return _error(400, "bad json")
     webapp, g, _viewer, uid = await _resolve(request, str(body.get("g", "") or ""))
-    return web.json_response(await webapp.act(g, uid, body, request.get(NAME_KEY),
-                                              request.get(WRITE_KEY, False)))
+    answer = await webapp.perform(g, uid, body, request.get(NAME_KEY),
+                                  request.get(WRITE_KEY, False))
+    _ = webapp.tr.get(g.locale)
+    if answer["status"] == 503:  # many workers: the game's worker did not answer
+        text = _(UNKNOWN if answer.get("unknown") else UNAVAILABLE)
+        return web.json_response({"error": "unavailable", "text": text}, status=503,
+                                 headers={"Retry-After": "2"})
+    if answer["status"] == 404:
+        return web.json_response({"error": "no such game", "text": _(REFUSALS[404])},
+                                 status=404)
+    if answer["status"] != 200:
+        return _error(answer["status"], "failed")
+    return web.json_response(answer["body"])
 
 
 async def stream(request: web.Request) -> web.StreamResponse:
@@ -188,25 +203,37 @@ async def stream(request: web.Request) -> web.StreamResponse:
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                        "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     try:
+        await webapp.follow(game_id)  # many workers: before the first table is read
+        if webapp.relay is not None:  # ... which may be older than the subscription
+            g = await webapp.load(game_id)
+            viewer = await webapp.viewer(g, uid)
         await resp.prepare(request)
         sent = await _send(resp, await webapp.table(g, viewer), None)
+        shown = g.state.commands  # the log's length the viewer's table is of
         while True:
             try:
                 seq = await asyncio.wait_for(q.get(), KEEPALIVE)
             except asyncio.TimeoutError:
                 await resp.write(b": keep-alive\n\n")
-                continue
-            while seq is not None and not q.empty():  # several commands at once: one table
-                seq = q.get_nowait()
-            if seq is None:
+                if webapp.relay is None:
+                    continue
+                seq = -1  # many workers: a lost notice is caught up here
+            told = [seq]
+            while not q.empty():  # several commands at once: one table
+                told.append(q.get_nowait())
+            if None in told:
                 break
-            g = await webapp.service.live(game_id)
+            if -1 not in told and max(told) <= shown:  # told twice (here, through Redis)
+                continue
+            g = await webapp.load(game_id)
             viewer = await webapp.viewer(g, uid)  # a player who was eliminated sees less now
             sent = await _send(resp, await webapp.table(g, viewer), sent)
+            shown = g.state.commands
     except (ConnectionResetError, NoAccess, KeyError):  # gone, or lost his access
         pass
     finally:
         webapp.unsubscribe(game_id, q)
+        await asyncio.shield(webapp.unfollow(game_id))  # even when the request is cancelled
     return resp
 
 

@@ -23,6 +23,7 @@ from ..games.spec import Press, Viewer
 from ..handlers.common import is_chat_admin, is_group_member, may_manage, refusal
 from ..handlers.lobby import join_lobby, lobby_press
 from ..i18n import N_
+from ..service import NotOwner
 from ..timings import timing_labels
 from ..views import timings_text
 from .log import EventLog, visible
@@ -60,6 +61,9 @@ class WebApp:
         self.log = EventLog(service.storage)
         self._streams: defaultdict[int, set[asyncio.Queue]] = defaultdict(set)
         self._members: dict[tuple[str, int, int], tuple[float, bool]] = {}
+        #: many workers (issue 12): the :class:`bot.cluster.miniapp.MiniAppRelay` reading,
+        #: streaming and acting on the games another worker serves; None: one process
+        self.relay: Any = None
 
     # --- who looks ---------------------------------------------------------------------------
     async def _member(self, kind: str, chat_id: int, user_id: int) -> bool:
@@ -97,9 +101,19 @@ class WebApp:
         if game_id is None:
             raise NoAccess(missing=True)
         try:
-            return await self.service.live(game_id)
+            return await self.load(game_id)
         except KeyError:
             raise NoAccess(missing=True) from None
+
+    async def load(self, game_id: int):
+        """The game: live where this worker serves it, else (many workers) read-only from the
+        store (``relay.snapshot``: ``read_only``, never changed here). Raises ``KeyError``."""
+        try:
+            return await self.service.live(game_id)
+        except NotOwner:
+            if self.relay is None:
+                raise
+            return await self.relay.snapshot(game_id)
 
     # --- the table ---------------------------------------------------------------------------
     async def table(self, g, viewer: Viewer) -> dict[str, Any]:
@@ -209,6 +223,20 @@ class WebApp:
         except IllegalCommand as exc:
             return {"ok": False, "text": refusal(self.tr, g.locale, exc)}
 
+    async def perform(self, g, user_id: int, data: dict, name: str | None = None,
+                      writable: bool = False) -> dict[str, Any]:
+        """:meth:`act` where the game lives: here, or (many workers, ``g.read_only``) on the
+        worker serving it (``relay.forward_act``). The answer ``{"status": 200, "body"}``;
+        ``{"status": 503}`` when the game's worker did not answer in time or lost the game
+        meanwhile (nothing applied: "try again"), with ``"unknown": True`` when it took the
+        press and fell silent; ``{"status": 404}`` for a game gone."""
+        if getattr(g, "read_only", False):
+            return await self.relay.forward_act(g, user_id, data, name, writable)
+        try:
+            return {"status": 200, "body": await self.act(g, user_id, data, name, writable)}
+        except NotOwner:  # the shard moved between reading the game and acting on it
+            return {"status": 503}
+
     async def lobby_act(self, g, user_id: int, code: str, name: str | None,
                         writable: bool = False) -> dict[str, Any]:
         """«Join», «Leave» or «Start» from the page: the deep link's and the lobby buttons'
@@ -263,11 +291,29 @@ class WebApp:
             if not subs:
                 del self._streams[game_id]
 
+    async def follow(self, game_id: int) -> None:
+        """A stream of the game opened here (after :meth:`subscribe`): with many workers, hear
+        of the commands stored by the worker serving it (``relay.follow``)."""
+        if self.relay is not None:
+            await self.relay.follow(game_id)
+
+    async def unfollow(self, game_id: int) -> None:
+        """A stream of the game closed here (after :meth:`unsubscribe`)."""
+        if self.relay is not None:
+            await self.relay.unfollow(game_id)
+
+    def wake(self, game_id: int, length: int) -> None:
+        """Tell the game's local streams its log's ``length`` now (-1: unknown, re-read)."""
+        for q in self._streams.get(game_id, ()):
+            q.put_nowait(length)
+
     async def on_step(self, g, before, after, events) -> None:
-        """``GameService.listeners``: a command was stored; wake the game's streams."""
+        """``GameService.listeners``: a command was stored; wake the game's streams (with many
+        workers, those on every worker: ``relay.publish``)."""
         self.log.on_step(g, before, after, events)
-        for q in self._streams.get(g.id, ()):
-            q.put_nowait(after.commands)
+        self.wake(g.id, after.commands)
+        if self.relay is not None:
+            self.relay.publish(g.id, after.commands)
 
     def close_streams(self) -> None:
         """Shutting down: every open stream ends."""

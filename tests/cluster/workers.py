@@ -21,6 +21,7 @@ from aiogram.types import Update
 
 from bot.app import App, build_app
 from bot.cluster.inbox import Inbox, stream_key
+from bot.cluster.miniapp import attach
 from bot.cluster.routing import route_chat, shard_of
 from bot.cluster.serve import redis_client
 from bot.cluster.worker import GROUP as STREAM_GROUP
@@ -39,12 +40,15 @@ class Node:
     inbox: Inbox
     redis: object
     alive: bool = True
+    relay: object = None  #: the Mini App's relay (``webapp_url`` given)
 
 
 class Cluster:
     def __init__(self, db_url: str, redis_url: str, prefix: str, *, workers: int = 2,
-                 shards: int = 8, ttl: float = 1.5, n_users: int = 7) -> None:
+                 shards: int = 8, ttl: float = 1.5, n_users: int = 7,
+                 webapp_url: str | None = None) -> None:
         self.db_url, self.redis_url, self.prefix = db_url, redis_url, prefix
+        self.webapp_url = webapp_url  #: the Mini App on every worker (bot/cluster/miniapp.py)
         self.count, self.shards, self.ttl = workers, shards, ttl
         self.session = RecordingSession()
         self.clock = FakeClock()
@@ -55,14 +59,18 @@ class Cluster:
     async def add_node(self, name: str, redis_url: str | None = None) -> Node:
         app = build_app(token=TEST_TOKEN, database_url=self.db_url, session=self.session,
                         deadlines_cls=ManualDeadlines, clock=self.clock,
-                        sender_kwargs=FAST_RATES, default_locale="en")
+                        sender_kwargs=FAST_RATES, default_locale="en",
+                        webapp_url=self.webapp_url)
         await app.start(recover=False)
         redis = redis_client(redis_url or self.redis_url)
         inbox = Inbox(redis, app.storage, prefix=self.prefix, shards=self.shards)
         worker = ShardWorker(app, redis, inbox, prefix=self.prefix, shards=self.shards,
                              worker=name, ttl=self.ttl)
+        relay = attach(app, worker, redis, prefix=self.prefix, shards=self.shards)
+        if relay is not None:
+            await relay.start()
         await worker.start()
-        node = Node(name, app, worker, inbox, redis)
+        node = Node(name, app, worker, inbox, redis, relay=relay)
         self.nodes.append(node)
         if self.updates is None:
             self.updates = Updates(app.bot, self.session, first_update_id=1)
@@ -143,11 +151,15 @@ class Cluster:
         await asyncio.gather(*tasks, return_exceptions=True)
         w.leases.held.clear()  # its in-memory games can no longer write
         node.app.deadlines.pending.clear()
+        if node.relay is not None:
+            await node.relay.stop()
 
     async def stop(self) -> None:
         for n in self.nodes:
             if n.alive:
                 await n.worker.stop()
+                if n.relay is not None:
+                    await n.relay.stop()
             await n.app.stop() if n.alive else await n.app.storage.close()
             await n.redis.aclose()
 
