@@ -124,6 +124,8 @@ async def test_the_deep_link_answers_when_another_worker_was_first(db_url: str) 
 
 async def test_a_403_seen_by_another_worker_leaves_the_game_to_its_holder(workers) -> None:
     one, two = workers
+    one.owns = lambda chat_id: chat_id == -1  # worker one serves chat -1, two the others
+    two.owns = lambda chat_id: chat_id != -1
     a = await one.new_game(-1, 1, "en", {})
     for uid in range(10, 16):
         await one.execute(a, join(uid, f"P{uid}"))
