@@ -2,8 +2,8 @@
 
 Any worker may receive any update. :class:`Inbox` answers Telegram's webhook request: it checks
 the secret header, finds the update's route chat (:func:`bot.cluster.routing.route_chat`) and so
-its shard, and runs one Lua script that both remembers the ``update_id`` (``SET NX`` with a
-day's expiry: Telegram delivers an update again when it saw no ``200``) and appends the update
+its shard, and runs one Lua script that both remembers the ``update_id`` (``SET NX`` with an
+hour's expiry: Telegram delivers an update again when it saw no ``200``) and appends the update
 to the shard's stream ``<prefix>s:<shard>`` — atomically, so an update is either queued once or
 not at all. Only then does it answer ``200``. The shard's owner handles it
 (:mod:`bot.cluster.worker`).
@@ -37,7 +37,9 @@ if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then
 end
 return 0
 """
-SEEN_MS = 24 * 3600 * 1000  #: how long an update_id is remembered (Telegram keeps updates 24 h)
+#: how long an update_id is remembered (ms): Telegram delivers an update again within minutes
+#: when our 200 was lost; an hour covers that at ~60 bytes a key (100 updates/s: ~20 MB)
+SEEN_MS = 3600 * 1000
 STREAM_MAXLEN = 10_000  #: entries kept per shard stream (handled ones are trimmed away)
 
 

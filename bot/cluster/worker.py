@@ -36,6 +36,7 @@ from typing import Any
 
 from redis.exceptions import RedisError, ResponseError
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..service import NotOwner
 from ..update_context import CURRENT_UPDATE, UpdateTag
@@ -49,6 +50,9 @@ GROUP = "workers"  #: the streams' consumer group
 SWEEP_SECONDS = 10.0
 HAND_OVER_WAIT = 3.0  #: seconds a hand-over waits for the updates in progress
 MAX_HOPS = 3  #: times an update may be passed on to another shard
+#: updates a worker handles at once; the reader waits (the rest stay queued in Redis) beyond it,
+#: so a burst cannot exhaust the database's connection pool or the memory
+MAX_IN_FLIGHT = 200
 DB_RETRY_SECONDS = 600.0  #: how long an update keeps being retried while the database is down
 REPLY_SECONDS = 30  #: expiry of a call's answer (its caller waits seconds, not more)
 
@@ -56,7 +60,7 @@ REPLY_SECONDS = 30  #: expiry of a call's answer (its caller waits seconds, not 
 _FINDINGS: contextvars.ContextVar[list | None] = contextvars.ContextVar("cluster_findings",
                                                                        default=None)
 #: the database failing (asyncpg raises a refused connection as it is, SQLAlchemy wraps the rest)
-_DB_ERRORS = (DBAPIError, ConnectionError)
+_DB_ERRORS = (DBAPIError, ConnectionError, PoolTimeout)
 
 
 def _database_down(error: BaseException) -> bool:
@@ -192,12 +196,13 @@ class ShardWorker:
         complained = False
         while True:
             streams = {stream_key(self.prefix, s): ">" for s in sorted(self.serving)}
-            if not streams:
-                await asyncio.sleep(0.1)
+            room = MAX_IN_FLIGHT - sum(len(t) for t in self._inflight.values())
+            if not streams or room <= 0:
+                await asyncio.sleep(0.05 if streams else 0.1)
                 continue
             try:
-                replies = await self.redis.xreadgroup(GROUP, self.worker, streams, count=100,
-                                                      block=500)
+                replies = await self.redis.xreadgroup(GROUP, self.worker, streams,
+                                                      count=min(100, room), block=500)
                 complained = False
             except ResponseError as error:  # Redis restarted empty: the groups are gone
                 if "NOGROUP" not in str(error):
