@@ -121,6 +121,7 @@ class Workers:
                                   "LEASE_SECONDS": str(lease_seconds), **(env or {})})
             for name in names}
         self.killed: set[str] = set()
+        self._marks: dict[str, int] = {}
 
     # --- lifecycle -------------------------------------------------------------------------------
     async def start(self, timeout: float = 60.0) -> None:
@@ -141,7 +142,9 @@ class Workers:
         await self.poll(settled, timeout, what="lease every shard to its worker")
 
     async def kill(self, name: str) -> float:
-        """SIGKILL worker ``name``; returns the monotonic time of the kill."""
+        """SIGKILL worker ``name``; returns the monotonic time of the kill (the other workers'
+        logs are marked there: :meth:`log_since_kill`)."""
+        self._marks = {n: len(p.log_text()) for n, p in self.procs.items()}
         self.killed.add(name)
         assert await self.procs[name].kill() == -9
         return time.monotonic()
@@ -172,7 +175,7 @@ class Workers:
             if owner is None or owner == other_than:
                 return False
             found[:] = [owner]
-            return "more shard(s):" in self.procs[owner].log_text()
+            return "more shard(s):" in self.log_since_kill(owner)
 
         await self.poll(taken, timeout, what=f"take {chat_id}'s shard over from {other_than}")
         return found[0], time.monotonic() - since
@@ -221,6 +224,10 @@ class Workers:
     def tracebacks(self) -> dict[str, list[str]]:
         return {n: [line for line in p.all_logs().splitlines() if line.startswith("Traceback")]
                 for n, p in self.procs.items() if "Traceback" in p.all_logs()}
+
+    def log_since_kill(self, name: str) -> str:
+        """What worker ``name`` logged since the last :meth:`kill` (its current start)."""
+        return self.procs[name].log_text()[self._marks.get(name, 0):]
 
     def all_logs(self) -> str:
         return "\n".join(f"===== worker {n} =====\n{p.all_logs()}" for n, p in self.procs.items())

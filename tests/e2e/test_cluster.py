@@ -6,6 +6,7 @@ and TEST_REDIS_URL (skipped otherwise); SHARDS=8 and LEASE_SECONDS=2 keep takeov
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -13,7 +14,8 @@ import pytest
 import pytest_asyncio
 
 from bot.storage import Storage
-from engine import Phase, Role
+from bot.handlers.game import CONFIRM
+from engine import Phase, Role, Team, command_from_dict
 
 from .cluster import (  # noqa: F401 - fixtures
     GROUP_RATE, TAKEOVER_BOUND, Workers, cluster_api, cluster_db, cluster_prefix, cluster_redis,
@@ -25,6 +27,7 @@ from .fake_api import FakeBotAPI
 pytestmark = needs_services
 
 GROUP = -1001000000120
+VOTE_SECONDS = 15  #: each vote window: the kill, the takeover and a vote fit in it
 
 
 @pytest_asyncio.fixture
@@ -86,3 +89,110 @@ async def test_a_whole_game_across_three_workers(cluster_api: FakeBotAPI, worker
     assert api.busiest_bot_second() <= 30
     # the game's group got at most 20 calls in any window of the (ten times faster) minute
     assert api.busiest_chat_window(GROUP, GROUP_RATE[1]) <= GROUP_RATE[0]
+
+
+async def _log(reader: Storage, game_id: int) -> list[tuple[int, int | None, str]]:
+    """The game's log rows: (seq, update_id, command type), in seq order."""
+    from sqlalchemy import select
+
+    from bot.storage.store import game_log
+
+    query = select(game_log.c.seq, game_log.c.update_id, game_log.c.command) \
+        .where(game_log.c.game_id == game_id).order_by(game_log.c.seq)
+    async with reader.engine.connect() as connection:
+        rows = (await connection.execute(query)).all()
+    return [(seq, update_id, type(command_from_dict(command)).__name__)
+            for seq, update_id, command in rows]
+
+
+async def _wait_state(table: Table, workers: Workers, check, what: str, timeout: float = 20.0):
+    """Poll the game's state in the database until ``check(state)``; returns the state."""
+    found: list = []
+
+    async def ok() -> bool:
+        st = await table.state()
+        found[:] = [st]
+        return bool(check(st))
+
+    await workers.poll(ok, timeout, what=what, every=0.1)
+    return found[0]
+
+
+async def test_the_worker_holding_the_game_is_killed_mid_vote(
+        cluster_api: FakeBotAPI, workers: Workers, reader: Storage) -> None:
+    api = cluster_api
+    table = Table(api, workers, reader, GROUP, first_user_id=13001)  # type: ignore[arg-type]
+    _ = table._
+    organiser = table.users[0]
+    await organiser.say(GROUP, f"/settings vote {VOTE_SECONDS}")
+    await table.wait_message(GROUP, _("vote {n} s").format(n=VOTE_SECONDS))
+    await table.join_all()
+    await table.start_game()
+    st = await table.state()
+    mafia, civilians = ids(st, Role.MAFIA), ids(st, Role.CIVILIAN)
+    (commissar,), (doctor,) = ids(st, Role.COMMISSAR), ids(st, Role.DOCTOR)
+    # as tests/e2e/test_restart.py: day 1 votes out a mafioso (three votes before the kill, one
+    # right after it, the window's timer then moves on to the civilian, who gets the last two);
+    # night 2 the other mafioso shoots that civilian; day 2 the town votes him out and wins
+    plan = Plan(nominations={1: [lambda s: mafia[0], lambda s: civilians[0]], 2: [lambda s: mafia[1]]},
+                kill=lambda s: civilians[0], heal=lambda s: doctor, check=lambda s: mafia[1])
+    st = await table.play(plan, until=lambda s: s.phase is Phase.VOTING)
+    assert st.vote.candidates == [mafia[0], civilians[0]] and st.vote.current == mafia[0]
+    vote_button = table.act(st, "vote", mafia[0])
+    voters = [table.by_id[p.user_id] for p in st.alive_active()]
+    before, right_after, last = voters[:3], voters[3], voters[4:]
+    for user in before:
+        await table.do(user, GROUP, st, "vote", mafia[0])
+    vote_message = api.message(GROUP, table.message_with(GROUP, vote_button))
+    target = seat_label(st, mafia[0])
+    await table.wait(lambda: f"{target} — 3" in (vote_message.text or ""), "show 3 votes")
+    await table.wait(lambda: not api.pending_updates, "acknowledge every update")
+
+    owner = await workers.owner(GROUP)
+    assert owner in workers.procs
+    killed_at = await workers.kill(owner)
+    crashed = await table.state()
+    assert crashed.phase is Phase.VOTING and set(crashed.vote.votes) == {u.id for u in before}
+    # pressed right after the kill: queued by a living worker for the game's shard
+    await right_after.press(GROUP, vote_message.message_id, vote_button, wait_answer=False)
+    pressed = list(api.callback_waiters.values())[-1]
+
+    new_owner, took = await workers.wait_owner(GROUP, other_than=owner, since=killed_at)
+    assert took <= TAKEOVER_BOUND, f"the game's shard was taken over after {took:.1f} s"
+    log = workers.log_since_kill(new_owner)
+    assert "1 open game(s) recovered" in log, log
+    answer = await asyncio.wait_for(asyncio.shield(pressed), 20)
+    assert answer.text == CONFIRM["vote"], answer
+    await table.wait(lambda: f"{target} — 4" in (vote_message.text or ""), "count the vote after the kill")
+    st = await table.state()
+    assert st.phase is Phase.VOTING and st.vote.current == mafia[0]
+    assert set(st.vote.votes) == {u.id for u in before + [right_after]}
+    again = await before[0].press(GROUP, vote_message.message_id, vote_button, timeout=20)
+    assert again is not None and again.text == _("You have already voted in this round.")
+
+    # nobody else votes for him: the window's timer, armed again by the new owner, moves on
+    st = await _wait_state(table, workers, lambda s: s.vote.current == civilians[0],
+                           "close the first vote window on its timer", timeout=VOTE_SECONDS + 10)
+    rows = await _log(reader, table.game_id)
+    assert rows[-1][2] == "PhaseTimeout" and rows[-1][1] is None, rows[-3:]
+    for user in last:
+        await table.do(user, GROUP, st, "vote", civilians[0])
+    await table.wait(lambda: _("🗳 Result of the vote:") in (vote_message.text or ""), "close the vote")
+    assert f"{target} — 4" in vote_message.text, vote_message.text
+    st = await table.state()
+    assert not st.players[mafia[0]].alive and st.phase is Phase.LAST_WORD
+
+    end = await table.play(plan)
+    assert end.phase is Phase.ENDED and end.winner is Team.TOWN and end.day == 2
+    await table.wait_message(GROUP, _("Roles:"))
+    rows = await _log(reader, table.game_id)
+    timeouts = [r for r in rows if r[2] == "PhaseTimeout"]
+    assert len({r[0] for r in rows}) == len(rows)
+    voted = [u for _s, u, kind in rows if kind == "CastVote"]
+    assert len(voted) == len(set(voted)), "a vote's update applied twice"
+    assert timeouts, "the timers fired"
+    await api.settle(quiet=1.0, timeout=20)
+    assert unanswered(api) == []
+    survivors = {n: p for n, p in workers.procs.items() if n != owner}
+    assert {n: p.problems() for n, p in survivors.items() if p.problems()} == {}
+    assert workers.tracebacks() == {}
