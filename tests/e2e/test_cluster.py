@@ -196,3 +196,90 @@ async def test_the_worker_holding_the_game_is_killed_mid_vote(
     survivors = {n: p for n, p in workers.procs.items() if n != owner}
     assert {n: p.problems() for n, p in survivors.items() if p.problems()} == {}
     assert workers.tracebacks() == {}
+
+
+async def _delivered_twice(workers: Workers, api: FakeBotAPI, update_id: int) -> list:
+    """Wait until both copies of a duplicated update were acknowledged; returns the deliveries."""
+    async def both() -> list:
+        ok = [d for d in api.deliveries_of(update_id) if d.ok]
+        return ok if {d.copy for d in ok} == {1, 2} else []
+
+    return await workers.poll(both, 20, what=f"deliver update {update_id} twice")
+
+
+async def test_duplicated_deliveries_and_two_presses_at_once_have_one_effect(
+        cluster_api: FakeBotAPI, workers: Workers, reader: Storage) -> None:
+    api = cluster_api
+    table = Table(api, workers, reader, GROUP, first_user_id=14001)  # type: ignore[arg-type]
+    _ = table._
+    await table.join_all()
+    await table.start_game()
+    st = await table.state()
+    civilians, mafia = ids(st, Role.CIVILIAN), ids(st, Role.MAFIA)
+    (commissar,), (doctor,) = ids(st, Role.COMMISSAR), ids(st, Role.DOCTOR)
+    plan = Plan(nominations={1: [lambda s: civilians[0], lambda s: commissar]},
+                kill=lambda s: civilians[1], heal=lambda s: doctor, check=lambda s: mafia[0])
+
+    # the six "I have read my role" presses, each delivered again after its 200 (a lost answer)
+    assert st.phase is Phase.READY
+    api.duplicate_next_updates(6)
+    st = await table.step(plan)
+    st = await _wait_state(table, workers, lambda s: s.phase is not Phase.READY, "end the intro")
+    twice = {d.update_id for d in api.webhook_deliveries if d.copy == 2}
+    assert len(twice) == 6
+    for update_id in twice:
+        await _delivered_twice(workers, api, update_id)
+    rows = await _log(reader, table.game_id)
+    assert [r[2] for r in rows].count("MarkReady") == 6
+    assert sorted(u for _s, u, kind in rows if u in twice) == sorted(twice), "each applied once"
+
+    st = await table.play(plan, until=lambda s: s.phase is Phase.VOTING)
+    voters = [table.by_id[p.user_id] for p in st.alive_active()]
+    button = table.act(st, "vote", st.vote.current)
+    message_id = table.message_with(GROUP, button)
+    one, two, three = voters[:3]
+
+    async def voted(user, **duplicate) -> list:
+        length = len(await _log(reader, table.game_id))
+        votes = len((await table.state()).vote.votes)
+        api.duplicate_next_updates(1, **duplicate)
+        await table.do(user, GROUP, st, "vote", st.vote.current)
+        update_id = api.updates_log[-1]["update_id"]
+        deliveries = await _delivered_twice(workers, api, update_id)
+        await api.settle(quiet=0.5, timeout=20)
+        assert len(await _log(reader, table.game_id)) == length + 1
+        assert len((await table.state()).vote.votes) == votes + 1
+        return deliveries
+
+    # Telegram's retry after a 200 it never got: the copy goes to the next worker
+    deliveries = await voted(one)
+    assert deliveries[0].target != deliveries[1].target
+    # both copies at the same moment, to two workers
+    deliveries = await voted(two, at_once=True)
+    assert deliveries[0].target != deliveries[1].target
+    assert abs(deliveries[0].started - deliveries[1].started) < 0.1
+
+    # two presses of the same vote button by the same player at once (two updates)
+    length = len(await _log(reader, table.game_id))
+    await three.press(GROUP, message_id, button, wait_answer=False)
+    await three.press(GROUP, message_id, button, wait_answer=False)
+    first, second = list(api.callback_waiters.values())[-2:]
+    presses = [u["update_id"] for u in api.updates_log[-2:]]
+    answers = await asyncio.wait_for(asyncio.gather(asyncio.shield(first), asyncio.shield(second)), 20)
+    assert sorted(a.text for a in answers) == sorted(
+        [CONFIRM["vote"], _("You have already voted in this round.")]), answers
+    await api.settle(quiet=0.5, timeout=20)
+    rows = await _log(reader, table.game_id)
+    assert len(rows) == length + 1
+    assert len({d.target for u in presses for d in api.deliveries_of(u) if d.ok}) == 2, \
+        "the two presses went to two workers"
+    assert set((await table.state()).vote.votes) >= {one.id, two.id, three.id}
+
+    duplicated = {d.update_id for d in api.webhook_deliveries if d.copy == 2}
+    assert len(duplicated) == 8
+    per_update = {u: sum(1 for r in rows if r[1] == u) for u in duplicated}
+    assert set(per_update.values()) == {1}, per_update
+    told = sum(p.all_logs().count("delivered again: handled once") for p in workers.procs.values())
+    assert told == 8
+    assert unanswered(api) == []
+    assert workers.problems() == {}
