@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import secrets
 import time
 import uuid
@@ -51,6 +52,8 @@ TAKEOVER_BOUND = 10.0  #: issue 12: a dead worker's games continue elsewhere wit
 #: Telegram's 20 calls per group per minute on a clock ten times faster (20 per 6 s), so that a
 #: whole game takes seconds, not minutes; the tests check that window (``busiest_chat_window``)
 GROUP_RATE = (20, 6.0)
+_HANDLED = re.compile(r"Update id=(\d+) is (?:not )?handled")
+_PASSED_ON = re.compile(r"update (\d+) belongs to shard \d+: passed on")
 
 
 @pytest_asyncio.fixture
@@ -224,6 +227,22 @@ class Workers:
     def tracebacks(self) -> dict[str, list[str]]:
         return {n: [line for line in p.all_logs().splitlines() if line.startswith("Traceback")]
                 for n, p in self.procs.items() if "Traceback" in p.all_logs()}
+
+    def handlers(self) -> dict[int, set[str]]:
+        """Update id -> the workers that fed it to their Dispatcher (aiogram logs "Update id=N is
+        handled", or "is not handled" when no handler wanted it)."""
+        return self._by_update(_HANDLED)
+
+    def passers(self) -> dict[int, set[str]]:
+        """Update id -> the workers that found it belongs to another shard and passed it on."""
+        return self._by_update(_PASSED_ON)
+
+    def _by_update(self, pattern: re.Pattern) -> dict[int, set[str]]:
+        found: dict[int, set[str]] = {}
+        for name, proc in self.procs.items():
+            for update_id in pattern.findall(proc.all_logs()):
+                found.setdefault(int(update_id), set()).add(name)
+        return found
 
     def log_since_kill(self, name: str) -> str:
         """What worker ``name`` logged since the last :meth:`kill` (its current start)."""

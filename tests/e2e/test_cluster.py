@@ -61,6 +61,9 @@ async def test_a_whole_game_across_three_workers(cluster_api: FakeBotAPI, worker
     api = cluster_api
     table = Table(api, workers, reader, GROUP, first_user_id=12001)  # type: ignore[arg-type]
     _ = table._
+    for user in table.users:  # each starts the bot first: no game yet, any worker may answer
+        await user.start()
+        await table.wait(lambda user=user: api.messages(user.id), f"greet {user.first_name}")
     await table.join_all()
     await table.start_game()
     st = await table.state()
@@ -80,8 +83,14 @@ async def test_a_whole_game_across_three_workers(cluster_api: FakeBotAPI, worker
     assert acknowledged == {p.webhook_endpoint for p in workers.procs.values()}
     assert set((await workers.leases()).values()) == set(workers.procs)
     owner = await workers.owner(GROUP)
-    passed = {n for n, p in workers.procs.items() if "passed on" in p.all_logs()}
-    assert passed - {owner}, "a join came to a worker not serving the game, which passed it on"
+    handlers, passers = workers.handlers(), workers.passers()
+    assert set(handlers) == {u["update_id"] for u in api.updates_log}, "every update handled"
+    for update_id, names in handlers.items():  # by one worker (which may pass it on first)
+        assert len(names - passers.get(update_id, set())) == 1, (update_id, names)
+    assert len({n for names in handlers.values() for n in names}) >= 2, handlers
+    game_updates = {u["update_id"] for u in api.updates_log
+                    if "callback_query" in u or u.get("message", {}).get("chat", {}).get("id") == GROUP}
+    assert all(owner in handlers[u] for u in game_updates), "the game's owner handled its updates"
 
     assert unanswered(api) == []
     assert workers.tracebacks() == {}
