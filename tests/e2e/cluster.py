@@ -14,7 +14,8 @@ and ``WORKER_ID`` and the same ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL``, ``R
 :meth:`Workers.wait_until` has the shape :class:`tests.e2e.conftest.Table` needs of its ``proc``
 and fails fast, with every worker's log, when a worker that should live exits. Times in seconds.
 
-Fixtures (function scope: each test has its own stand-in, Redis prefix and database):
+Fixtures (function scope: each test has its own stand-in, Redis prefix and database; the e2e
+conftest imports them):
 ``cluster_api``, ``cluster_db`` (a fresh PostgreSQL database, dropped afterwards), ``cluster_redis``
 (a client; the test's keys are deleted afterwards) and ``cluster_prefix``; the tests skip unless
 both ``TEST_DATABASE_URL`` and ``TEST_REDIS_URL`` are set.

@@ -27,9 +27,8 @@ from bot.storage import Storage
 from engine import Phase
 
 from .botproc import _SETTINGS_ENV, PROJECT_ROOT, BotProcess, BotProcessError
-from .cluster import (  # noqa: F401 - fixtures
-    LEASE_SECONDS, SHARDS, TAKEOVER_BOUND, TEST_REDIS_URL, cluster_api, cluster_db,
-    cluster_prefix, cluster_redis, needs_services,
+from .cluster import (
+    LEASE_SECONDS, SHARDS, TAKEOVER_BOUND, TEST_REDIS_URL, needs_services,
 )
 from .conftest import Plan, Table
 from .fake_api import FakeBotAPI
