@@ -38,7 +38,10 @@ class GameOps:
                        ruleset: str = "party", ui: dict | None = None) -> int:
         """Create a lobby; ``ui``: presentation data it starts with (e.g. the chat's title), in
         place before any other update can reach the game. Raises ``storage.ActiveGameExists``
-        if the chat has one already."""
+        if the chat has one already, ``NotOwner`` (before anything is stored) when another
+        worker serves the chat (issue 12)."""
+        if self.owns is not None and not self.owns(chat_id):
+            raise NotOwner(chat_id)
         rs = find_game(ruleset)
         game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings,
                                                  secrets.randbits(62))

@@ -203,7 +203,10 @@ class ShardWorker:
             for key, entries in replies or ():
                 shard = int(str(key).rsplit(":", 1)[1])
                 for entry_id, fields in entries:
-                    self._spawn(shard, entry_id, fields)
+                    if shard in self.serving:
+                        self._spawn(shard, entry_id, fields)
+                    else:  # handed over while this read was under way: not ours to handle
+                        await self._requeue(shard, entry_id, fields)
 
     def _spawn(self, shard: int, entry_id: str, fields: dict[str, Any]) -> None:
         task = asyncio.get_running_loop().create_task(self._handle(shard, entry_id, fields))
@@ -249,6 +252,23 @@ class ShardWorker:
             await self.redis.xack(stream_key(self.prefix, shard), GROUP, entry_id)
         except RedisError as error:  # handled anyway; a new owner skips what the log has
             logger.warning("update %s: XACK failed: %s", data["update_id"], error)
+
+    async def _requeue(self, shard: int, entry_id: str, fields: dict[str, Any]) -> None:
+        """An entry read from ``shard`` after it was handed over (the blocking read began
+        before): queued again on its stream, unhandled, for the new owner; then acknowledged
+        here. (Handled here, a handler's work before the game's ownership check, such as
+        /newgame's insert, would be done by a worker that does not serve the chat.)"""
+        hops = int(fields.get("h", 0))
+        data = json.loads(fields["u"])
+        try:
+            await self.inbox.put(data, shard, hops=hops + 1, dedupe=False)
+            await self.redis.xack(stream_key(self.prefix, shard), GROUP, entry_id)
+        except RedisError as error:  # left pending: the next owner's claim finds it
+            logger.warning("update %s of a handed-over shard not queued again: %s",
+                           data.get("update_id"), error)
+            return
+        logger.info("update %s read after shard %s was handed over: queued again for its "
+                    "owner", data.get("update_id"), shard)
 
     async def _pass_on(self, data: dict[str, Any], chat_id: int, hops: int) -> None:
         target = shard_of(chat_id, self.shards)
