@@ -169,9 +169,12 @@ class Workers:
         return await self.redis.get(f"{self.prefix}lease:{shard_of(chat_id, self.shards)}")
 
     async def wait_owner(self, chat_id: int, *, other_than: str, since: float,
-                         timeout: float = 30.0) -> tuple[str, float]:
+                         logged: str = "more shard(s):", timeout: float = 30.0
+                         ) -> tuple[str, float]:
         """Wait until a worker other than ``other_than`` holds ``chat_id``'s shard *and* logged
-        that it serves it; returns (its name, seconds from ``since`` to that log line)."""
+        ``logged`` since the last kill (default: that it serves more shards; "1 open game(s)
+        recovered" when the chat's game is the one open game); returns (its name, seconds from
+        ``since`` to that log line)."""
         found: list[str] = []
 
         async def taken() -> bool:
@@ -179,7 +182,7 @@ class Workers:
             if owner is None or owner == other_than:
                 return False
             found[:] = [owner]
-            return "more shard(s):" in self.log_since_kill(owner)
+            return logged in self.log_since_kill(owner)
 
         await self.poll(taken, timeout, what=f"take {chat_id}'s shard over from {other_than}")
         return found[0], time.monotonic() - since
