@@ -36,21 +36,39 @@ class GameOps:
                        ruleset: str = "party", ui: dict | None = None) -> int:
         """Create a lobby; ``ui``: presentation data it starts with (e.g. the chat's title), in
         place before any other update can reach the game. Raises ``storage.ActiveGameExists``
-        if the chat has one already."""
+        if the chat has one already, ``NotOwner`` (before anything is stored) when another
+        worker serves the chat (issue 12)."""
+        if self.owns is not None and not self.owns(chat_id):
+            raise NotOwner(chat_id)
         rs = find_game(ruleset)
         game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings,
                                                  secrets.randbits(62))
-        if ui:
-            async with self._locks[game_id]:
-                (await self._load(game_id)).ui.update(ui)
-        await self.execute(game_id, CreateGame(user_id=user_id, ruleset=rs.name,
-                                               settings=settings))
+        try:
+            if ui:
+                async with self._locks[game_id]:
+                    (await self._load(game_id)).ui.update(ui)
+            await self.execute(game_id, CreateGame(user_id=user_id, ruleset=rs.name,
+                                                   settings=settings))
+        except BaseException:  # e.g. NotOwner: the shard moved meanwhile; never an empty lobby
+            await self._abandon(game_id)
+            raise
         if self.deadlines is not None:
             g = self.games[game_id]
             g.deadline = self.clock() + timedelta(seconds=self.lobby_timeout)
             await self.storage.set_deadline(game_id, None, g.deadline)
             self.deadlines.arm(game_id, None, g.deadline)
         return game_id
+
+    async def _abandon(self, game_id: int) -> None:
+        """A lobby row whose ``CreateGame`` could not be stored: marked cancelled (best effort),
+        so the chat is free for the next /newgame."""
+        self.games.pop(game_id, None)
+        try:
+            rec = await self.storage.get_game(game_id)
+            if rec is not None and rec.log_len == 0:
+                await self.storage.set_status(game_id, "cancelled")
+        except Exception:  # noqa: BLE001 - the original error is what the caller must see
+            logger.exception("game %s: could not cancel the unstarted lobby", game_id)
 
     async def start(self, game_id: int, user_id: int) -> list[Event]:
         """Deal with the game's seed (replayable) and start. Raises IllegalCommand."""

@@ -227,7 +227,10 @@ class ShardWorker:
             for key, entries in replies or ():
                 shard = int(str(key).rsplit(":", 1)[1])
                 for entry_id, fields in entries:
-                    self._spawn(shard, entry_id, fields)
+                    if shard in self.serving:
+                        self._spawn(shard, entry_id, fields)
+                    else:  # handed over while this read was under way: not ours to handle
+                        await self._requeue(shard, entry_id, fields)
 
     def _spawn(self, shard: int, entry_id: str, fields: dict[str, Any]) -> None:
         task = asyncio.get_running_loop().create_task(self._handle(shard, entry_id, fields))
@@ -303,6 +306,26 @@ class ShardWorker:
             await self.redis.xack(stream_key(self.prefix, shard), GROUP, entry_id)
         except RedisError as error:
             logger.warning("call %r on shard %s: answer or XACK failed: %s", kind, shard, error)
+
+    async def _requeue(self, shard: int, entry_id: str, fields: dict[str, Any]) -> None:
+        """An entry read from ``shard`` after it was handed over (the blocking read began
+        before): queued again on its stream, unhandled, for the new owner; then acknowledged
+        here. (Handled here, a handler's work before the game's ownership check, such as
+        /newgame's insert, would be done by a worker that does not serve the chat.)"""
+        what = fields.get("k") or json.loads(fields.get("u") or "{}").get("update_id")
+        try:
+            if "k" in fields:  # a call (a Mini App press): the very entry again
+                await self.redis.xadd(stream_key(self.prefix, shard), dict(fields))
+            else:
+                hops = int(fields.get("h", 0))
+                await self.inbox.put(json.loads(fields["u"]), shard, hops=hops + 1,
+                                     dedupe=False)
+            await self.redis.xack(stream_key(self.prefix, shard), GROUP, entry_id)
+        except RedisError as error:  # left pending: the next owner's claim finds it
+            logger.warning("entry %s of a handed-over shard not queued again: %s", what, error)
+            return
+        logger.info("entry %s read after shard %s was handed over: queued again for its owner",
+                    what, shard)
 
     async def _pass_on(self, data: dict[str, Any], chat_id: int, hops: int) -> None:
         target = shard_of(chat_id, self.shards)

@@ -50,3 +50,31 @@ async def test_a_redelivered_update_is_not_applied_again(db_url: str) -> None:
         assert late.id in (await h.game()).state.players
     finally:
         await h.stop()
+
+
+async def test_a_lobby_whose_first_command_fails_leaves_the_chat_free(db_url: str) -> None:
+    """/newgame stores the game's row, then its CreateGame: when the second step fails (the
+    chat's shard moved to another worker meanwhile) the row is cancelled, never left as an
+    empty open game that would block the chat."""
+    from bot.service import NotOwner
+
+    h = await make_harness(db_url, n_users=2)
+    try:
+        real = h.service.execute
+
+        async def moved(*args, **kwargs):
+            raise NotOwner(-1001234567890)
+
+        h.service.execute = moved
+        try:
+            await h.service.new_game(-1001234567890, h.users[0].id, "en", {})
+        except NotOwner:
+            pass
+        else:
+            raise AssertionError("NotOwner expected")
+        h.service.execute = real
+        assert await h.app.storage.active_game_for_chat(-1001234567890) is None
+        await h.command(h.users[0], "/newgame")
+        assert (await h.game()).state is not None
+    finally:
+        await h.stop()

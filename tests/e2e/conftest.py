@@ -32,6 +32,7 @@ from bot.texts import ROLE_ICONS, ROLE_NAMES
 from engine import GameState, Phase, Role, Team, command_from_dict, replay
 
 from .botproc import BotProcess
+from .cluster import cluster_api, cluster_db, cluster_prefix, cluster_redis  # noqa: F401 - fixtures
 from .fake_api import FakeBotAPI
 from .model import CallbackAnswer, StoredMessage, unisolated
 from .users import SimUser
