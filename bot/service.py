@@ -24,7 +24,7 @@ from .names import show_names, with_names
 from .recovery import recover_games
 from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
 from .service_ops import GameOps, NotOwner
-from .update_context import CURRENT_UPDATE
+from .update_context import current_update
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ class GameService(GameOps):
         handled again after its worker died applies nothing twice: when the log already has a
         command of it, nothing is applied and ``[]`` is returned.
         """
-        tag = CURRENT_UPDATE.get()
+        tag = current_update()
         async with self._locks[game_id]:
             g = await self._load(game_id)
             if tag is not None and tag.redelivered and \

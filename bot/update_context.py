@@ -14,16 +14,28 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass
 class UpdateTag:
     """``update_id``: Telegram's id of the update; ``redelivered``: it may have been handled
-    before, by a worker that died before acknowledging it."""
+    before, by a worker that died before acknowledging it; ``done``: its handling is over.
+
+    A task started while an update is handled (a timer armed by its command, a Sender lane, a
+    background write) inherits a copy of the context and so this tag; once the handling is over
+    (``done``) the tag no longer speaks for what such a task does (:func:`current_update`)."""
 
     update_id: int
     redelivered: bool = False
+    done: bool = False
 
 
 CURRENT_UPDATE: ContextVar[UpdateTag | None] = ContextVar("current_update", default=None)
+
+
+def current_update() -> UpdateTag | None:
+    """The update whose handling is running now, or None (a timer, recovery, a task that
+    outlived the update that started it)."""
+    tag = CURRENT_UPDATE.get()
+    return None if tag is None or tag.done else tag
 
 
 async def tag_updates(handler, event, data: dict[str, Any]) -> Any:
@@ -32,8 +44,10 @@ async def tag_updates(handler, event, data: dict[str, Any]) -> Any:
     current = CURRENT_UPDATE.get()
     if current is not None and current.update_id == event.update_id:
         return await handler(event, data)
-    token = CURRENT_UPDATE.set(UpdateTag(event.update_id))
+    tag = UpdateTag(event.update_id)
+    token = CURRENT_UPDATE.set(tag)
     try:
         return await handler(event, data)
     finally:
+        tag.done = True
         CURRENT_UPDATE.reset(token)

@@ -254,13 +254,15 @@ class ShardWorker:
         while True:
             findings: list = []
             token_f = _FINDINGS.set(findings)
-            token_u = CURRENT_UPDATE.set(UpdateTag(int(data["update_id"]), redelivered))
+            tag = UpdateTag(int(data["update_id"]), redelivered)
+            token_u = CURRENT_UPDATE.set(tag)
             try:
                 update = Update.model_validate(data, context={"bot": app.bot})
                 await app.dp.feed_update(app.bot, update)
             except Exception:  # noqa: BLE001 - aiogram's errors router logs handler bugs
                 logger.exception("update %s could not be handled", data.get("update_id"))
             finally:
+                tag.done = True  # what its tasks do later is not this update's (timers...)
                 _FINDINGS.reset(token_f)
                 CURRENT_UPDATE.reset(token_u)
             db_error = next((f[1] for f in findings if f[0] == "database"), None)

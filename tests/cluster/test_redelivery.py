@@ -78,3 +78,35 @@ async def test_a_lobby_whose_first_command_fails_leaves_the_chat_free(db_url: st
         assert (await h.game()).state is not None
     finally:
         await h.stop()
+
+
+async def test_work_that_outlives_its_update_is_not_stamped_with_it(db_url: str) -> None:
+    """A timer armed while an update was handled runs in a copy of that update's context; once
+    the update's handling is over, the commands it applies are not that update's (else a
+    redelivered update's tag could make a later timer look 'already applied')."""
+    import asyncio
+
+    h = await make_harness(db_url, n_users=7)
+    try:
+        game_id = await join_all(h, h.users[:6])
+        later: list[asyncio.Future] = []
+        tag = UpdateTag(424242, redelivered=True)
+        token = CURRENT_UPDATE.set(tag)
+        try:  # a task started during the handling, running after it (like a timer)
+            gate = asyncio.Event()
+
+            async def timer() -> None:
+                await gate.wait()
+                await h.service.execute(game_id, lambda g: game_of(g.state).leave(h.users[5].id))
+
+            later.append(asyncio.ensure_future(timer()))
+        finally:
+            tag.done = True
+            CURRENT_UPDATE.reset(token)
+        length = await _log_len(h, game_id)
+        gate.set()
+        await later[0]
+        assert await _log_len(h, game_id) == length + 1  # applied, not skipped as redelivered
+        assert not await h.app.storage.update_applied(game_id, 424242)  # and not stamped
+    finally:
+        await h.stop()
