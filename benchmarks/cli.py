@@ -12,7 +12,6 @@ from engine import find_ruleset
 
 DEFAULT_GAMES = 20
 DEFAULT_ENGINE_GAMES = 300
-DEFAULT_KILL_AFTER = 20.0  #: seconds into the games when --workers SIGKILLs a worker
 
 
 PRESETS = ("party", "club", "online", "forum")
@@ -67,7 +66,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="with --workers: Redis URL (default: $REDIS_URL or $TEST_REDIS_URL)")
     parser.add_argument("--kill-after", type=float, default=None, metavar="SEC",
                         help="with --workers: SIGKILL the worker holding the most shards SEC "
-                             "seconds into the games (default 20 s; 0: no kill)")
+                             "seconds into the games (default: once the players made a third "
+                             "of the presses the games take; 0: no kill)")
     parser.add_argument("--lease", type=float, default=3.0, metavar="SEC",
                         help="with --workers: LEASE_SECONDS of the workers (default 3)")
     parser.add_argument("--real-limits", action="store_true",
@@ -107,9 +107,7 @@ def _check_workers(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     args.redis = args.redis or os.environ.get("REDIS_URL") or os.environ.get("TEST_REDIS_URL")
     if not args.redis:
         parser.error("--workers needs Redis: --redis redis://host:6379/0 (or $TEST_REDIS_URL)")
-    if args.kill_after is None:
-        args.kill_after = DEFAULT_KILL_AFTER
-    if args.kill_after < 0 or args.lease <= 0:
+    if (args.kill_after is not None and args.kill_after < 0) or args.lease <= 0:
         parser.error("--kill-after must be >= 0 and --lease > 0")
 
 
@@ -130,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         run = asyncio.run(run_workers(
             args.workers, args.games or DEFAULT_GAMES, args.db, args.redis, seed=args.seed,
-            kill_after=args.kill_after or None, lease_seconds=args.lease,
+            kill_after=args.kill_after, lease_seconds=args.lease,
             group_rate=None if args.real_limits else (1200, 60.0)))
         print(report_workers(run, args.seed))
         sys.stdout.flush()

@@ -7,7 +7,9 @@ from sqlalchemy.engine import make_url
 from bot.telegram_limits import GLOBAL_RATE, GROUP_RATE
 
 from .figures import percentile
-from .workers_bench import BUTTON_WAIT, PLAYERS, WorkersRun
+from .workers_bench import PLAYERS
+from .workers_figures import WorkersRun
+from .workers_table import BUTTON_WAIT
 
 
 def _ms(seconds: float) -> str:
@@ -21,13 +23,13 @@ def report_workers(run: WorkersRun, seed: int) -> str:
     rate = ("the Sender's group rate lifted to "
             f"{run.group_rate[0]} per {run.group_rate[1]:.0f} s in each worker"
             if run.group_rate else "the Sender's own rates")
-    if run.kill_after is None:
-        kill = "no kill (one worker)" if run.workers == 1 else "no kill (--kill-after 0)"
+    if run.killed is None:
+        kill = "no kill (one worker)" if run.workers == 1 else "no kill"
     elif run.takeover is None:
-        kill = f"worker {run.killed} SIGKILLed at {run.kill_after:.0f} s: NOT taken over"
+        kill = f"worker {run.killed} SIGKILLed at {run.killed_after:.1f} s: NOT taken over"
     else:
         kill = (f"{run.takeover:.2f} s (worker {run.killed}, holding {run.killed_shards} of the "
-                f"shards, SIGKILLed {run.kill_after:.0f} s into the games; LEASE_SECONDS "
+                f"shards, SIGKILLed {run.killed_after:.1f} s into the games; LEASE_SECONDS "
                 f"{run.lease_seconds:g})")
     lines = [
         f"mafia-bot benchmark: {run.games} party games × {PLAYERS} players over {run.workers} "
@@ -57,6 +59,9 @@ def report_workers(run: WorkersRun, seed: int) -> str:
         f"across all workers (Telegram's limit {GROUP_RATE[0]}; {rate})",
         f"  busiest bot second    {run.busiest_bot_second} calls in any 1 s, all chats, all "
         f"workers (Telegram's limit {GLOBAL_RATE[0]})",
+        f"  benchmark process     {run.bench_cpu:.1f} CPU s (the stand-in Bot API and the "
+        f"players, who read the game log before each step: a closed loop, each table waits for "
+        f"every answer)",
         "per worker             received  handled   CPU s    RSS MiB (peak)",
     ]
     for w in run.per_worker:
