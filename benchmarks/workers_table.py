@@ -57,6 +57,7 @@ class Watch:
 
 
 BUTTON_WAIT = 20.0  #: seconds a player waits for a button before he waits for the timer instead
+LOBBY_TRIES = 3  #: times the organiser opens a lobby that does not show
 TIMER_WAIT = 240.0  #: seconds he then waits for the game to move on (its phase's timer)
 
 
@@ -97,6 +98,23 @@ def bench_table_class():
                 self.missing_notes = [*self.missing_notes, f"game {self.game_id}: {data} by "
                                       f"{user.id} was not answered"]
                 raise Moved() from None
+
+        async def open_lobby(self, command: str = "/newgame"):
+            """The organiser sends ``command``; if no lobby comes within :data:`BUTTON_WAIT`
+            (the worker died with it in its queue) he does what a person would: /cancel, then
+            ``command`` again (three tries)."""
+            for attempt in range(LOBBY_TRIES):
+                try:
+                    return await super().open_lobby(command)
+                except TimeoutError:
+                    if attempt == LOBBY_TRIES - 1:
+                        raise
+                    self.missing += 1
+                    self.missing_notes = [*self.missing_notes, f"chat {self.chat_id}: no lobby "
+                                          f"after {command} (sent /cancel and {command} again)"]
+                    await self.users[0].say(self.chat_id, "/cancel")
+                    await asyncio.sleep(2.0)
+            raise AssertionError("unreachable")
 
         async def join_all(self, command: str = "/newgame") -> None:
             """Everyone follows the lobby's deep link; joined = in the log (his "✅" may be lost
