@@ -6,7 +6,9 @@ The stand-in Bot API server of the end-to-end tests (:class:`tests.e2e.fake_api.
 runs in this process and delivers every update by webhook, spread round-robin over N real
 ``python -m bot`` processes (:class:`tests.e2e.botproc.BotProcess`, webhook mode, ``REDIS_URL``
 with a prefix of the run's own, one PostgreSQL database, ``LEASE_SECONDS`` short). A delivery
-refused by a dead worker is posted again to the next one, as Telegram retries. The simulated
+refused by a dead worker is posted again to the next one, as Telegram retries; the dead worker
+leaves the rotation :data:`HEALTH_CHECK` seconds after its death, as behind a load balancer that
+checks its backends. The simulated
 players act from outside with the e2e :class:`tests.e2e.conftest.Table` (party preset, six
 players): they press only buttons the bot really sent, read whose turn it is from the game log,
 and check every answer.
@@ -44,6 +46,7 @@ GROUP_BASE = -1_008_000_000_000
 USER_BASE = 700_000_000_000
 PLAYERS = 6  #: the e2e Table seats six (tests.e2e.conftest.NAMES)
 PRESSES_PER_GAME = 40  #: button presses one simulated game takes (measured: 38-41)
+HEALTH_CHECK = 2.0  #: seconds until the dead worker leaves the stand-in's rotation
 POLL = 0.05  #: seconds between two looks at the leases while a takeover is measured
 
 
@@ -206,6 +209,7 @@ async def _kill(run: WorkersRun, api, names, leases: Leases, started: float) -> 
     await proc.kill()
     killed_at = time.monotonic()
     run.killed, run.killed_shards = victim, count
+    asyncio.get_running_loop().call_later(HEALTH_CHECK, _drop_target, api, proc.webhook_base)
     live = {n for n, p in names.items() if p.running}
     while True:
         owners = await leases.record()
@@ -218,6 +222,11 @@ async def _kill(run: WorkersRun, api, names, leases: Leases, started: float) -> 
             run.failures.append("the dead worker's shards were not served again within 60 s")
             return
         await asyncio.sleep(POLL)
+
+
+def _drop_target(api, base: str) -> None:
+    """The load balancer's health check noticed the dead worker: no more POSTs to it."""
+    api.webhook_targets = [t for t in api.webhook_targets or () if t != base]
 
 
 async def _settle(api, timeout: float = 30.0) -> None:

@@ -7,7 +7,7 @@ from sqlalchemy.engine import make_url
 from bot.telegram_limits import GLOBAL_RATE, GROUP_RATE
 
 from .figures import percentile
-from .workers_bench import PLAYERS
+from .workers_bench import HEALTH_CHECK, PLAYERS
 from .workers_figures import WorkersRun
 from .workers_table import BUTTON_WAIT
 
@@ -41,7 +41,9 @@ def report_workers(run: WorkersRun, seed: int) -> str:
         f"{run.wall:.1f} s wall",
         f"  updates               {run.updates:,} acknowledged in {run.wall:.1f} s → "
         f"{run.updates / max(run.wall, 1e-9):.1f} updates/s handled by all workers "
-        f"({run.failed_posts} POSTs refused or failed and delivered again)",
+        f"({run.failed_posts} POSTs refused or failed and delivered again"
+        + (f"; the dead worker left the rotation {HEALTH_CHECK:.0f} s after the kill)"
+           if run.killed else ")"),
         f"  webhook answer        p50 {_ms(percentile(hook, 50))}, p99 {_ms(percentile(hook, 99))}, "
         f"max {_ms(max(hook, default=0.0))} (the stand-in's POST to its 2xx)",
         f"  update-to-answer      p50 {_ms(percentile(answer, 50))}, "
