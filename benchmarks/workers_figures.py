@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.cluster.routing import shard_of
+from tests.e2e.rates import busiest_window
 
 SHARDS = 64  #: the workers' SHARDS (the default)
 
@@ -64,6 +65,7 @@ class WorkersRun:
     failures: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     group_rate: tuple[int, float] | None = None
+    busiest_bot_second_sent: int = 0  #: the same without answerCallbackQuery (not the Sender's)
     bench_cpu: float = 0.0  #: CPU seconds of this process (the stand-in and the players) meanwhile
     missing: int = 0  #: buttons the players waited for in vain (the timer moved the game on)
     missing_notes: list[str] = field(default_factory=list)
@@ -174,6 +176,8 @@ async def collect(run: WorkersRun, api, names: dict, leases: Leases, reader, tab
     run.busiest_group_minute = max((api.busiest_group_minute(t.chat_id) for t in tables),
                                    default=0)
     run.busiest_bot_second = api.busiest_bot_second()
+    run.busiest_bot_second_sent = busiest_window(
+        (c.at for c in api.limited_calls() if c.method.lower() != "answercallbackquery"), 1.0)
 
 
 #: command fields that carry a time, not a choice (left out when comparing two commands)

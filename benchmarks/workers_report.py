@@ -60,7 +60,8 @@ def report_workers(run: WorkersRun, seed: int) -> str:
         f"  busiest group minute  {run.busiest_group_minute} calls in one group's busiest 60 s "
         f"across all workers (Telegram's limit {GROUP_RATE[0]}; {rate})",
         f"  busiest bot second    {run.busiest_bot_second} calls in any 1 s, all chats, all "
-        f"workers (Telegram's limit {GLOBAL_RATE[0]})",
+        f"workers (Telegram's limit {GLOBAL_RATE[0]}); {run.busiest_bot_second_sent} without "
+        f"answerCallbackQuery, which aiogram sends itself, outside the Sender",
         f"  benchmark process     {run.bench_cpu:.1f} CPU s (the stand-in Bot API and the "
         f"players, who read the game log before each step: a closed loop, each table waits for "
         f"every answer)",
