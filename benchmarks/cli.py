@@ -58,7 +58,25 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--bot-rate", type=int, default=30, metavar="N",
                         help="with --pace real: calls per second Telegram allows the bot in all "
                              "(default 30, its limit for ordinary bots)")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="play the games over N webhook worker processes (python -m bot with "
+                             "REDIS_URL) behind the stand-in Bot API, SIGKILL the busiest one "
+                             "mid-run; needs --db (PostgreSQL) and --redis (issue 12)")
+    parser.add_argument("--redis", default=None, metavar="URL",
+                        help="with --workers: Redis URL (default: $REDIS_URL or $TEST_REDIS_URL)")
+    parser.add_argument("--kill-after", type=float, default=None, metavar="SEC",
+                        help="with --workers: SIGKILL the worker holding the most shards SEC "
+                             "seconds into the games (default: once the players made a third "
+                             "of the presses the games take; 0: no kill)")
+    parser.add_argument("--lease", type=float, default=3.0, metavar="SEC",
+                        help="with --workers: LEASE_SECONDS of the workers (default 3)")
+    parser.add_argument("--real-limits", action="store_true",
+                        help="with --workers: keep the Sender's group rate (20 per minute) "
+                             "instead of lifting it (games then last many minutes)")
     args = parser.parse_args(argv)
+    if args.workers is not None:
+        _check_workers(parser, args)
+        return args
     rs = find_ruleset(args.preset)
     if args.players is None:
         args.players = DEFAULT_PLAYERS[args.preset]
@@ -73,6 +91,26 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def _check_workers(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    import os
+
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if args.engine or args.pace != "fast":
+        parser.error("--workers plays full games through worker processes; drop --engine/--pace")
+    if args.preset != "party" or args.players not in (None, 6):
+        parser.error("--workers plays the party preset with 6 players; drop --preset/--players")
+    args.db = args.db or os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL")
+    if not args.db or not args.db.startswith("postgresql"):
+        parser.error("--workers needs a PostgreSQL database the workers share: --db "
+                     "postgresql+asyncpg://user@host/db (or $TEST_DATABASE_URL)")
+    args.redis = args.redis or os.environ.get("REDIS_URL") or os.environ.get("TEST_REDIS_URL")
+    if not args.redis:
+        parser.error("--workers needs Redis: --redis redis://host:6379/0 (or $TEST_REDIS_URL)")
+    if (args.kill_after is not None and args.kill_after < 0) or args.lease <= 0:
+        parser.error("--kill-after must be >= 0 and --lease > 0")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark chosen by ``argv``, print its report; 1 if a game failed, else 0.
 
@@ -84,6 +122,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return history_main(argv[1:])
     args = parse_args(argv)
+    if args.workers is not None:
+        from .workers_bench import run_workers
+        from .workers_report import report_workers
+
+        run = asyncio.run(run_workers(
+            args.workers, args.games or DEFAULT_GAMES, args.db, args.redis, seed=args.seed,
+            kill_after=args.kill_after, lease_seconds=args.lease,
+            group_rate=None if args.real_limits else (1200, 60.0)))
+        print(report_workers(run, args.seed))
+        sys.stdout.flush()
+        return 1 if run.failures or run.lost or run.duplicated else 0
     if args.engine:
         from .engine_bench import report_engine, run_engine
 

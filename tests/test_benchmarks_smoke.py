@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from benchmarks import main
@@ -48,5 +50,22 @@ def test_paced_benchmark_prints_every_figure(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out
     for figure in ("2 opened", "feed_update p50", "of one core", "event → visible",
                    "busiest game minute", "beyond the limits", "per running game"):
+        assert figure in out, figure
+    assert "problems" not in out, out
+
+
+@pytest.mark.skipif(not (os.environ.get("TEST_DATABASE_URL") and os.environ.get("TEST_REDIS_URL")),
+                    reason="TEST_DATABASE_URL and TEST_REDIS_URL are needed")
+def test_workers_benchmark_loses_and_doubles_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--workers 2``: two real worker processes behind the stand-in Bot API (issue 12); no
+    kill here (a kill may lose a prompt, and the players then wait for its phase's timer: a
+    minute), the real runs kill one."""
+    assert main(["--workers", "2", "--games", "2", "--kill-after", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "2/2 finished" in out
+    assert "lost commands         0 " in out and "duplicated commands   0 " in out, out
+    for figure in ("updates/s handled by all workers", "webhook answer        p50",
+                   "update-to-answer      p50", "p99", "takeover", "busiest group minute",
+                   "busiest bot second", "w0", "w1", "received  handled   CPU s"):
         assert figure in out, figure
     assert "problems" not in out, out
