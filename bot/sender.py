@@ -134,6 +134,7 @@ class Sender(Replacement, CallPolicy):
         self.attempt_timeout = attempt_timeout
         faults = install(bot.session, left)
         faults.policy_for = self._handler_policy  # calls made outside the Sender
+        faults.pace = self._pace_outside
         self.left = faults.left
         self.left.listeners.append(self._drop_chat)
         self.merge_group_text = merge_group_text

@@ -65,6 +65,20 @@ class CallPolicy:
         of ``CallbackAnswerMiddleware``: the short window too, as a press waits on them."""
         return self._policy_within(short=True)
 
+    async def _pace_outside(self, method: TelegramMethod[Any]) -> None:
+        """A call made outside the Sender (a handler's reply, a deep link's DM) takes the
+        limiter's tokens like the Sender's own, so every worker together stays within Telegram's
+        limits; reads (``get*``) and press answers (``answer*``, which send no message) do not."""
+        name = method.__api_method__
+        if name.startswith(("get", "answer")) or name in ("setMyCommands", "setWebhook",
+                                                          "deleteWebhook", "logOut", "close"):
+            return
+        chat_id = getattr(method, "chat_id", None)
+        if isinstance(chat_id, int):
+            await self.limiter.acquire(chat_id)
+        else:
+            await self.limiter.acquire_global()
+
     def _policy_within(self, *, short: bool) -> RetryPolicy:
         return RetryPolicy(
             attempts=self.max_tries,

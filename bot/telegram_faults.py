@@ -172,6 +172,9 @@ class FaultTolerance(BaseRequestMiddleware):
                  ) -> None:
         self.left = left if left is not None else LeftChats()
         self.policy_for = policy_for
+        #: ``await pace(method)`` before a call made outside the Sender (a handler's own reply):
+        #: it takes the limiter's tokens, so those calls count against Telegram's limits too
+        self.pace: Callable[[TelegramMethod[Any]], Awaitable[None]] | None = None
 
     async def __call__(
         self,
@@ -182,7 +185,11 @@ class FaultTolerance(BaseRequestMiddleware):
         chat_id = getattr(method, "chat_id", None)
         if isinstance(chat_id, int) and chat_id in self.left:
             raise left_error(method, chat_id)
-        policy = current_policy.get() or self.policy_for(method)
+        policy = current_policy.get()
+        if policy is None:
+            policy = self.policy_for(method)
+            if self.pace is not None:
+                await self.pace(method)
         timeout: float | None = policy.attempt_timeout
         if isinstance(method, GetUpdates):  # a long poll: its own timeout, a short budget
             policy, timeout = replace(policy, budget=min(policy.budget, 10.0)), None

@@ -503,3 +503,40 @@ async def test_transient_errors_give_up_when_the_budget_is_spent(session, make_s
     assert await sender.send(ALICE, "never") is None
     assert clock["now"] <= 3.0
     assert 2 <= len(session.calls.calls_to("sendMessage", ALICE)) < 10
+
+
+async def test_calls_made_outside_the_sender_take_its_tokens(session, make_sender) -> None:
+    """A handler's own reply (not through the Sender) counts against Telegram's limits like the
+    Sender's calls (issue 12: every worker together within 30 calls/s); reads and press answers
+    send no message and take none."""
+
+    class Counting:
+        retries_take_tokens = False
+
+        def __init__(self) -> None:
+            self.chats: list[int] = []
+            self.globals = 0
+
+        async def acquire(self, chat_id: int) -> None:
+            self.chats.append(chat_id)
+
+        async def acquire_global(self) -> None:
+            self.globals += 1
+
+        async def flood(self, chat_id, retry_after) -> None:
+            pass
+
+        def release(self, chat_id: int) -> None:
+            pass
+
+        async def close(self) -> None:
+            pass
+
+    limiter = Counting()
+    sender = make_sender(limiter=limiter)
+    await sender.bot.send_message(GROUP, "a handler's reply")
+    await sender.bot.get_me()
+    await sender.bot.answer_callback_query("17", text="ok")
+    assert limiter.chats == [GROUP] and limiter.globals == 0
+    await sender.send(ALICE, "through the Sender")
+    assert limiter.chats == [GROUP, ALICE]  # once: the Sender's own call is not paced twice
