@@ -215,3 +215,59 @@ async def test_redis_down_refuses_updates_and_moves_the_games_safely(
     finally:
         await c.stop()
         await proxy.stop()
+
+
+async def test_postgresql_cut_off_a_press_waits_and_is_applied_once(
+        pg_url: str, redis_url: str, prefix: str) -> None:
+    """The owner loses PostgreSQL (a TCP proxy cut): a press in that time is not lost and not
+    doubled — its update stays unacknowledged, is tried again, and is applied once when the
+    database is back."""
+    from sqlalchemy.engine import make_url
+
+    from tests.cluster.tcp_proxy import TcpProxy
+
+    url = make_url(pg_url)
+    proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432)
+    port = await proxy.start()
+    c = Cluster(pg_url, redis_url, prefix, workers=0, shards=4)
+    await c.start()
+    node = await c.add_node("cut", db_url=url.set(port=port).render_as_string(hide_password=False))
+    try:
+        await c.wait_served()
+        h = ClusterHarness(c)
+        game_id = await join_all(h)
+        await h.command(c.users[0], "/startgame")
+        rng = random.Random(7)
+        for _ in range(200):
+            st = (await h.game()).state
+            if st.phase is Phase.SPEECH:
+                break
+            await step(h, rng)
+        assert st.phase is Phase.SPEECH
+        length = (await node.app.storage.get_game(game_id)).log_len
+        mid, data = next((mid, b["callback_data"]) for mid, b in h.buttons(GROUP)
+                         if (b.get("callback_data") or "").startswith("a:")
+                         and Act.unpack(b["callback_data"]).a == "end")
+        speaker = next(u for u in c.users if u.id == st.speaker)
+        proxy.cut()
+        press = c.updates.callback(speaker, (GROUP, mid), data)
+        await c.send(press, via=node)
+        await asyncio.sleep(4.0)  # tried and failed a few times (0.5 s, 1 s, 2 s...)
+        assert node.worker.counts["retried"] >= 2
+        proxy.restore()
+        await c.settle(timeout=40)
+        after = (await node.app.storage.get_game(game_id)).log_len
+        assert after == length + 1
+        assert await node.app.storage.update_applied(game_id, press.update_id)
+        st2 = (await h.game()).state
+        assert st2.phase_seq > st.phase_seq  # the speech ended by the press
+        # the press's update is in the log once at most
+        from sqlalchemy import text
+        async with node.app.storage.engine.connect() as conn:
+            rows = (await conn.execute(text(
+                "select count(*) from game_log where game_id = :g and update_id is not null "
+                "group by update_id having count(*) > 1"), {"g": game_id})).all()
+        assert rows == []
+    finally:
+        await c.stop()
+        await proxy.stop()
