@@ -63,10 +63,18 @@ _FINDINGS: contextvars.ContextVar[list | None] = contextvars.ContextVar("cluster
 _DB_ERRORS = (DBAPIError, ConnectionError, PoolTimeout)
 
 
-def _database_down(error: BaseException) -> bool:
+def _database_down(error: BaseException | None) -> BaseException | None:
+    """The database failing, here or in what ``error`` interrupted: a press's answer sent in a
+    ``finally`` (aiogram's CallbackAnswerMiddleware) may fail in turn ("query is too old" on a
+    second try) and hide the database's error as its ``__context__``."""
     from aiohttp import ClientError
 
-    return isinstance(error, _DB_ERRORS) and not isinstance(error, ClientError)
+    seen = 0
+    while error is not None and seen < 10:
+        if isinstance(error, _DB_ERRORS) and not isinstance(error, ClientError):
+            return error
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return None
 
 
 async def catch_foreign(handler, event, data):
@@ -82,9 +90,10 @@ async def catch_foreign(handler, event, data):
         findings.append(("foreign", error.chat_id))
     except Exception as error:  # noqa: BLE001 - only the database's failures are ours
         findings = _FINDINGS.get()
-        if findings is None or not _database_down(error):
+        cause = _database_down(error)
+        if findings is None or cause is None:
             raise
-        findings.append(("database", error))
+        findings.append(("database", cause))
     return None
 
 
@@ -269,7 +278,7 @@ class ShardWorker:
             if db_error is None or time.monotonic() - started > DB_RETRY_SECONDS:
                 break
             self.counts["retried"] += 1
-            logger.error("update %s: the database failed (%s); trying again in %.0f s",
+            logger.error("update %s: the database failed (%s); trying again in %.1f s",
                          data["update_id"], db_error, delay)
             await asyncio.sleep(delay)
             delay, redelivered = min(delay * 2, 30.0), True
