@@ -16,6 +16,9 @@ from datetime import datetime, timedelta
 from engine import IllegalCommand, MarkAfk, find_game
 from engine.mafia import events as ev
 
+from .service_ops import NotOwner
+from .storage.failures import database_failure
+
 logger = logging.getLogger(__name__)
 
 
@@ -86,7 +89,14 @@ class AfkClock:
         """The 500 s passed: tell the engine; never raises."""
         try:
             await self.service.execute(game_id, MarkAfk(player=user_id))
-        except (IllegalCommand, KeyError):
+        except (IllegalCommand, KeyError, NotOwner):
             pass
-        except Exception:
-            logger.exception("game %s: AFK of %s failed", game_id, user_id)
+        except Exception as error:
+            if database_failure(error) is None:
+                logger.exception("game %s: AFK of %s failed", game_id, user_id)
+                return
+            logger.warning("game %s: AFK of %s: the database failed (%s); trying again in 10 s",
+                           game_id, user_id, error)
+            self.deadlines.arm_job(f"afk:{game_id}:{user_id}",
+                                   self.service.clock() + timedelta(seconds=10), self.fire,
+                                   game_id, user_id)

@@ -80,6 +80,8 @@ class GameService(GameOps):
         #: chat's shard; a game of another chat is neither loaded nor changed here (NotOwner).
         #: None: one process, every game is ours.
         self.owns: Callable[[int], bool] | None = None
+        #: game id -> deadlines that failed in a row because the database did (service_ops.py)
+        self._deadline_retries: dict[int, int] = {}
 
     # --- loading ---------------------------------------------------------------------------
     async def _load(self, game_id: int) -> LiveGame:

@@ -15,6 +15,7 @@ from engine import Command, CreateGame, IllegalCommand, find_game, game_of
 from engine.core.events import Event
 
 from .games import bot_game
+from .storage.failures import database_failure
 
 LiveGame = Any  #: bot.service.LiveGame (that module imports this one)
 logger = logging.getLogger("bot.service")
@@ -100,8 +101,24 @@ class GameOps:
             await self.execute(game_id, lambda g: game_of(g.state).timeout(timer_seq))
         except (IllegalCommand, KeyError, NotOwner):  # NotOwner: it moved to another worker
             pass
-        except Exception:
-            logger.exception("game %s: deadline %s failed", game_id, timer_seq)
+        except Exception as error:
+            if database_failure(error) is None:
+                logger.exception("game %s: deadline %s failed", game_id, timer_seq)
+                return
+            self._retry_deadline(game_id, timer_seq, error)
+        else:
+            self._deadline_retries.pop(game_id, None)
+
+    def _retry_deadline(self, game_id: int, timer_seq: int | None, error: BaseException) -> None:
+        """The database failed while a deadline fired: fire it again later (5 s, doubling up to
+        60 s) rather than leave the game waiting for a press that may never come."""
+        tries = self._deadline_retries.get(game_id, 0)
+        self._deadline_retries[game_id] = tries + 1
+        delay = min(5.0 * 2 ** tries, 60.0)
+        logger.warning("game %s: deadline %s: the database failed (%s); trying again in %.0f s",
+                       game_id, timer_seq, error, delay)
+        if self.deadlines is not None:
+            self.deadlines.arm(game_id, timer_seq, self.clock() + timedelta(seconds=delay))
 
     async def user_unreachable(self, user_id: int, reason: str = "blocked") -> None:
         """A DM failed with 403 or the user left the group: mark him inactive (PARTY-Q20).

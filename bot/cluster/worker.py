@@ -35,10 +35,9 @@ import time
 from typing import Any
 
 from redis.exceptions import RedisError, ResponseError
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..service import NotOwner
+from ..storage.failures import database_failure
 from ..update_context import CURRENT_UPDATE, UpdateTag
 from .inbox import Inbox, stream_key
 from .leases import Leases
@@ -59,24 +58,6 @@ REPLY_SECONDS = 30  #: expiry of a call's answer (its caller waits seconds, not 
 #: what the handling of one update found: ("foreign", chat_id) or ("database", error)
 _FINDINGS: contextvars.ContextVar[list | None] = contextvars.ContextVar("cluster_findings",
                                                                        default=None)
-#: the database failing (asyncpg raises a refused connection as it is, SQLAlchemy wraps the rest)
-_DB_ERRORS = (DBAPIError, ConnectionError, PoolTimeout)
-
-
-def _database_down(error: BaseException | None) -> BaseException | None:
-    """The database failing, here or in what ``error`` interrupted: a press's answer sent in a
-    ``finally`` (aiogram's CallbackAnswerMiddleware) may fail in turn ("query is too old" on a
-    second try) and hide the database's error as its ``__context__``."""
-    from aiohttp import ClientError
-
-    seen = 0
-    while error is not None and seen < 10:
-        if isinstance(error, _DB_ERRORS) and not isinstance(error, ClientError):
-            return error
-        error, seen = error.__cause__ or error.__context__, seen + 1
-    return None
-
-
 async def catch_foreign(handler, event, data):
     """Outer update middleware (many workers): a ``NotOwner`` or a database failure inside a
     handler is noted for the worker (which passes the update on, or retries it) instead of
@@ -90,7 +71,7 @@ async def catch_foreign(handler, event, data):
         findings.append(("foreign", error.chat_id))
     except Exception as error:  # noqa: BLE001 - only the database's failures are ours
         findings = _FINDINGS.get()
-        cause = _database_down(error)
+        cause = database_failure(error)
         if findings is None or cause is None:
             raise
         findings.append(("database", cause))
@@ -356,8 +337,11 @@ class ShardWorker:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
                 await self.sweep()
-            except Exception:  # noqa: BLE001
-                logger.exception("sweep failed")
+            except Exception as error:  # noqa: BLE001 - the sweep runs again in 10 s
+                if database_failure(error) is None:
+                    logger.exception("sweep failed")
+                else:
+                    logger.warning("sweep skipped: the database failed (%s)", error)
 
     async def sweep(self) -> int:
         """Recover the open games of served shards that are not in memory. Returns how many."""

@@ -36,6 +36,7 @@ from bot.db_models import (
     GAME_STATUSES, ActivePlayer, Game, GameLogEntry, GamePlayer, UTCDateTime, utcnow,
 )
 from bot.storage.engine import upsert
+from bot.storage.failures import database_failure
 from bot.storage.records import (
     KEEP, GameNotFound, LogConflict, StatusError, UserInAnotherGame, _Keep,
 )
@@ -219,8 +220,11 @@ class GroupCommit:
             try:
                 async with self._write() as connection:
                     await connection.execute(_UI, [{"gid": gid, "ui_value": ui}])
-            except Exception:  # noqa: BLE001 - a snapshot is presentation only
-                log.exception("game %s: storing the ui snapshot failed", gid)
+            except Exception as error:  # noqa: BLE001 - a snapshot is presentation only
+                if database_failure(error) is None:
+                    log.exception("game %s: storing the ui snapshot failed", gid)
+                else:  # the next snapshot carries it; the database's outage is logged elsewhere
+                    log.warning("game %s: storing the ui snapshot failed: %s", gid, error)
             _resolve(future)
 
     async def store(self, connection: AsyncConnection, batch: list[LogWrite], *, exact: bool
