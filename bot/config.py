@@ -18,7 +18,7 @@ import sys
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -46,6 +46,7 @@ class Settings(BaseSettings):
         extra="ignore",
         case_sensitive=False,
         hide_input_in_errors=True,
+        populate_by_name=True,
     )
 
     bot_token: SecretStr = Field(description="Bot token from @BotFather (required).")
@@ -66,7 +67,10 @@ class Settings(BaseSettings):
         None, description="Secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -)."
     )
     web_host: str = Field("0.0.0.0", description="Interface the web server (webhook, Mini App) listens on.")
-    web_port: int = Field(8080, ge=1, le=65535, description="Port the web server (webhook, Mini App) listens on.")
+    web_port: int = Field(
+        8080, ge=1, le=65535, validation_alias=AliasChoices("web_port", "port"),
+        description="Port the web server (webhook, Mini App) listens on; PORT (set by platforms "
+                    "such as Heroku) when WEB_PORT is not set.")
     default_locale: str = Field("ru", description="Language of chats that have not chosen one.")
     log_level: str = Field("INFO", description="Python logging level name.")
     lobby_timeout: int = Field(1800, gt=0, description="Seconds before an unstarted lobby is cancelled.")

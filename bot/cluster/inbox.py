@@ -59,6 +59,7 @@ class Inbox:
         self._enqueue = redis.register_script(_ENQUEUE)
         self._down_since: float | None = None
         self._last_complaint = 0.0
+        self._last_secret_warning = -60.0
         #: counters for the benchmark and the logs: queued, duplicates, refused
         self.counts = {"queued": 0, "duplicate": 0, "refused": 0}
 
@@ -66,6 +67,13 @@ class Inbox:
         """The aiohttp handler of the webhook path."""
         if self.secret is not None and \
                 request.headers.get("X-Telegram-Bot-Api-Secret-Token") != self.secret:
+            self.counts["refused"] += 1
+            now = time.monotonic()
+            if now - self._last_secret_warning >= 60:
+                self._last_secret_warning = now
+                logger.warning("webhook request with a wrong secret token refused (401): if it "
+                               "came from Telegram, WEBHOOK_SECRET differs between the workers "
+                               "(the last one started registered its own)")
             return web.Response(status=401)
         try:
             update = await request.json(loads=json.loads)

@@ -183,6 +183,7 @@ class Leases:
         key = f"{self.prefix}workers"
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(key, {self.worker: now_ms})
+            pipe.pexpire(f"{self.prefix}config", int(self.ttl * 3000))  # bot/cluster/agreement
             pipe.zremrangebyscore(key, 0, now_ms - int(self.ttl * 1000 * 3))
             pipe.zrangebyscore(key, now_ms - int(self.ttl * 1000), "+inf")
             *_, live = await pipe.execute()

@@ -15,6 +15,7 @@ import logging
 import os
 import signal
 import socket
+import sys
 
 logger = logging.getLogger("bot")
 
@@ -26,6 +27,15 @@ def worker_name(settings) -> str:
     if settings.worker_id:
         return settings.worker_id + (f"-{index}" if index is not None else "")
     return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def _name_the_logs(name: str) -> None:
+    """Every log line of this worker names it (many workers write to one journal)."""
+    for handler in logging.getLogger().handlers:
+        fmt = getattr(handler.formatter, "_fmt", None) or "%(levelname)s %(name)s: %(message)s"
+        if "[worker " not in fmt:
+            handler.setFormatter(logging.Formatter(
+                fmt.replace("%(levelname)s", f"%(levelname)s [worker {name}]", 1)))
 
 
 def redis_client(url: str):
@@ -41,12 +51,20 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
     """Serve until cancelled: the webhook (queueing), the Mini App, this worker's shards."""
     from aiohttp import web
 
+    from .agreement import Disagreement, agree
     from .inbox import Inbox
     from .miniapp import attach
     from .worker import ShardWorker
 
     redis = redis_client(settings.redis_url)
     name = worker_name(settings)
+    _name_the_logs(name)
+    try:
+        await agree(redis, settings.redis_prefix, settings, ttl=settings.lease_seconds * 3)
+    except Disagreement as error:
+        await redis.aclose()
+        print(f"mafia-bot: {error}", file=sys.stderr)
+        raise SystemExit(2) from None  # a configuration error: the supervisor stops too
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     inbox = Inbox(redis, app.storage, prefix=settings.redis_prefix, shards=settings.shards,
                   secret=secret)

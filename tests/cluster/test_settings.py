@@ -44,3 +44,12 @@ def test_what_cannot_run_is_refused_with_the_reason(values, words) -> None:
 def test_polling_with_redis_stays_one_process() -> None:
     s = settings(redis_url="redis://r:6379/0")
     assert not s.clustered and check_workers(s) is None
+
+
+def test_port_is_read_when_web_port_is_not_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Platforms such as Heroku give the port to listen on as PORT."""
+    monkeypatch.delenv("WEB_PORT", raising=False)
+    monkeypatch.setenv("PORT", "5123")
+    assert settings().web_port == 5123
+    monkeypatch.setenv("WEB_PORT", "6123")
+    assert settings().web_port == 6123
