@@ -1,5 +1,8 @@
 """Every worker of one bot must agree on what cannot differ between them (issue 12).
 
+(``WEBHOOK_URL`` is not compared: workers behind one load balancer share it, but workers that
+each publish their own address, e.g. in the tests, are just as valid.)
+
 A worker whose ``SHARDS`` differs would never serve some shards (their updates would wait
 forever); one whose ``WEBHOOK_SECRET`` differs would register its secret with Telegram and make
 every other worker refuse every update; one on another database would serve games nobody else
@@ -30,7 +33,7 @@ def shared_settings(settings) -> dict[str, str]:
     database = f"{url.drivername}://{url.host}:{url.port}/{url.database}"
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else ""
     return {"SHARDS": str(settings.shards), "WEBHOOK_SECRET": fingerprint(secret),
-            "WEBHOOK_URL": (settings.webhook_endpoint or ""), "DATABASE_URL": fingerprint(database)}
+            "DATABASE_URL": fingerprint(database)}
 
 
 async def agree(redis, prefix: str, settings, ttl: float) -> None:

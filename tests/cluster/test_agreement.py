@@ -1,4 +1,4 @@
-"""Workers of one bot agree on SHARDS, WEBHOOK_SECRET, WEBHOOK_URL and the database (issue 12,
+"""Workers of one bot agree on SHARDS, WEBHOOK_SECRET and the database (issue 12,
 the newcomer trial: a worker with other SHARDS lost updates silently; one with another secret
 made every other worker refuse every update)."""
 
@@ -28,7 +28,6 @@ async def test_the_same_settings_agree(redis, prefix: str) -> None:
 @pytest.mark.parametrize("values, name", [
     ({"shards": 32}, "SHARDS"),
     ({"webhook_secret": "s3cret-B"}, "WEBHOOK_SECRET"),
-    ({"webhook_url": "https://other.example.com"}, "WEBHOOK_URL"),
     ({"database_url": "postgresql+asyncpg://u:pw1@db:5432/other"}, "DATABASE_URL"),
 ])
 async def test_a_worker_that_differs_is_refused_and_told_which_setting(
