@@ -82,6 +82,10 @@ class Leases:
         self.tick_seconds = max(0.2, ttl / 5)
         self.margin = min(1.0, ttl / 4)
         self.redis_ok = True
+        #: workers started together (``WEB_CONCURRENCY``): until that many are live, or
+        #: ``settle`` seconds after the start, take no shard (no hand-over seconds later)
+        self.expect = 0
+        self._settle_until = clock() + ttl
         #: ``on_live(n)``: called at every heartbeat with the number of live workers
         self.on_live: Callable[[int], None] | None = None
         self._release = redis.register_script(_RELEASE)
@@ -157,6 +161,8 @@ class Leases:
             task = asyncio.get_running_loop().create_task(self._hand_over(unwanted))
             self._handovers.add(task)
             task.add_done_callback(self._handovers.discard)
+        if self.expect and len(live) < self.expect and self.clock() < self._settle_until:
+            return  # its siblings are starting too: wait for them rather than take and hand over
         missing = wanted - set(self.held)
         if missing:
             await self._take(missing)

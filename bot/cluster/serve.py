@@ -70,6 +70,8 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
                   secret=secret)
     worker = ShardWorker(app, redis, inbox, prefix=settings.redis_prefix,
                          shards=settings.shards, worker=name, ttl=settings.lease_seconds)
+    if "MAFIA_WORKER_INDEX" in os.environ:  # started together by the supervisor
+        worker.leases.expect = settings.web_concurrency
     set_workers = getattr(app.sender.limiter, "set_workers", None)
     if set_workers is not None:  # without Redis, the workers' share of Telegram's 30 calls/s
         worker.leases.on_live = set_workers
