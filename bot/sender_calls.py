@@ -70,8 +70,7 @@ class CallPolicy:
         limiter's tokens like the Sender's own, so every worker together stays within Telegram's
         limits; reads (``get*``) and press answers (``answer*``, which send no message) do not."""
         name = method.__api_method__
-        if name.startswith(("get", "answer")) or name in ("setMyCommands", "setWebhook",
-                                                          "deleteWebhook", "logOut", "close"):
+        if name.startswith(("get", "answer")):
             return
         chat_id = getattr(method, "chat_id", None)
         if isinstance(chat_id, int):
