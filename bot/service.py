@@ -158,6 +158,8 @@ class GameService(GameOps):
                 if self.owns is not None and not self.owns(g.chat_id):
                     self._drop(g)  # its shard was lost, or its chat moved to another shard
                     raise NotOwner(g.chat_id)
+                if self.shown.lagging(g):  # rides in the same transaction (group commit)
+                    self.persist_ui_soon(g)
                 try:
                     await self.storage.append(
                         game_id, before.commands if before else 0, stored,

@@ -15,8 +15,10 @@ a crash"), so the cure is to show such a step again, never to lose it:
   When every future of the steps ``<= N`` has resolved (sent, or dropped for good), the game's
   watermark is ``N`` (commands counted from 1, i.e. the log length up to which all is shown),
   kept in ``g.ui["shown"]`` (int). It costs no write of its own: it goes to the database with
-  the next ``ui`` write (``GameService.persist_ui_soon``, the presenter's ``on_ui_change``),
-  and at a graceful stop or hand-over after the Sender drained (:meth:`Watermarks.unsaved`).
+  the next ``ui`` write (``GameService.persist_ui_soon``, the presenter's ``on_ui_change``);
+  when no such write came for :data:`SAVE_LAG` commands, with the next command's log write (the
+  same group-commit transaction, :meth:`Watermarks.lagging`); and at a graceful stop or
+  hand-over after the Sender drained (:meth:`Watermarks.unsaved`).
 * **Re-presenting** (:func:`replay_unshown`, :func:`reshow`): a game rebuilt from the store by
   its owner (restart, many-worker takeover, a load on demand) whose ``ui["shown"]`` is below its
   log length has its last unshown steps (at most :data:`RESHOW_MAX`) replayed and presented
@@ -43,6 +45,10 @@ logger = logging.getLogger(__name__)
 #: At most this many unshown steps are presented again after a crash (the newest ones): the
 #: rest would only repeat what later messages say anyway.
 RESHOW_MAX = 10
+#: A watermark this many commands ahead of the one last stored rides with the next command's
+#: log write (same group-commit transaction), so a game whose ``ui`` is rarely written (night
+#: presses edit, they send nothing new) shows at most this many steps again after a crash.
+SAVE_LAG = 3
 #: ``g.ui`` key of the watermark: the number of log commands every message of which has left
 KEY = "shown"
 
@@ -138,6 +144,14 @@ class Watermarks:
         if marks is not None:
             marks.saved = g.ui.get(KEY)
 
+    def lagging(self, g) -> bool:
+        """True when ``g``'s watermark is :data:`SAVE_LAG` or more commands ahead of the one last
+        stored: the caller stores ``g.ui`` with the command it is about to append."""
+        marks = self._games.get(g.id)
+        mark = g.ui.get(KEY)
+        return marks is not None and mark is not None and \
+            mark - (marks.saved or 0) >= SAVE_LAG
+
     def unsaved(self, games) -> list[Any]:
         """Those of ``games`` (LiveGames) whose watermark moved since their ``ui`` was last
         written: a graceful stop writes them once more, after the Sender drained."""
@@ -196,4 +210,4 @@ def reshow(service, g, steps: list[Step],
                 steps[0][1].commands, steps[-1][1].commands)
 
 
-__all__ = ["KEY", "RESHOW_MAX", "Watermarks", "note", "replay_unshown", "reshow"]
+__all__ = ["KEY", "RESHOW_MAX", "SAVE_LAG", "Watermarks", "note", "replay_unshown", "reshow"]
