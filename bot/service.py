@@ -117,6 +117,8 @@ class GameService(GameOps):
         if log:  # each game's commands by its own type table
             g.state, g.unshown = replay_unshown(decode_log(log), g.ui.get(SHOWN, len(log)))
             g.ui[SHOWN] = g.ui.get(SHOWN, len(log))  # stored before the watermark: all shown
+            if g.state.over:  # only an open game is shown again (a finished one is read)
+                g.unshown = []
         g.raw_names = {int(uid): name for uid, name in (g.ui.get("names") or {}).items()}
         g.state = self._named(g, g.state)
         return g
