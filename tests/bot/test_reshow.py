@@ -238,3 +238,20 @@ async def test_NOIR_a_turn_menu_lost_in_a_crash_is_sent_after_the_recovery(sqlit
         if h2 is not None:
             await h2.stop()
         await abandon(h)
+
+
+async def test_a_hand_over_stores_the_watermark_so_the_next_owner_shows_nothing_again(
+        sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=7)
+    user, mid, data = await to_last_sleeper(h)
+    await h.press(user, user.id, mid, data)  # drained: every message has left
+    game_id = (await h.game()).id
+    await h.service.release([game_id])  # its chat's shard moves to another worker
+    assert (await h.service.storage.get_game(game_id)).ui[KEY] == await h.log_len(game_id)
+    before = writes(h)
+    await h.app.recover()  # the next owner (here: the same stack) takes it over
+    await h.app.sender.drain()
+    try:
+        assert writes(h) == before and game_id in h.service.games
+    finally:
+        await h.stop()
