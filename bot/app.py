@@ -118,6 +118,7 @@ class App:
     async def stop(self) -> None:
         self.deadlines.shutdown()
         await self.sender.drain()
+        self.service.save_shown()  # every message left: a clean restart shows nothing again
         await self.service.drain()  # message ids still being written to games.ui
         await self.sender.close()
         await self.sender.limiter.close()
@@ -214,6 +215,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     onlookers = service_ref["o"] = Onlookers(service, sender, translator)
     presenter.on_group_text = onlookers.fan_out
     service.listeners.append(onlookers.on_step)
+    service.step_senders.append(onlookers.step_messages)  # shown again after a crash
     afk = AfkClock(service, deadlines)
     service.listeners.append(afk.on_step)
     webapp = None

@@ -162,8 +162,14 @@ class Onlookers:
 
     # --- service listener ----------------------------------------------------------------------
     async def on_step(self, g, before: GameState | None, after: GameState, events: list) -> None:
+        """``GameService.listeners``: :meth:`step_messages`."""
+        self.step_messages(g, before, after, events)
+
+    def step_messages(self, g, before: GameState | None, after: GameState, events: list) -> None:
         """The eliminated join the onlookers; a last word's speaker learns he may send it here;
-        the list is dropped when the game is over (after the final message was copied)."""
+        the list is dropped when the game is over (after the final message was copied). Safe to
+        run twice for one step (``GameService.step_senders``: a step lost in a crash is shown
+        again): one joins once, the last word's hint is only sent again."""
         _ = self.tr.get(g.locale)
         for e in events:
             if isinstance(e, ev.PlayerEliminated) and not after.over and seated(after, e.user_id):

@@ -49,8 +49,9 @@ async def recover_games(service: GameService, chats: Callable[[int], bool] | Non
                 rearm(service, rec)
             else:
                 try:
-                    service.games[rec.id] = await service._rebuild(rec, logs.pop(rec.id, []))
-                    service._index(service.games[rec.id])
+                    g = service.games[rec.id] = await service._rebuild(rec, logs.pop(rec.id, []))
+                    service._index(g)
+                    service.reshow(g)  # the steps a crash may have lost (bot/shown.py)
                 except (IllegalCommand, ValueError):
                     logger.exception("game %s: log does not replay; cancelling", rec.id)
                     if service.deadlines is not None:

@@ -54,6 +54,7 @@ from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 from bot.sender_calls import CallPolicy
 from bot.sender_ops import EDITS, Lane, Op, resolve_future
 from bot.sender_replace import Replacement
+from bot.shown import note
 from bot.telegram_faults import LeftChats, install
 from bot.telegram_limits import (
     GLOBAL_RATE,
@@ -189,7 +190,7 @@ class Sender(Replacement, CallPolicy):
                 kwargs,
             )
             self.stats.coalesced += 1
-            return queued.future
+            return note(queued.future)
         return self._enqueue(
             Op(
                 "edit",
@@ -210,7 +211,7 @@ class Sender(Replacement, CallPolicy):
         if queued is not None:
             queued.reply_markup = reply_markup
             self.stats.coalesced += 1
-            return queued.future
+            return note(queued.future)
         return self._enqueue(
             Op(
                 "edit_markup",
@@ -314,7 +315,8 @@ class Sender(Replacement, CallPolicy):
         return [lane.task for lane in self._lanes.values() if lane.task] + list(self._tasks)
 
     def _future(self) -> asyncio.Future[Any]:
-        return asyncio.get_running_loop().create_future()
+        """A fresh future, noted for the step being presented (bot/shown.py)."""
+        return note(asyncio.get_running_loop().create_future())
 
     def _resolve(self, chat_id: int) -> int:
         return self._migrated.get(chat_id, chat_id)
@@ -332,7 +334,7 @@ class Sender(Replacement, CallPolicy):
                 if utf16_len(merged) <= MESSAGE_LIMIT:
                     tail.text = merged
                     self.stats.merged += 1
-                    return tail.future
+                    return note(tail.future)
         op = Op(
             "send",
             chat_id,

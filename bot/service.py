@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from engine import Command, GameOver, GameState, apply, decode_log, game_of, replay
+from engine import Command, GameOver, GameState, apply, decode_log, game_of
 from engine.core.events import Event
 
 from .names import show_names, with_names
 from .recovery import recover_games
 from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
 from .service_ops import GameOps, NotOwner
+from .shown import KEY as SHOWN, Watermarks, replay_unshown, reshow
 from .update_context import current_update
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,9 @@ class LiveGame:
     #: user id -> his current name as Telegram gives it (bot/names.py); the state's names are
     #: the display names made from it. Renames are persisted in ``ui["names"]``.
     raw_names: dict[int, str] = field(default_factory=dict)
+    #: steps ``(before, after, events)`` rebuilt from the log whose messages may never have
+    #: left before a crash (bot/shown.py); presented again when the owner loads the game
+    unshown: list = field(default_factory=list)
 
 
 class GameService(GameOps):
@@ -82,6 +86,11 @@ class GameService(GameOps):
         self.owns: Callable[[int], bool] | None = None
         #: game id -> deadlines that failed in a row because the database did (service_ops.py)
         self._deadline_retries: dict[int, int] = {}
+        #: the "shown" watermark of every game in memory (bot/shown.py)
+        self.shown = Watermarks()
+        #: ``sender(game, before, after, events)``: synchronous senders of a step's messages
+        #: besides the presenter, run again with it for a step lost in a crash (bot/shown.py)
+        self.step_senders: list[Callable[..., None]] = []
 
     # --- loading ---------------------------------------------------------------------------
     async def _load(self, game_id: int) -> LiveGame:
@@ -94,8 +103,11 @@ class GameService(GameOps):
         if self.owns is not None and not self.owns(rec.chat_id):
             raise NotOwner(rec.chat_id)
         g = await self._rebuild(rec)
+        if game_id in self.games:  # loaded meanwhile by another caller: that one stands
+            return self.games[game_id]
         self.games[game_id] = g
         self._index(g)
+        self.reshow(g)
         return g
 
     async def _rebuild(self, rec: GameRecord, log: list[dict] | None = None) -> LiveGame:
@@ -104,8 +116,11 @@ class GameService(GameOps):
                      deadline=rec.deadline_at, ui=dict(rec.ui or {}))
         if log is None:
             log = await self.storage.load_log(rec.id)
-        if log:
-            g.state, _ = replay(decode_log(log))  # each game's commands by its own type table
+        if log:  # each game's commands by its own type table
+            g.state, g.unshown = replay_unshown(decode_log(log), g.ui.get(SHOWN, len(log)))
+            g.ui[SHOWN] = g.ui.get(SHOWN, len(log))  # stored before the watermark: all shown
+            if g.state.over:  # only an open game is shown again (a finished one is read)
+                g.unshown = []
         g.raw_names = {int(uid): name for uid, name in (g.ui.get("names") or {}).items()}
         g.state = self._named(g, g.state)
         return g
@@ -147,6 +162,8 @@ class GameService(GameOps):
                 if self.owns is not None and not self.owns(g.chat_id):
                     self._drop(g)  # its shard was lost, or its chat moved to another shard
                     raise NotOwner(g.chat_id)
+                if self.shown.lagging(g):  # rides in the same transaction (group commit)
+                    self.persist_ui_soon(g)
                 try:
                     await self.storage.append(
                         game_id, before.commands if before else 0, stored,
@@ -166,15 +183,17 @@ class GameService(GameOps):
             g.state = new = self._named(g, new)
             self._index(g)
             self._arm(g, deadline)
-            try:
-                self.presenter.present(g, before, new, events)
-            except Exception:  # a rendering bug must never lose the stored command
-                logger.exception("game %s: presenting %s failed", game_id, type(cmd).__name__)
-            for listener in self.listeners:
+            with self.shown.step(g, new.commands):  # its messages are tracked till they leave
                 try:
-                    await listener(g, before, new, events)
-                except Exception:  # a listener's bug must not fail the command either
-                    logger.exception("game %s: listener %r failed", game_id, listener)
+                    self.presenter.present(g, before, new, events)
+                except Exception:  # a rendering bug must never lose the stored command
+                    logger.exception("game %s: presenting %s failed", game_id,
+                                     type(cmd).__name__)
+                for listener in self.listeners:
+                    try:
+                        await listener(g, before, new, events)
+                    except Exception:  # a listener's bug must not fail the command either
+                        logger.exception("game %s: listener %r failed", game_id, listener)
             if new.over:
                 self._forget_later(game_id)
             return events
@@ -246,6 +265,7 @@ class GameService(GameOps):
 
     def _forget_later(self, game_id: int) -> None:
         self.games.pop(game_id, None)
+        self.shown.forget(game_id)
         self._locks.pop(game_id, None)
 
     # --- names (bot/names.py) ---------------------------------------------------------------
@@ -315,7 +335,8 @@ class GameService(GameOps):
                     continue
                 if self.deadlines is not None:
                     self.deadlines.cancel_game(game_id)
-                self.persist_ui_soon(g)
+                self.persist_ui_soon(g)  # with its "shown" watermark (bot/shown.py)
+                self.shown.forget(game_id)
                 g.state = None  # countdowns and held live edits check it and stop
             self._locks.pop(game_id, None)
         await self.drain()
@@ -323,6 +344,7 @@ class GameService(GameOps):
     def _drop(self, g: LiveGame) -> None:
         """Forget ``g`` at once with its timers (its lock is held): not ours any more."""
         self.games.pop(g.id, None)
+        self.shown.forget(g.id)
         if self.deadlines is not None:
             self.deadlines.cancel_game(g.id)
         g.state = None  # countdowns and held live edits check it and stop
@@ -341,7 +363,20 @@ class GameService(GameOps):
         """Store ``g.ui`` in the background, with the next group commit of the log
         (``Storage.ui_soon``): only a game's newest snapshot is written, and never before an
         older one; :meth:`drain` waits for them."""
+        self.shown.stored(g)
         self.storage.ui_soon(g.id, dict(g.ui))
+
+    def reshow(self, g: LiveGame) -> None:
+        """Present again the steps of ``g`` whose messages a crash may have lost (``g.unshown``,
+        bot/shown.py), with the :attr:`step_senders`; call under the game's lock, once loaded."""
+        steps, g.unshown = g.unshown, []
+        reshow(self, g, steps, self.step_senders)
+
+    def save_shown(self) -> None:
+        """A graceful stop, after the Sender drained: write the ``ui`` of every game whose
+        "shown" watermark moved since its last write, so a clean restart shows nothing again."""
+        for g in self.shown.unsaved(list(self.games.values())):
+            self.persist_ui_soon(g)
 
     async def drain(self) -> None:
         """Wait for the background writes started so far (call before closing the storage)."""
