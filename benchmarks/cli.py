@@ -70,6 +70,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "of the presses the games take; 0: no kill)")
     parser.add_argument("--lease", type=float, default=3.0, metavar="SEC",
                         help="with --workers: LEASE_SECONDS of the workers (default 3)")
+    parser.add_argument("--keep-logs", default=None, metavar="DIR",
+                        help="with --workers: keep the workers' logs in DIR (default: a "
+                             "temporary folder, removed)")
     parser.add_argument("--real-limits", action="store_true",
                         help="with --workers: keep the Sender's group rate (20 per minute) "
                              "instead of lifting it (games then last many minutes)")
@@ -129,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = asyncio.run(run_workers(
             args.workers, args.games or DEFAULT_GAMES, args.db, args.redis, seed=args.seed,
             kill_after=args.kill_after, lease_seconds=args.lease,
-            group_rate=None if args.real_limits else (1200, 60.0)))
+            group_rate=None if args.real_limits else (1200, 60.0), workdir=args.keep_logs))
         print(report_workers(run, args.seed))
         sys.stdout.flush()
         return 1 if run.failures or run.lost or run.duplicated else 0

@@ -30,8 +30,6 @@ CPU seconds and RSS from ``/proc``.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import asyncio
 import random
 import tempfile
@@ -62,8 +60,9 @@ async def run_workers(workers: int, games: int, db_url: str, redis_url: str, *, 
     run = WorkersRun(workers, games, db_url, lease_seconds,
                      kill_after if workers > 1 else 0, group_rate=group_rate)
     if workdir is None:
-        with (contextlib.nullcontext(os.environ["BENCH_KEEP"]) if os.environ.get("BENCH_KEEP") else tempfile.TemporaryDirectory(prefix="mafia-workers-")) as folder:
+        with tempfile.TemporaryDirectory(prefix="mafia-workers-") as folder:
             return await _run(run, redis_url, seed, Path(folder))
+    Path(workdir).mkdir(parents=True, exist_ok=True)
     return await _run(run, redis_url, seed, Path(workdir))
 
 

@@ -176,10 +176,6 @@ async def collect(run: WorkersRun, api, names: dict, leases: Leases, reader, tab
     run.busiest_group_minute = max((api.busiest_group_minute(t.chat_id) for t in tables),
                                    default=0)
     run.busiest_bot_second = api.busiest_bot_second()
-    import os as _os, json as _json
-    if _os.environ.get("BENCH_DUMP_CALLS"):
-        with open(_os.environ["BENCH_DUMP_CALLS"], "w") as _f:
-            _json.dump([[c.at, c.method, str(c.params.get("chat_id"))] for c in api.calls], _f)
     run.busiest_bot_second_sent = busiest_window(
         (c.at for c in api.limited_calls() if c.method.lower() != "answercallbackquery"), 1.0)
 
