@@ -335,6 +335,8 @@ class GameService(GameOps):
                     continue
                 if self.deadlines is not None:
                     self.deadlines.cancel_game(game_id)
+                if g.state is not None:  # this worker lives on and its Sender delivers what it
+                    g.ui["shown"] = g.state.commands  # queued: the next owner shows nothing again
                 self.persist_ui_soon(g)  # with its "shown" watermark (bot/shown.py)
                 self.shown.forget(game_id)
                 g.state = None  # countdowns and held live edits check it and stop

@@ -255,3 +255,26 @@ async def test_a_hand_over_stores_the_watermark_so_the_next_owner_shows_nothing_
         assert writes(h) == before and game_id in h.service.games
     finally:
         await h.stop()
+
+
+async def test_a_hand_over_with_messages_still_queued_shows_nothing_again(sqlite_url: str):
+    """The worker that hands a game over lives on and its Sender delivers what it queued: the
+    next owner must not show those steps again (they would arrive twice, and at Telegram's
+    20 calls a minute a group would wait for the copies)."""
+    h = await make_harness(sqlite_url, n_users=7)
+    try:
+        user, mid, data = await to_last_sleeper(h)
+        held = hold(h, GROUP)
+        await feed(h, h.updates.callback(user, (user.id, mid), data))  # morning + first turn
+        game_id = (await h.game()).id
+        await h.service.release([game_id])
+        assert (await h.service.storage.get_game(game_id)).ui[KEY] == await h.log_len(game_id)
+        before = writes(h)
+        await h.app.recover()  # the next owner takes it over
+        held.release()  # the old Sender delivers what it held
+        await asyncio.wait_for(h.app.sender.drain(), 20)
+        turns = [c for c in h.session.calls[before:] if c.method == "sendMessage"
+                 and c.chat_id == GROUP]
+        assert len(turns) == len({c.text for c in turns})  # nothing twice
+    finally:
+        await h.stop()
