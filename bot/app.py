@@ -6,6 +6,7 @@ manual deadline clock), so both run exactly the same stack.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -115,10 +116,18 @@ class App:
             await self.history.backfill()  # games that ended while their recording was pending
         return count
 
-    async def stop(self) -> None:
+    async def stop(self, drain_seconds: float = 15.0) -> None:
+        """Stop: the queued messages get ``drain_seconds`` to leave (a group at Telegram's 20 a
+        minute may hold more than that; what is left is shown again by the next start, as after
+        a crash: bot/shown.py), then everything is stored and closed."""
         self.deadlines.shutdown()
-        await self.sender.drain()
-        self.service.save_shown()  # every message left: a clean restart shows nothing again
+        try:
+            await asyncio.wait_for(self.sender.drain(), drain_seconds)
+        except asyncio.TimeoutError:
+            logger.warning("stopping with messages still queued; the next start shows their "
+                           "steps again")
+        else:
+            self.service.save_shown()  # every message left: a clean restart shows nothing again
         await self.service.drain()  # message ids still being written to games.ui
         await self.sender.close()
         await self.sender.limiter.close()
