@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage import Storage, create_engine
 
-__all__ = ["Database", "database", "db_url", "storage", "TEST_DATABASE_URL"]
+__all__ = ["Database", "database", "db_url", "fresh_postgres_database", "storage",
+           "TEST_DATABASE_URL"]
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
 
@@ -38,6 +40,23 @@ _BACKENDS = [
         marks=pytest.mark.skipif(TEST_DATABASE_URL is None, reason="TEST_DATABASE_URL is not set"),
     ),
 ]
+
+
+@asynccontextmanager
+async def fresh_postgres_database(prefix: str = "test") -> AsyncIterator[str]:
+    """A new PostgreSQL database on ``TEST_DATABASE_URL``'s server (named ``<prefix>_<random>``),
+    dropped afterwards (connections forced out); yields its URL."""
+    assert TEST_DATABASE_URL is not None
+    name = f"{prefix}_{uuid.uuid4().hex[:16]}"
+    admin = create_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as connection:
+            await connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        yield make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        async with admin.connect() as connection:
+            await connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.dispose()
 
 
 @dataclass
@@ -95,13 +114,5 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         yield f"sqlite+aiosqlite:///{tmp_path / 'mafia.db'}"
         return
     assert TEST_DATABASE_URL is not None
-    name = f"test_{uuid.uuid4().hex[:16]}"
-    admin = create_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
-    try:
-        async with admin.connect() as connection:
-            await connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        yield make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        async with admin.connect() as connection:
-            await connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.dispose()
+    async with fresh_postgres_database("test") as url:
+        yield url

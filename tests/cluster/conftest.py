@@ -8,9 +8,7 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
-from sqlalchemy.engine import make_url
-
-from bot.storage import create_engine
+from tests.fixtures_db import fresh_postgres_database
 
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
@@ -51,13 +49,5 @@ async def pg_url() -> AsyncIterator[str]:
     """A fresh PostgreSQL database, dropped afterwards."""
     if TEST_DATABASE_URL is None:
         pytest.skip("TEST_DATABASE_URL is not set")
-    name = f"test_{uuid.uuid4().hex[:16]}"
-    admin = create_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
-    try:
-        async with admin.connect() as connection:
-            await connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        yield make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        async with admin.connect() as connection:
-            await connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.dispose()
+    async with fresh_postgres_database("test") as url:
+        yield url

@@ -38,6 +38,8 @@ import pytest_asyncio
 from bot.cluster.leases import rendezvous
 from bot.cluster.routing import shard_of
 
+from tests.fixtures_db import fresh_postgres_database
+
 from .botproc import BotProcess, BotProcessError
 from .fake_api import FakeBotAPI
 
@@ -89,21 +91,9 @@ async def cluster_redis(cluster_prefix: str) -> AsyncIterator:
 @pytest_asyncio.fixture
 async def cluster_db() -> AsyncIterator[str]:
     """A fresh PostgreSQL database of the test's own, dropped afterwards."""
-    from sqlalchemy.engine import make_url
-
-    from bot.storage import create_engine
-
     assert TEST_DATABASE_URL is not None
-    name = f"e2e_{uuid.uuid4().hex[:16]}"
-    admin = create_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
-    try:
-        async with admin.connect() as connection:
-            await connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        yield make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        async with admin.connect() as connection:
-            await connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.dispose()
+    async with fresh_postgres_database("e2e") as url:
+        yield url
 
 
 class Workers:

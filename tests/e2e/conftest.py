@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +27,7 @@ from bot.callbacks import Act
 from bot.handlers.game import CONFIRM
 from bot.i18n import Translator
 from bot.storage import Storage
+from tests.fixtures_db import fresh_postgres_database
 from bot.texts import ROLE_ICONS, ROLE_NAMES
 from engine import GameState, Phase, Role, Team, command_from_dict, replay
 
@@ -65,21 +65,8 @@ async def e2e_database_url(request: pytest.FixtureRequest,
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('e2e-db') / 'e2e.db'}"
         return
-    from sqlalchemy.engine import make_url
-
-    from bot.storage import create_engine
-
-    assert TEST_DATABASE_URL is not None
-    name = f"e2e_{uuid.uuid4().hex[:16]}"
-    admin = create_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
-    try:
-        async with admin.connect() as connection:
-            await connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        yield make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        async with admin.connect() as connection:
-            await connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.dispose()
+    async with fresh_postgres_database("e2e") as url:
+        yield url
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
