@@ -332,3 +332,13 @@ class Table:
             for text in filter(None, versions):
                 leaks += [line for line in text.splitlines() if leak.search(line)]
         return leaks
+
+
+def short_game_plan(st) -> Plan:
+    """A six-player party game the mafia wins on day 1 (from a dealt state ``st``): a civilian
+    and the Commissar nominated and voted out, the other civilian shot, the Doctor saving
+    himself, the Commissar checking a mafioso."""
+    civilians, mafia = ids(st, Role.CIVILIAN), ids(st, Role.MAFIA)
+    (commissar,), (doctor,) = ids(st, Role.COMMISSAR), ids(st, Role.DOCTOR)
+    return Plan(nominations={1: [lambda s: civilians[0], lambda s: commissar]},
+                kill=lambda s: civilians[1], heal=lambda s: doctor, check=lambda s: mafia[0])

@@ -20,7 +20,7 @@ from engine import Phase, Role, Team, command_from_dict
 from .cluster import (
     GROUP_RATE, LEASE_SECONDS, TAKEOVER_BOUND, Workers, needs_services,
 )
-from .conftest import Plan, Table, ids, seat_label
+from .conftest import Plan, Table, ids, seat_label, short_game_plan
 from .fake_api import FakeBotAPI
 
 pytestmark = needs_services
@@ -66,11 +66,7 @@ async def test_a_whole_game_across_three_workers(cluster_api: FakeBotAPI, worker
     await table.join_all()
     await table.start_game()
     st = await table.state()
-    civilians, mafia = ids(st, Role.CIVILIAN), ids(st, Role.MAFIA)
-    (commissar,), (doctor,) = ids(st, Role.COMMISSAR), ids(st, Role.DOCTOR)
-    plan = Plan(nominations={1: [lambda s: civilians[0], lambda s: commissar]},
-                kill=lambda s: civilians[1], heal=lambda s: doctor, check=lambda s: mafia[0])
-    end = await table.play(plan)
+    end = await table.play(short_game_plan(st))
     assert end.phase is Phase.ENDED and end.day == 1
     finale = await table.wait_message(GROUP, _("Roles:"))
     await api.settle(quiet=1.5, timeout=20)

@@ -15,10 +15,10 @@ import pytest
 import pytest_asyncio
 
 from bot.storage import Storage
-from engine import Phase, Role
+from engine import Phase
 
 from .botproc import BotProcess
-from .conftest import Plan, Table, ids
+from .conftest import Table, short_game_plan
 from .fake_api import FAULT_KINDS, FakeBotAPI
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -64,11 +64,7 @@ async def test_a_party_game_ends_with_its_result_while_every_method_fails_at_ran
     await table.join_all()
     await table.start_game()
     st = await table.state()
-    civilians, mafia = ids(st, Role.CIVILIAN), ids(st, Role.MAFIA)
-    (commissar,), (doctor,) = ids(st, Role.COMMISSAR), ids(st, Role.DOCTOR)
-    plan = Plan(nominations={1: [lambda s: civilians[0], lambda s: commissar]},
-                kill=lambda s: civilians[1], heal=lambda s: doctor, check=lambda s: mafia[0])
-    end = await table.play(plan)
+    end = await table.play(short_game_plan(st))
     assert end.phase is Phase.ENDED
 
     await table.wait_message(GROUP, _("Roles:"), timeout=60)

@@ -10,10 +10,10 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from engine import Phase, Role, Team
+from engine import Phase, Team
 
 from .botproc import BotProcess
-from .conftest import Plan, Table, ids, seat_label
+from .conftest import Table, seat_label, short_game_plan
 from .fake_api import FakeBotAPI
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -53,11 +53,7 @@ async def test_six_players_play_a_game_by_webhook(bot_api: FakeBotAPI, bot_proc:
     await table.join_all()
     await table.start_game()
     st = await table.state()
-    civilians, mafia = ids(st, Role.CIVILIAN), ids(st, Role.MAFIA)
-    (commissar,), (doctor,) = ids(st, Role.COMMISSAR), ids(st, Role.DOCTOR)
-    plan = Plan(nominations={1: [lambda s: civilians[0], lambda s: commissar]},
-                kill=lambda s: civilians[1], heal=lambda s: doctor, check=lambda s: mafia[0])
-    end = await table.play(plan)
+    end = await table.play(short_game_plan(st))
     assert end.phase is Phase.ENDED and end.winner is Team.MAFIA and end.day == 1
 
     finale = await table.wait_message(GROUP, _("Roles:"))
