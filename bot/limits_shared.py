@@ -12,8 +12,10 @@ old: that is exactly "at most N in any window", which Telegram counts. The fixed
 around a window's edge, and the sliding window *counter* only approximates the previous window's
 calls by weight, so neither guarantees it. The calls' times are the workers' wall clocks
 (``time.time()``) at the hit: workers on different hosts need NTP, and the few milliseconds
-between a hit and the request's arrival at Telegram are not covered (Telegram's limits are
-"about" anyway). A group also has a *pace* window, the local bucket's burst (:func:`group_pace`:
+between a hit and the request's arrival at Telegram are covered by a margin: the group's window
+is ``group_margin`` seconds longer than Telegram's (20 in any 61 s by default), since a call
+delayed after its hit (a busy event loop, a slow connection) and the 21st call hit just as the
+first left the window would otherwise both reach Telegram within its 60 s. A group also has a *pace* window, the local bucket's burst (:func:`group_pace`:
 at most 5 calls in any 15 s besides 20 in any 60 s), so that its calls are spread over the
 minute as in one process.
 
@@ -27,7 +29,7 @@ every worker's acquisition waits for those keys to expire. A retry of a failed c
 again (``retries_take_tokens``): Telegram counts it.
 
 Keys, under ``prefix + "limits"`` (e.g. ``mafia:limits``): the ``limits`` library's moving
-windows (lists of call times) ``<p>:group/<chat>/20/60/second``, ``<p>:pace/<chat>/5/15/second``,
+windows (lists of call times) ``<p>:group/<chat>/20/61/second``, ``<p>:pace/<chat>/5/15/second``,
 ``<p>:private/<chat>/1/1/second``, ``<p>:global/bot/30/1/second``, and the floods
 ``<p>:flood:<chat>``, ``<p>:flood:bot``.
 
@@ -103,7 +105,8 @@ class SharedLimiter:
     ``redis_url``: ``redis://[:password@]host:port/db``; ``prefix``: the deployment's
     ``REDIS_PREFIX`` (keys go under ``prefix + "limits"``); ``workers``: how many workers share
     the bot, all processes counted (divides the global rate of the fallback); rates
-    ``(max_calls, window_seconds)``, whole seconds, else ``ValueError``; ``group_burst`` sets the
+    ``(max_calls, window_seconds)``, whole seconds, else ``ValueError``; ``group_margin``: whole
+    seconds added to the group's window in Redis (the module docstring); ``group_burst`` sets the
     group's pace (:func:`group_pace`) and the fallback's burst. ``timeout``: seconds one Redis
     command may take before Redis counts as down; ``probe_every``, ``remind_every``: seconds.
     ``sleep`` is injectable for tests (waits for windows and floods; seconds).
@@ -121,12 +124,16 @@ class SharedLimiter:
         private_rate: Rate = PRIVATE_RATE,
         global_rate: Rate = GLOBAL_RATE,
         group_burst: int | None = None,
+        group_margin: int = 1,
         timeout: float = 1.0,
         probe_every: float = 2.0,
         remind_every: float = 60.0,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
-        self._group, self._private = _item(group_rate, "group"), _item(private_rate, "private")
+        if group_margin < 0 or group_margin != int(group_margin):
+            raise ValueError(f"group_margin needs whole seconds >= 0: {group_margin}")
+        self._group = _item((group_rate[0], group_rate[1] + group_margin), "group")
+        self._private = _item(private_rate, "private")
         self._global = _item(global_rate, "global")
         pace = group_pace(group_rate, group_burst)
         self._pace = None if pace is None else _item(pace, "pace")

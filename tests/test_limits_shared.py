@@ -197,6 +197,19 @@ async def test_a_retry_takes_tokens_again(workers) -> None:
 
 
 @needs_redis
+async def test_a_groups_window_has_a_margin_for_the_way_to_telegram(workers) -> None:
+    """group (2, 1) with the default margin of 1 s: the third call waits 2 s, not 1, so a call
+    delayed between its hit and Telegram cannot share Telegram's window with two later ones."""
+    sender, session = workers(group_rate=(2, 1), group_burst=1)
+    futures = [sender.send(GROUP, f"m{i}", merge=False) for i in range(3)]
+    assert all(await asyncio.gather(*futures))
+    times = [call.time for call in session.calls]
+    assert times[2] - times[0] >= 2.0 - LAG
+    with pytest.raises(ValueError):
+        SharedLimiter(CLOSED_PORT, group_margin=-1)
+
+
+@needs_redis
 async def test_a_chat_entry_is_not_recorded_before_its_call(workers) -> None:
     """Two answers use up the bot-wide second, so the group's first call waits ~1 s for a
     bot-wide token. Had its group entry been recorded before that wait, it would expire ~1 s
