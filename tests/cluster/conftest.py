@@ -4,11 +4,11 @@ database of the test's own (``TEST_DATABASE_URL``); skipped cleanly without them
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 from tests.fixtures_db import fresh_postgres_database
+from tests.fixtures_redis import redis_namespace, fresh_prefix
 
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
@@ -27,21 +27,13 @@ async def redis_url() -> str:
 @pytest.fixture
 def prefix() -> str:
     """A Redis key prefix of the test's own (tests share one Redis database)."""
-    return f"t{uuid.uuid4().hex[:10]}:"
+    return fresh_prefix("t")
 
 
 @pytest.fixture
 async def redis(redis_url: str, prefix: str) -> AsyncIterator:
-    from redis.asyncio import Redis
-
-    client = Redis.from_url(redis_url, decode_responses=True)
-    try:
+    async with redis_namespace(redis_url, prefix) as client:
         yield client
-    finally:
-        keys = [k async for k in client.scan_iter(f"{prefix}*")]
-        if keys:
-            await client.delete(*keys)
-        await client.aclose()
 
 
 @pytest.fixture

@@ -28,7 +28,6 @@ import os
 import re
 import secrets
 import time
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -39,6 +38,7 @@ from bot.cluster.leases import rendezvous
 from bot.cluster.routing import shard_of
 
 from tests.fixtures_db import fresh_postgres_database
+from tests.fixtures_redis import fresh_prefix, redis_namespace
 
 from .botproc import BotProcess, BotProcessError
 from .fake_api import FakeBotAPI
@@ -70,22 +70,14 @@ async def cluster_api() -> AsyncIterator[FakeBotAPI]:
 @pytest.fixture
 def cluster_prefix() -> str:
     """A Redis key prefix of the test's own (tests share one Redis database)."""
-    return f"e2e{uuid.uuid4().hex[:10]}:"
+    return fresh_prefix("e2e")
 
 
 @pytest_asyncio.fixture
 async def cluster_redis(cluster_prefix: str) -> AsyncIterator:
-    from redis.asyncio import Redis
-
     assert TEST_REDIS_URL is not None
-    client = Redis.from_url(TEST_REDIS_URL, decode_responses=True)
-    try:
+    async with redis_namespace(TEST_REDIS_URL, cluster_prefix) as client:
         yield client
-    finally:
-        keys = [k async for k in client.scan_iter(f"{cluster_prefix}*")]
-        if keys:
-            await client.delete(*keys)
-        await client.aclose()
 
 
 @pytest_asyncio.fixture
