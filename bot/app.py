@@ -33,6 +33,7 @@ from .handlers import private
 from .handlers import settings as settings_handlers
 from .handlers import onlookers as onlooker_handlers
 from .handlers.common import watch_users
+from .handlers.flat import flatten
 from .history.service import HistoryService
 from .i18n import Translator
 from .onlookers import Onlookers
@@ -136,17 +137,20 @@ class App:
 
 
 def build_dispatcher() -> Dispatcher:
-    """A fresh Dispatcher with fresh routers (a Router attaches to one Dispatcher only)."""
-    dp = Dispatcher()
+    """A fresh Dispatcher with fresh routers' handlers, registered on the Dispatcher itself in
+    the routers' order (:func:`bot.handlers.flat.flatten`: one visit per update instead of one
+    per router). No handler keeps a conversation state, so aiogram's FSM middleware (a storage
+    lookup and a record kept per chat and user for every update) is left out."""
+    dp = Dispatcher(disable_fsm=True)
     dp.callback_query.middleware(CallbackAnswerMiddleware())
     dp.update.outer_middleware(tag_updates)  # the update_id stored with each command (issue 12)
     dp.update.outer_middleware(watch_users)  # renames and a lost host's return (handlers/common.py)
     # discipline and onlookers come before lobby (/start spectate_...), game (onlookers' presses)
     # and private (the onlookers' chat is routed before the mafia relay)
     # fallback is last: it answers every press no other router understood
-    dp.include_routers(history_handlers.router(), discipline.router(), onlooker_handlers.router(),
-                       lobby.router(), game.router(), moderation.router(),
-                       settings_handlers.router(), private.router(), fallback.router())
+    flatten(dp, (history_handlers.router(), discipline.router(), onlooker_handlers.router(),
+                 lobby.router(), game.router(), moderation.router(),
+                 settings_handlers.router(), private.router(), fallback.router()))
     dp.errors.register(on_error)
     return dp
 

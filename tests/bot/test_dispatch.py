@@ -1,0 +1,53 @@
+"""The dispatch path: the routers flattened onto the Dispatcher (bot/handlers/flat.py) try the
+handlers in the routers' depth-first order, and refuse what flattening would lose."""
+
+from __future__ import annotations
+
+import pytest
+from aiogram import Router
+
+from bot.app import build_dispatcher
+from bot.handlers.flat import flatten
+
+
+def _names(observer) -> list[str]:
+    return [h.callback.__name__ for h in observer.handlers]
+
+
+def test_handlers_keep_the_routers_depth_first_order():
+    outer, inner, last = Router(name="outer"), Router(name="inner"), Router(name="last")
+
+    async def a(): ...
+    async def b(): ...
+    async def c(): ...
+    async def d(): ...
+
+    outer.message.register(a)
+    inner.message.register(b)
+    inner.callback_query.register(c)
+    last.message.register(d)
+    outer.include_router(inner)
+    target = Router(name="target")
+    flatten(target, (outer, last))
+    assert _names(target.message) == ["a", "b", "d"]
+    assert _names(target.callback_query) == ["c"]
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda r: r.message.middleware(lambda h, e, d: h(e, d)),
+    lambda r: r.callback_query.outer_middleware(lambda h, e, d: h(e, d)),
+    lambda r: r.message.filter(lambda m: True),
+])
+def test_a_router_with_its_own_middleware_or_filter_is_refused(spoil):
+    r = Router(name="own")
+    spoil(r)
+    with pytest.raises(ValueError, match="own"):
+        flatten(Router(), (r,))
+
+
+def test_the_dispatcher_holds_every_router_handler_in_order():
+    dp = build_dispatcher()
+    assert not dp.sub_routers
+    assert _names(dp.callback_query) == ["history_button", "onlooker_button", "lobby_button",
+                                         "game_button", "settings_button", "unknown_button"]
+    assert _names(dp.my_chat_member)[:2] == ["bot_membership_changed", "bot_rights_changed"]
