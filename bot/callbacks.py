@@ -1,6 +1,8 @@
 """Callback data of every inline keyboard (≤ 64 bytes each, aiogram ``CallbackData``).
 
-Handlers take presses with :class:`Pressed` (aiogram's ``X.filter()``, made cheaper). Game buttons name the game, the phase they were offered in (``s`` = ``phase_seq``; 0 = any phase),
+Handlers take presses with :class:`Pressed` (aiogram's ``X.filter()``, made cheaper).
+
+Game buttons name the game, the phase they were offered in (``s`` = ``phase_seq``; 0 = any phase),
 the action and a target seat (0 = none).  The service accepts a press only if it matches what the
 current phase offers that user (design.md §5).
 """

@@ -35,7 +35,8 @@ def flatten(target: Router, routers: Iterable[Router]) -> None:
 
 def _append(target: Router, router: Router) -> None:
     for name, observer in router.observers.items():
-        if len(observer.middleware) or len(observer.outer_middleware) or observer._handler.filters:  # noqa: SLF001
+        own_filters = observer._handler.filters  # noqa: SLF001 - the root filters (.filter())
+        if len(observer.middleware) or len(observer.outer_middleware) or own_filters:
             raise ValueError(f"router {router.name!r}: its {name} observer has middlewares or "
                              "root filters of its own; it cannot be flattened")
         if observer.handlers:
