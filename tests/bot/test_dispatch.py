@@ -87,3 +87,24 @@ def test_the_collector_is_tuned_once_per_process():
     tune_gc()  # once: a second call changes nothing
     assert gc.get_threshold() == (700, 10, 10)
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+@pytest.mark.parametrize("level, expected", [("INFO", "WARNING"), ("WARNING", "WARNING"),
+                                             ("DEBUG", "NOTSET")])
+def test_aiograms_line_per_update_only_at_debug(level, expected):
+    import logging
+
+    from bot.config import Settings, configure_logging
+
+    names = ("aiogram.event", "aiogram.middlewares", "alembic", "apscheduler")
+    saved = {n: logging.getLogger(n).level for n in names}
+    try:
+        for n in names:
+            logging.getLogger(n).setLevel(logging.NOTSET)
+        configure_logging(Settings(_env_file=None, bot_token="123456:ABCdef_ghi-jkl",
+                                   log_level=level))
+        assert {logging.getLevelName(logging.getLogger(n).level)
+                for n in ("aiogram.event", "aiogram.middlewares")} == {expected}
+    finally:
+        for n, lvl in saved.items():
+            logging.getLogger(n).setLevel(lvl)
