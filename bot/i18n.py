@@ -41,30 +41,46 @@ def compile_catalogues(path: Path = LOCALES_DIR) -> None:
 
 
 class Translator:
-    """Per-locale ``gettext``: ``tr.get("en")("Night {n}").format(n=2)``."""
+    """Per-locale ``gettext``: ``tr.get("en")("Night {n}").format(n=2)``.
+
+    The functions are made once per locale and kept: a handler asks for one on every update (a
+    closure over aiogram's ``I18n.gettext`` per call before, which looked the locale up again for
+    every string); they are the catalogues' own bound ``gettext``/``ngettext``, and for a locale
+    without a catalogue they return the message itself, as aiogram's ``I18n.gettext`` does."""
 
     def __init__(self, path: Path = LOCALES_DIR, default_locale: str = DEFAULT_LOCALE) -> None:
         compile_catalogues(path)
         self.i18n = I18n(path=path, default_locale=default_locale, domain=DOMAIN)
         self.default_locale = default_locale
+        self._gettext: dict[str, Callable[[str], str]] = {}
+        self._ngettext: dict[str, Callable[[str, str, int], str]] = {}
 
     def locale(self, locale: str | None) -> str:
         return locale if locale in SUPPORTED_LOCALES else self.default_locale
 
     def get(self, locale: str | None) -> Callable[[str], str]:
-        loc = self.locale(locale)
-        i18n = self.i18n
-
-        def _(message: str) -> str:
-            return i18n.gettext(message, locale=loc)
-
-        return _
+        loc = locale if locale in SUPPORTED_LOCALES else self.default_locale
+        try:
+            return self._gettext[loc]
+        except KeyError:
+            catalogue = self.i18n.locales.get(loc)
+            fn = self._gettext[loc] = catalogue.gettext if catalogue is not None else _same
+            return fn
 
     def nget(self, locale: str | None) -> Callable[[str, str, int], str]:
         loc = self.locale(locale)
-        i18n = self.i18n
+        try:
+            return self._ngettext[loc]
+        except KeyError:
+            catalogue = self.i18n.locales.get(loc)
+            fn = self._ngettext[loc] = (catalogue.ngettext if catalogue is not None
+                                        else _same_plural)
+            return fn
 
-        def ngettext(singular: str, plural: str, n: int) -> str:
-            return i18n.gettext(singular, plural, n, locale=loc)
 
-        return ngettext
+def _same(message: str) -> str:
+    return message
+
+
+def _same_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else (plural or singular)

@@ -205,6 +205,28 @@ def test_russian_plural_forms(translator):
     assert en(*PLURAL, 1) == PLURAL[0] and en(*PLURAL, 5) == PLURAL[1]
 
 
+
+def test_the_kept_functions_translate_as_aiogram_does(translator, tmp_path):
+    """Translator keeps one gettext per locale; it gives what aiogram's I18n gives, for every
+    message, in both catalogues, for the default and a missing one."""
+    with (LOCALES / "ru" / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as f:
+        ids = [m.id for m in read_po(f) if m.id]
+    i18n = translator.i18n
+    for locale in (*SUPPORTED_LOCALES, None, "de"):
+        _, ngettext = translator.get(locale), translator.nget(locale)
+        assert translator.get(locale) is _  # made once
+        loc = translator.locale(locale)
+        for msgid in ids:
+            if isinstance(msgid, tuple):
+                for n in (1, 2, 5):
+                    assert ngettext(*msgid[:2], n) == i18n.gettext(*msgid[:2], n, locale=loc)
+            else:
+                assert _(msgid) == i18n.gettext(msgid, locale=loc)
+    missing = Translator(path=tmp_path, default_locale="de")  # no catalogue at all
+    assert missing.get("de")("Mafia") == "Mafia"
+    assert missing.nget("de")(*PLURAL, 1) == PLURAL[0]
+    assert missing.nget("de")(*PLURAL, 5) == PLURAL[1]
+
 # --- the maintainer CLI ----------------------------------------------------------------------
 @pytest.fixture
 def project(tmp_path):

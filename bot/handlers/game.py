@@ -10,7 +10,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from engine import HostNext, IllegalCommand, MarkActive, MarkInactive, TakeOver, game_of
 
-from ..callbacks import Act
+from ..callbacks import Act, Pressed
 from ..games import CONFIRM, bot_game
 from ..games.spec import BotGame, Press
 from ..replies import answering
@@ -22,7 +22,7 @@ __all__ = ["CONFIRM", "router"]  # CONFIRM: every game's confirmations (tests/e2
 
 def router() -> Router:
     r = Router(name="game")
-    r.callback_query.register(game_button, Act.filter())
+    r.callback_query.register(game_button, Pressed(Act))
     r.message.register(pause_cmd, Command("pause"))
     r.message.register(resume_cmd, Command("resume"))
     r.message.register(next_cmd, Command("next"))

@@ -16,7 +16,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
-from ..callbacks import Hist
+from ..callbacks import Hist, Pressed
 from ..history import keyboards as kb
 from ..history import render
 from ..history.export import FORMAT, VERSION
@@ -34,7 +34,7 @@ def router() -> Router:
     r.message.register(history_cmd, Command("history"))
     r.message.register(start_link, CommandStart(deep_link=True, magic=F.args.regexp(DEEP_LINK)),
                        F.chat.type == "private")
-    r.callback_query.register(history_button, Hist.filter())
+    r.callback_query.register(history_button, Pressed(Hist))
     r.include_router(community.router())
     return r
 

@@ -11,7 +11,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from engine import BecomeHost, ChangeSettings, IllegalCommand, find_game, game_of
 
-from ..callbacks import LobbyAct
+from ..callbacks import LobbyAct, Pressed
 from ..games import bot_game
 from ..replies import answering
 from ..storage import ActiveGameExists, UserInAnotherGame
@@ -29,7 +29,7 @@ def router() -> Router:
     r.message.register(cancel_cmd, Command("cancel", "stop"), GROUPS)
     r.message.register(host_cmd, Command("host"), GROUPS)
     r.message.register(private_start, CommandStart(), F.chat.type == "private")
-    r.callback_query.register(lobby_button, LobbyAct.filter())
+    r.callback_query.register(lobby_button, Pressed(LobbyAct))
     return r
 
 

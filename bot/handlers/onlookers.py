@@ -21,7 +21,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from engine import GameState
 
 from .. import views
-from ..callbacks import Act
+from ..callbacks import Act, Pressed
 from ..onlookers import onlookers_of, running, seated
 from ..names import isolate
 from .common import chat_locale, display_name, say
@@ -41,7 +41,7 @@ def router() -> Router:
                        F.chat.type == "private")
     r.message.register(spectate_cmd, Command("spectate"))
     r.message.register(unspectate_cmd, Command("unspectate"))
-    r.callback_query.register(onlooker_button, Act.filter(), pure_onlooker)
+    r.callback_query.register(onlooker_button, Pressed(Act), pure_onlooker)
     r.message.register(onlooker_dm, F.chat.type == "private", F.text, ~F.text.startswith("/"),
                        onlookers_chat)
     return r

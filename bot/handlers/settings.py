@@ -19,7 +19,7 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 from engine import BadSetup, ChangeSettings, IllegalCommand, Phase, find_ruleset
 from engine.mafia.rules import TIMING_LIMITS
 
-from ..callbacks import Cfg
+from ..callbacks import Cfg, Pressed
 from ..games import GAMES
 from ..i18n import SUPPORTED_LOCALES
 from ..views import tempo_name, timings_text
@@ -32,7 +32,7 @@ GROUPS = F.chat.type.in_({"group", "supergroup"})
 def router() -> Router:
     r = Router(name="settings")
     r.message.register(settings_cmd, Command("settings"), GROUPS)
-    r.callback_query.register(settings_button, Cfg.filter())
+    r.callback_query.register(settings_button, Pressed(Cfg))
     return r
 
 

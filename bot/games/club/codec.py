@@ -17,13 +17,14 @@ class ClubCodec(MafiaCodec):
     TARGETED = MafiaCodec.TARGETED | {"scheck", "dcheck", "foul", "dq", "unfoul", "unnom"}
     JUDGE = frozenset({"foul", "dq", "unfoul", "unnom"})
 
-    def commands(self, data, uid, target):
-        return {
-            **super().commands(data, uid, target),
-            "scheck": lambda: NightAction(user_id=uid, action="sheriff_check", target=target),
-            "dcheck": lambda: NightAction(user_id=uid, action="don_check", target=target),
-            "foul": lambda: IssueFoul(user_id=uid, player=target),
-            "dq": lambda: Disqualify(user_id=uid, player=target),
-            "unfoul": lambda: CancelFoul(user_id=uid, player=target),
-            "unnom": lambda: UndoNomination(user_id=uid, target=target),
-        }
+    COMMANDS = {
+        **MafiaCodec.COMMANDS,
+        "scheck": lambda uid, target, data:
+            NightAction(user_id=uid, action="sheriff_check", target=target),
+        "dcheck": lambda uid, target, data:
+            NightAction(user_id=uid, action="don_check", target=target),
+        "foul": lambda uid, target, data: IssueFoul(user_id=uid, player=target),
+        "dq": lambda uid, target, data: Disqualify(user_id=uid, player=target),
+        "unfoul": lambda uid, target, data: CancelFoul(user_id=uid, player=target),
+        "unnom": lambda uid, target, data: UndoNomination(user_id=uid, target=target),
+    }

@@ -31,23 +31,23 @@ class ForumCodec(MafiaCodec):
     OPTIONAL_TARGET = frozenset({"hd"})
     JUDGE = frozenset({"warn", "dq"})
 
-    def commands(self, data, uid, target):
-        return {
-            **super().commands(data, uid, target),
-            "block": lambda: NightAction(user_id=uid, action="block", target=target),
-            "slay": lambda: NightAction(user_id=uid, action="slay", target=target),
-            "infect": lambda: NightAction(user_id=uid, action="infect", target=target),
-            "side": lambda: ChooseSide(user_id=uid, side=Team(SIDES[data.t]))
-            if data.t in SIDES else None,
-            "sus": lambda: NameSuspect(user_id=uid, target=target),
-            "rchk": lambda: RevealCheck(user_id=uid, target=target),
-            "hd": lambda: HostDecide(user_id=uid, target=target),
-            "bon": lambda: DecideBonusRound(user_id=uid, start=True),
-            "boff": lambda: DecideBonusRound(user_id=uid, start=False),
-            "best": lambda: VoteBestPlayer(user_id=uid, target=target),
-            "warn": lambda: IssueWarning(user_id=uid, player=target),
-            "dq": lambda: Disqualify(user_id=uid, player=target),
-        }
+    COMMANDS = {
+        **MafiaCodec.COMMANDS,
+        "block": lambda uid, target, data: NightAction(user_id=uid, action="block", target=target),
+        "slay": lambda uid, target, data: NightAction(user_id=uid, action="slay", target=target),
+        "infect": lambda uid, target, data:
+            NightAction(user_id=uid, action="infect", target=target),
+        "side": lambda uid, target, data: ChooseSide(user_id=uid, side=Team(SIDES[data.t]))
+        if data.t in SIDES else None,
+        "sus": lambda uid, target, data: NameSuspect(user_id=uid, target=target),
+        "rchk": lambda uid, target, data: RevealCheck(user_id=uid, target=target),
+        "hd": lambda uid, target, data: HostDecide(user_id=uid, target=target),
+        "bon": lambda uid, target, data: DecideBonusRound(user_id=uid, start=True),
+        "boff": lambda uid, target, data: DecideBonusRound(user_id=uid, start=False),
+        "best": lambda uid, target, data: VoteBestPlayer(user_id=uid, target=target),
+        "warn": lambda uid, target, data: IssueWarning(user_id=uid, player=target),
+        "dq": lambda uid, target, data: Disqualify(user_id=uid, player=target),
+    }
 
     async def run(self, press: Press) -> str:
         if press.data.a in ("cmp", "bg", "bgs", "bgx"):

@@ -38,23 +38,25 @@ class MafiaCodec:
     #: codes only the host may press, or a group admin when there is no host (CLUB-41, CLUB-Q08)
     JUDGE: frozenset[str] = frozenset()
 
-    def commands(self, data: Act, uid: int, target: int | None) -> dict[str, Callable[[], Any]]:
-        """Code -> a factory of its engine command (``None``: the press is forged)."""
-        return {
-            "ready": lambda: MarkReady(user_id=uid),
-            "cont": lambda: Continue(user_id=uid),
-            "end": lambda: EndSpeech(user_id=uid),
-            "nom": lambda: Nominate(user_id=uid, target=target),
-            "vote": lambda: CastVote(user_id=uid, target=target),
-            "exy": lambda: CastExcludeVote(user_id=uid, yes=True),
-            "exn": lambda: CastExcludeVote(user_id=uid, yes=False),
-            "kill": lambda: NightAction(user_id=uid, action="kill", target=target),
-            "check": lambda: NightAction(user_id=uid, action="check", target=target),
-            "heal": lambda: NightAction(user_id=uid, action="heal", target=target),
-            "sleep": lambda: NightAction(user_id=uid, action="sleep"),
-            "resume": lambda: Resume(user_id=uid),
-            "next": lambda: HostNext(user_id=uid),
-        }
+    #: code -> the factory of its engine command: ``factory(uid, target, data)`` (``target``: the
+    #: user in seat ``data.t`` for a targeted code, else None; returns None for a forged press).
+    #: A table built once, so a press costs a lookup, not a dict of closures.
+    COMMANDS: dict[str, Callable[[int, int | None, Act], Any]] = {
+        "ready": lambda uid, target, data: MarkReady(user_id=uid),
+        "cont": lambda uid, target, data: Continue(user_id=uid),
+        "end": lambda uid, target, data: EndSpeech(user_id=uid),
+        "nom": lambda uid, target, data: Nominate(user_id=uid, target=target),
+        "vote": lambda uid, target, data: CastVote(user_id=uid, target=target),
+        "exy": lambda uid, target, data: CastExcludeVote(user_id=uid, yes=True),
+        "exn": lambda uid, target, data: CastExcludeVote(user_id=uid, yes=False),
+        "kill": lambda uid, target, data: NightAction(user_id=uid, action="kill", target=target),
+        "check": lambda uid, target, data: NightAction(user_id=uid, action="check",
+                                                       target=target),
+        "heal": lambda uid, target, data: NightAction(user_id=uid, action="heal", target=target),
+        "sleep": lambda uid, target, data: NightAction(user_id=uid, action="sleep"),
+        "resume": lambda uid, target, data: Resume(user_id=uid),
+        "next": lambda uid, target, data: HostNext(user_id=uid),
+    }
 
     def command(self, data: Act, uid: int, st: GameState):
         """The engine command of a press, or None (an unknown code, or a seat that does not
@@ -65,7 +67,8 @@ class MafiaCodec:
                 target = st.by_seat(data.t).user_id
             except KeyError:
                 return None
-        return self.commands(data, uid, target).get(data.a, lambda: None)()
+        factory = self.COMMANDS.get(data.a)
+        return None if factory is None else factory(uid, target, data)
 
     async def run(self, press: Press) -> str:
         """Carry a press out; returns the callback answer. Raises ``IllegalCommand`` as the
@@ -74,7 +77,7 @@ class MafiaCodec:
         if press.data.a == "pause":
             await press.service.pause(press.g.id, press.user_id)
             return self.CONFIRM["pause"]
-        if press.data.a not in self.commands(press.data, press.user_id, None):
+        if press.data.a not in self.COMMANDS:
             return _("This button is out of date.")  # a code no button of ours carries
         cmd = self.command(press.data, press.user_id, press.st)
         if cmd is None:

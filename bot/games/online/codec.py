@@ -18,16 +18,18 @@ class OnlineCodec(MafiaCodec):
     TARGETED = MafiaCodec.TARGETED | {"scheck", "dcheck"}
     OPTIONAL_TARGET = frozenset({"tv"})
 
-    def commands(self, data, uid, target):
-        return {
-            **super().commands(data, uid, target),
-            "scheck": lambda: NightAction(user_id=uid, action="sheriff_check", target=target),
-            "dcheck": lambda: NightAction(user_id=uid, action="don_check", target=target),
-            "tv": lambda: TapVote(user_id=uid, target=target),  # t=0: PASS (ONLINE-19)
-            "lift": lambda: TapLift(user_id=uid, lift=True),
-            "leave": lambda: TapLift(user_id=uid, lift=False),
-            "bmx": lambda: ChooseBestMove(user_id=uid, targets=()),
-        }
+    COMMANDS = {
+        **MafiaCodec.COMMANDS,
+        "scheck": lambda uid, target, data:
+            NightAction(user_id=uid, action="sheriff_check", target=target),
+        "dcheck": lambda uid, target, data:
+            NightAction(user_id=uid, action="don_check", target=target),
+        "tv": lambda uid, target, data:
+            TapVote(user_id=uid, target=target),  # t=0: PASS (ONLINE-19)
+        "lift": lambda uid, target, data: TapLift(user_id=uid, lift=True),
+        "leave": lambda uid, target, data: TapLift(user_id=uid, lift=False),
+        "bmx": lambda uid, target, data: ChooseBestMove(user_id=uid, targets=()),
+    }
 
     async def run(self, press: Press) -> str:
         if press.data.a == "bm":
