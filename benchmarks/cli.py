@@ -42,6 +42,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "file), e.g. postgresql+asyncpg://user@host/db")
     parser.add_argument("--engine", action="store_true",
                         help="benchmark the engine alone (random playouts, no bot, no store)")
+    parser.add_argument("--profile", default=None, metavar="FILE",
+                        help="write a cProfile (main thread CPU time) of the measured full-stack "
+                             "run to FILE; read it with python -m pstats FILE")
     parser.add_argument("--no-bare", action="store_true",
                         help="skip replaying the updates through a bare aiogram Dispatcher")
     parser.add_argument("--pace", choices=("fast", "real"), default="fast",
@@ -158,7 +161,7 @@ async def _stack(args: argparse.Namespace) -> int:
     from .stack import run_stack
 
     run = await run_stack(args.games or DEFAULT_GAMES, args.players, args.seed, args.db,
-                          preset=args.preset)
+                          preset=args.preset, profile=args.profile)
     bare = None
     if not args.no_bare and run.recorder.updates:
         bot = run.tables[0].app.bot if run.tables else None

@@ -9,6 +9,7 @@ the sender's rate limits are lifted so the run takes seconds instead of hours of
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import json
 import logging
 import os
@@ -102,9 +103,12 @@ def fresh_sqlite_url(folder: str) -> str:
 
 
 async def run_stack(games: int, players: int, seed: int, db_url: str | None = None,
-                    preset: str = "party") -> StackRun:
+                    preset: str = "party", profile: str | None = None) -> StackRun:
     """Play ``games`` games of the preset ``preset`` with ``players`` each, concurrently,
     through the whole bot.
+
+    ``profile``: a file to write a cProfile of the measured run to (the main thread's CPU time,
+    ``thread_time``; start-up, imports and the bare replay excluded), read with ``pstats``.
 
     ``db_url`` None uses a fresh SQLite file in a temporary folder (removed afterwards); any other
     URL (``postgresql+asyncpg://...``) is used as is, with chat and user ids unique to this run.
@@ -112,13 +116,13 @@ async def run_stack(games: int, players: int, seed: int, db_url: str | None = No
     if db_url is None:
         with tempfile.TemporaryDirectory(prefix="mafia-bench-") as folder:
             return await _run(games, players, seed, fresh_sqlite_url(folder), nonce=0,
-                              preset=preset)
+                              preset=preset, profile=profile)
     return await _run(games, players, seed, db_url, nonce=random.SystemRandom().randrange(1, 10**6),
-                      preset=preset)
+                      preset=preset, profile=profile)
 
 
 async def _run(games: int, players: int, seed: int, db_url: str, nonce: int,
-               preset: str = "party") -> StackRun:
+               preset: str = "party", profile: str | None = None) -> StackRun:
     run = StackRun(games=games, players=players, db_url=db_url, preset=preset)
     errors = _ErrorLog()
     root = logging.getLogger()
@@ -133,9 +137,16 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int,
         meter = _meter(session, run.tables)
         group = getattr(app.storage, "_group", None)
         before = (group.batches, group.writes) if group is not None else (0, 0)
+        profiler = cProfile.Profile(thread_time) if profile else None
         started, cpu_started = perf_counter(), process_time()
+        if profiler is not None:
+            profiler.enable()
         outcomes = await asyncio.gather(*(t.play() for t in run.tables), return_exceptions=True)
+        if profiler is not None:
+            profiler.disable()
         run.wall, run.cpu = perf_counter() - started, process_time() - cpu_started
+        if profiler is not None:
+            profiler.dump_stats(profile)
         run.outside_cpu = meter.seconds
         if group is not None:
             run.commits = (group.batches - before[0], group.writes - before[1])

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from engine import GameState
 
 from .names import isolate_plain
+
+
+@lru_cache(maxsize=2048)  # ~1.4 KB a button: at most ~3 MB
+def button(text: str, callback_data: str | None = None, url: str | None = None,
+           web_app: str | None = None) -> InlineKeyboardButton:
+    """An ``InlineKeyboardButton`` with exactly one of ``callback_data`` (packed), ``url`` or
+    ``web_app`` (the Mini App's URL). Shared, not rebuilt: aiogram's buttons are frozen, and
+    validating one costs 7–9 µs — the same table, vote and night buttons are made again for every
+    update. Raises ``pydantic.ValidationError`` for invalid values, as the constructor does."""
+    if web_app is not None:
+        return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=web_app))
+    if url is not None:
+        return InlineKeyboardButton(text=text, url=url)
+    return InlineKeyboardButton(text=text, callback_data=callback_data)
 
 
 class InlineKeyboardBuilder:
@@ -22,7 +38,7 @@ class InlineKeyboardBuilder:
 
     def button(self, *, text: str, callback_data: CallbackData | str) -> None:
         data = callback_data.pack() if isinstance(callback_data, CallbackData) else callback_data
-        self._buttons.append(InlineKeyboardButton(text=text, callback_data=data))
+        self._buttons.append(button(text, data))
 
     def row(self, *buttons: InlineKeyboardButton) -> None:
         self._rows.append(list(buttons))

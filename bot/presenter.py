@@ -14,13 +14,14 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.deep_linking import create_deep_link
 
 from engine import GameState
 
 from .games import bot_game
 from .i18n import Translator
+from .keyboards import button
 from .replies import reply_kwargs
 
 
@@ -149,15 +150,12 @@ class Presenter:
             return markup
         if group:
             app = f"/{self.webapp_name}" if self.webapp_name else ""
-            button = InlineKeyboardButton(
-                text=_("📺 Live table"),
-                url=f"https://t.me/{self.bot_username}{app}?startapp=g{g.id}")
+            live = button(_("📺 Live table"),
+                          url=f"https://t.me/{self.bot_username}{app}?startapp=g{g.id}")
         else:
-            button = InlineKeyboardButton(
-                text=_("📺 Live table"),
-                web_app=WebAppInfo(url=f"{self.webapp_url}/webapp/?g={g.id}"))
+            live = button(_("📺 Live table"), web_app=f"{self.webapp_url}/webapp/?g={g.id}")
         rows = list(markup.inline_keyboard) if markup is not None else []
-        return InlineKeyboardMarkup(inline_keyboard=[*rows, [button]])
+        return InlineKeyboardMarkup(inline_keyboard=[*rows, [live]])
 
 
 __all__ = ["Presenter"]

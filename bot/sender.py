@@ -162,10 +162,11 @@ class Sender(Replacement, CallPolicy):
         merge: bool = True,
         **kwargs: Any,
     ) -> asyncio.Future[Any]:
-        """Queue ``sendMessage``. Resolves to the ``Message`` (for split text: the last part, which
-        carries ``reply_markup``), or ``None`` if dropped. Plain group text may be merged with the
-        queued send before it (``merge=False`` opts out); its future then resolves to the merged
-        message. ``kwargs`` go to ``SendMessage`` (``disable_notification``, ``parse_mode`` ...)."""
+        """Queue ``sendMessage``. Resolves to the message (for split text: the last part, which
+        carries ``reply_markup``) as a :class:`bot.telegram_results.LazyMessage` (``message_id``
+        at once, anything else parsed on first read), or ``None`` if dropped. Plain group text
+        may be merged with the queued send before it (``merge=False`` opts out); its future then
+        resolves to the merged message. ``kwargs`` go to ``SendMessage`` (``parse_mode`` ...)."""
         chunks = split_text(text)
         future: asyncio.Future[Any] | None = None
         for index, chunk in enumerate(chunks):
@@ -180,7 +181,8 @@ class Sender(Replacement, CallPolicy):
         self, chat_id: int, message_id: int, text: str, reply_markup: Any = None, **kwargs: Any
     ) -> asyncio.Future[Any]:
         """Queue ``editMessageText`` (text and keyboard; no keyboard removes it). Latest wins over a
-        still-queued edit of the same message. Resolves to the ``Message`` or ``None``."""
+        still-queued edit of the same message. Resolves to the message (a ``LazyMessage``) or
+        ``None``."""
         queued = self._queued_edit(chat_id, message_id)
         if queued is not None:
             queued.kind, queued.text, queued.reply_markup, queued.kwargs = (

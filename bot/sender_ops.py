@@ -2,7 +2,8 @@
 
 An :class:`Op` is one queued Bot API call: its kind, chat, arguments and the future the caller
 holds. ``message_id`` may be a *future* — the result of a send queued earlier in the same lane —
-which is resolved when the operation is built, just before it is performed.
+which is resolved when the operation is built, just before it is performed. Sends and edits are
+built with :mod:`bot.telegram_results`' methods: their messages are parsed only when read.
 """
 
 from __future__ import annotations
@@ -12,16 +13,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiogram.methods import (
-    DeleteMessage,
-    EditMessageReplyMarkup,
-    EditMessageText,
-    PinChatMessage,
-    SendDocument,
-    SendMessage,
-    TelegramMethod,
-    UnpinChatMessage,
-)
+from aiogram.methods import DeleteMessage, PinChatMessage, TelegramMethod, UnpinChatMessage
+
+from bot.telegram_results import EditMessageReplyMarkup, EditMessageText, SendDocument, SendMessage
 
 #: operations that change an existing message and fold into one another
 EDITS = ("edit", "edit_markup")

@@ -15,10 +15,11 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
-from aiogram.methods import SendMessage, TelegramMethod
+from aiogram.methods import TelegramMethod
 
 from bot.sender_calls import TRANSIENT
 from bot.sender_ops import EDITS, Lane, Op, Unresolved, resolve_future
+from bot.telegram_results import SendMessage
 
 logger = logging.getLogger("bot.sender")
 

@@ -69,3 +69,24 @@ def test_workers_benchmark_loses_and_doubles_nothing(capsys: pytest.CaptureFixtu
                    "busiest bot second", "w0", "w1", "received  handled   CPU s"):
         assert figure in out, figure
     assert "problems" not in out, out
+
+
+def test_calls_benchmark_prints_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.calls_bench import main as calls_main
+
+    assert calls_main(["--calls", "3"]) == 0
+    out = capsys.readouterr().out
+    for kind in ("sendMessage with 12 buttons", "editMessageText with 12 buttons",
+                 "answerCallbackQuery"):
+        assert kind in out and "µs of CPU per call" in out, kind
+
+
+def test_profile_covers_the_measured_run(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--profile FILE``: a cProfile of the games (the bot's handlers are in it)."""
+    import pstats
+
+    path = tmp_path / "run.prof"
+    assert main(["--games", "1", "--players", "5", "--seed", "3", "--no-bare",
+                 "--profile", str(path)]) == 0
+    functions = {name for _file, _line, name in pstats.Stats(str(path)).stats}
+    assert "feed_update" in functions and "_run_lane" in functions

@@ -28,6 +28,7 @@ from bot.sender import (
     utf16_len,
     window_limiter,
 )
+from bot.telegram_results import parsed
 from tests.fakes import (
     CHAT_NOT_FOUND,
     NOT_MODIFIED,
@@ -117,7 +118,7 @@ async def test_order_per_chat_is_kept(session, make_sender) -> None:
     assert session.calls.texts_in(ALICE) == [f"dm {i}" for i in range(5)]
     assert session.calls.texts_in(GROUP) == [f"group {i}" for i in range(5)]
     messages = [future.result() for future in futures]
-    assert all(isinstance(message, Message) for message in messages)
+    assert all(isinstance(parsed(message), Message) for message in messages)
     assert [m.message_id for m in messages if m.chat.id == GROUP] == [1, 2, 3, 4, 5]
     assert sender.stats.calls["sendMessage"] == 10
     assert sender.idle
@@ -130,9 +131,9 @@ async def test_slow_chat_does_not_block_other_chats(session, make_sender) -> Non
     slow = sender.send(GROUP, "slow")
     fast = sender.send(ALICE, "fast")
 
-    assert isinstance(await asyncio.wait_for(fast, 0.2), Message)
+    assert isinstance(parsed(await asyncio.wait_for(fast, 0.2)), Message)
     assert not slow.done()
-    assert isinstance(await slow, Message)
+    assert isinstance(parsed(await slow), Message)
 
 
 # ---------------------------------------------------------------------- coalescing and merging
@@ -253,7 +254,7 @@ async def test_retry_after_is_honoured_and_pauses_only_that_chat(
     follow_up = sender.send(GROUP, "follow-up", keyboard())
     role = sender.send(ALICE, "your role")
 
-    assert isinstance(await asyncio.wait_for(role, 1.0), Message)
+    assert isinstance(parsed(await asyncio.wait_for(role, 1.0)), Message)
     await wait_until(lambda: sleeper.calls)
     assert sleeper.calls == [1]
     assert not announcement.done() and not follow_up.done()
@@ -275,7 +276,7 @@ async def test_retry_after_gives_up_after_max_tries(session, sleeper, make_sende
     assert len(session.calls.calls_to("sendMessage", GROUP)) == 5
     assert sleeper.calls == [2, 2, 2, 2]
     session.clear_failures()
-    assert isinstance(await sender.send(GROUP, "the lane still works"), Message)
+    assert isinstance(parsed(await sender.send(GROUP, "the lane still works")), Message)
 
 
 async def test_forbidden_private_chat_calls_on_forbidden_and_the_queue_goes_on(
@@ -297,8 +298,8 @@ async def test_forbidden_private_chat_calls_on_forbidden_and_the_queue_goes_on(
     await sender.drain()
 
     assert to_bob.result() is None and to_alice.result() is None
-    assert isinstance(to_group.result(), Message)
-    assert isinstance(bob_again.result(), Message)
+    assert isinstance(parsed(to_group.result()), Message)
+    assert isinstance(parsed(bob_again.result()), Message)
     assert sorted(unreachable) == [ALICE, BOB]
     assert sender.stats.errors["forbidden"] == 2
 
@@ -313,7 +314,7 @@ async def test_failing_on_forbidden_callback_is_contained(session, make_sender, 
         assert await sender.send(BOB, "x") is None
         await sender.drain()
     assert "storage is down" in caplog.text
-    assert isinstance(await sender.send(BOB, "y"), Message)
+    assert isinstance(parsed(await sender.send(BOB, "y")), Message)
 
 
 async def test_ignored_errors_and_dropped_bad_requests(session, make_sender, caplog) -> None:
@@ -332,13 +333,13 @@ async def test_ignored_errors_and_dropped_bad_requests(session, make_sender, cap
     assert "odd <token>" in caplog.text and TEST_TOKEN not in caplog.text
     assert "can't parse entities" in caplog.text
     assert sender.stats.errors["ignored"] == 2 and sender.stats.errors["bad_request"] == 2
-    assert isinstance(await sender.send(OTHER_GROUP, "fine"), Message)
+    assert isinstance(parsed(await sender.send(OTHER_GROUP, "fine")), Message)
 
 
 async def test_network_errors_back_off_then_succeed_or_drop(session, sleeper, make_sender) -> None:
     sender = make_sender(max_tries=3)
     session.fail("sendMessage", chat_id=ALICE, network=True, times=2)
-    assert isinstance(await sender.send(ALICE, "eventually"), Message)
+    assert isinstance(parsed(await sender.send(ALICE, "eventually")), Message)
     assert len(sleeper.calls) == 2 and all(delay > 0 for delay in sleeper.calls)
 
     session.fail("sendMessage", chat_id=ALICE, network=True, times=None)
@@ -373,7 +374,7 @@ async def test_group_limiter_spaces_calls(session, make_sender) -> None:
     futures = [sender.send(GROUP, f"m{i}", merge=False) for i in range(6)]
     dm = sender.send(ALICE, "not held up by the group budget")
 
-    assert isinstance(await asyncio.wait_for(dm, 0.3), Message)
+    assert isinstance(parsed(await asyncio.wait_for(dm, 0.3)), Message)
     await asyncio.gather(*futures)
 
     times = [call.time for call in session.calls.calls_to("sendMessage", GROUP)]
@@ -398,7 +399,7 @@ async def test_answers_skip_chat_lanes_but_take_global_tokens(
     times = [call.time for call in session.calls.calls_to("answerCallbackQuery")]
     assert times[2] - times[0] >= 0.18
     sleeper.gate.set()
-    assert isinstance(await blocked, Message)
+    assert isinstance(parsed(await blocked), Message)
 
 
 def test_default_rates_are_telegram_limits() -> None:
@@ -479,7 +480,7 @@ async def test_documents_other_calls_and_bad_arguments(session, make_sender, cap
     with caplog.at_level(logging.ERROR, logger="bot.sender"):
         assert await sender.edit(GROUP, "not a message id", "x") is None  # type: ignore[arg-type]
     assert "cannot build edit" in caplog.text
-    assert isinstance(await sender.send(GROUP, "the lane goes on"), Message)
+    assert isinstance(parsed(await sender.send(GROUP, "the lane goes on")), Message)
     assert await sender.unpin(GROUP) is True
 
 
@@ -488,7 +489,7 @@ async def test_flood_waits_in_a_lane_do_not_use_up_the_retry_budget(session, sle
     bound it); the retry budget is for Telegram's faults, not for flood control."""
     sender = make_sender(retry_budget=5.0, max_tries=4)
     session.fail("sendMessage", chat_id=GROUP, retry_after=30, times=2)
-    assert isinstance(await sender.send(GROUP, "patient"), Message)
+    assert isinstance(parsed(await sender.send(GROUP, "patient")), Message)
     assert sleeper.calls == [30, 30]
 
 

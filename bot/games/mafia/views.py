@@ -9,13 +9,13 @@ from collections import Counter
 from collections.abc import Callable
 from html import escape
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup
 
 from engine import GameState, Phase, Role, find_ruleset, legal_actions
 
 from ...callbacks import Act, LobbyAct
 from ...names import isolate
-from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label
+from ...keyboards import InlineKeyboardBuilder, button, plain_label as _plain_label
 from ...texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
 from ...timings import tempo_name
 
@@ -58,14 +58,14 @@ def lobby_text(_, ngettext, st: GameState, timings: str, extra_lines: tuple[str,
 
 def lobby_keyboard(_, game_id: int, join_url: str, host_url: str) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
-    kb.row(InlineKeyboardButton(text=_("➕ Join"), url=join_url),
-           InlineKeyboardButton(text=_("➖ Leave"), callback_data=LobbyAct(g=game_id, a="leave").pack()))
-    kb.row(InlineKeyboardButton(text=_("▶️ Start"), callback_data=LobbyAct(g=game_id, a="start").pack()),
-           InlineKeyboardButton(text=_("✖️ Cancel"), callback_data=LobbyAct(g=game_id, a="cancel").pack()))
-    kb.row(*[InlineKeyboardButton(text=tempo_name(_, t),
+    kb.row(button(text=_("➕ Join"), url=join_url),
+           button(text=_("➖ Leave"), callback_data=LobbyAct(g=game_id, a="leave").pack()))
+    kb.row(button(text=_("▶️ Start"), callback_data=LobbyAct(g=game_id, a="start").pack()),
+           button(text=_("✖️ Cancel"), callback_data=LobbyAct(g=game_id, a="cancel").pack()))
+    kb.row(*[button(text=tempo_name(_, t),
                                   callback_data=LobbyAct(g=game_id, a="tempo", v=t).pack())
              for t in ("short", "normal", "detailed")])
-    kb.row(InlineKeyboardButton(text=_("🎩 Be the host"), url=host_url))
+    kb.row(button(text=_("🎩 Be the host"), url=host_url))
     return kb.as_markup()
 
 
@@ -112,10 +112,10 @@ def table_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | Non
     if st.over:
         return None
     if st.pause:
-        btn = InlineKeyboardButton(text=_("▶️ Resume"),
+        btn = button(text=_("▶️ Resume"),
                                    callback_data=Act(g=game_id, s=0, a="resume").pack())
     else:
-        btn = InlineKeyboardButton(text=_("⏸ Pause"),
+        btn = button(text=_("⏸ Pause"),
                                    callback_data=Act(g=game_id, s=0, a="pause").pack())
     return InlineKeyboardMarkup(inline_keyboard=[[btn]])
 
@@ -191,12 +191,12 @@ def ready_text(_, st: GameState) -> str:
 def ready_keyboard(_, game_id: int, st: GameState, bot_url: str) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     if st.ready_purpose == "intro":
-        kb.row(InlineKeyboardButton(text=_("📩 Open the bot"), url=bot_url))
+        kb.row(button(text=_("📩 Open the bot"), url=bot_url))
     else:
-        kb.row(InlineKeyboardButton(text=_("✅ Ready"),
+        kb.row(button(text=_("✅ Ready"),
                                     callback_data=Act(g=game_id, s=st.phase_seq, a="ready").pack()))
     if st.continue_allowed:
-        kb.row(InlineKeyboardButton(text=_("▶️ Continue"),
+        kb.row(button(text=_("▶️ Continue"),
                                     callback_data=Act(g=game_id, s=st.phase_seq, a="cont").pack()))
     return kb.as_markup()
 
