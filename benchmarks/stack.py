@@ -28,6 +28,7 @@ from tests.fakes.updates import FakeUser, Updates
 
 from .figures import deep_sizeof
 from .players import BenchSession, Recorder, Table, table_clock
+from .sql_count import SqlCounter
 
 #: The sender's limits, lifted (calls per second); production uses bot.telegram_limits.
 UNLIMITED = {"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
@@ -73,6 +74,7 @@ class StackRun:
     #: measurements. ``cpu - outside_cpu`` is the bot's own CPU.
     outside_cpu: float = 0.0
     commits: tuple[int, int] = (0, 0)  #: (transactions of the group commit, log writes in them)
+    sql: SqlCounter = field(default_factory=SqlCounter)  #: statements while the games ran
 
 
 class CpuMeter:
@@ -133,9 +135,11 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int,
         meter = _meter(session, run.tables)
         group = getattr(app.storage, "_group", None)
         before = (group.batches, group.writes) if group is not None else (0, 0)
+        run.sql.attach(app.storage.engine)
         started, cpu_started = perf_counter(), process_time()
         outcomes = await asyncio.gather(*(t.play() for t in run.tables), return_exceptions=True)
         run.wall, run.cpu = perf_counter() - started, process_time() - cpu_started
+        run.sql.detach()
         run.outside_cpu = meter.seconds
         if group is not None:
             run.commits = (group.batches - before[0], group.writes - before[1])
