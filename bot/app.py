@@ -7,6 +7,7 @@ manual deadline clock), so both run exactly the same stack.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +134,7 @@ class App:
         await self.sender.limiter.close()
         await self.storage.close()
         await self.bot.session.close()
+        gc.unfreeze()  # what the recovery froze (bot/recovery.py) may be collected again
 
 
 def build_dispatcher() -> Dispatcher:

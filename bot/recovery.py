@@ -9,6 +9,7 @@ its game on demand, and recovery skips a game already loaded, re-reading its tim
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import Callable
 from datetime import timedelta
@@ -62,6 +63,11 @@ async def recover_games(service: GameService, chats: Callable[[int], bool] | Non
         await asyncio.sleep(0)  # let queued presses in
     if chats is None and service.owns is None and not failed:
         service.complete = True  # one process holds every open game now (bot/service_index.py)
+    if chats is None:
+        # What lives now (the imported modules' objects, aiogram's models, the recovered games)
+        # lives for good: out of the collector's full passes, which with 1,000 games took up to
+        # 0.7 s each, stalling every update in flight (issue 11, docs/performance.md).
+        gc.freeze()
     return count
 
 

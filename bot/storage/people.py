@@ -24,6 +24,8 @@ active_players = ActivePlayer.__table__
 chat_settings = ChatSettingsRow.__table__
 #: seconds a cached chat's settings are trusted with many workers (see ``get_chat_settings``)
 SHARED_SETTINGS_TTL = 30.0
+#: games whose chat :meth:`PeopleStorage.game_chat` remembers (then it starts over)
+GAME_CHATS_KEPT = 100_000
 
 
 class PeopleStorage:
@@ -121,6 +123,24 @@ class PeopleStorage:
             row = (await connection.execute(
                 query, {"watcher": user_id, "watcher_text": str(user_id)})).first()
         return None if row is None else (int(row.id), int(row.chat_id))
+
+    async def game_chat(self, game_id: int) -> int | None:
+        """The chat of the game with this id (any status), or None: where an update naming the
+        game is routed (``bot/cluster/routing.py``, every private button press with many
+        workers). Remembered once found: a game's chat changes only when its group becomes a
+        supergroup (:meth:`move_chat` forgets them here; on another worker a remembered route
+        sends the update to the old group's owner, which passes it on: ``NotOwner``)."""
+        chat_id = self._game_chats.get(game_id)
+        if chat_id is not None:
+            return chat_id
+        query = select(games.c.chat_id).where(games.c.id == game_id)
+        async with self._read() as connection:
+            chat_id = (await connection.execute(query)).scalar_one_or_none()
+        if chat_id is not None:
+            if len(self._game_chats) >= GAME_CHATS_KEPT:
+                self._game_chats.clear()
+            self._game_chats[game_id] = chat_id
+        return chat_id
 
     # -- chat settings --------------------------------------------------------------------
 

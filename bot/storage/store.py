@@ -83,6 +83,7 @@ class Storage:
         #: chat id -> (monotonic time read, its settings): ``PeopleStorage.get_chat_settings``
         self._chat_settings: dict[int, tuple[float, Any]] = {}
         self._settings_epoch = 0  #: moved on by every write of chat settings
+        self._game_chats: dict[int, int] = {}  #: game id -> chat id (``game_chat``)
         #: many workers (issue 12): ``settings_owned(chat_id)`` is True while this process
         #: serves the chat (``ShardWorker.owns``), whose settings it may then cache; None: one
         #: process, which writes every chat's settings.
@@ -194,13 +195,6 @@ class Storage:
             row = (await connection.execute(select(games).where(games.c.id == game_id))).first()
         return None if row is None else GameRecord(**row._mapping)
 
-    async def game_chat(self, game_id: int) -> int | None:
-        """The chat of the game with this id (any status), or None: where an update naming the
-        game is routed (``bot/cluster/routing.py``)."""
-        query = select(games.c.chat_id).where(games.c.id == game_id)
-        async with self._read() as connection:
-            return (await connection.execute(query)).scalar_one_or_none()
-
     async def active_game_for_chat(self, chat_id: int) -> GameRecord | None:
         """The chat's lobby or running game, or None."""
         query = select(games).where(games.c.chat_id == chat_id, games.c.status.in_(ACTIVE_STATUSES))
@@ -302,6 +296,7 @@ class Storage:
         Raises :class:`ActiveGameExists` if both chats have an active game.
         """
         self.forget_chat_settings()  # type: ignore[attr-defined] - PeopleStorage's
+        self._game_chats.clear()
         try:
             async with self._write() as connection:
                 moved = await connection.execute(
