@@ -277,7 +277,7 @@ class GameService(GameOps, GameIndex):
             self.deadlines.arm(g.id, seq, at)
 
     def _forget_later(self, game_id: int) -> None:
-        self.games.pop(game_id, None)
+        self._unindex(self.games.pop(game_id, None))
         self.shown.forget(game_id)
         self._locks.pop(game_id, None)
 
@@ -316,6 +316,7 @@ class GameService(GameOps, GameIndex):
                 g = self.games.pop(game_id, None)
                 if g is None:
                     continue
+                self._unindex(g)
                 if self.deadlines is not None:
                     self.deadlines.cancel_game(game_id)
                 if g.state is not None:  # this worker lives on and its Sender delivers what it
@@ -329,6 +330,7 @@ class GameService(GameOps, GameIndex):
     def _drop(self, g: LiveGame) -> None:
         """Forget ``g`` at once with its timers (its lock is held): not ours any more."""
         self.games.pop(g.id, None)
+        self._unindex(g)
         self.shown.forget(g.id)
         if self.deadlines is not None:
             self.deadlines.cancel_game(g.id)

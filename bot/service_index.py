@@ -114,6 +114,17 @@ class GameIndex:
         for uid in g.members:
             self._by_member[uid].add(g.id)
 
+    def _unindex(self, g: LiveGame | None) -> None:
+        """Drop the index entries of ``g``, just forgotten (ended, handed over)."""
+        if g is None:
+            return
+        for index, key in [(self._by_chat, g.chat_id), *((self._by_member, u) for u in g.members)]:
+            ids = index.get(key)
+            if ids is not None:
+                ids.discard(g.id)
+                if not ids:
+                    del index[key]
+
     def _authoritative(self) -> bool:
         return self.complete and self.owns is None
 
