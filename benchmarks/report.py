@@ -54,6 +54,7 @@ def report_stack(run: StackRun, bare: BareRun | None, seed: int) -> str:
         f"players' planning and update building)",
         f"  group commit          {run.commits[1]:,} log writes in {run.commits[0]:,} transactions "
         f"({run.commits[1] / max(run.commits[0], 1):.1f} per transaction)",
+        *run.sql.lines(n_updates),
         f"  update latency        p50 {_ms(percentile(lat, 50))}, p99 {_ms(percentile(lat, 99))}, "
         f"max {_ms(max(lat, default=0.0))} (time of one dp.feed_update; {run.games} "
         f"game{'s' if run.games != 1 else ''} played at once)",

@@ -37,6 +37,7 @@ from tests.fakes.updates import FakeUser, Updates
 
 from .figures import max_in_window, percentile
 from .players import BenchSession, Recorder, Table, table_clock
+from .sql_count import SqlCounter
 from .stack import GROUP_BASE, USER_BASE, fresh_sqlite_url
 
 #: the loop time at which the running task's command handed its events to the log
@@ -125,6 +126,7 @@ class ScaleRun:
     over_limits: dict[str, int] = field(default_factory=dict)
     db_url: str = ""
     bot_rate: int = GLOBAL_RATE[0]
+    sql: SqlCounter = field(default_factory=SqlCounter)
 
 
 async def run_scale(games: int, players: int, seed: int, db_url: str | None, compress: float,
@@ -184,11 +186,13 @@ async def _play(games: int, players: int, seed: int, db_url: str, compress: floa
         tables.append(table)
     gc.collect()
     run.rss_base = rss_bytes()
+    run.sql.attach(app.storage.engine)
     started, cpu_started = perf_counter(), process_time()
     tasks = [asyncio.create_task(t.play()) for t in tables]
     sampler = asyncio.create_task(_sample_memory(run, tables))
     done, pending = await asyncio.wait(tasks, timeout=duration)
     run.wall, run.cpu = perf_counter() - started, process_time() - cpu_started
+    run.sql.detach()
     sampler.cancel()
     for task in pending:
         task.cancel()
@@ -263,6 +267,7 @@ def report_scale(run: ScaleRun) -> str:
         f"{ms(percentile(lat, 50))}, p99 {ms(percentile(lat, 99))}, max {ms(max(lat, default=0))}",
         f"  CPU                   {run.cpu:.1f} s = {run.cpu / max(run.wall, 1e-9) * 100:.0f} % "
         f"of one core (simulation and fake Bot API included)",
+        *run.sql.lines(n, top=4),
         f"  event → visible       p50 {ms(percentile(delays, 50))}, p99 "
         f"{ms(percentile(delays, 99))} over {len(delays):,} messages; busiest game minute "
         f"({len(busiest):,} messages): p99 {ms(percentile(busiest, 99))}",

@@ -29,6 +29,7 @@ from tests.fakes.updates import FakeUser, Updates
 
 from .figures import deep_sizeof
 from .players import BenchSession, Recorder, Table, table_clock
+from .sql_count import SqlCounter
 
 #: The sender's limits, lifted (calls per second); production uses bot.telegram_limits.
 UNLIMITED = {"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
@@ -74,6 +75,7 @@ class StackRun:
     #: measurements. ``cpu - outside_cpu`` is the bot's own CPU.
     outside_cpu: float = 0.0
     commits: tuple[int, int] = (0, 0)  #: (transactions of the group commit, log writes in them)
+    sql: SqlCounter = field(default_factory=SqlCounter)  #: statements while the games ran
 
 
 class CpuMeter:
@@ -138,6 +140,7 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int,
         group = getattr(app.storage, "_group", None)
         before = (group.batches, group.writes) if group is not None else (0, 0)
         profiler = cProfile.Profile(thread_time) if profile else None
+        run.sql.attach(app.storage.engine)
         started, cpu_started = perf_counter(), process_time()
         if profiler is not None:
             profiler.enable()
@@ -145,6 +148,7 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int,
         if profiler is not None:
             profiler.disable()
         run.wall, run.cpu = perf_counter() - started, process_time() - cpu_started
+        run.sql.detach()
         if profiler is not None:
             profiler.dump_stats(profile)
         run.outside_cpu = meter.seconds

@@ -136,6 +136,7 @@ class App:
         await self.sender.limiter.close()
         await self.storage.close()
         await self.bot.session.close()
+        gc.unfreeze()  # what tune_gc and the recovery (bot/recovery.py) froze may be collected again
 
 
 #: The collector's thresholds once the bot runs (Python's default: 700, 10, 10). A command

@@ -20,9 +20,10 @@ from typing import Any
 from engine import Command, GameOver, GameState, apply, decode_log, game_of
 from engine.core.events import Event
 
-from .names import show_names, with_names
+from .names import with_names
 from .recovery import recover_games
 from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
+from .service_index import GameIndex, members_of
 from .service_ops import GameOps, NotOwner
 from .shown import KEY as SHOWN, Watermarks, replay_unshown, reshow
 from .update_context import current_update
@@ -58,9 +59,12 @@ class LiveGame:
     #: steps ``(before, after, events)`` rebuilt from the log whose messages may never have
     #: left before a crash (bot/shown.py); presented again when the owner loads the game
     unshown: list = field(default_factory=list)
+    #: users the store lists in ``game_players`` (joined or became host, did not leave):
+    #: who :meth:`GameService.game_for_user` finds in this game (bot/service_index.py)
+    members: set[int] = field(default_factory=set)
 
 
-class GameService(GameOps):
+class GameService(GameOps, GameIndex):
     """Runs commands for games. All public coroutines are safe to call concurrently."""
 
     def __init__(self, storage: Storage, presenter, *, deadlines=None, clock: Clock = utcnow,
@@ -91,6 +95,10 @@ class GameService(GameOps):
         #: ``sender(game, before, after, events)``: synchronous senders of a step's messages
         #: besides the presenter, run again with it for a step lost in a crash (bot/shown.py)
         self.step_senders: list[Callable[..., None]] = []
+        self._init_index()  # chat / user -> open game, from memory (bot/service_index.py)
+        moved = getattr(storage, "chat_moved_listeners", None)
+        if moved is not None:
+            moved.append(self.chat_moved)
 
     # --- loading ---------------------------------------------------------------------------
     async def _load(self, game_id: int) -> LiveGame:
@@ -110,6 +118,15 @@ class GameService(GameOps):
         self.reshow(g)
         return g
 
+    def _adopt(self, game_id: int, chat_id: int, locale: str, seed: int) -> LiveGame:
+        """Hold a lobby just created in the store (no log yet) without reading it back."""
+        g = self.games.get(game_id)
+        if g is None:
+            g = self.games[game_id] = LiveGame(id=game_id, chat_id=chat_id, locale=locale,
+                                               seed=seed)
+            self._index(g)
+        return g
+
     async def _rebuild(self, rec: GameRecord, log: list[dict] | None = None) -> LiveGame:
         """The game of ``rec`` replayed from its log (``log``: its commands, if already loaded)."""
         g = LiveGame(id=rec.id, chat_id=rec.chat_id, locale=rec.locale, seed=rec.seed,
@@ -117,7 +134,9 @@ class GameService(GameOps):
         if log is None:
             log = await self.storage.load_log(rec.id)
         if log:  # each game's commands by its own type table
-            g.state, g.unshown = replay_unshown(decode_log(log), g.ui.get(SHOWN, len(log)))
+            commands = decode_log(log)
+            g.members = members_of(commands)
+            g.state, g.unshown = replay_unshown(commands, g.ui.get(SHOWN, len(log)))
             g.ui[SHOWN] = g.ui.get(SHOWN, len(log))  # stored before the watermark: all shown
             if g.state.over:  # only an open game is shown again (a finished one is read)
                 g.unshown = []
@@ -159,6 +178,7 @@ class GameService(GameOps):
                 status, winner = self._status_change(game, before, new)
                 stored = game_of(before, cmd).to_dict(cmd)
                 deadline = self._plan_deadline(g, before, new)
+                players = self._player_ops(g, new, cmd)
                 if self.owns is not None and not self.owns(g.chat_id):
                     self._drop(g)  # its shard was lost, or its chat moved to another shard
                     raise NotOwner(g.chat_id)
@@ -169,18 +189,21 @@ class GameService(GameOps):
                         game_id, before.commands if before else 0, stored,
                         [game.to_dict(e) for e in events], status=status, winner=winner,
                         deadline=deadline if deadline is not None else KEEP,
-                        players=self._player_ops(g, new, cmd),
+                        players=players,
                         update_id=tag.update_id if tag is not None else None)
                     break
                 except LogConflict:
                     if attempt:
                         raise
                     logger.warning("game %s: log conflict, reloading", game_id)
+                    self.complete = False  # another process writes games: ask the store
                     self.games.pop(game_id, None)
                     g = await self._load(game_id)
             if type(cmd).__name__ in ("Join", "BecomeHost") and getattr(cmd, "name", ""):
                 g.raw_names[cmd.user_id] = cmd.name  # a rejoin brings his name of today
             g.state = new = self._named(g, new)
+            for op in players:  # the game_players rows just stored, mirrored (service_index.py)
+                (g.members.discard if op.name is None else g.members.add)(op.user_id)
             self._index(g)
             self._arm(g, deadline)
             with self.shown.step(g, new.commands):  # its messages are tracked till they leave
@@ -253,18 +276,8 @@ class GameService(GameOps):
         else:
             self.deadlines.arm(g.id, seq, at)
 
-    def _index(self, g: LiveGame) -> None:
-        """Note ``g``'s players and host in :attr:`_by_user`."""
-        st = g.state
-        if st is None:
-            return
-        for uid in st.players:
-            self._by_user[uid].add(g.id)
-        if st.host is not None:
-            self._by_user[st.host].add(g.id)
-
     def _forget_later(self, game_id: int) -> None:
-        self.games.pop(game_id, None)
+        self._unindex(self.games.pop(game_id, None))
         self.shown.forget(game_id)
         self._locks.pop(game_id, None)
 
@@ -287,36 +300,6 @@ class GameService(GameOps):
             g = await self._load(game_id)
             g.state = self._named(g, g.state)
 
-    async def seen(self, user_id: int, name: str, back: bool = True) -> None:
-        """Called for every update from a user (``name``: his name now, ``display_name``).
-
-        A player or host of a game in memory who renamed himself is shown by his new name from
-        now on (issue 10, item 4; the new name is kept in ``games.ui["names"]`` across
-        restarts). A lost host who
-        sends anything is back, and the game he waited for resumes (PARTY-44, PARTY-46), unless
-        ``back`` is False (his ``/resume`` does that itself).
-        The lobby or table message is edited to the new name at once (not at night)."""
-        ids = self._by_user.get(user_id)
-        if not ids:
-            self._by_user.pop(user_id, None)
-            return
-        for game_id in list(ids):
-            g = self.games.get(game_id)
-            st = g.state if g is not None else None
-            if st is None or st.over or (user_id not in st.players and user_id != st.host):
-                ids.discard(game_id)  # ended, forgotten or left: drop the stale entry
-                continue
-            if g.raw_names.get(user_id) != name:
-                async with self._locks[g.id]:
-                    g.raw_names[user_id] = name
-                    g.ui["names"] = {**(g.ui.get("names") or {}), str(user_id): name}
-                    g.state = self._named(g, g.state)
-                    show_names(self.presenter, g)
-                self.persist_ui_soon(g)
-                logger.info("game %s: user %s renamed", g.id, user_id)
-            if back and user_id == st.host and not st.host_active:
-                await self.touch(g.id, user_id)
-
     # --- start-up --------------------------------------------------------------------------
     async def recover(self, chats=None) -> int:
         """Reload every lobby/running game and re-arm its deadline (``bot/recovery.py``);
@@ -333,6 +316,7 @@ class GameService(GameOps):
                 g = self.games.pop(game_id, None)
                 if g is None:
                     continue
+                self._unindex(g)
                 if self.deadlines is not None:
                     self.deadlines.cancel_game(game_id)
                 if g.state is not None:  # this worker lives on and its Sender delivers what it
@@ -346,6 +330,7 @@ class GameService(GameOps):
     def _drop(self, g: LiveGame) -> None:
         """Forget ``g`` at once with its timers (its lock is held): not ours any more."""
         self.games.pop(g.id, None)
+        self._unindex(g)
         self.shown.forget(g.id)
         if self.deadlines is not None:
             self.deadlines.cancel_game(g.id)
@@ -383,13 +368,6 @@ class GameService(GameOps):
     async def drain(self) -> None:
         """Wait for the background writes started so far (call before closing the storage)."""
         await self.storage.drain()
-
-    async def game_for_chat(self, chat_id: int) -> int | None:
-        rec = await self.storage.active_game_for_chat(chat_id)
-        return rec.id if rec else None
-
-    async def game_for_user(self, user_id: int) -> int | None:
-        return await self.storage.active_game_for_user(user_id)
 
 
 __all__ = ["GameService", "LiveGame", "NotOwner", "utcnow", "GameOver"]

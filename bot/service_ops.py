@@ -42,12 +42,11 @@ class GameOps:
         if self.owns is not None and not self.owns(chat_id):
             raise NotOwner(chat_id)
         rs = find_game(ruleset)
-        game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings,
-                                                 secrets.randbits(62))
+        seed = secrets.randbits(62)
+        game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings, seed)
         try:
-            if ui:
-                async with self._locks[game_id]:
-                    (await self._load(game_id)).ui.update(ui)
+            async with self._locks[game_id]:  # held at once: no read of what was just written
+                self._adopt(game_id, chat_id, locale, seed).ui.update(ui or {})
             await self.execute(game_id, CreateGame(user_id=user_id, ruleset=rs.name,
                                                    settings=settings))
         except BaseException:  # e.g. NotOwner: the shard moved meanwhile; never an empty lobby
@@ -70,6 +69,7 @@ class GameOps:
                 await self.storage.set_status(game_id, "cancelled")
         except Exception:  # noqa: BLE001 - the original error is what the caller must see
             logger.exception("game %s: could not cancel the unstarted lobby", game_id)
+            self.complete = False  # it may be open in the store, not in memory: ask the store
 
     async def start(self, game_id: int, user_id: int) -> list[Event]:
         """Deal with the game's seed (replayable) and start. Raises IllegalCommand."""
@@ -123,7 +123,7 @@ class GameOps:
     async def user_unreachable(self, user_id: int, reason: str = "blocked") -> None:
         """A DM failed with 403 or the user left the group: mark him inactive (PARTY-Q20).
         (Many workers: only the worker serving his game does; another one leaves it.)"""
-        game_id = await self.storage.active_game_for_user(user_id)
+        game_id = await self.game_for_user(user_id)
         if game_id is None:
             return
         try:
@@ -161,7 +161,7 @@ class GameOps:
 
     async def touch_user(self, user_id: int) -> None:
         """Any update from a user brings him back if he was inactive in his game (PARTY-44)."""
-        game_id = await self.storage.active_game_for_user(user_id)
+        game_id = await self.game_for_user(user_id)
         if game_id is not None:
             try:
                 await self.touch(game_id, user_id)

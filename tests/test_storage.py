@@ -367,3 +367,44 @@ async def test_append_stores_the_deadline_in_the_same_transaction(storage: Stora
     assert (await storage.get_game(game_id)).timer_seq is None
     with pytest.raises(ValueError):
         await storage.append(game_id, 3, {"type": "d"}, [], deadline=(1, datetime(2030, 1, 1)))
+
+
+async def test_chat_settings_are_read_once_and_refreshed_by_every_write(database) -> None:
+    """issue 11: a chat's settings come from memory after the first read; the writes of this
+    Storage refresh them; another process's are seen only where this one does not cache
+    (many workers: chats it does not serve) or after ``forget_chat_settings``."""
+    from sqlalchemy import event
+
+    mine, other = database.storage(), database.storage()
+    await mine.start()
+    await other.start()
+    reads: list[str] = []
+
+    def note(_conn, _cursor, statement, *_args) -> None:
+        if "FROM chat_settings" in statement and statement.lstrip().startswith("SELECT"):
+            reads.append(statement)
+
+    event.listen(mine.engine.sync_engine, "before_cursor_execute", note)
+    try:
+        await mine.save_chat_settings(SUPERGROUP, locale="en", data={"tempo": "short"})
+        reads.clear()
+        first = await mine.get_chat_settings(SUPERGROUP)
+        first.data["tempo"] = "changed by the caller"  # a copy: the cache keeps its own
+        assert await mine.get_chat_settings(SUPERGROUP) == ChatSettings("en", {"tempo": "short"})
+        assert len(reads) == 1
+        await mine.save_chat_settings(SUPERGROUP, data={"tempo": "detailed"})
+        assert await mine.get_chat_settings(SUPERGROUP) == ChatSettings("en", {"tempo": "detailed"})
+        await mine.move_chat(SUPERGROUP, SUPERGROUP - 1)
+        assert await mine.get_chat_settings(SUPERGROUP) == ChatSettings()
+        assert await mine.get_chat_settings(SUPERGROUP - 1) == ChatSettings("en", {"tempo": "detailed"})
+        await other.save_chat_settings(SUPERGROUP - 1, locale="ru")  # another process
+        assert (await mine.get_chat_settings(SUPERGROUP - 1)).locale == "en"  # cached here
+        mine.forget_chat_settings()  # e.g. its shard was handed over
+        assert (await mine.get_chat_settings(SUPERGROUP - 1)).locale == "ru"
+        mine.settings_owned = lambda chat_id: chat_id != SUPERGROUP - 1  # served elsewhere
+        await other.save_chat_settings(SUPERGROUP - 1, locale="en")
+        assert (await mine.get_chat_settings(SUPERGROUP - 1)).locale == "en"  # not cached
+    finally:
+        event.remove(mine.engine.sync_engine, "before_cursor_execute", note)
+        await mine.close()
+        await other.close()

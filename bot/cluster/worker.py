@@ -107,6 +107,7 @@ class ShardWorker:
     async def start(self) -> None:
         await self._ensure_groups()
         self.app.service.owns = self.owns
+        self.app.storage.settings_owned = self.owns  # cache only the chats served here
         self.app.dp.update.outer_middleware(catch_foreign)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read_loop(), name="cluster-reader"),
@@ -130,6 +131,7 @@ class ShardWorker:
 
     # --- taking and handing over -------------------------------------------------------------
     async def _gained(self, shards: set[int]) -> None:
+        self.app.storage.forget_chat_settings()  # nothing read while another worker served
         task = asyncio.get_running_loop().create_task(self._take_over(set(shards)))
         self._takeovers.add(task)
         task.add_done_callback(self._takeovers.discard)
@@ -168,6 +170,7 @@ class ShardWorker:
 
     async def _lost(self, shards: set[int]) -> None:
         self.serving -= shards
+        self.app.storage.forget_chat_settings()  # another worker may change them now
         pending = [t for s in shards for t in self._inflight.get(s, ())]
         if pending:
             await asyncio.wait(pending, timeout=HAND_OVER_WAIT)

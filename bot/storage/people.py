@@ -1,9 +1,12 @@
 """Players and chat settings of :class:`bot.storage.Storage` (a mixin over the connection of
 ``store.py``): who sits in which game (``game_players``), which game a user is in, and each
-chat's saved language and /settings (``chat_settings``)."""
+chat's saved language and /settings (``chat_settings``), the latter cached (see
+:meth:`PeopleStorage.get_chat_settings`)."""
 
 from __future__ import annotations
 
+import copy
+import time
 from typing import Any
 
 from sqlalchemy import delete, select, text
@@ -19,6 +22,10 @@ games = Game.__table__
 game_players = GamePlayer.__table__
 active_players = ActivePlayer.__table__
 chat_settings = ChatSettingsRow.__table__
+#: seconds a cached chat's settings are trusted with many workers (see ``get_chat_settings``)
+SHARED_SETTINGS_TTL = 30.0
+#: games whose chat :meth:`PeopleStorage.game_chat` remembers (then it starts over)
+GAME_CHATS_KEPT = 100_000
 
 
 class PeopleStorage:
@@ -117,14 +124,66 @@ class PeopleStorage:
                 query, {"watcher": user_id, "watcher_text": str(user_id)})).first()
         return None if row is None else (int(row.id), int(row.chat_id))
 
+    async def game_chat(self, game_id: int) -> int | None:
+        """The chat of the game with this id (any status), or None: where an update naming the
+        game is routed (``bot/cluster/routing.py``, every private button press with many
+        workers). Remembered once found: a game's chat changes only when its group becomes a
+        supergroup (:meth:`move_chat` forgets them here; on another worker a remembered route
+        sends the update to the old group's owner, which passes it on: ``NotOwner``)."""
+        chat_id = self._game_chats.get(game_id)
+        if chat_id is not None:
+            return chat_id
+        query = select(games.c.chat_id).where(games.c.id == game_id)
+        async with self._read() as connection:
+            chat_id = (await connection.execute(query)).scalar_one_or_none()
+        if chat_id is not None:
+            if len(self._game_chats) >= GAME_CHATS_KEPT:
+                self._game_chats.clear()
+            self._game_chats[game_id] = chat_id
+        return chat_id
+
     # -- chat settings --------------------------------------------------------------------
 
+    def forget_chat_settings(self, chat_id: int | None = None) -> None:
+        """Drop the cached settings of ``chat_id`` (None: of every chat), and keep a read in
+        flight from filling the cache with what it read before (called around every write of
+        them, and by many workers when a shard is handed over: another process writes them
+        now)."""
+        if chat_id is None:
+            self._chat_settings.clear()
+        else:
+            self._chat_settings.pop(chat_id, None)
+        self._settings_epoch += 1
+
+    def _cacheable(self, chat_id: int) -> bool:
+        owned = self.settings_owned
+        return owned is None or owned(chat_id)
+
     async def get_chat_settings(self, chat_id: int) -> ChatSettings:
-        """The chat's settings; ``ChatSettings(None, {})`` if it never saved any."""
+        """The chat's settings; ``ChatSettings(None, {})`` if it never saved any. A copy: the
+        caller may change it.
+
+        Served from memory after the first read (issue 11: it was a query per update): only
+        :meth:`save_chat_settings` and :meth:`move_chat` write them, and they drop the cached
+        entry (the next read fills it again). One process is the only writer. With many
+        workers a chat's settings are written by the worker serving its group (``/settings``
+        exists only in groups): the cache holds only chats served here
+        (``Storage.settings_owned``), is dropped when a shard is handed over
+        (:meth:`forget_chat_settings`), and an entry is read again after
+        :data:`SHARED_SETTINGS_TTL` seconds (a chat moved to a supergroup by another worker)."""
+        if self._cacheable(chat_id):
+            hit = self._chat_settings.get(chat_id)
+            if hit is not None and (self.settings_owned is None
+                                    or time.monotonic() - hit[0] < SHARED_SETTINGS_TTL):
+                return _copy(hit[1])
+        epoch = self._settings_epoch
         query = select(chat_settings.c.locale, chat_settings.c.data).where(chat_settings.c.chat_id == chat_id)
         async with self._read() as connection:
             row = (await connection.execute(query)).first()
-        return ChatSettings() if row is None else ChatSettings(row.locale, row.data)
+        found = ChatSettings() if row is None else ChatSettings(row.locale, row.data)
+        if epoch == self._settings_epoch and self._cacheable(chat_id):  # nothing written since
+            self._chat_settings[chat_id] = (time.monotonic(), _copy(found))
+        return found
 
     async def save_chat_settings(
         self, chat_id: int, locale: str | None | _Keep = KEEP, data: dict[str, Any] | _Keep = KEEP
@@ -141,7 +200,16 @@ class PeopleStorage:
         statement = upsert(self.engine, chat_settings).values(row)
         statement = statement.on_conflict_do_update(index_elements=[chat_settings.c.chat_id], set_=changes)
         query = select(chat_settings.c.locale, chat_settings.c.data).where(chat_settings.c.chat_id == chat_id)
-        async with self._write() as connection:
-            await connection.execute(statement)
-            stored = (await connection.execute(query)).one()
+        self.forget_chat_settings(chat_id)
+        try:
+            async with self._write() as connection:
+                await connection.execute(statement)
+                stored = (await connection.execute(query)).one()
+        finally:  # a read that began before the commit may have read the old row
+            self.forget_chat_settings(chat_id)
         return ChatSettings(stored.locale, stored.data)
+
+
+def _copy(settings: ChatSettings) -> ChatSettings:
+    """A copy of ``settings`` whose ``data`` the caller may change (the cache keeps its own)."""
+    return ChatSettings(settings.locale, copy.deepcopy(settings.data))

@@ -8,7 +8,7 @@ import asyncio
 
 import logging
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -80,6 +80,17 @@ class Storage:
         self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
         self._serial: asyncio.Lock | None = None
         self._group = GroupCommit(self._write, lambda: self.engine)
+        #: chat id -> (monotonic time read, its settings): ``PeopleStorage.get_chat_settings``
+        self._chat_settings: dict[int, tuple[float, Any]] = {}
+        self._settings_epoch = 0  #: moved on by every write of chat settings
+        self._game_chats: dict[int, int] = {}  #: game id -> chat id (``game_chat``)
+        #: many workers (issue 12): ``settings_owned(chat_id)`` is True while this process
+        #: serves the chat (``ShardWorker.owns``), whose settings it may then cache; None: one
+        #: process, which writes every chat's settings.
+        self.settings_owned: Callable[[int], bool] | None = None
+        #: ``listener(old_chat_id, new_chat_id)`` after :meth:`move_chat` (e.g. the games held
+        #: in memory follow their chat: ``GameService.chat_moved``)
+        self.chat_moved_listeners: list[Callable[[int, int], None]] = []
 
     def _effective_url(self) -> str:
         parsed = make_url(self.url)
@@ -184,13 +195,6 @@ class Storage:
             row = (await connection.execute(select(games).where(games.c.id == game_id))).first()
         return None if row is None else GameRecord(**row._mapping)
 
-    async def game_chat(self, game_id: int) -> int | None:
-        """The chat of the game with this id (any status), or None: where an update naming the
-        game is routed (``bot/cluster/routing.py``)."""
-        query = select(games.c.chat_id).where(games.c.id == game_id)
-        async with self._read() as connection:
-            return (await connection.execute(query)).scalar_one_or_none()
-
     async def active_game_for_chat(self, chat_id: int) -> GameRecord | None:
         """The chat's lobby or running game, or None."""
         query = select(games).where(games.c.chat_id == chat_id, games.c.status.in_(ACTIVE_STATUSES))
@@ -291,6 +295,8 @@ class Storage:
         (which replace any the new id already has). Returns the number of games moved.
         Raises :class:`ActiveGameExists` if both chats have an active game.
         """
+        self.forget_chat_settings()  # type: ignore[attr-defined] - PeopleStorage's
+        self._game_chats.clear()
         try:
             async with self._write() as connection:
                 moved = await connection.execute(
@@ -308,6 +314,10 @@ class Storage:
             if _is_active_chat_violation(error):
                 raise ActiveGameExists(new_chat_id) from None
             raise
+        finally:
+            self.forget_chat_settings()  # type: ignore[attr-defined]
+        for listener in self.chat_moved_listeners:
+            listener(old_chat_id, new_chat_id)
         return int(moved.rowcount)
 
     # -- the command log --------------------------------------------------------------------

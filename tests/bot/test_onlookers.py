@@ -197,6 +197,7 @@ async def test_the_end_reaches_the_onlookers_and_drops_the_list(h: Harness):
     await spectate(h)
     await play_to_end(h, seed=5)
     assert received(h, WATCHER.id, "wins!")
+    await h.service.drain()  # the dropped list is stored with the next group commit
     rec = await h.service.storage.get_game(game_id)
     assert "onlookers" not in (rec.ui or {})
     count = len(h.sent(WATCHER.id))
