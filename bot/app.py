@@ -123,6 +123,7 @@ class App:
         """Stop: the queued messages get ``drain_seconds`` to leave (a group at Telegram's 20 a
         minute may hold more than that; what is left is shown again by the next start, as after
         a crash: bot/shown.py), then everything is stored and closed."""
+        self.service.visible.cancel()  # deadlines stay as stored (bot/visible_clock.py)
         self.deadlines.shutdown()
         try:
             await asyncio.wait_for(self.sender.drain(), drain_seconds)
@@ -144,11 +145,10 @@ class App:
 #: the presenter's texts), so at 700 the young generation was collected ~0.3 times per update and
 #: promoted what was merely in flight to the older ones.
 GC_THRESHOLDS = (20_000, 10, 10)
-_gc_tuned = False
 
 
 def tune_gc() -> None:
-    """Once per process (called by :meth:`App.start`): what is alive by now — the imported
+    """At every :meth:`App.start`: what is alive by now — the imported
     modules, aiogram's and pydantic's models of the Bot API, the app itself, ~300 MB — is moved
     out of the collector's sight (``gc.freeze``: most of it lives as long as the process; what
     dies later is still freed by reference counting, only a cycle among it is not), and the
@@ -157,11 +157,7 @@ def tune_gc() -> None:
     the bot's own CPU), mostly full collections walking that heap, ~0.15 ms after (figures in
     docs/performance.md). Nothing is collected first (a full collection would add ~0.3 s to
     the start): garbage left by the imports stays, as it would until the first full collection."""
-    global _gc_tuned
-    if _gc_tuned:
-        return
-    _gc_tuned = True
-    gc.freeze()
+    gc.freeze()  # again at every start: App.stop unfreezes
     gc.set_threshold(*GC_THRESHOLDS)
 
 

@@ -27,6 +27,7 @@ from .service_index import GameIndex, members_of
 from .service_ops import GameOps, NotOwner
 from .shown import KEY as SHOWN, Watermarks, replay_unshown, reshow
 from .update_context import current_update
+from .visible_clock import VisibleClock
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +93,8 @@ class GameService(GameOps, GameIndex):
         self._deadline_retries: dict[int, int] = {}
         #: the "shown" watermark of every game in memory (bot/shown.py)
         self.shown = Watermarks()
+        #: a new deadline moves on by the time its step's messages waited (bot/visible_clock.py)
+        self.visible = VisibleClock(self)
         #: ``sender(game, before, after, events)``: synchronous senders of a step's messages
         #: besides the presenter, run again with it for a step lost in a crash (bot/shown.py)
         self.step_senders: list[Callable[..., None]] = []
@@ -206,7 +209,7 @@ class GameService(GameOps, GameIndex):
                 (g.members.discard if op.name is None else g.members.add)(op.user_id)
             self._index(g)
             self._arm(g, deadline)
-            with self.shown.step(g, new.commands):  # its messages are tracked till they leave
+            with self.shown.step(g, new.commands) as step:  # tracked till its messages leave
                 try:
                     self.presenter.present(g, before, new, events)
                 except Exception:  # a rendering bug must never lose the stored command
@@ -217,6 +220,7 @@ class GameService(GameOps, GameIndex):
                         await listener(g, before, new, events)
                     except Exception:  # a listener's bug must not fail the command either
                         logger.exception("game %s: listener %r failed", game_id, listener)
+            self.visible.watch(g, deadline, step.futures)  # the clock starts when they are seen
             if new.over:
                 self._forget_later(game_id)
             return events

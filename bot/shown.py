@@ -96,13 +96,14 @@ class Watermarks:
         self._games: dict[int, _Marks] = {}
 
     @contextmanager
-    def step(self, g, commands: int) -> Iterator[None]:
+    def step(self, g, commands: int) -> Iterator[_Collector]:
         """Collect the Sender's futures while the step that made the log ``commands`` long
-        (``after.commands``) is presented; the game's watermark moves once they resolve."""
+        (``after.commands``) is presented; the game's watermark moves once they resolve.
+        Yields the collection (``.futures``: the step's futures, complete once it closed)."""
         collector = _Collector()
         token = _collecting.set(collector)
         try:
-            yield
+            yield collector
         finally:
             _collecting.reset(token)
             collector.open = False

@@ -53,6 +53,17 @@ _SETTINGS_ENV = ("BOT_TOKEN", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL",
                  "REDIS_PREFIX", "WORKER_ID", "WEB_CONCURRENCY", "PORT", "SHARDS",
                  "LEASE_SECONDS")
 
+#: Keeps aiogram's "Update id=N is handled" lines at INFO (bot/config.py shows them only at DEBUG):
+#: the cluster tests read from them which worker handled which update.
+_AIOGRAM_LINES = """\
+import logging, bot.config as config
+_configure = config.configure_logging
+def _with_aiogram_lines(settings):
+    _configure(settings)
+    logging.getLogger("aiogram.event").setLevel(logging.INFO)
+config.configure_logging = _with_aiogram_lines
+"""
+
 _BOOTSTRAP = """\
 import os, runpy, sys
 if sys.platform == "linux":  # die with the test run, even if it is killed
@@ -63,9 +74,8 @@ if sys.platform == "linux":  # die with the test run, even if it is killed
 from bot.sender import Sender
 defaults = Sender.__init__.__kwdefaults__
 assert "group_rate" in defaults, "Sender has no group_rate keyword any more"
-defaults["group_rate"] = ({calls}, {window})
-defaults.update({sender!r})
-sys.argv[0] = "bot"
+{group_rate}defaults.update({sender!r})
+{aiogram_lines}sys.argv[0] = "bot"
 runpy.run_module("bot", run_name="__main__", alter_sys=True)
 """
 
@@ -88,8 +98,10 @@ class BotProcess:
                  group_rate: tuple[int, float] | None = FAST_GROUP_RATE,
                  sender_defaults: dict[str, float] | None = None,
                  env: dict[str, str] | None = None, webhook: bool = False,
-                 webhook_path: str = "/webhook", webhook_secret: str | None = None) -> None:
+                 webhook_path: str = "/webhook", webhook_secret: str | None = None,
+                 aiogram_lines: bool = False) -> None:
         self.api = api
+        self.aiogram_lines = aiogram_lines
         self.database_url = database_url
         self.workdir = Path(workdir)
         self.group_rate = group_rate
@@ -107,11 +119,13 @@ class BotProcess:
     # --- lifecycle -------------------------------------------------------------------------
 
     def command(self) -> list[str]:
-        if self.group_rate is None:
+        if self.group_rate is None and not self.aiogram_lines:
             return [sys.executable, "-m", "bot"]
-        calls, window = self.group_rate
-        code = _BOOTSTRAP.format(calls=int(calls), window=float(window), parent=os.getpid(),
-                                 sender=self.sender_defaults)
+        group_rate = "" if self.group_rate is None else \
+            f'defaults["group_rate"] = ({int(self.group_rate[0])}, {float(self.group_rate[1])})\n'
+        code = _BOOTSTRAP.format(group_rate=group_rate, parent=os.getpid(),
+                                 sender=self.sender_defaults,
+                                 aiogram_lines=_AIOGRAM_LINES if self.aiogram_lines else "")
         return [sys.executable, "-c", code]
 
     def environment(self) -> dict[str, str]:

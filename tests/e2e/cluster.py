@@ -101,7 +101,7 @@ class Workers:
         secret = secrets.token_urlsafe(16)
         self.procs: dict[str, BotProcess] = {
             name: BotProcess(api, database_url, Path(workdir) / name, webhook=True,
-                             webhook_secret=secret, group_rate=group_rate,
+                             webhook_secret=secret, group_rate=group_rate, aiogram_lines=True,
                              env={"REDIS_URL": TEST_REDIS_URL, "REDIS_PREFIX": prefix,
                                   "WORKER_ID": name, "SHARDS": str(shards),
                                   "LEASE_SECONDS": str(lease_seconds), **(env or {})})
