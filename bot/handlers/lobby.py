@@ -15,6 +15,7 @@ from ..callbacks import LobbyAct, Pressed
 from ..games import bot_game
 from ..replies import answering
 from ..storage import ActiveGameExists, UserInAnotherGame
+from .community import group_only
 from .common import reply, say, chat_locale, display_name, is_group_member, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -28,6 +29,8 @@ def router() -> Router:
     r.message.register(start_game_cmd, Command("startgame"), GROUPS)
     r.message.register(cancel_cmd, Command("cancel", "stop"), GROUPS)
     r.message.register(host_cmd, Command("host"), GROUPS)
+    r.message.register(group_only, Command("newgame", "startgame", "cancel", "stop", "host"),
+                       F.chat.type == "private")
     r.message.register(private_start, CommandStart(), F.chat.type == "private")
     r.callback_query.register(lobby_button, Pressed(LobbyAct))
     return r

@@ -212,3 +212,16 @@ async def test_PARTY_X24_strangers_cannot_join_or_take_the_host_role(sqlite_url)
         assert st.host == h.users[1].id
     finally:
         await h.stop()
+
+
+async def test_group_commands_sent_privately_are_answered_and_change_nothing(h: Harness):
+    """/newgame, /startgame, /cancel, /stop, /host in the private chat (newcomer trial: no answer
+    at all): each gets "send it in a group", and the game in the group goes on untouched."""
+    await start_game(h)
+    before = (await h.game()).state
+    user = h.users[1]
+    for command in ("/newgame", "/startgame", "/cancel", "/stop", "/host"):
+        await h.dm(user, command)
+        assert h.texts(user.id)[-1] == "Send this command in a group where I host games.", command
+    after = (await h.game()).state
+    assert after.commands == before.commands and after.phase is before.phase
