@@ -128,6 +128,11 @@ async def relay(message: Message, service, tr, sender) -> None:
     if st.phase not in game.relay_phases:  # the night (the forum: the Cop's turn too, FORUM-X16)
         say(sender, message.chat.id, closed)
         return
+    if not any(q.user_id != uid and q.alive and q.seat and member(st, q.user_id)
+               for q in st.players.values()):  # a lone mafioso (newcomer trial: no answer)
+        say(sender, message.chat.id, _("No teammate of yours is left to hear you: your messages "
+                                       "reach nobody."))
+        return
     try:
         await service.execute(game_id, RelayMessage(user_id=uid, text=message.text or ""))
     except IllegalCommand:

@@ -380,3 +380,29 @@ async def test_a_last_word_takes_a_few_messages_at_most(h: Harness):
     await end_speech(h)
     await h.dm(speaker, "too late")
     assert len(quoted(h)) == LAST_WORD_PARTS
+
+
+async def test_a_lone_mafioso_is_told_his_night_messages_reach_nobody(h: Harness):
+    """The last living mafioso writes to the bot at night (newcomer trial: no answer at all): he
+    is told nobody hears him, and nothing is relayed or logged."""
+    def lone_mafioso_night(st) -> bool:
+        return st.phase is Phase.NIGHT and not st.over and sum(
+            1 for p in st.players.values()
+            if p.alive and p.seat and p.team is not None and p.team.name.lower() == "mafia") == 1
+
+    for seed in range(12):  # the random driver's games: one reaches such a night
+        await start_game(h)
+        try:
+            st = await drive_until(h, lone_mafioso_night, seed=seed)
+            break
+        except AssertionError:
+            continue
+    else:
+        pytest.fail("no game reached a night with one mafioso left")
+    (mafioso,) = [p for p in st.players.values() if p.alive and p.seat and p.team is not None
+                  and p.team.name.lower() == "mafia"]
+    commands = st.commands
+    await h.dm(h.user(mafioso.user_id), "anyone still here?")
+    assert h.texts(mafioso.user_id)[-1] == ("No teammate of yours is left to hear you: your "
+                                            "messages reach nobody.")
+    assert (await h.game()).state.commands == commands
