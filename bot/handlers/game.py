@@ -83,6 +83,10 @@ async def _run(message: Message, service, tr, sender, make) -> None:
             await make(g)
     except IllegalCommand as exc:
         reply(sender, message, refusal(tr, g.locale, exc))
+        return
+    if message.chat.type == "private":  # its effect is told in the group: say so here
+        _ = tr.get(g.locale)
+        reply(sender, message, _("Done: the group has been told."))
 
 
 async def pause_cmd(message: Message, service, tr, sender) -> None:

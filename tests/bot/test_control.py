@@ -158,3 +158,17 @@ async def test_PARTY_Q18_host_mode(h: Harness):
     await h.command(host, "/next")
     st = (await h.game()).state
     assert st.phase is Phase.NIGHT and st.night == 2
+
+
+async def test_a_game_command_sent_privately_is_confirmed_there(h: Harness):
+    """/pause and /resume in the private chat act on the group's game, whose messages tell the
+    table; the sender is told so in his chat (newcomer trial: no answer there)."""
+    await start_game(h)
+    await to_day(h)
+    user = h.users[2]
+    await h.dm(user, "/pause")
+    assert (await h.game()).state.pause is not None
+    assert h.texts(user.id)[-1] == "Done: the group has been told."
+    await h.dm(user, "/resume")
+    assert (await h.game()).state.pause is None
+    assert h.texts(user.id)[-1] == "Done: the group has been told."
