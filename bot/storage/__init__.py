@@ -19,6 +19,7 @@ Usage::
 from bot.storage.engine import create_engine
 from bot.storage.group_commit import PlayerOp
 from bot.storage.history import HistoryStorage
+from bot.storage.log import LogStorage
 from bot.storage.people import PeopleStorage
 from bot.storage.stats import StatsStorage
 from bot.storage.records import (
@@ -36,7 +37,7 @@ from bot.storage.records import (
 from bot.storage.store import Storage as _CoreStorage
 
 
-class Storage(HistoryStorage, StatsStorage, PeopleStorage, _CoreStorage):
+class Storage(HistoryStorage, StatsStorage, PeopleStorage, LogStorage, _CoreStorage):
     """The bot's database: the core queries (store.py: games and their log), the players and
     chat settings (people.py), the history (history.py) and its statistics (stats.py)."""
 
