@@ -146,8 +146,7 @@ class GameIndex:
             g = self._open_here(game_id)
             if g is not None and g.chat_id == chat_id:
                 return game_id
-            if g is None or g.chat_id != chat_id:
-                ids.discard(game_id)  # ended, forgotten, handed over or moved: stale
+            ids.discard(game_id)  # ended, forgotten, handed over or moved: stale
         if not ids:
             self._by_chat.pop(chat_id, None)
         return None
