@@ -38,7 +38,7 @@ from tests.fakes.updates import FakeUser, Updates
 from .figures import max_in_window, percentile
 from .players import BenchSession, Recorder, Table, table_clock
 from .sql_count import SqlCounter
-from .stack import GROUP_BASE, USER_BASE, fresh_sqlite_url
+from .stack import GROUP_BASE, USER_BASE, fresh_sqlite_url, table_seeds
 
 #: the loop time at which the running task's command handed its events to the log
 EVENT_AT: contextvars.ContextVar[float | None] = contextvars.ContextVar("event_at", default=None)
@@ -165,6 +165,8 @@ async def _play(games: int, players: int, seed: int, db_url: str, compress: floa
               "global_rate": _scaled((bot_rate, GLOBAL_RATE[1]), compress)}
     app = build_app(token=TEST_TOKEN, database_url=db_url, session=session,
                     deadlines_cls=ManualDeadlines, clock=table_clock(utcnow), sender_kwargs=limits)
+    app.service.seed_for = table_seeds(seed, {GROUP_BASE - nonce * 10_000 - k: k
+                                              for k in range(games)})
     await app.start()
     _instrument(app, run)
     loop = asyncio.get_running_loop()

@@ -18,11 +18,13 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from time import perf_counter, process_time, thread_time
+from collections.abc import Callable
 from typing import Any
 
 from bot.app import App, build_app
 from bot.deadlines import ManualDeadlines
 from bot.service import utcnow
+from bot.service_ops import random_seed
 from engine import GameState
 from tests.fakes.telegram import TEST_TOKEN
 from tests.fakes.updates import FakeUser, Updates
@@ -134,6 +136,8 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int,
                     deadlines_cls=ManualDeadlines, clock=table_clock(utcnow),
                     sender_kwargs=dict(UNLIMITED))
     try:
+        app.service.seed_for = table_seeds(seed, {GROUP_BASE - nonce * 1_000 - k: k
+                                                  for k in range(games)})
         await app.start()
         run.tables = _tables(app, session, games, players, seed, nonce, run.recorder, preset)
         meter = _meter(session, run.tables)
@@ -166,6 +170,19 @@ async def _run(games: int, players: int, seed: int, db_url: str, nonce: int,
         await app.stop()
     run.logged, run.log_samples = errors.counts, errors.samples
     return run
+
+
+def table_seeds(seed: int, tables: dict[int, int]) -> Callable[[int], int]:
+    """``GameService.seed_for`` for a benchmark: table ``k``'s game (``tables``: group chat id
+    -> k) is dealt from a seed derived from the run's ``seed`` and ``k`` alone, so the same
+    ``--seed`` deals the same roles and seats whatever the chat ids (PostgreSQL runs add a
+    nonce to them) — and the players' seeded choices then replay the same games."""
+    def seed_for(chat_id: int) -> int:
+        k = tables.get(chat_id)
+        if k is None:
+            return random_seed(chat_id)
+        return random.Random(seed * 1_000_003 + k).getrandbits(62)
+    return seed_for
 
 
 def _tables(app: App, session: BenchSession, games: int, players: int, seed: int, nonce: int,

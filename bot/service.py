@@ -24,7 +24,7 @@ from .names import with_names
 from .recovery import recover_games
 from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
 from .service_index import GameIndex, members_of
-from .service_ops import GameOps, NotOwner
+from .service_ops import GameOps, NotOwner, random_seed
 from .shown import KEY as SHOWN, Watermarks, replay_unshown, reshow
 from .update_context import current_update
 from .visible_clock import VisibleClock
@@ -98,6 +98,9 @@ class GameService(GameOps, GameIndex):
         #: ``sender(game, before, after, events)``: synchronous senders of a step's messages
         #: besides the presenter, run again with it for a step lost in a crash (bot/shown.py)
         self.step_senders: list[Callable[..., None]] = []
+        #: ``seed_for(chat_id)``: a new game's seed (its deal and draws); random in production,
+        #: derived from the run's seed in the benchmarks so a seed replays the same games
+        self.seed_for: Callable[[int], int] = random_seed
         self._init_index()  # chat / user -> open game, from memory (bot/service_index.py)
         moved = getattr(storage, "chat_moved_listeners", None)
         if moved is not None:

@@ -30,6 +30,12 @@ class NotOwner(Exception):
         self.chat_id = chat_id
 
 
+def random_seed(chat_id: int) -> int:
+    """A new game's seed (62 random bits from :mod:`secrets`; ``chat_id`` is not used): the deal
+    and every other draw of the game come from ``random.Random(seed)``, so a stored game replays."""
+    return secrets.randbits(62)
+
+
 class GameOps:
     """High-level operations used by handlers (mixed into ``GameService``)."""
 
@@ -42,7 +48,7 @@ class GameOps:
         if self.owns is not None and not self.owns(chat_id):
             raise NotOwner(chat_id)
         rs = find_game(ruleset)
-        seed = secrets.randbits(62)
+        seed = self.seed_for(chat_id)
         game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings, seed)
         try:
             async with self._locks[game_id]:  # held at once: no read of what was just written
