@@ -152,8 +152,9 @@ async def member_left(message: Message, service, onlookers) -> None:
     st = await service.state(game_id)
     if st is None or st.phase is Phase.LOBBY:
         return
-    if seated(st, user.id):
-        onlookers.left_group(await service.live(game_id), user.id)
+    g = await service.live(game_id)
+    if running(g) and seated(st, user.id):
+        onlookers.left_group(g, user.id)
     if user.id in st.players or user.id == st.host:
         try:
             await service.execute(game_id, MarkInactive(player=user.id, reason="left"))
