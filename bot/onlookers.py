@@ -1,17 +1,24 @@
 """Onlookers: people who follow a running game from their private chat (ONLINE-43/44/45, Q21).
 
 An onlooker is a non-player who asked to watch (``/spectate`` or the deep link
-``?start=spectate_<game>``), or an eliminated player (added automatically).  The list lives in
-``g.ui["onlookers"]`` (user ids, persisted with the game's presentation state, so a restart keeps
-it).  Onlookers get:
+``?start=spectate_<game>``), or an eliminated player (added automatically, PARTY-49).  The list
+lives in ``g.ui["onlookers"]`` (user ids, persisted with the game's presentation state, so a
+restart keeps it).  Onlookers get:
 
 * a copy of the game's public announcements: every plain text the presenter posts in the group
-  (no keyboards, no edits), gathered per step into one private message each;
+  (no keyboards, no edits), gathered per step into one private message each -- **only those who
+  do not see the group** (BOT-X02): the voluntary onlookers, who may not be members of it, and an
+  eliminated player who left the group or was removed from it (``g.ui["outside"]``, kept from
+  the ``left_chat_member`` / ``chat_member`` updates by ``bot/handlers/private.py``; coming back
+  to the group stops the copies again).  An eliminated player in the group sees every
+  announcement there (ONLINE-Q21: the "Game" view is the group itself); a private copy would
+  only notify him twice (~10 calls a party game, more in the forum);
 * the onlookers' chat: what one of them writes to the bot goes to the other onlookers only,
   never to a living player of that game (ONLINE-Q21: the dead know things).
 
 They cannot act (the buttons refuse them, ``bot/handlers/onlookers.py``).  When the game ends
-they get the final message like everyone else, and the list is dropped.
+the voluntary ones get a copy of the final message (the eliminated read it in the group, like
+everyone else), and the lists are dropped.
 
 This module also tells a player whose last word begins that he may send it here
 (``bot/handlers/discipline.py`` publishes it, ONLINE-42).
@@ -35,6 +42,8 @@ from .texts import label
 logger = logging.getLogger(__name__)
 
 KEY = "onlookers"
+#: ``g.ui`` key: the players of the game who left its group (or were removed) and are not back
+OUTSIDE = "outside"
 #: Characters of one message in the onlookers' chat.
 RELAY_LIMIT = 1000
 #: Messages one onlooker may send to the onlookers' chat per minute (each one fans out).
@@ -62,6 +71,23 @@ def _plays(st, user_id: int) -> bool:
     """A living player (NOIR's players never leave the table)."""
     alive = getattr(st, "is_alive", None)
     return alive(user_id) if alive is not None else user_id in st.players
+
+
+def outside(g) -> list[int]:
+    """The players of ``g`` who left its group and have not come back (``g.ui["outside"]``)."""
+    return list(g.ui.get(OUTSIDE) or [])
+
+
+def gets_copies(g, user_id: int) -> bool:
+    """BOT-X02: onlooker ``user_id`` of ``g`` gets private copies of the group's announcements:
+    he is no player of the game (a voluntary onlooker), or an eliminated player who is not in
+    the group (he left it or was removed). A living player never does."""
+    st = g.state
+    if st is None:
+        return True
+    if _plays(st, user_id):
+        return False
+    return not seated(st, user_id) or user_id in outside(g)
 
 
 class Onlookers:
@@ -114,17 +140,38 @@ class Onlookers:
             if not seated(g.state, user_id):  # an eliminated player stays (he may come back)
                 self.remove(g, user_id)
 
+    def left_group(self, g, user_id: int) -> bool:
+        """Player ``user_id`` of ``g`` left its group or was removed (PARTY-Q20 b): once
+        eliminated he gets the copies of the announcements (BOT-X02). Returns False if nothing
+        changed (no player of ``g``, or noted already)."""
+        ids = outside(g)
+        if user_id in ids or not seated(g.state, user_id):
+            return False
+        g.ui[OUTSIDE] = ids + [user_id]
+        self.service.persist_ui_soon(g)
+        return True
+
+    def back_in_group(self, g, user_id: int) -> bool:
+        """``user_id`` is a member of the group of ``g`` again: no more copies for him."""
+        ids = outside(g)
+        if user_id not in ids:
+            return False
+        ids.remove(user_id)
+        g.ui[OUTSIDE] = ids or None
+        self.service.persist_ui_soon(g)
+        return True
+
     # --- copies of the group's announcements ----------------------------------------------------
     def fan_out(self, g, text: str) -> None:
-        """Queue a copy of a plain group text for the onlookers of ``g``; the texts of one step
-        go out together as one private message per onlooker, without a notification."""
+        """Queue a copy of a plain group text for the onlookers of ``g`` who do not see the
+        group (:func:`gets_copies`, BOT-X02); the texts of one step go out together as one
+        private message per onlooker, without a notification."""
         ids = onlookers_of(g)
         if not ids:
             return
         pending = self._pending.get(g.id)
         if pending is None:
-            st = g.state
-            recipients = [u for u in ids if st is None or not _plays(st, u)]
+            recipients = [u for u in ids if gets_copies(g, u)]
             self._pending[g.id] = (g, recipients, [text])
             asyncio.get_running_loop().call_soon(self._flush, g.id)
         else:
@@ -167,7 +214,7 @@ class Onlookers:
 
     def step_messages(self, g, before: GameState | None, after: GameState, events: list) -> None:
         """The eliminated join the onlookers; a last word's speaker learns he may send it here;
-        the list is dropped when the game is over (after the final message was copied). Safe to
+        the lists are dropped when the game is over (after the final message was copied). Safe to
         run twice for one step (``GameService.step_senders``: a step lost in a crash is shown
         again): one joins once, the last word's hint is only sent again."""
         _ = self.tr.get(g.locale)
@@ -177,7 +224,11 @@ class Onlookers:
                     self.sender.send(e.user_id, _(
                         "👁 You follow the rest of the game as an onlooker: I send you its "
                         "announcements here, and what you write to me reaches only the other "
-                        "onlookers, never the living players. /unspectate stops it."))
+                        "onlookers, never the living players. /unspectate stops it.")
+                        if gets_copies(g, e.user_id) else _(
+                        "👁 You follow the rest of the game as an onlooker: watch it in the "
+                        "group; what you write to me here reaches only the other onlookers, "
+                        "never the living players. /unspectate stops it."))
             elif isinstance(e, ev.PhaseStarted) and e.phase == Phase.LAST_WORD.value \
                     and after.phase is Phase.LAST_WORD and after.phase_seq == e.phase_seq \
                     and after.speaker is not None:
@@ -185,11 +236,12 @@ class Onlookers:
                     "🟢 Your last word. Write it here and I publish it in the group (up to {n} "
                     "characters), or write in the group yourself. Press «End speech» there when "
                     "you are done.").format(n=LAST_WORD_LIMIT))
-        if after.over and g.ui.get(KEY):
+        if after.over and (g.ui.get(KEY) or g.ui.get(OUTSIDE)):
             for uid in onlookers_of(g):
                 self._limits.pop(uid, None)
-            g.ui[KEY] = None
+            g.ui[KEY] = g.ui[OUTSIDE] = None
             self.service.persist_ui_soon(g)
 
 
-__all__ = ["KEY", "Onlookers", "RELAY_LIMIT", "onlookers_of", "running", "seated"]
+__all__ = ["KEY", "OUTSIDE", "Onlookers", "RELAY_LIMIT", "gets_copies", "onlookers_of",
+           "outside", "running", "seated"]

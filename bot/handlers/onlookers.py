@@ -22,7 +22,7 @@ from engine import GameState
 
 from .. import views
 from ..callbacks import Act, Pressed
-from ..onlookers import onlookers_of, running, seated
+from ..onlookers import gets_copies, onlookers_of, running, seated
 from ..names import isolate
 from .common import chat_locale, display_name, say
 from .discipline import game_in_chat
@@ -73,12 +73,19 @@ async def _watching_elsewhere(_, service, user_id: int, game_id: int) -> str | N
              "it, then try again.")
 
 
-def _welcome(_, g) -> str:
+def _welcome(_, g, user_id: int) -> str:
+    """The first private message of onlooker ``user_id``; an eliminated player in the group is
+    told to watch it there (he gets no copies of its announcements, BOT-X02)."""
     title = escape(g.ui.get("title", ""))
-    return (_("👁 You are watching the game in «{chat}». I send you its announcements here; "
-              "what you write to me reaches only the other onlookers, never the players. "
-              "Onlookers cannot act. /unspectate stops it.").format(chat=title)
-            + "\n\n" + views.table_text(_, g.state))
+    if gets_copies(g, user_id):
+        text = _("👁 You are watching the game in «{chat}». I send you its announcements here; "
+                 "what you write to me reaches only the other onlookers, never the players. "
+                 "Onlookers cannot act. /unspectate stops it.")
+    else:
+        text = _("👁 You are watching the game in «{chat}»: follow it in the group; what you "
+                 "write to me reaches only the other onlookers, never the players. Onlookers "
+                 "cannot act. /unspectate stops it.")
+    return text.format(chat=title) + "\n\n" + views.table_text(_, g.state)
 
 
 # --- joining and leaving ---------------------------------------------------------------------
@@ -116,7 +123,7 @@ async def spectate_cmd(message: Message, service, tr, sender, presenter, onlooke
     delivered = None
     try:
         delivered = await asyncio.wait_for(asyncio.shield(
-            sender.send(user.id, _welcome(_, g), merge=False)), DM_WAIT)
+            sender.send(user.id, _welcome(_, g, user.id), merge=False)), DM_WAIT)
     except TimeoutError:
         pass
     if delivered is not None:
@@ -150,7 +157,7 @@ async def spectate_link(message: Message, command: CommandObject, service, tr, s
         say(sender, message.chat.id, _("👁 You are already watching this game. /unspectate "
                                        "stops it."))
         return
-    say(sender, message.chat.id, _welcome(_, g))
+    say(sender, message.chat.id, _welcome(_, g, user.id))
 
 
 async def unspectate_cmd(message: Message, service, tr, sender, onlookers) -> None:

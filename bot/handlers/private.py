@@ -16,6 +16,7 @@ from engine import (
 )
 
 from .. import said
+from ..onlookers import running, seated
 from ..rules_text import rules_text
 from ..said import said_text
 from .common import no_seat_text, reply, say, seat_user
@@ -139,8 +140,9 @@ async def relay(message: Message, service, tr, sender) -> None:
         say(sender, message.chat.id, closed)
 
 
-async def member_left(message: Message, service) -> None:
-    """A player who leaves the group becomes inactive (PARTY-Q20 b)."""
+async def member_left(message: Message, service, onlookers) -> None:
+    """A player who leaves the group becomes inactive (PARTY-Q20 b); once eliminated he gets the
+    onlookers' copies of the announcements, which the group no longer shows him (BOT-X02)."""
     user = message.left_chat_member
     if user is None or user.is_bot:
         return
@@ -150,6 +152,9 @@ async def member_left(message: Message, service) -> None:
     st = await service.state(game_id)
     if st is None or st.phase is Phase.LOBBY:
         return
+    g = await service.live(game_id)
+    if running(g) and seated(st, user.id):
+        onlookers.left_group(g, user.id)
     if user.id in st.players or user.id == st.host:
         try:
             await service.execute(game_id, MarkInactive(player=user.id, reason="left"))
@@ -186,27 +191,41 @@ async def said_cmd(message: Message, command: CommandObject, service, tr, sender
                                            said.since(g)))
 
 
-async def _back(service, chat_id: int, user_id: int) -> None:
+async def _back(service, onlookers, chat_id: int, user_id: int) -> None:
     game_id = await service.game_for_chat(chat_id)
     if game_id is not None:
         await service.touch(game_id, user_id)  # the lost host's game resumes (PARTY-44/46)
+        g = service.games.get(game_id)
+        if g is not None:
+            onlookers.back_in_group(g, user_id)  # BOT-X02: he sees the group again
 
 
-async def members_joined(message: Message, service) -> None:
+async def members_joined(message: Message, service, onlookers) -> None:
     """A player or the host who left the group and comes back is active again at once; a game
     that waited for its host resumes by itself."""
     for user in message.new_chat_members or ():
         if not user.is_bot:
-            await _back(service, message.chat.id, user.id)
+            await _back(service, onlookers, message.chat.id, user.id)
 
 
-async def member_changed(update: ChatMemberUpdated, service) -> None:
+MEMBER = ("member", "administrator", "creator", "restricted")
+
+
+async def member_changed(update: ChatMemberUpdated, service, onlookers) -> None:
     """The same from a ``chat_member`` update (sent to the bot when it is an admin): a member
-    who left (or was removed) and is a member again."""
+    who left (or was removed) and is a member again. A player who left or was removed is noted
+    for the onlookers' copies (BOT-X02; the ``left_chat_member`` message marks him inactive)."""
     old, new = update.old_chat_member.status, update.new_chat_member.status
-    if old in ("left", "kicked") and new in ("member", "administrator", "creator", "restricted") \
-            and not update.new_chat_member.user.is_bot:
-        await _back(service, update.chat.id, update.new_chat_member.user.id)
+    user = update.new_chat_member.user
+    if user.is_bot:
+        return
+    if old in ("left", "kicked") and new in MEMBER:
+        await _back(service, onlookers, update.chat.id, user.id)
+    elif old in MEMBER and new in ("left", "kicked"):
+        game_id = await service.game_for_chat(update.chat.id)
+        g = service.games.get(game_id) if game_id is not None else None
+        if g is not None and running(g) and seated(g.state, user.id):
+            onlookers.left_group(g, user.id)
 
 
 async def bot_membership(update: ChatMemberUpdated, service, storage, tr, sender) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.callbacks import LobbyAct
+from bot.games.mafia.live import LIVE_GAP
 from engine import Phase
 from tests.bot.harness import GROUP, Harness, make_harness, make_users
 from tests.bot.helpers import start_game
@@ -14,6 +15,14 @@ ALREADY_OPEN = "A game is already open in this chat. Finish it or /cancel it fir
 
 def lobby_message(h: Harness, game) -> dict:
     return h.session.message(GROUP, game.ui["lobby"])
+
+
+async def lobby_after_the_gap(h: Harness, game) -> dict:
+    """The lobby message once a held join or leave is out (issue 11: it may wait LIVE_GAP s)."""
+    h.clock.advance(LIVE_GAP)
+    h.app.presenter.game(game.state.ruleset).flush_live(await h.game())
+    await h.app.sender.drain()
+    return lobby_message(h, game)
 
 
 async def test_two_simultaneous_newgame_open_exactly_one_lobby(db_url: str):
@@ -102,7 +111,7 @@ async def test_leave_the_lobby(h: Harness):
     leave = LobbyAct(g=g.id, a="leave").pack()
     assert await h.press(alice, GROUP, g.ui["lobby"], leave) == "You left the game."
     assert (await h.game()).state.players == {}
-    assert "Player2" not in lobby_message(h, g)["text"]
+    assert "Player2" not in (await lobby_after_the_gap(h, g))["text"]
     assert await h.service.storage.list_players(g.id) == []
     # Not in the game (any more): refused, nothing changes.
     log_len = await h.log_len(g.id)
@@ -225,3 +234,76 @@ async def test_group_commands_sent_privately_are_answered_and_change_nothing(h: 
         assert h.texts(user.id)[-1] == "Send this command in a group where I host games.", command
     after = (await h.game()).state
     assert after.commands == before.commands and after.phase is before.phase
+
+
+# --- issue 11: joins and leaves edit the lobby at most once per LIVE_GAP -----------------------
+def lobby_edits(h: Harness, game) -> list[str]:
+    return [c.text for c in h.session.calls.calls_to("editMessageText")
+            if c.ok and c.chat_id == GROUP and c.request.message_id == game.ui["lobby"]]
+
+
+async def test_joins_edit_the_lobby_at_most_once_per_gap_and_the_organisers_changes_at_once(
+        h: Harness):
+    organiser = h.users[0]
+    await h.command(organiser, "/newgame")
+    g = await h.game()
+    for u in h.users[:4]:
+        await h.dm(u, f"/start join_{g.id}")
+        assert h.sent_texts(u.id)[-1].startswith("✅ You joined the game")  # answered at once
+    # The first join shows at once; the next three, inside the gap, are held.
+    assert len(lobby_edits(h, g)) == 1 and "Player2" not in lobby_edits(h, g)[0]
+    # The organiser's tempo shows at once, and with it every join held so far.
+    tempo = LobbyAct(g=g.id, a="tempo", v="short").pack()
+    assert await h.press(organiser, GROUP, g.ui["lobby"], tempo) == "Tempo changed."
+    assert len(lobby_edits(h, g)) == 2
+    assert all(f"Player{i}" in lobby_message(h, g)["text"] for i in range(1, 5))
+    # A join right after it waits for the gap; the next event after the gap shows it.
+    await h.dm(h.users[4], f"/start join_{g.id}")
+    assert len(lobby_edits(h, g)) == 2
+    h.clock.advance(LIVE_GAP)
+    await h.dm(h.users[5], f"/start join_{g.id}")
+    assert len(lobby_edits(h, g)) == 3
+    assert "Player6" in lobby_message(h, g)["text"]
+
+
+async def test_a_start_right_after_a_held_join_closes_the_lobby_and_no_timer_reopens_it(
+        h: Harness):
+    organiser = h.users[0]
+    await h.command(organiser, "/newgame")
+    g = await h.game()
+    for u in h.users[:6]:
+        await h.dm(u, f"/start join_{g.id}")
+    assert len(lobby_edits(h, g)) == 1  # five joins held
+    await h.command(organiser, "/startgame")
+    assert lobby_edits(h, g)[-1].startswith("🎲 The game has started")
+    g = await h.game()
+    assert "live:lobby" not in g.refs and "held:lobby" not in g.ui
+    # The held join's timer fires late, and the next step comes after the gap: nothing more.
+    game = h.app.presenter.game(g.state.ruleset)
+    game._live_timer(g, "lobby")
+    h.clock.advance(LIVE_GAP)
+    game.flush_live(g)
+    await h.app.sender.drain()
+    assert len(lobby_edits(h, g)) == 2
+    assert lobby_message(h, g)["text"].startswith("🎲 The game has started")
+    assert not lobby_message(h, g).get("reply_markup")
+
+
+async def test_a_restart_shows_the_join_the_throttle_held(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=3)
+    try:
+        await h.command(h.users[0], "/newgame")
+        g = await h.game()
+        for u in h.users:
+            await h.dm(u, f"/start join_{g.id}")
+        assert "Player3" not in lobby_message(h, g)["text"]  # held, its timer in memory only
+    finally:
+        await h.stop()
+    h2 = await make_harness(sqlite_url, n_users=3, session=h.session, clock=h.clock)
+    try:
+        g = await h2.game()
+        await h2.app.sender.drain()
+        assert all(f"Player{i}" in lobby_message(h2, g)["text"] for i in (1, 2, 3))
+        assert "held:lobby" not in g.ui
+    finally:
+        await h2.stop()

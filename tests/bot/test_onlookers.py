@@ -6,10 +6,10 @@ player (nor a dead mafioso's team), the eliminated joining automatically, refuse
 from __future__ import annotations
 
 from bot.onlookers import RELAY_PER_MINUTE
-from engine import Phase, Team
+from engine import GameState, Phase, Team
 from tests.bot.driver import play_to_end, press_action
 from tests.bot.harness import GROUP, Harness, make_harness
-from tests.bot.helpers import act, end_speech, nominate, start_game, to_day
+from tests.bot.helpers import act, drive_until, end_speech, nominate, start_game, to_day
 from tests.fakes.updates import FakeUser
 
 WATCHER = FakeUser(800_000_000_001, "Watcher", username="watcher")
@@ -215,3 +215,64 @@ async def test_unspectate_stops_the_copies(h: Harness):
     count = len(h.sent(WATCHER.id))
     await to_day(h)
     assert len(h.sent(WATCHER.id)) == count
+
+
+# --- BOT-X02: copies only for onlookers who do not see the group ------------------------------
+async def night_two(h: Harness) -> GameState:
+    """From a dead mafioso's last word: it ends, everyone alive is ready, night 2 falls."""
+    st = await end_speech(h)
+    by_id = {u.id: u for u in h.users}
+    for p in st.alive_active():
+        await press_action(h, by_id[p.user_id], GROUP, "ready")
+    st = (await h.game()).state
+    assert st.phase is Phase.NIGHT and st.night == 2, st.phase
+    return st
+
+
+async def test_BOT_X02_an_eliminated_player_gets_no_copies_and_a_voluntary_onlooker_does(
+        h: Harness):
+    st, dead = await dead_mafioso_at_night(h)
+    assert onlookers(await h.game()) == [dead.id]
+    await spectate(h, WATCHER)
+    dead_before, watcher_before = len(h.sent(dead.id)), len(h.sent(WATCHER.id))
+    await night_two(h)
+    await drive_until(h, lambda s: s.phase is not Phase.NIGHT)  # the morning's announcements
+    copies = h.sent_texts(WATCHER.id)[watcher_before:]
+    assert any("Night 2" in t for t in copies) and any("Morning" in t for t in copies)
+    # The eliminated player sees these in the group: nothing of them reaches his private chat.
+    for call in h.sent(dead.id)[dead_before:]:
+        assert "Night 2" not in (call.text or "") and "Morning" not in (call.text or "")
+    assert all(t not in copies for t in h.sent_texts(dead.id)[dead_before:])
+    assert received(h, dead.id, "watch it in the group")  # he was told where to watch
+    # He is still an onlooker: the onlookers' chat runs both ways.
+    st = (await h.game()).state
+    alive = {p.user_id for p in st.alive()}
+    await h.dm(dead, "the Commissar sits at №2")
+    got = texts_containing(h, "the Commissar sits at №2")
+    assert WATCHER.id in got and not got & alive and dead.id not in got
+    await h.dm(WATCHER, "noted")
+    got = texts_containing(h, "👁 Watcher: noted")
+    assert dead.id in got and not got & alive
+    assert onlookers(await h.game())[:2] == [dead.id, WATCHER.id]
+
+
+async def test_BOT_X02_an_eliminated_player_who_left_the_group_gets_copies_until_he_is_back(
+        h: Harness):
+    st, dead = await dead_mafioso_at_night(h)
+    await night_two(h)
+    await h.feed(h.updates.left_chat_member(GROUP, dead))
+    assert (await h.game()).ui.get("outside") == [dead.id]
+    before = len(h.sent(dead.id))
+    await drive_until(h, lambda s: s.phase is not Phase.NIGHT)
+    assert any("Morning" in t for t in h.sent_texts(dead.id)[before:])
+    # Back in the group (a chat_member update, as an admin bot gets them), removed, back again.
+    await h.feed(h.updates.chat_member(GROUP, dead, "member", "left"))
+    assert not (await h.game()).ui.get("outside")
+    await h.feed(h.updates.chat_member(GROUP, dead, "kicked", "member"))
+    assert (await h.game()).ui.get("outside") == [dead.id]
+    await h.feed(h.updates.new_chat_members(GROUP, [dead]))
+    assert not (await h.game()).ui.get("outside")
+    before = len(h.sent(dead.id))
+    await play_to_end(h, seed=3)
+    assert not any("Morning" in t or "Night" in t or "wins!" in t
+                   for t in h.sent_texts(dead.id)[before:])

@@ -213,12 +213,14 @@ class Table:
     async def join_all(self, command: str = "/newgame") -> None:
         lobby = await self.open_lobby(command)
         url = next(b["url"] for b in lobby.buttons if "start=join_" in (b.get("url") or ""))
-        for n, user in enumerate(self.users, start=1):
+        for user in self.users:
             await user.follow_deep_link(url)
             await self.wait_message(user.id, "✅")  # "You joined the game in «...»"
-            # the newest lobby: a send repeated after a dropped connection may leave an old copy
-            await self.wait(lambda n=n: self._lobby_lists(self._lobby_message() or lobby, n),
-                            f"list {n} players in the lobby")
+        # the newest lobby: a send repeated after a dropped connection may leave an old copy;
+        # joins edit it at most once per LIVE_GAP (issue 11): the last one within seconds
+        n = len(self.users)
+        await self.wait(lambda: self._lobby_lists(self._lobby_message() or lobby, n),
+                        f"list {n} players in the lobby")
 
     async def become_host(self) -> StoredMessage:
         """``self.host`` follows the open lobby's «Be the host» deep link; returns the bot's

@@ -108,11 +108,13 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     await table.wait(lambda: _("Host: {name}").format(name="Mark") in unisolated(lobby.text),
                      "name the host in the lobby")
     url = next(b["url"] for b in lobby.buttons if "start=join_" in (b.get("url") or ""))
-    for n, user in enumerate(table.users, start=1):
+    for user in table.users:
         await user.follow_deep_link(url)
         await table.wait_message(user.id, "✅")
-        await table.wait(lambda n=n: f"{n}. {table.users[n - 1].first_name}" in unisolated(lobby.text),
-                         f"list {n} players in the lobby")
+    # joins edit the lobby at most once per LIVE_GAP (issue 11): it lists them all within seconds
+    await table.wait(lambda: all(f"{n}. {u.first_name}" in unisolated(lobby.text)
+                                 for n, u in enumerate(table.users, start=1)),
+                     "list every player in the lobby")
     cards = await table.start_game()
 
     st = await table.state()

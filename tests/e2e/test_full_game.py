@@ -33,7 +33,9 @@ async def test_six_players_play_a_game_to_the_end(bot_api: FakeBotAPI, bot_proc:
         assert _("Your seat: №{seat} in «{chat}».").format(seat=p.seat, chat="Mafia night") in card
         assert [r for r in ROLE_NAMES if r is not p.role and table.role_label(r) in card] == []
         assert _("✅ I have read my role") in cards[p.user_id].button_texts
-    assert bot_api.pinned_messages(GROUP), "the table message is pinned"
+    # the table is pinned once its send is out; the group's lane may still be pacing the lobby's
+    # last edits when the private role cards have all arrived
+    await table.wait(lambda: bot_api.pinned_messages(GROUP), "pin the table message")
 
     civilians, mafia = ids(st, Role.CIVILIAN), ids(st, Role.MAFIA)
     (commissar,), (doctor,) = ids(st, Role.COMMISSAR), ids(st, Role.DOCTOR)

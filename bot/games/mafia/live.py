@@ -18,6 +18,13 @@
   event of the game after the gap, by the edit that closes the message, or -- when the game is
   quiet -- by a timer :data:`LIVE_GAP` seconds later. The press itself is confirmed at once by
   its callback answer, so the presser never waits.
+* **The lobby's joins and leaves are throttled alike** (``MafiaPresenter.refresh_lobby``): the
+  joiner is answered at once in his private chat (or by the Mini App), the lobby message
+  follows at most once per :data:`LIVE_GAP`; the organiser's own changes (tempo, roles, the
+  host) show at once, and the start or the cancellation replaces the lobby at once and drops
+  the held edit, so no timer edits a closed lobby. A held lobby edit is noted in ``g.ui``
+  (``held:lobby``) and shown again after a restart (``MafiaPresenter.restarted``), since the
+  timer and the held text live in memory only.
 """
 
 from __future__ import annotations
@@ -114,6 +121,7 @@ class LiveMessages:
         if head:
             text = head + JOIN + text
         g.refs.pop("live:" + key, None)  # this edit shows the latest state
+        g.ui.pop("held:" + key, None)
         self.out.edit(g, key, chat_id, text, markup)
 
     def close(self, g, key: str, chat_id: int, markup=None) -> None:
@@ -130,8 +138,10 @@ class LiveMessages:
             g.refs["shown:" + key] = (shown[0], dumped)
         self.sender.edit_markup(chat_id, ref, markup)
 
-    def live_edit(self, g, key: str, text: str, markup) -> None:
-        """Edit the live group message ``key`` at most once per :data:`LIVE_GAP` seconds."""
+    def live_edit(self, g, key: str, text: str, markup, *, stored: bool = False) -> None:
+        """Edit the live group message ``key`` at most once per :data:`LIVE_GAP` seconds.
+        ``stored``: a held change is also noted in ``g.ui["held:<key>"]`` (persisted), for the
+        game's ``restarted`` to show it after a restart; any edit of ``key`` clears the note."""
         now = self.clock()
         last = g.refs.get("edited:" + key)
         if last is None or (now - last).total_seconds() >= LIVE_GAP:
@@ -140,12 +150,21 @@ class LiveMessages:
             return
         first = "live:" + key not in g.refs
         g.refs["live:" + key] = (text, markup, g.state.phase_seq if g.state else None)
+        if stored and not g.ui.get("held:" + key):
+            g.ui["held:" + key] = True
+            if self.on_ui_change is not None:
+                self.on_ui_change(g)
         if first:
             wait = LIVE_GAP - (now - last).total_seconds()
             try:
                 asyncio.get_running_loop().call_later(max(wait, 0.1), self._live_timer, g, key)
             except RuntimeError:  # no loop (a synchronous test): the next event shows it
                 pass
+
+    def drop_live(self, g, key: str) -> None:
+        """Forget a held edit of ``key`` (its message was closed by a plain edit)."""
+        g.refs.pop("live:" + key, None)
+        g.ui.pop("held:" + key, None)
 
     def flush_live(self, g) -> None:
         """Show the held live edits whose gap has passed (called after every step)."""

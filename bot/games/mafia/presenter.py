@@ -31,13 +31,14 @@ from . import views
 from .control import ControlEvents
 from .host import HostEvents
 from .live import LiveMessages
+from .lobby import LobbyMessages
 from .day import DayEvents
 from .night_events import NightEvents
 
 logger = logging.getLogger(__name__)
 
 
-class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEvents):
+class MafiaPresenter(LobbyMessages, LiveMessages, DayEvents, NightEvents, ControlEvents, HostEvents):
     """Renders one game's events. ``out`` is the shared :class:`bot.presenter.Presenter`:
     the sender, the translator and the refs of standing messages live there, once."""
 
@@ -143,21 +144,6 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
             return [st.host] if st.host else []
         return []
 
-    def lobby_markup(self, g, _):
-        markup = views.lobby_keyboard(_, g.id, self.deep_link(f"join_{g.id}"),
-                                      self.deep_link(f"host_{g.id}"))
-        if g.state is not None:
-            markup.inline_keyboard.extend(self.lobby_rows(_, g.id, g.state))
-        return markup
-
-    def lobby_rows(self, _, game_id: int, st: GameState) -> list:
-        """A preset's own rows of lobby buttons (none here)."""
-        return []
-
-    def lobby_lines(self, _, st: GameState) -> tuple[str, ...]:
-        """A preset's own lines of the lobby text (none here)."""
-        return ()
-
     def timings_line(self, _, st: GameState) -> str:
         """The durations this preset uses (``TIMING_KEYS``), from the game's settings."""
         return timings_text(_, st.timings, self.TIMING_KEYS)
@@ -167,27 +153,6 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
         """The pinned table (also the onlookers' copy: ``bot.views.table_text``)."""
         return views.table_text(_, st)
 
-    def refresh_lobby(self, g, _, st: GameState) -> None:
-        text = views.lobby_text(_, self.tr.nget(g.locale), st, self.timings_line(_, st),
-                                self.lobby_lines(_, st))
-        ref = self.ref(g, "lobby")
-        if ref is None:
-            self.keep(g, "lobby", self.group(g, text, self.lobby_markup(g, _)))
-        else:
-            self.sender.edit(g.chat_id, ref, text, self.lobby_markup(g, _))
-
-    def on_GameCreated(self, g, _, before, st, e):
-        self.refresh_lobby(g, _, st)
-
-    def on_PlayerJoined(self, g, _, before, st, e):
-        if st.phase is Phase.LOBBY:
-            self.refresh_lobby(g, _, st)
-
-    on_PlayerLeft = on_PlayerJoined
-
-    def on_HostAssigned(self, g, _, before, st, e):
-        self.refresh_lobby(g, _, st)
-
     def on_SettingsChanged(self, g, _, before, st, e):
         if st.phase is Phase.LOBBY:
             self.refresh_lobby(g, _, st)
@@ -196,10 +161,9 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
                        .format(player=label(st, e.by), t=self.timings_line(_, st)))
 
     def on_GameStarted(self, g, _, before, st, e):
-        ref = self.ref(g, "lobby")
-        if ref is not None:
+        if self.ref(g, "lobby") is not None:
             names = ", ".join(label(st, p.user_id) for p in st.seated())
-            self.sender.edit(g.chat_id, ref, _("🎲 The game has started: {names}").format(names=names))
+            self.close_lobby(g, _("🎲 The game has started: {names}").format(names=names))
         text, markup = self.table_text(_, st), self.table_markup(g, _, st)
         fut = self.group(g, text, markup, merge=False)
         self.keep(g, "table", fut)
@@ -324,8 +288,11 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
         g.refs.pop(key, None)
 
     def restarted(self, g, now) -> None:
-        """After a restart the speech that was running keeps its countdown edits."""
+        """After a restart the speech that was running keeps its countdown edits, and a lobby
+        whose last join was held by the throttle (``held:lobby``) shows it."""
         st = g.state
+        if st.phase is Phase.LOBBY and g.ui.get("held:lobby") and self.ref(g, "lobby"):
+            self.refresh_lobby(g, self.tr.get(g.locale), st)
         if st.speaker is not None and st.pause is None and g.deadline:
             left = int((g.deadline - now).total_seconds())
             if left > 0:
@@ -399,9 +366,8 @@ class MafiaPresenter(LiveMessages, DayEvents, NightEvents, ControlEvents, HostEv
             text = _("💤 Every player is away: the game is abandoned. /newgame starts another.")
         else:
             text = _("✖️ The game was cancelled.")
-        ref = self.ref(g, "lobby")
-        if before is not None and before.phase is Phase.LOBBY and ref is not None:
-            self.sender.edit(g.chat_id, ref, text, None)
+        if before is not None and before.phase is Phase.LOBBY and self.ref(g, "lobby") is not None:
+            self.close_lobby(g, text)
         else:
             self.group(g, text)
             table = self.ref(g, "table")
