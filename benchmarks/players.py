@@ -218,6 +218,9 @@ class Table:
         self.game_id = await self.app.service.game_for_chat(self.group_id)
         if self.game_id is None:
             raise Stuck(f"table {self.index + 1}: /newgame opened no game")
+        # the deal follows the table's seed (the bot draws it with ``secrets``), so a run is
+        # repeatable: the same seed plays the same deal, choices and delays
+        self.app.service.games[self.game_id].seed = self.rng.getrandbits(62)
         joins = [(self.rng.uniform(*DELAYS["join"]), u) for u in self.users]
         for at, user in sorted(joins, key=lambda pair: pair[0]):
             self.vnow = at
