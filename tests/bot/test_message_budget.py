@@ -4,8 +4,13 @@ with the recording session; the budgets are counts of Bot API calls, never times
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
+
+from bot.deadlines import ManualDeadlines
 from bot.games.mafia import presenter as mafia_presenter
 from bot.games.mafia.live import LIVE_GAP
+from bot.presenter import Presenter
 from engine import Phase
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -99,23 +104,19 @@ async def test_votes_pressed_together_cost_one_edit_and_the_rest_follows_the_gap
         await h.stop()
 
 
-class _Loop:
-    """Records ``call_later`` (the countdown's edits) instead of scheduling them."""
-
-    def __init__(self) -> None:
-        self.later: list[tuple[float, tuple]] = []
-
-    def call_later(self, delay, callback, *args):
-        self.later.append((delay, args))
-
-
-def test_a_countdown_costs_at_most_one_edit_per_turn(monkeypatch):
-    loop = _Loop()
-    monkeypatch.setattr(mafia_presenter.asyncio, "get_running_loop", lambda: loop)
-    p = mafia_presenter.MafiaPresenter(out=None)
+def test_a_countdown_costs_at_most_one_edit_per_turn():
+    out = Presenter(sender=None, translator=None, bot_username="mafia_bot")
+    out.deadlines = ManualDeadlines(fire=None)  # records the jobs instead of running them
+    p = mafia_presenter.MafiaPresenter(out=out)
+    end = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
     for seconds in (15, 20, 30, 60, 90, 180):
-        loop.later.clear()
-        p.countdown(object(), 1, seconds)
-        assert len(loop.later) <= 1
-        if seconds >= 20:  # ten seconds before the end: "⏳ 10 s left"
-            assert [(delay, args[1:]) for delay, args in loop.later] == [(seconds - 10, (1, 10))]
+        out.deadlines.jobs.clear()
+        g = SimpleNamespace(id=7, deadline=end, refs={})
+        p.countdown(g, 1, seconds)
+        if seconds < 20:
+            assert out.deadlines.jobs == {}
+            continue
+        # one job on the deadlines' clock, ten seconds before the end: "⏳ 10 s left"
+        [(job_id, (run_at, func, args))] = out.deadlines.jobs.items()
+        assert (job_id, run_at, args) == ("clock:7:turn", end - timedelta(seconds=10), (g, 1))
+        assert func == p.countdown_due
