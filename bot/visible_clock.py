@@ -14,10 +14,11 @@ the deadline is moved on by the time they took, if that was :data:`SHIFT_MIN` se
 at most :data:`HOLD_MAX` seconds — a chat Telegram refuses for minutes must not stop the game,
 whose deadline then fires as planned plus that much. The new deadline is armed and stored
 (``Storage.set_deadline``; a restart re-arms it), and the messages that show the deadline as
-clock time show the new one (BOT-X03: ``Presenter.deadline_moved``). It is only moved while the
-game still has the same deadline (same timer, not paused, not moved on by a press meanwhile)
-and, with many workers, while this worker serves it. The engine knows nothing of it: its timers carry a
-sequence number, never a wall time, so a replay of the log is unchanged.
+clock time show the new one (BOT-X03: ``Presenter.deadline_moved``). It is only moved while
+the game still has the same deadline (same timer, not paused, not moved on by a press
+meanwhile) and, with many workers, while this worker serves it. The engine knows nothing of
+it: its timers carry a sequence number, never a wall time, so a replay of the log is
+unchanged.
 """
 
 from __future__ import annotations
