@@ -78,6 +78,33 @@ async def test_an_edit_equal_to_what_a_message_shows_never_reaches_telegram(sqli
         await h.stop()
 
 
+async def test_held_votes_are_shown_by_a_job_at_the_gap_s_end_when_the_game_is_quiet(
+        sqlite_url: str):
+    """The held live edit's timer is a job on the deadlines' clock (as the countdown), so the
+    benchmark's game time fires it when production's wall clock would."""
+    h = await make_harness(sqlite_url, n_users=7)
+    try:
+        game_id = await start_game(h)
+        await to_day(h)
+        st = await to_voting(h)
+        h.clock.advance(LIVE_GAP)
+        voted_at = h.clock()
+        before = _group_edits(h)
+        for uid in [p.user_id for p in st.alive_active()][:3]:
+            assert await press_action(h, h.user(uid), GROUP, "vote") == "🗳"
+        assert _group_edits(h) == before + 1  # the first at once, two held
+        job = f"clock:{game_id}:live:vote"
+        assert h.deadlines.jobs[job][0] == voted_at + timedelta(seconds=LIVE_GAP)
+        h.clock.advance(LIVE_GAP)
+        await h.deadlines.fire_job(job)
+        await h.app.sender.drain()
+        assert _group_edits(h) == before + 2
+        g = await h.game()
+        assert " — 3: " in h.session.message(GROUP, g.ui["vote"])["text"]
+    finally:
+        await h.stop()
+
+
 async def test_votes_pressed_together_cost_one_edit_and_the_rest_follows_the_gap(
         sqlite_url: str):
     h = await make_harness(sqlite_url, n_users=7)
