@@ -19,6 +19,7 @@ from tests.bot import noir_driver as nd
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import end_speech, start_game, to_day
+from tests.bot.test_online import night_1, start_online, tap
 from tests.e2e.markup import parse_html
 from tests.fakes.telegram import plain_text
 
@@ -185,3 +186,31 @@ async def test_BOT_X03_noir_a_moved_turn_deadline_is_shown_once(h: Harness):
     assert _ends(first)[0][0] == _unix(end - timedelta(seconds=8))
     menu = h.messages(g.state.current)[-1]
     assert f"Until {end:%H:%M:%S} UTC" in menu["text"]
+
+
+async def test_BOT_X03_the_online_ballot_keeps_its_end_through_its_live_edits(sqlite_url: str):
+    """The online preset's ballot (its own timed message) shows its end as clock time, also
+    after a tap's live edit, and a resume shows the new end."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        await start_online(h)
+        st = await night_1(h)
+        g = await h.game()
+        ballot, end = g.ui["ballot"], g.deadline
+        [sent] = _turn_calls(h, ballot)
+        assert f"⏱ {st.timer.seconds} s. Until {end:%H:%M:%S} UTC." in plain_text(sent.text)
+        assert _ends(sent.text) == [(_unix(end), "T", end.strftime("%H:%M:%S UTC"))]
+        voter = st.seated()[0].user_id
+        await tap(h, voter, st.seated()[1].user_id)
+        calls = _turn_calls(h, ballot)
+        assert len(calls) == 2 and _ends(calls[-1].text)[0][0] == _unix(end)
+        h.clock.advance(20)
+        await h.command(h.user(voter), "/pause")
+        h.clock.advance(100)
+        await h.command(h.user(voter), "/resume")
+        g = await h.game()
+        assert g.deadline == end + timedelta(seconds=100)
+        calls = _turn_calls(h, ballot)
+        assert _ends(calls[-1].text)[0][0] == _unix(g.deadline)
+    finally:
+        await h.stop()
