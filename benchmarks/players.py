@@ -10,7 +10,9 @@ At every step the table looks at the engine state (``legal_actions``) and plans,
 window, when each human would act: a button press 2-8 s after the window opened, a night move
 3-25 s, a speech ended after 5-40 s (now and then a speaker talks until the timer). The earliest
 planned action happens next, unless the phase deadline (``ManualDeadlines``) comes first, in which
-case the clock jumps to the deadline and it is fired. Actions are real updates: a command in the
+case the clock jumps to the deadline and it is fired; a clock of what the bot's messages show (the
+turn's countdown edit, a job on the same ``ManualDeadlines``) due before either fires first, so
+the benchmark counts the edits a real game makes. Actions are real updates: a command in the
 group, a deep link in the private chat, or a press of an inline button the bot actually sent
 (found in the fake session's messages), fed through ``Dispatcher.feed_update``.
 
@@ -186,6 +188,17 @@ class Table:
         self.deadlines_fired += 1
         await self.settle()
 
+    def clock_job(self) -> tuple[float, str] | None:
+        """``(game time, job id)`` of the game's earliest clock of what its messages show (a
+        turn's countdown edit, ``clock:{game}:…``, armed on ``ManualDeadlines``), or None.
+        It fires in game time, as production fires it on the wall clock."""
+        job = self.app.deadlines.next_job(f"clock:{self.game_id}:")
+        return None if job is None else ((job[0] - self.epoch).total_seconds(), job[1])
+
+    async def fire_clock_job(self, job_id: str) -> None:
+        await self.app.deadlines.fire_job(job_id)
+        await self.settle()
+
     def deadline(self) -> float | None:
         """The game time (seconds) of the pending phase deadline, or None."""
         pending = self.app.deadlines.pending.get(self.game_id)
@@ -244,6 +257,12 @@ class Table:
         options = [] if st.pause else self._options(st)
         best = min(options, key=lambda o: o.due) if options else None
         deadline = self.deadline()
+        clock = self.clock_job()
+        due = [t for t in (deadline, best.due if best else None) if t is not None]
+        if clock is not None and all(clock[0] <= t for t in due):
+            self.vnow = max(self.vnow, clock[0])
+            await self.fire_clock_job(clock[1])
+            return True
         if deadline is not None and (best is None or deadline <= best.due):
             self.vnow = max(self.vnow, deadline)
             await self.fire_deadline()

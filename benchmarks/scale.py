@@ -108,6 +108,10 @@ class PacedTable(Table):
         await self._pace()
         await super().fire_deadline()
 
+    async def fire_clock_job(self, job_id: str) -> None:
+        await self._pace()
+        await super().fire_clock_job(job_id)
+
 
 @dataclass
 class ScaleRun:

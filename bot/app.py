@@ -247,6 +247,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     presenter.clock = clock
     deadlines = deadlines_cls(service.on_deadline)
     service.deadlines = deadlines
+    presenter.deadlines = deadlines  # the countdown edits run on the deadlines' clock
     service_ref["s"] = service
     history = HistoryService(storage, sender=sender, translator=translator, presenter=presenter)
     service.listeners.append(history.on_step)

@@ -20,6 +20,13 @@ logger = logging.getLogger(__name__)
 Fire = Callable[[int, int | None], Awaitable[None]]
 
 
+def game_jobs(game_id: int) -> tuple[str, str]:
+    """The id prefixes of a game's extra jobs: its AFK clocks (``afk:{game}:{user}``, bot/afk.py)
+    and the clocks of what its messages show (``clock:{game}:{what}``, e.g. a turn's countdown
+    edit: bot/games/mafia/clock.py)."""
+    return f"afk:{game_id}:", f"clock:{game_id}:"
+
+
 class Deadlines:
     """Arms and cancels per-game deadlines. ``timer_seq`` None marks the lobby expiry."""
 
@@ -47,10 +54,11 @@ class Deadlines:
         self.cancel_job(f"game:{game_id}:timer")
 
     def cancel_game(self, game_id: int) -> None:
-        """Cancel every job of the game: its deadline and its extra jobs (``afk:{game}:...``)."""
+        """Cancel every job of the game: its deadline and its extra jobs (``afk:{game}:...``,
+        ``clock:{game}:...``)."""
         self.cancel(game_id)
         for job in self.scheduler.get_jobs():
-            if job.id.startswith(f"afk:{game_id}:"):
+            if job.id.startswith(game_jobs(game_id)):
                 self.cancel_job(job.id)
 
     def arm_job(self, job_id: str, run_at: datetime, func, *args) -> None:
@@ -91,11 +99,18 @@ class ManualDeadlines(Deadlines):
 
     def cancel_game(self, game_id: int) -> None:
         self.cancel(game_id)
-        for job_id in [j for j in self.jobs if j.startswith(f"afk:{game_id}:")]:
+        for job_id in [j for j in self.jobs if j.startswith(game_jobs(game_id))]:
             del self.jobs[job_id]
 
     def cancel_job(self, job_id: str) -> None:
         self.jobs.pop(job_id, None)
+
+    def next_job(self, prefix: str) -> tuple[datetime, str] | None:
+        """``(run_at, job_id)`` of the earliest armed job whose id starts with ``prefix``, or
+        None (a simulation fires it when its game time comes: benchmarks/players.py)."""
+        armed = [(at, job_id) for job_id, (at, _f, _a) in self.jobs.items()
+                 if job_id.startswith(prefix)]
+        return min(armed) if armed else None
 
     async def fire_job(self, job_id: str) -> None:
         """Fire one extra job now (raises KeyError when it is not armed)."""

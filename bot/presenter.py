@@ -36,6 +36,10 @@ class Presenter:
         self.on_ui_change = on_ui_change
         self.titles: dict[int, str] = {}  # chat id -> title, for DMs
         self.clock = lambda: datetime.now(timezone.utc)  # the service's clock (build_app sets it)
+        #: the game deadlines' clock (``bot.deadlines.Deadlines``; build_app sets it): the
+        #: clocks of what messages show (a turn's countdown edit) run on it, so a simulation in
+        #: game time (``ManualDeadlines``) fires them when production would; None: not timed
+        self.deadlines: Any = None
         #: ``on_group_text(game, text)`` for every plain group text (no keyboard): the onlookers'
         #: copies (bot/onlookers.py)
         self.on_group_text: Callable[[Any, str], None] | None = None
@@ -59,8 +63,22 @@ class Presenter:
         self.game(after.ruleset).present(g, before, after, events)
 
     def countdown(self, g, phase_seq: int, seconds: int) -> None:
-        """Re-arm the running turn's countdown edits (``seconds`` left), e.g. after a restart."""
+        """Re-arm the running turn's countdown edit (``seconds`` left), e.g. after a restart."""
         self.game(g.state.ruleset).countdown(g, phase_seq, seconds)
+
+    def deadline_moved(self, g) -> None:
+        """The running deadline ``g.deadline`` was moved on after its step was shown (BOT-X01,
+        ``bot/visible_clock.py``): the game shows the new end (BOT-X03) and re-arms its clocks."""
+        moved = getattr(self.game(g.state.ruleset), "deadline_moved", None)
+        if moved is not None:
+            moved(g)
+
+    def arm_clock(self, g, what: str, run_at: datetime, func, *args) -> None:
+        """``await func(*args)`` at ``run_at`` (aware UTC) on the deadline clock, as the job
+        ``clock:{game}:{what}`` (armed again: replaced; cancelled with the game's deadlines).
+        Nothing without a deadline clock (no deadline is armed either)."""
+        if self.deadlines is not None:
+            self.deadlines.arm_job(f"clock:{g.id}:{what}", run_at, func, *args)
 
     def restarted(self, g, now) -> None:
         """After a restart: let the game re-arm what it shows on a clock (``now``: aware UTC)."""

@@ -13,10 +13,12 @@ message of the step has left the Sender (the futures ``bot/shown.py`` collects f
 the deadline is moved on by the time they took, if that was :data:`SHIFT_MIN` seconds or more,
 at most :data:`HOLD_MAX` seconds — a chat Telegram refuses for minutes must not stop the game,
 whose deadline then fires as planned plus that much. The new deadline is armed and stored
-(``Storage.set_deadline``; a restart re-arms it). It is only moved while the game still has the
-same deadline (same timer, not paused, not moved on by a press meanwhile) and, with many
-workers, while this worker serves it. The engine knows nothing of it: its timers carry a
-sequence number, never a wall time, so a replay of the log is unchanged.
+(``Storage.set_deadline``; a restart re-arms it), and the messages that show the deadline as
+clock time show the new one (BOT-X03: ``Presenter.deadline_moved``). It is only moved while
+the game still has the same deadline (same timer, not paused, not moved on by a press
+meanwhile) and, with many workers, while this worker serves it. The engine knows nothing of
+it: its timers carry a sequence number, never a wall time, so a replay of the log is
+unchanged.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ class VisibleClock:
     """Moves a game's new deadline by the time its step's messages waited in the Sender.
 
     ``service``: the :class:`bot.service.GameService` (its ``clock``, ``deadlines``, ``games``,
-    game locks, ``owns`` and ``storage.set_deadline`` are used)."""
+    game locks, ``owns``, ``storage.set_deadline`` and ``presenter`` are used)."""
 
     def __init__(self, service: Any) -> None:
         self.service = service
@@ -99,6 +101,10 @@ class VisibleClock:
                 logger.warning("game %s: the deadline moved %.0f s on was not stored (%s)",
                                game_id, waited, error)
                 return
+            try:  # the messages showing the end show the new one (BOT-X03)
+                self.service.presenter.deadline_moved(g)
+            except Exception:  # a rendering bug must not undo the move
+                logger.exception("game %s: showing the moved deadline failed", game_id)
         logger.info("game %s: its messages waited %.1f s in the queue; deadline %s moved on",
                     game_id, waited, seq)
 

@@ -4,8 +4,13 @@ with the recording session; the budgets are counts of Bot API calls, never times
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
+
+from bot.deadlines import ManualDeadlines
 from bot.games.mafia import presenter as mafia_presenter
 from bot.games.mafia.live import LIVE_GAP
+from bot.presenter import Presenter
 from engine import Phase
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -73,6 +78,33 @@ async def test_an_edit_equal_to_what_a_message_shows_never_reaches_telegram(sqli
         await h.stop()
 
 
+async def test_held_votes_are_shown_by_a_job_at_the_gap_s_end_when_the_game_is_quiet(
+        sqlite_url: str):
+    """The held live edit's timer is a job on the deadlines' clock (as the countdown), so the
+    benchmark's game time fires it when production's wall clock would."""
+    h = await make_harness(sqlite_url, n_users=7)
+    try:
+        game_id = await start_game(h)
+        await to_day(h)
+        st = await to_voting(h)
+        h.clock.advance(LIVE_GAP)
+        voted_at = h.clock()
+        before = _group_edits(h)
+        for uid in [p.user_id for p in st.alive_active()][:3]:
+            assert await press_action(h, h.user(uid), GROUP, "vote") == "🗳"
+        assert _group_edits(h) == before + 1  # the first at once, two held
+        job = f"clock:{game_id}:live:vote"
+        assert h.deadlines.jobs[job][0] == voted_at + timedelta(seconds=LIVE_GAP)
+        h.clock.advance(LIVE_GAP)
+        await h.deadlines.fire_job(job)
+        await h.app.sender.drain()
+        assert _group_edits(h) == before + 2
+        g = await h.game()
+        assert " — 3: " in h.session.message(GROUP, g.ui["vote"])["text"]
+    finally:
+        await h.stop()
+
+
 async def test_votes_pressed_together_cost_one_edit_and_the_rest_follows_the_gap(
         sqlite_url: str):
     h = await make_harness(sqlite_url, n_users=7)
@@ -99,23 +131,19 @@ async def test_votes_pressed_together_cost_one_edit_and_the_rest_follows_the_gap
         await h.stop()
 
 
-class _Loop:
-    """Records ``call_later`` (the countdown's edits) instead of scheduling them."""
-
-    def __init__(self) -> None:
-        self.later: list[tuple[float, tuple]] = []
-
-    def call_later(self, delay, callback, *args):
-        self.later.append((delay, args))
-
-
-def test_a_countdown_costs_at_most_one_edit_per_turn(monkeypatch):
-    loop = _Loop()
-    monkeypatch.setattr(mafia_presenter.asyncio, "get_running_loop", lambda: loop)
-    p = mafia_presenter.MafiaPresenter(out=None)
+def test_a_countdown_costs_at_most_one_edit_per_turn():
+    out = Presenter(sender=None, translator=None, bot_username="mafia_bot")
+    out.deadlines = ManualDeadlines(fire=None)  # records the jobs instead of running them
+    p = mafia_presenter.MafiaPresenter(out=out)
+    end = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
     for seconds in (15, 20, 30, 60, 90, 180):
-        loop.later.clear()
-        p.countdown(object(), 1, seconds)
-        assert len(loop.later) <= 1
-        if seconds >= 20:  # ten seconds before the end: "⏳ 10 s left"
-            assert [(delay, args[1:]) for delay, args in loop.later] == [(seconds - 10, (1, 10))]
+        out.deadlines.jobs.clear()
+        g = SimpleNamespace(id=7, deadline=end, refs={})
+        p.countdown(g, 1, seconds)
+        if seconds < 20:
+            assert out.deadlines.jobs == {}
+            continue
+        # one job on the deadlines' clock, ten seconds before the end: "⏳ 10 s left"
+        [(job_id, (run_at, func, args))] = out.deadlines.jobs.items()
+        assert (job_id, run_at, args) == ("clock:7:turn", end - timedelta(seconds=10), (g, 1))
+        assert func == p.countdown_due

@@ -161,8 +161,30 @@ def _open_tag(
         return {"type": "expandable_blockquote" if "expandable" in attrs else "blockquote"}
     if name == "tg-emoji" and attrs.get("emoji-id"):
         return {"type": "custom_emoji", "custom_emoji_id": attrs["emoji-id"]}
+    if name == "tg-time":
+        return _date_time(attrs, at)
     msg = f'can\'t parse entities: Unsupported start tag "{name}" at byte offset {at}'
     raise MarkupError(msg)
+
+
+#: the Bot API's "date-time entity formatting": relative, or weekday / date / time parts
+DATE_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
+
+
+def _date_time(attrs: dict[str, str | None], at: int) -> dict[str, Any]:
+    """The ``date_time`` entity of ``<tg-time unix="…" format="…">``: ``unix`` a whole number
+    of seconds, ``format`` (optional) as the Bot API specifies it."""
+    unix, fmt = attrs.get("unix") or "", attrs.get("format")
+    if not re.fullmatch(r"[0-9]{1,12}", unix):
+        msg = f"can't parse entities: Invalid unix time in the tag at byte offset {at}"
+        raise MarkupError(msg)
+    if fmt is not None and not DATE_TIME_FORMAT.fullmatch(fmt):
+        msg = f"can't parse entities: Invalid date-time format in the tag at byte offset {at}"
+        raise MarkupError(msg)
+    entity: dict[str, Any] = {"type": "date_time", "unix_time": int(unix)}
+    if fmt:
+        entity["date_time_format"] = fmt
+    return entity
 
 
 def render_text(

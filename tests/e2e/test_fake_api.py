@@ -37,6 +37,7 @@ from PIL import Image
 
 from .fake_api import FakeBotAPI
 from .markup import MarkupError, parse_html, user_entities
+from tests.fakes.telegram import EntityError, plain_text
 
 TOKEN = "123456:TEST"
 GROUP = -1001234567890
@@ -165,6 +166,25 @@ def test_parse_html_and_user_entities() -> None:
             parse_html(bad)
     assert user_entities("/vote@mafia_e2e_bot @alice_w") == [
         {"type": "bot_command", "offset": 0, "length": 19}, {"type": "mention", "offset": 20, "length": 8}]
+
+
+def test_parse_html_date_time_entity() -> None:
+    """BOT-X03: ``<tg-time>`` is a ``date_time`` entity (Bot API "HTML style"); its text is the
+    fallback an old client shows; a missing unix time or a format outside ``r|w?[dD]?[tT]?``
+    is refused."""
+    text, entities = parse_html('Until <tg-time unix="1767283470" format="T">16:04:30 UTC</tg-time>.')
+    assert text == "Until 16:04:30 UTC."
+    assert entities == [{"type": "date_time", "unix_time": 1767283470, "date_time_format": "T",
+                         "offset": 6, "length": 12}]
+    assert parse_html('<tg-time unix="5">x</tg-time>')[1] == [
+        {"type": "date_time", "unix_time": 5, "offset": 0, "length": 1}]
+    for bad in ('<tg-time>x</tg-time>', '<tg-time unix="soon">x</tg-time>',
+                '<tg-time unix="5" format="x">x</tg-time>', '<tg-time unix="5" format="rT">x</tg-time>'):
+        with pytest.raises(MarkupError):
+            parse_html(bad)
+    for bad in ('<tg-time>x</tg-time>', '<tg-time unix="5" format="HH">x</tg-time>'):
+        with pytest.raises(EntityError):  # the recording session's check agrees
+            plain_text(bad)
 
 
 async def test_forbidden_users(api: FakeBotAPI, bot: Bot) -> None:

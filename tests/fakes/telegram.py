@@ -94,6 +94,13 @@ class HtmlChecker(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in self.ALLOWED:
             self._fail(f'Unsupported start tag "{tag}"')
+        if tag == "tg-time":  # a date_time entity: a Unix time, the Bot API's format letters
+            given = dict(attrs)
+            if not re.fullmatch(r"[0-9]{1,12}", given.get("unix") or ""):
+                self._fail("Invalid unix time in the tag")
+            if given.get("format") is not None and \
+                    not re.fullmatch(r"r|w?[dD]?[tT]?", given["format"] or ""):
+                self._fail("Invalid date-time format in the tag")
         self.open.append(tag)
 
     def handle_endtag(self, tag: str) -> None:

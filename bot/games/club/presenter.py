@@ -46,7 +46,9 @@ class ClubPresenter(MafiaPresenter):
         self.group(g, _("↩️ The nomination of {player} is taken back.").format(
             player=label(st, e.target)))
         if st.phase is Phase.SPEECH:
-            self.edit(g, "turn", g.chat_id, views.turn_text(_, st), views.turn_keyboard(_, g.id, st))
+            self.edit(g, "turn", g.chat_id,
+                      views.turn_text(_, st, at=self.shown_end(g, st, "turn")),
+                      views.turn_keyboard(_, g.id, st))
 
     def on_FoulIssued(self, g, _, before, st, e):
         text = _("⚠️ Foul to {player} ({n} of 4).").format(player=label(st, e.player), n=e.count)

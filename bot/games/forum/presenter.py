@@ -13,6 +13,7 @@ from engine import Phase, TeamChat, ForumPhase
 from engine.forum import team_chat
 
 from ... import drafts
+from ...deadline_text import until
 from ...texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
 from ..mafia import views
 from ..mafia.presenter import MafiaPresenter
@@ -79,6 +80,32 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         else:
             self.forum_eliminated(g, _, st, e)
 
+    # --- the timed messages (BOT-X03) --------------------------------------------------------
+    def ballot_view(self, g, _, st) -> str:
+        """The open ballot with its length and its end as clock time."""
+        text = vf.ballot_text(_, st)
+        if st.timer is None:
+            return text
+        line = _("⏱ {s} s.").format(s=st.timer.seconds)
+        at = self.shown_end(g, st, "ballot")
+        return text + "\n" + (line + " " + until(_, at) if at is not None else line)
+
+    def clock_key(self, st) -> str | None:
+        if st.phase is ForumPhase.DEBATE:
+            return "debate"
+        if st.phase is ForumPhase.BALLOT and st.forum.stage != "host":
+            return "ballot"
+        return super().clock_key(st)
+
+    def clock_view(self, g, _, st):
+        key = self.clock_key(st)
+        if key == "debate":
+            return key, vf.debate_text(_, st, g.refs.get("debate_seconds"),
+                                       self.shown_end(g, st, key)), vf.debate_keyboard(_, g.id, st)
+        if key == "ballot":
+            return key, self.ballot_view(g, _, st), vf.ballot_keyboard(_, g.id, st)
+        return super().clock_view(g, _, st)
+
     # --- helpers -----------------------------------------------------------------------------
 
     def forum_night_dm(self, g, _, st, uid: int, send: bool = False) -> None:
@@ -136,7 +163,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             for p in st.alive():
                 self.forum_night_dm(g, _, st, p.user_id, send=True)
         elif phase == "debate":
-            text = vf.debate_text(_, st, e.seconds)
+            text = vf.debate_text(_, st, e.seconds, self.shown_end(g, st, "debate"))
             markup = vf.debate_keyboard(_, g.id, st)
             self.standing(g, "debate", text, markup)
             g.refs["debate_seconds"] = e.seconds
@@ -148,12 +175,10 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                     self.dm(st.host, _("⚖️ The revote is tied. Remove one of the tied, or "
                                        "nobody."), vf.host_decide_keyboard(_, g.id, st))
                 return True
-            text, markup = vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st)
-            text += "\n" + _("⏱ {s} s.").format(s=e.seconds)
-            self.standing(g, "ballot", text, markup)
+            self.standing(g, "ballot", self.ballot_view(g, _, st), vf.ballot_keyboard(_, g.id, st))
         elif phase == "last_word":
-            text, markup = views.turn_text(_, st), views.turn_keyboard(_, g.id, st)
-            self.standing(g, "turn", text, markup)
+            text = views.turn_text(_, st, at=self.shown_end(g, st, "turn"))
+            self.standing(g, "turn", text, views.turn_keyboard(_, g.id, st))
             if e.seconds:
                 self.countdown(g, e.phase_seq, e.seconds)
             self.forum_last_word_dm(g, _, st, send=True)
@@ -285,11 +310,12 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
     # --- the day -----------------------------------------------------------------------------
     def on_BallotCast(self, g, _, before, st, e):
         if st.phase is ForumPhase.BALLOT:
-            self.live_edit(g, "ballot", vf.ballot_text(_, st), vf.ballot_keyboard(_, g.id, st))
+            self.live_edit(g, "ballot", self.ballot_view(g, _, st), vf.ballot_keyboard(_, g.id, st))
 
     def forum_ready_marked(self, g, _, st) -> None:
         if st.phase is ForumPhase.DEBATE:
-            self.live_edit(g, "debate", vf.debate_text(_, st, g.refs.get("debate_seconds")),
+            self.live_edit(g, "debate", vf.debate_text(_, st, g.refs.get("debate_seconds"),
+                                                       self.shown_end(g, st, "debate")),
                            vf.debate_keyboard(_, g.id, st))
 
     def forum_vote_result(self, g, _, before, st, e) -> None:

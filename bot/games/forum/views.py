@@ -6,13 +6,16 @@ translatable; buttons are built only from ``legal_actions``."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import GameState, Phase, Role, Team, find_ruleset, legal_actions, ForumPhase
+from engine import GameState, Role, Team, find_ruleset, legal_actions, ForumPhase
 from engine.forum import team_chat
 from engine.forum.setup import OPTIONAL_ROLES
 
 from ...callbacks import Act, LobbyAct
+from ...deadline_text import until
 from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label
 from ...texts import ROLE_ICONS, ROLE_NAMES, label
 
@@ -158,11 +161,14 @@ def side_name(_, side: Team) -> str:
 
 
 # --- the day ---------------------------------------------------------------------------------
-def debate_text(_, st: GameState, seconds: int | None = None) -> str:
+def debate_text(_, st: GameState, seconds: int | None = None, at: datetime | None = None) -> str:
+    """The open discussion; ``seconds``: its length, ``at`` (aware UTC): its end, shown as clock
+    time (BOT-X03); the closed discussion's text has neither."""
     ready = sum(1 for p in st.alive_active() if p.user_id in st.ready)
     lines = [_("☀️ <b>Day {n}</b>: the discussion is open to every living player.").format(n=st.day)]
     if seconds:
-        lines.append(_("⏱ Up to {s} s; then the vote.").format(s=seconds))
+        line = _("⏱ Up to {s} s; then the vote.").format(s=seconds)
+        lines.append(line + " " + until(_, at) if at is not None else line)
     lines.append(_("Ready to vote: {r}/{t}").format(r=ready, t=len(st.alive_active())))
     return "\n".join(lines)
 

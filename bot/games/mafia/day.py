@@ -17,7 +17,9 @@ class DayEvents:
 
     def on_NominationAccepted(self, g, _, before, st, e):
         if st.phase is Phase.SPEECH and st.speaker == e.by:
-            self.edit(g, "turn", g.chat_id, views.turn_text(_, st), views.turn_keyboard(_, g.id, st))
+            self.edit(g, "turn", g.chat_id,
+                      views.turn_text(_, st, at=self.shown_end(g, st, "turn")),
+                      views.turn_keyboard(_, g.id, st))
 
     def on_VoteWindowOpened(self, g, _, before, st, e):
         ref = self.ref(g, "vote")

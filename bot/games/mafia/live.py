@@ -16,8 +16,10 @@
   edits go through :meth:`LiveMessages.live_edit`: at most one edit per :data:`LIVE_GAP`
   seconds of game time per message; a change inside the gap is kept and shown by the next
   event of the game after the gap, by the edit that closes the message, or -- when the game is
-  quiet -- by a timer :data:`LIVE_GAP` seconds later. The press itself is confirmed at once by
-  its callback answer, so the presser never waits.
+  quiet -- by a timer at the gap's end (a job on the deadlines' clock,
+  ``clock:{game}:live:<key>``, as the turn's countdown: the benchmark's game time fires it
+  when production would). The press itself is confirmed at once by its callback answer, so
+  the presser never waits.
 * **The lobby's joins and leaves are throttled alike** (``MafiaPresenter.refresh_lobby``): the
   joiner is answered at once in his private chat (or by the Mini App), the lobby message
   follows at most once per :data:`LIVE_GAP`; the organiser's own changes (tempo, roles, the
@@ -29,7 +31,7 @@
 
 from __future__ import annotations
 
-import asyncio
+from datetime import timedelta
 
 #: seconds of game time between two edits of one live message (vote, ready gate)
 LIVE_GAP = 5.0
@@ -154,12 +156,10 @@ class LiveMessages:
             g.ui["held:" + key] = True
             if self.on_ui_change is not None:
                 self.on_ui_change(g)
-        if first:
-            wait = LIVE_GAP - (now - last).total_seconds()
-            try:
-                asyncio.get_running_loop().call_later(max(wait, 0.1), self._live_timer, g, key)
-            except RuntimeError:  # no loop (a synchronous test): the next event shows it
-                pass
+        if first:  # a job on the deadlines' clock, as the countdown (bot/games/mafia/clock.py)
+            wait = max(LIVE_GAP - (now - last).total_seconds(), 0.1)
+            self.out.arm_clock(g, "live:" + key, now + timedelta(seconds=wait), self._live_due,
+                               g, key)
 
     def drop_live(self, g, key: str) -> None:
         """Forget a held edit of ``key`` (its message was closed by a plain edit)."""
@@ -172,6 +172,9 @@ class LiveMessages:
             last = g.refs.get("edited:" + key)
             if last is None or (self.clock() - last).total_seconds() >= LIVE_GAP:
                 self._show_live(g, key)
+
+    async def _live_due(self, g, key: str) -> None:
+        self._live_timer(g, key)
 
     def _live_timer(self, g, key: str) -> None:
         held = g.refs.get("live:" + key)

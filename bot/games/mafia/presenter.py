@@ -15,7 +15,6 @@ A preset subclasses :class:`MafiaPresenter` and overrides the hooks (``phase_sta
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from aiogram.types import InlineKeyboardMarkup
@@ -28,6 +27,7 @@ from ...keyboards import button
 from ...texts import ROLE_ICONS, ROLE_NAMES, label
 from ...timings import timings_text
 from . import views
+from .clock import ClockEvents
 from .control import ControlEvents
 from .host import HostEvents
 from .live import LiveMessages
@@ -38,7 +38,8 @@ from .night_events import NightEvents
 logger = logging.getLogger(__name__)
 
 
-class MafiaPresenter(LobbyMessages, LiveMessages, DayEvents, NightEvents, ControlEvents, HostEvents):
+class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightEvents,
+                     ControlEvents, HostEvents):
     """Renders one game's events. ``out`` is the shared :class:`bot.presenter.Presenter`:
     the sender, the translator and the refs of standing messages live there, once."""
 
@@ -215,11 +216,12 @@ class MafiaPresenter(LobbyMessages, LiveMessages, DayEvents, NightEvents, Contro
         if self._close_previous(g, _, before, st, night_line):
             night_line = None  # told by the ready message's final text
         if phase in ("speech", "defence", "last_word"):
-            self.standing(g, "turn", views.turn_text(_, st), views.turn_keyboard(_, g.id, st))
+            self.standing(g, "turn", views.turn_text(_, st, at=self.shown_end(g, st, "turn")),
+                          views.turn_keyboard(_, g.id, st))
             if e.seconds:
                 self.countdown(g, e.phase_seq, e.seconds)
         elif phase == "ready":
-            self.standing(g, "ready", views.ready_text(_, st),
+            self.standing(g, "ready", views.ready_text(_, st, at=self.shown_end(g, st, "ready")),
                           views.ready_keyboard(_, g.id, st, self.bot_url()))
             if st.host:
                 self.host_prompt(g, _, st, "ready", _(
@@ -287,37 +289,6 @@ class MafiaPresenter(LobbyMessages, LiveMessages, DayEvents, NightEvents, Contro
         g.ui.pop(key, None)
         g.refs.pop(key, None)
 
-    def restarted(self, g, now) -> None:
-        """After a restart the speech that was running keeps its countdown edits, and a lobby
-        whose last join was held by the throttle (``held:lobby``) shows it."""
-        st = g.state
-        if st.phase is Phase.LOBBY and g.ui.get("held:lobby") and self.ref(g, "lobby"):
-            self.refresh_lobby(g, self.tr.get(g.locale), st)
-        if st.speaker is not None and st.pause is None and g.deadline:
-            left = int((g.deadline - now).total_seconds())
-            if left > 0:
-                self.countdown(g, st.phase_seq, left)
-
-    def countdown(self, g, phase_seq: int, seconds: int) -> None:
-        """Edit the turn message once, 10 s before the end (a turn of 20 s or more): the turn's
-        message states its length, so the half-time edit it had told little and cost one call
-        per turn (issue 11)."""
-        marks = [10] if seconds >= 20 else []
-        loop = asyncio.get_running_loop()
-        for left in marks:
-            loop.call_later(seconds - left, self._tick, g, phase_seq, left)
-
-    def _tick(self, g, phase_seq: int, left: int) -> None:
-        st = g.state
-        if st is None or st.phase_seq != phase_seq or st.pause is not None or st.over:
-            return
-        if g.deadline is not None:  # after a pause the real remaining time differs
-            left = round((g.deadline - self.clock()).total_seconds())
-            if left < 3:
-                return
-        _ = self.tr.get(g.locale)
-        self.edit(g, "turn", g.chat_id, views.turn_text(_, st, left), views.turn_keyboard(_, g.id, st))
-
     def on_ReadyMarked(self, g, _, before, st, e):
         # «I have read my role» stays on the card until the gate closes: the card then becomes
         # the first night's message (night_dm), one edit instead of two; the press is confirmed
@@ -330,7 +301,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, DayEvents, NightEvents, Contro
     def _refresh_ready(self, g, _, st):
         ref = self.ref(g, "ready")
         if ref is not None and st.phase is Phase.READY:
-            self.live_edit(g, "ready", views.ready_text(_, st),
+            self.live_edit(g, "ready", views.ready_text(_, st, at=self.shown_end(g, st, "ready")),
                            views.ready_keyboard(_, g.id, st, self.bot_url()))
 
     def on_GameEnded(self, g, _, before, st, e):

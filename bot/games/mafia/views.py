@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from datetime import datetime
 from html import escape
 
 from aiogram.types import InlineKeyboardMarkup
@@ -14,6 +15,7 @@ from aiogram.types import InlineKeyboardMarkup
 from engine import GameState, Phase, Role, find_ruleset, legal_actions
 
 from ...callbacks import Act, LobbyAct
+from ...deadline_text import clock_time, until
 from ...names import isolate
 from ...keyboards import InlineKeyboardBuilder, button, plain_label as _plain_label
 from ...texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
@@ -121,16 +123,18 @@ def table_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | Non
 
 
 # --- turns -----------------------------------------------------------------------------------
-def turn_text(_, st: GameState, left: int | None = None, final: bool = False) -> str:
-    """The current turn's message; ``left`` (seconds) adds the countdown line; ``final``: the
-    text the message keeps once the turn is over (no buttons, so no hint about them)."""
-    text = _turn_body(_, st, final)
+def turn_text(_, st: GameState, left: int | None = None, final: bool = False,
+              at: datetime | None = None) -> str:
+    """The current turn's message; ``at`` (aware UTC): its deadline, shown as clock time after
+    its length (BOT-X03); ``left`` (seconds) adds the countdown line; ``final``: the text the
+    message keeps once the turn is over (no buttons, so no hint about them, no deadline)."""
+    text = _turn_body(_, st, final, None if final else at)
     if left is not None:
         text += "\n" + _("⏳ {s} s left").format(s=left)
     return text
 
 
-def _turn_body(_, st: GameState, final: bool = False) -> str:
+def _turn_body(_, st: GameState, final: bool = False, at: datetime | None = None) -> str:
     sp = label(st, st.speaker)
     secs = st.timer.seconds if st.timer else 0
     if st.phase is Phase.SPEECH:
@@ -139,7 +143,7 @@ def _turn_body(_, st: GameState, final: bool = False) -> str:
                      "nominate — {s} s.").format(day=st.day, player=sp, s=secs)
         else:
             head = _("🎙 Day {day}. Speech of {player} — {s} s.").format(day=st.day, player=sp, s=secs)
-        lines = [head]
+        lines = [_with_end(_, head, at)]
         if st.nominations:
             lines.append(_("Nominated: {list}").format(
                 list=", ".join(label(st, u) for u in st.nominations)))
@@ -152,8 +156,13 @@ def _turn_body(_, st: GameState, final: bool = False) -> str:
             lines.append(_("The speaker may nominate one player with the buttons below."))
         return "\n".join(lines)
     if st.phase is Phase.DEFENCE:
-        return _("🛡 Defence of {player} — {s} s.").format(player=sp, s=secs)
-    return _("🕯 Last word of {player} — {s} s.").format(player=sp, s=secs)
+        return _with_end(_, _("🛡 Defence of {player} — {s} s.").format(player=sp, s=secs), at)
+    return _with_end(_, _("🕯 Last word of {player} — {s} s.").format(player=sp, s=secs), at)
+
+
+def _with_end(_, line: str, at: datetime | None) -> str:
+    """``line`` followed by "Until <clock time>." when ``at`` is known (BOT-X03)."""
+    return line + " " + until(_, at) if at is not None else line
 
 
 def turn_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
@@ -169,7 +178,8 @@ def turn_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
 
 
 # --- ready gate ------------------------------------------------------------------------------
-def ready_text(_, st: GameState) -> str:
+def ready_text(_, st: GameState, at: datetime | None = None) -> str:
+    """The ready gate; ``at`` (aware UTC): the end of its wait, when «Continue» comes (BOT-X03)."""
     total = len(st.alive_active())
     ready = sum(1 for p in st.alive_active() if p.user_id in st.ready)
     if st.host:
@@ -185,6 +195,8 @@ def ready_text(_, st: GameState) -> str:
         lines.append(_("Waiting for: {list}").format(list=", ".join(waiting)))
     if st.continue_allowed:
         lines.append(_("The wait is over: any player may press «Continue»."))
+    elif at is not None and st.timer is not None and st.timer.kind == "ready_wait":
+        lines.append(_("At {time} any player may press «Continue».").format(time=clock_time(at)))
     return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from engine.noir import NoirState, legal_actions
 
 from ...callbacks import Act
+from ...deadline_text import clock_time
 from .codec import done_text
 from .drafting import draft, stamp
 from .menus import view
@@ -27,17 +28,23 @@ logger = logging.getLogger(__name__)
 
 
 def clock_text(at: datetime | None) -> str | None:
-    """"12:02:30 UTC" for a deadline (aware UTC), None without one."""
-    return at.strftime("%H:%M:%S UTC") if at is not None else None
+    """A deadline (aware UTC) as HTML clock time, each viewer's own (BOT-X03,
+    ``bot/deadline_text.py``: ``<tg-time unix=… format="T">12:02:30 UTC</tg-time>``), None
+    without one."""
+    return clock_time(at) if at is not None else None
 
 
 class MenuMixin:
     """The presenter's DM menus; ``self.out`` is the shared presenter."""
 
     def until(self, g) -> str | None:
+        """The running turn's deadline as clock time (None: paused, no timer); what is shown
+        is noted (``g.refs["until"]``) so a deadline moved later is shown again once
+        (``deadline_moved``)."""
         st = g.state
         if st is None or st.paused is not None or st.timer is None:
             return None
+        g.refs["until"] = g.deadline
         return clock_text(g.deadline)
 
     def sync_menus(self, g, _, before: NoirState | None, st: NoirState, events: list,

@@ -19,6 +19,7 @@ from engine.core.audience import Private
 from engine.noir import NoirState, private_card, public_board
 
 from . import board as drawing
+from ...deadline_text import MOVED_MIN
 from .dms import MenuMixin
 from .lobby import lobby_markup, lobby_text
 from ...names import isolate
@@ -60,6 +61,18 @@ class NoirPresenter(MenuMixin):
             _ = self.tr.get(g.locale)
             self.show_board(g, _, st)
             self.sync_menus(g, _, None, st, [], refresh=True)
+
+    def deadline_moved(self, g) -> None:
+        """BOT-X01 moved the running turn's deadline on (its messages waited in the Sender):
+        the board's caption and the open menus show the new end once, when it moved by
+        :data:`~bot.deadline_text.MOVED_MIN` seconds or more from what they show (BOT-X03)."""
+        st, shown = g.state, g.refs.get("until")
+        if st is None or st.phase != "play" or g.deadline is None or shown is None \
+                or abs((g.deadline - shown).total_seconds()) < MOVED_MIN:
+            return
+        _ = self.tr.get(g.locale)
+        self.show_board(g, _, st)
+        self.sync_menus(g, _, None, st, [], refresh=True)
 
     def present(self, g, before, after: NoirState, events: list) -> None:
         _ = self.tr.get(g.locale)

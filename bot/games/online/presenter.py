@@ -3,9 +3,10 @@ preliminary and final taps, the lift decision, the best move and its score, misf
 
 from __future__ import annotations
 
-from engine import Phase, Team, OnlinePhase
+from engine import Team, OnlinePhase
 
 from ... import drafts
+from ...deadline_text import until
 from ...texts import label
 from ..mafia.presenter import MafiaPresenter
 from . import views as vo
@@ -22,8 +23,7 @@ class OnlinePresenter(MafiaPresenter):
             return False
         self._close_previous(g, _, before, st)
         if phase in ("discussion", "revote"):
-            self.standing(g, "ballot", vo.ballot_text(_, st) + "\n" + _("⏱ {s} s.").format(
-                s=e.seconds), vo.ballot_keyboard(_, g.id, st))
+            self.standing(g, "ballot", self.ballot_view(g, _, st), vo.ballot_keyboard(_, g.id, st))
         elif phase == "lift_vote":
             self.standing(g, "lift", vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
         elif phase == "best_move":
@@ -37,6 +37,25 @@ class OnlinePresenter(MafiaPresenter):
             self.keep(g, "best_move", fut)
         return True
 
+    def ballot_view(self, g, _, st) -> str:
+        """The open ballot with its length and its end as clock time (BOT-X03)."""
+        text = vo.ballot_text(_, st)
+        if st.timer is None:
+            return text
+        line = _("⏱ {s} s.").format(s=st.timer.seconds)
+        at = self.shown_end(g, st, "ballot")
+        return text + "\n" + (line + " " + until(_, at) if at is not None else line)
+
+    def clock_key(self, st) -> str | None:
+        if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
+            return "ballot"
+        return super().clock_key(st)
+
+    def clock_view(self, g, _, st):
+        if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
+            return "ballot", self.ballot_view(g, _, st), vo.ballot_keyboard(_, g.id, st)
+        return super().clock_view(g, _, st)
+
     def refresh_best_move(self, g, st, uid: int) -> None:
         _ = self.tr.get(g.locale)
         ref = self.ref(g, "best_move")
@@ -46,7 +65,7 @@ class OnlinePresenter(MafiaPresenter):
 
     def on_VoteTapped(self, g, _, before, st, e):
         if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
-            self.live_edit(g, "ballot", vo.ballot_text(_, st), vo.ballot_keyboard(_, g.id, st))
+            self.live_edit(g, "ballot", self.ballot_view(g, _, st), vo.ballot_keyboard(_, g.id, st))
 
     def on_LiftCalled(self, g, _, before, st, e):
         self.announce(g, _("⚖️ Tie between {list}: each defends, then everyone decides whether to lift "
