@@ -18,7 +18,8 @@ class AfterGameEvents:
 
     def on_VictoryDeclared(self, g, _, before, st, e):
         head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
-        self.group(g, head + "\n" + _("The survivors' cards stay hidden until the reveal."))
+        # held: it heads the bonus round's offer sent in the same step (issue 11)
+        self.announce(g, head + "\n" + _("The survivors' cards stay hidden until the reveal."))
         self.forum_close_dms(g, "night:")
         self.forum_close_dms(g, "console:")
 
@@ -43,7 +44,7 @@ class AfterGameEvents:
                 player=label(st, uid), list=vf.guesses_line(_, st, guesses), n=hits.get(uid, 0)))
         if len(lines) == 1:
             lines.append(_("Nobody guessed."))
-        self.group(g, "\n".join(lines))
+        self.announce(g, "\n".join(lines))
         self.forum_close_dms(g, "bonus:")
 
     def on_RolesRevealed(self, g, _, before, st, e):
@@ -57,7 +58,7 @@ class AfterGameEvents:
                 extra = " — " + _("side: {side}").format(side=vf.side_name(_, sides[uid]))
             lines.append(f"{label(st, uid)} — {_card(_, role)}{extra}"
                          + ("" if p.alive else " ☠️") + (" 🏆" if uid in won else ""))
-        self.group(g, "\n".join(lines), merge=False)
+        self.announce(g, "\n".join(lines))  # with the best-player vote's call, one message
 
     def on_BestPlayerVoted(self, g, _, before, st, e):
         self.answer_in_place(g, f"best:{e.voter}", e.voter, _("🏅 You voted for {player}.")
@@ -71,7 +72,7 @@ class AfterGameEvents:
             text += "\n" + tally
         else:
             text = _("🏅 Nobody voted for the best player.")
-        self.group(g, text)
+        self.announce(g, text)  # it heads the result (on_GameEnded), one message
         self.forum_close_dms(g, "best:")
 
     def result_head(self, _, st, e) -> str:

@@ -185,7 +185,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         elif phase == "bonus_offer":
             text = _("🎲 The host or the organiser may start a bonus round: everybody guesses "
                      "the survivors' roles before the reveal ({s} s).").format(s=e.seconds)
-            self.keep(g, "bonus_offer", self.group(g, text, vf.bonus_offer_keyboard(_, g.id, st)))
+            self.standing(g, "bonus_offer", text, vf.bonus_offer_keyboard(_, g.id, st))
         elif phase == "bonus":
             self.forum_close_group(g, "bonus_offer", _("🎲 The bonus round is on."))
             self.group(g, _("🎲 <b>Bonus round</b>: guess the survivors' roles in your private "
@@ -194,8 +194,8 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                 self.forum_bonus_dm(g, _, st, p.user_id, send=True)
         elif phase == "best_player":
             self.forum_close_group(g, "bonus_offer", _("🎲 No bonus round."))
-            self.group(g, _("🏅 Vote for the best player of the game in your private chat "
-                            "({s} s).").format(s=e.seconds))
+            self.announce(g, _("🏅 Vote for the best player of the game in your private chat "
+                               "({s} s).").format(s=e.seconds))
             for p in st.seated():
                 markup = vf.best_player_keyboard(_, g.id, st, p.user_id)
                 if markup is not None:
