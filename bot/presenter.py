@@ -154,7 +154,7 @@ class Presenter:
                           url=f"https://t.me/{self.bot_username}{app}?startapp=g{g.id}")
         else:
             live = button(_("📺 Live table"), web_app=f"{self.webapp_url}/webapp/?g={g.id}")
-        rows = list(markup.inline_keyboard) if markup is not None else []
+        rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
         return markup_of([*rows, [live]])
 
 
