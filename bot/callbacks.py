@@ -1,6 +1,7 @@
 """Callback data of every inline keyboard (≤ 64 bytes each, aiogram ``CallbackData``).
 
-Handlers take presses with :class:`Pressed` (aiogram's ``X.filter()``, made cheaper).
+Handlers take presses with :class:`Pressed` (aiogram's ``X.filter()``, made cheaper); the
+classes pack themselves with :class:`FastPack` (aiogram's ``pack()``, the same string, cheaper).
 
 Game buttons name the game, the phase they were offered in (``s`` = ``phase_seq``; 0 = any phase),
 the action and a target seat (0 = none).  The service accepts a press only if it matches what the
@@ -13,15 +14,48 @@ from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from aiogram.filters import Filter
-from aiogram.filters.callback_data import CallbackData
+from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH, CallbackData
 from aiogram.types import CallbackQuery
 from pydantic import ConfigDict, Field
+
+class FastPack:
+    """Mixin for our ``CallbackData`` classes (put it first among the bases): ``pack()`` gives
+    exactly aiogram's string — the prefix, then every field in declaration order, ``str()`` of
+    each, joined by the separator — and raises the same ``ValueError`` for a value holding the
+    separator or a result over 64 bytes. aiogram's own ``pack`` dumps the model with pydantic
+    and encodes each value through a chain of type checks (a keyboard packs up to 12 buttons,
+    and every update packs ~4); this one reads the validated fields directly, in a third of the
+    time.
+    A value that is not exactly an ``int`` or a ``str`` (a bool, an enum, None...) is packed by
+    aiogram's ``pack``, whose encodings differ from ``str()``."""
+
+    __slots__ = ()
+
+    def pack(self) -> str:
+        cls = type(self)
+        sep = cls.__separator__  # type: ignore[attr-defined]
+        parts = [cls.__prefix__]  # type: ignore[attr-defined]
+        for value in self.__dict__.values():  # pydantic keeps the fields in declaration order
+            kind = type(value)
+            if kind is str:
+                if sep in value:
+                    return super().pack()  # type: ignore[misc]  # raises aiogram's error
+                parts.append(value)
+            elif kind is int:
+                parts.append(str(value))
+            else:
+                return super().pack()  # type: ignore[misc]
+        packed = sep.join(parts)
+        if len(packed.encode()) > MAX_CALLBACK_LENGTH:
+            return super().pack()  # type: ignore[misc]  # raises aiogram's error
+        return packed
+
 
 #: a game id as the database holds it (BIGINT); forged data outside it is no button of ours
 GameId = Annotated[int, Field(ge=0, lt=2**63)]
 
 
-class Act(CallbackData, prefix="a"):
+class Act(FastPack, CallbackData, prefix="a"):
     """In-game action. ``a``: a button code of the game's codec (``bot/games/<name>/codec.py``;
     the mafia presets share ready | cont | end | nom | vote | exy | exn | kill | check | heal |
     sleep | pause | resume | next); ``t``: a seat, 0 = none."""
@@ -34,7 +68,7 @@ class Act(CallbackData, prefix="a"):
     t: int = 0
 
 
-class LobbyAct(CallbackData, prefix="l"):
+class LobbyAct(FastPack, CallbackData, prefix="l"):
     """Lobby button. ``a``: leave | start | cancel | tempo (``v`` = tempo name) | unhost."""
 
     model_config = ConfigDict(frozen=True)
@@ -44,7 +78,7 @@ class LobbyAct(CallbackData, prefix="l"):
     v: str = ""
 
 
-class Cfg(CallbackData, prefix="c"):
+class Cfg(FastPack, CallbackData, prefix="c"):
     """/settings button. ``a``: lang | tempo | doctor | save; ``v``: the new value."""
 
     model_config = ConfigDict(frozen=True)
@@ -53,7 +87,7 @@ class Cfg(CallbackData, prefix="c"):
     v: str = ""
 
 
-class Hist(CallbackData, prefix="h"):
+class Hist(FastPack, CallbackData, prefix="h"):
     """/history button. ``a``: l (list page ``p``) | m (page ``p`` of a user's own games, in
     a private chat) | p (protocol page ``p`` of game ``g``) |
     r (replay step ``p``; a game with its own history: a new board message) | rb (board

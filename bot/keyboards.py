@@ -12,18 +12,40 @@ from engine import GameState
 from .names import isolate_plain
 
 
+#: what :func:`button` and :func:`markup_of` copy: validated once, so a copy with ``str`` fields
+#: (or buttons) put in is what validating them would build (the same fields, fields set and bot)
+_BUTTON = InlineKeyboardButton(text="-", callback_data="-")
+_MARKUP = InlineKeyboardMarkup(inline_keyboard=[])
+
+
 @lru_cache(maxsize=2048)  # ~1.4 KB a button: at most ~3 MB
 def button(text: str, callback_data: str | None = None, url: str | None = None,
            web_app: str | None = None) -> InlineKeyboardButton:
     """An ``InlineKeyboardButton`` with exactly one of ``callback_data`` (packed), ``url`` or
     ``web_app`` (the Mini App's URL). Shared, not rebuilt: aiogram's buttons are frozen, and
     validating one costs 7–9 µs — the same table, vote and night buttons are made again for every
-    update. Raises ``pydantic.ValidationError`` for invalid values, as the constructor does."""
+    update. A new callback button (``text`` and ``callback_data`` both ``str``, the only types
+    the field takes) is a copy of a validated one with them put in (half the time: the fields are
+    plain strings, there is nothing to convert). Anything else raises ``pydantic.ValidationError``
+    for invalid values, as the constructor does."""
     if web_app is not None:
         return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=web_app))
     if url is not None:
         return InlineKeyboardButton(text=text, url=url)
+    if type(text) is str and type(callback_data) is str:
+        return _BUTTON.model_copy(update={"text": text, "callback_data": callback_data})
     return InlineKeyboardButton(text=text, callback_data=callback_data)
+
+
+def markup_of(rows: list[list[InlineKeyboardButton]]) -> InlineKeyboardMarkup:
+    """``InlineKeyboardMarkup(inline_keyboard=rows)``: when ``rows`` is a list of lists of
+    buttons (what validation would keep as they are), a copy of a validated markup holding
+    ``rows`` itself, not a copy (half the time of validating them); anything else is
+    validated by the constructor (``pydantic.ValidationError`` as it raises)."""
+    if type(rows) is list and all(type(row) is list and all(
+            type(b) is InlineKeyboardButton for b in row) for row in rows):
+        return _MARKUP.model_copy(update={"inline_keyboard": rows})
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 class InlineKeyboardBuilder:
@@ -54,7 +76,7 @@ class InlineKeyboardBuilder:
                 break
             rows.append(self._buttons[i:i + size])
             i += size
-        return InlineKeyboardMarkup(inline_keyboard=rows)
+        return markup_of(rows)
 
     def _iter_sizes(self):
         for size in self._sizes:

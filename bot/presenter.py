@@ -21,7 +21,7 @@ from engine import GameState
 
 from .games import bot_game
 from .i18n import Translator
-from .keyboards import button
+from .keyboards import button, markup_of
 from .replies import reply_kwargs
 
 
@@ -172,8 +172,8 @@ class Presenter:
                           url=f"https://t.me/{self.bot_username}{app}?startapp=g{g.id}")
         else:
             live = button(_("📺 Live table"), web_app=f"{self.webapp_url}/webapp/?g={g.id}")
-        rows = list(markup.inline_keyboard) if markup is not None else []
-        return InlineKeyboardMarkup(inline_keyboard=[*rows, [live]])
+        rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+        return markup_of([*rows, [live]])
 
 
 __all__ = ["Presenter"]

@@ -141,6 +141,7 @@ class Sender(Replacement, CallPolicy):
         self.merge_group_text = merge_group_text
         self.stats = SenderStats(history=stats_history)
         self._sleep, self._clock = sleep, clock
+        self._policies: dict[tuple[Any, ...], Any] = {}  # bot.sender_calls: made once
         self._lanes: dict[int, Lane] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._migrated: dict[int, int] = {}

@@ -54,7 +54,7 @@ TRANSIENT: Any = _Transient()
 class CallPolicy:
     """Mixin: performing one call. Needs the Sender's ``bot``, ``stats``, ``limiter``, callbacks,
     ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_future``,
-    ``_closed``, ``_tasks``."""
+    ``_closed``, ``_tasks``, ``_policies`` (a dict: the policies made so far)."""
 
     def _policy(self, method: TelegramMethod[Any]) -> RetryPolicy:
         """This Sender's policy for ``method``: answers get Telegram's short window."""
@@ -79,6 +79,16 @@ class CallPolicy:
             await self.limiter.acquire_global()
 
     def _policy_within(self, *, short: bool) -> RetryPolicy:
+        """The policy for a call (``short``: within a press answer's window). Made once per set
+        of the Sender's settings and shared (it is frozen): building it took ~2 µs a call."""
+        key = (short, self.max_tries, self.retry_budget, self.attempt_timeout, self._sleep,
+               self._clock, self.limiter.retries_take_tokens)
+        policy = self._policies.get(key)
+        if policy is None:
+            policy = self._policies[key] = self._make_policy(short)
+        return policy
+
+    def _make_policy(self, short: bool) -> RetryPolicy:
         return RetryPolicy(
             attempts=self.max_tries,
             budget=min(self.retry_budget, ANSWER_POLICY.budget) if short else self.retry_budget,

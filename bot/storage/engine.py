@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -12,7 +13,8 @@ from sqlalchemy import Table, event
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-__all__ = ["BEGIN_IMMEDIATE", "SQLITE_BUSY_TIMEOUT_MS", "create_engine", "migration_lock", "upsert"]
+__all__ = ["BEGIN_IMMEDIATE", "SQLITE_BUSY_TIMEOUT_MS", "create_engine", "migration_lock", "statement",
+           "upsert"]
 
 #: Execution option: start SQLite transactions of this connection with BEGIN IMMEDIATE.
 BEGIN_IMMEDIATE: Final = "mafia_begin_immediate"
@@ -71,6 +73,21 @@ def upsert(engine: AsyncEngine, table: Table) -> Any:
     else:
         from sqlalchemy.dialects.sqlite import insert as dialect_insert
     return dialect_insert(table)
+
+
+_STATEMENTS: dict[tuple[str, str], Any] = {}
+
+
+def statement(engine: AsyncEngine, name: str, build: Callable[[AsyncEngine], Any]) -> Any:
+    """The statement ``build(engine)`` makes for the engine's dialect, built once per dialect and
+    ``name`` and shared (SQLAlchemy statements are immutable). For statements that depend on the
+    dialect (an upsert's ``on_conflict_*``), whose building costs ~0.5-1 ms each — the
+    ``excluded`` column collection is made anew every time."""
+    key = (engine.dialect.name, name)
+    built = _STATEMENTS.get(key)
+    if built is None:
+        built = _STATEMENTS[key] = build(engine)
+    return built
 
 
 _MIGRATION_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()

@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.db_models import (
     GAME_STATUSES, ActivePlayer, Game, GameLogEntry, GamePlayer, UTCDateTime, utcnow,
 )
-from bot.storage.engine import upsert
+from bot.storage.engine import statement as cached_statement, upsert
 from bot.storage.failures import database_failure
 from bot.storage.records import (
     KEEP, GameNotFound, LogConflict, StatusError, UserInAnotherGame, _Keep,
@@ -115,6 +115,20 @@ _REMOVE = delete(game_players).where(game_players.c.game_id == bindparam("gid"),
                                      game_players.c.user_id == bindparam("uid"))
 _RELEASE = delete(active_players).where(active_players.c.game_id == bindparam("gid"),
                                         active_players.c.user_id == bindparam("uid"))
+
+
+def _players_upsert(engine: Any) -> Any:
+    stmt = upsert(engine, game_players)
+    return stmt.on_conflict_do_update(index_elements=[game_players.c.game_id,
+                                                      game_players.c.user_id],
+                                      set_={"name": stmt.excluded.name, "seat": stmt.excluded.seat})
+
+
+def _claim(engine: Any) -> Any:
+    return upsert(engine, active_players).on_conflict_do_nothing(
+        index_elements=[active_players.c.user_id])
+
+
 #: Statuses that end a game: its players' ``active_players`` rows are given back.
 FINAL = ("finished", "cancelled")
 
@@ -305,11 +319,9 @@ class GroupCommit:
         removals = [{"gid": i.game_id, "uid": op.user_id}
                     for i in batch for op in i.players if op.name is None]
         if sets:
-            statement = upsert(self._engine_of(), game_players)
-            statement = statement.on_conflict_do_update(
-                index_elements=[game_players.c.game_id, game_players.c.user_id],
-                set_={"name": statement.excluded.name, "seat": statement.excluded.seat})
-            await connection.execute(statement, sets)
+            upsert_players = cached_statement(self._engine_of(), "game_players upsert",
+                                              _players_upsert)
+            await connection.execute(upsert_players, sets)
         if removals:
             await connection.execute(_REMOVE, removals)
             await connection.execute(_RELEASE, removals)
@@ -324,10 +336,9 @@ class GroupCommit:
                   if op.exclusive and op.name is not None}
         if not claims:
             return
-        statement = upsert(self._engine_of(), active_players).on_conflict_do_nothing(
-            index_elements=[active_players.c.user_id])
-        await connection.execute(statement, [{"user_id": uid, "game_id": gid}
-                                             for gid, uid in sorted(claims)])
+        claim = cached_statement(self._engine_of(), "active_players claim", _claim)
+        await connection.execute(claim, [{"user_id": uid, "game_id": gid}
+                                         for gid, uid in sorted(claims)])
         found = dict((await connection.execute(
             select(active_players.c.user_id, active_players.c.game_id)
             .where(active_players.c.user_id.in_([uid for _gid, uid in claims]))

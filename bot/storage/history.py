@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, exists, func, insert, select, update
+from sqlalchemy import bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -23,7 +23,7 @@ from bot.db_models import (
     Game, GameDeletion, GameLogEntry, GameSummaryRow, NextGameSubscription, PlayerResultRow,
     RatingRow, RoleStatRow, utcnow,
 )
-from bot.storage.engine import upsert
+from bot.storage.engine import statement, upsert
 from bot.storage.stats import ChatOverview, RatingTrack, RoleTotals
 
 __all__ = ["ChatOverview", "HistoryRecord", "HistoryStorage", "RateFn", "RatingTrack", "RoleTotals"]
@@ -41,6 +41,33 @@ subscriptions = NextGameSubscription.__table__
 #: (see :func:`bot.history.stats.rate`).
 RateFn = Callable[[Mapping[tuple[int, str], float], Mapping[int, str], str | None],
                   dict[tuple[int, str], float]]
+
+
+#: a player's newest name on every rating track of his in the chat (executed per player)
+_RENAME = update(ratings).where(
+    ratings.c.chat_id == bindparam("cid"), ratings.c.user_id == bindparam("uid"),
+    ratings.c.name != bindparam("old_name")).values(name=bindparam("new_name"))
+
+
+def _ratings_upsert(engine: Any) -> Any:
+    stmt = upsert(engine, ratings)
+    return stmt.on_conflict_do_update(
+        index_elements=[ratings.c.chat_id, ratings.c.user_id, ratings.c.team],
+        set_={k: stmt.excluded[k] for k in ("name", "rating", "games", "wins", "updated_at")})
+
+
+def _role_stats_upsert(engine: Any) -> Any:
+    stmt = upsert(engine, role_stats)
+    return stmt.on_conflict_do_update(
+        index_elements=[role_stats.c.chat_id, role_stats.c.user_id, role_stats.c.team,
+                        role_stats.c.role],
+        set_={k: role_stats.c[k] + stmt.excluded[k] for k in ("games", "wins", "survived", "fouls")})
+
+
+def _row(record: Any) -> dict[str, Any]:
+    """A dataclass as a row: ``dataclasses.asdict`` without its deep copy (the fields are plain
+    values: numbers, strings, datetimes)."""
+    return {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +107,9 @@ class HistoryStorage:
                 select(deletions.c.game_id).where(deletions.c.game_id == gid))
             if (await c.execute(known)).first() is not None:
                 return False
-            await c.execute(insert(summaries).values(**dataclasses.asdict(summary)))
+            await c.execute(insert(summaries).values(**_row(summary)))
             if players:
-                await c.execute(insert(results), [dataclasses.asdict(p) for p in players])
+                await c.execute(insert(results), [_row(p) for p in players])
             await self._rate_game(c, summary.chat_id, summary.winner, players, rate)
         return True
 
@@ -106,23 +133,12 @@ class HistoryStorage:
                            "name": p.name, "rating": new[(p.user_id, p.team)],
                            "games": (old.games if old else 0) + 1,
                            "wins": (old.wins if old else 0) + int(p.won), "updated_at": now})
-        stmt = upsert(self.engine, ratings)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[ratings.c.chat_id, ratings.c.user_id, ratings.c.team],
-            set_={k: stmt.excluded[k] for k in ("name", "rating", "games", "wins", "updated_at")})
         if values:
-            await c.execute(stmt, values)
-        for p in players:  # the newest name on the player's other tracks too
-            await c.execute(update(ratings).where(ratings.c.chat_id == chat_id,
-                                                  ratings.c.user_id == p.user_id,
-                                                  ratings.c.name != p.name).values(name=p.name))
-        stmt = upsert(self.engine, role_stats)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[role_stats.c.chat_id, role_stats.c.user_id, role_stats.c.team,
-                            role_stats.c.role],
-            set_={k: role_stats.c[k] + stmt.excluded[k]
-                  for k in ("games", "wins", "survived", "fouls")})
-        await c.execute(stmt, [{"chat_id": chat_id, "user_id": p.user_id, "team": p.team,
+            await c.execute(statement(self.engine, "ratings upsert", _ratings_upsert), values)
+        # the newest name on the players' other tracks too (one statement, run per player)
+        await c.execute(_RENAME, [{"cid": chat_id, "uid": p.user_id, "new_name": p.name,
+                                   "old_name": p.name} for p in players])
+        await c.execute(statement(self.engine, "role_stats upsert", _role_stats_upsert), [{"chat_id": chat_id, "user_id": p.user_id, "team": p.team,
                                 "role": p.role, "games": 1, "wins": int(p.won),
                                 "survived": int(p.survived), "fouls": p.fouls} for p in players])
 

@@ -192,3 +192,29 @@ async def test_supergroup_migration_moves_the_history(storage):
     assert await stored_ratings(storage, new_chat) == before
     assert await storage.take_subscriptions(new_chat) == [(5, "")]
     assert (await storage.history_record(ids[0])).chat_id == new_chat
+
+
+async def test_recording_renames_the_players_other_tracks_in_the_chat_only(storage):
+    """A player's newest name goes onto every rating track of his in the chat (one statement run
+    per player), not onto anyone else's nor onto his tracks in another chat."""
+    from bot.history.stats import GameSummary, PlayerResult
+
+    async def game(chat: int, names: dict[int, tuple[str, str]], minute: int) -> bool:
+        gid = await storage.create_game(chat, "party", 1, "en", {}, 1)
+        at = T0 + timedelta(minutes=minute)
+        summary = GameSummary(gid, chat, "Club", "party", "town", len(names), 1, 60, at)
+        players = [PlayerResult(gid, chat, uid, name, seat, "citizen" if team == "town"
+                                else "mafia", team, team == "town", True, 0, at)
+                   for seat, (uid, (name, team)) in enumerate(names.items(), start=1)]
+        await storage.set_status(gid, "finished", "town")  # the chat may open its next game
+        return await storage.record_game(summary, players, rate)
+
+    other = CHAT - 1
+    assert await game(CHAT, {7: ("Old", "town"), 8: ("Bob", "mafia"), 9: ("Eve", "town")}, 0)
+    assert await game(other, {7: ("Old", "mafia")}, 1)
+    assert await game(CHAT, {7: ("New", "mafia"), 8: ("Bob", "town")}, 2)
+    names = {(t.chat_id, t.user_id, t.team): t.name
+             for chat in (CHAT, other) for t in await storage.rating_tracks(chat_id=chat)}
+    assert names == {(CHAT, 7, "town"): "New", (CHAT, 7, "mafia"): "New",
+                     (CHAT, 8, "mafia"): "Bob", (CHAT, 8, "town"): "Bob",
+                     (CHAT, 9, "town"): "Eve", (other, 7, "mafia"): "Old"}

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import logging
 
-from aiogram.types import InlineKeyboardMarkup
 
 from engine import GameState, HostOnly, Phase, Private, TeamChat, Team
 from engine.mafia import events as ev
 
 from ...callbacks import Act
-from ...keyboards import button
+from ...keyboards import button, markup_of
 from ...texts import ROLE_ICONS, ROLE_NAMES, label
 from ...timings import timings_text
 from . import views
@@ -188,7 +187,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
     def on_RoleAssigned(self, g, _, before, st, e):
         markup = None
         if st.phase is Phase.READY and st.ready_purpose == "intro" and not st.host:
-            markup = InlineKeyboardMarkup(inline_keyboard=[[button(
+            markup = markup_of([[button(
                 text=_("✅ I have read my role"),
                 callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])
         markup = self.out.with_webapp(_, g, markup)  # the Mini App, when configured

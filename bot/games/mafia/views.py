@@ -17,7 +17,7 @@ from engine import GameState, Phase, Role, find_ruleset, legal_actions
 from ...callbacks import Act, LobbyAct
 from ...deadline_text import clock_time, until
 from ...names import isolate
-from ...keyboards import InlineKeyboardBuilder, button, plain_label as _plain_label
+from ...keyboards import InlineKeyboardBuilder, button, markup_of, plain_label as _plain_label
 from ...texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
 from ...timings import tempo_name
 
@@ -119,7 +119,7 @@ def table_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | Non
     else:
         btn = button(text=_("⏸ Pause"),
                                    callback_data=Act(g=game_id, s=0, a="pause").pack())
-    return InlineKeyboardMarkup(inline_keyboard=[[btn]])
+    return markup_of([[btn]])
 
 
 # --- turns -----------------------------------------------------------------------------------
