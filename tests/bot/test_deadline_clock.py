@@ -139,6 +139,35 @@ async def test_BOT_X03_a_resume_shows_the_new_end(h: Harness):
     assert h.deadlines.jobs[f"clock:{game_id}:turn"][0] == g.deadline - timedelta(seconds=10)
 
 
+async def test_BOT_X03_a_resume_with_little_time_left_keeps_one_countdown_edit(h: Harness):
+    """Paused 45 s into a 60-s speech, resumed with 15 s left: the countdown edit comes 10 s
+    before the new end, once — not at the old job's time with a wrong count (newcomer trial)."""
+    game_id = await start_game(h)
+    await to_day(h)
+    g = await h.game()
+    turn, speaker = g.ui["turn"], g.state.speaker
+    other = next(u for u in h.users if u.id != speaker)
+    job = f"clock:{game_id}:turn"
+    old_at = h.deadlines.jobs[job][0]
+    h.clock.advance(45)
+    await h.command(other, "/pause")
+    h.clock.advance(5)
+    await h.command(other, "/resume")
+    g = await h.game()
+    end = g.deadline
+    assert end == h.clock() + timedelta(seconds=15)
+    assert h.deadlines.jobs[job][0] == end - timedelta(seconds=10) != old_at
+    shown = len(_turn_calls(h, turn))
+    await h.deadlines.fire_job(job)  # fired early (as the old job would): no edit, re-armed
+    await h.app.sender.drain()
+    assert len(_turn_calls(h, turn)) == shown
+    h.clock.advance(5)
+    await h.deadlines.fire_job(job)
+    await h.app.sender.drain()
+    calls = _turn_calls(h, turn)
+    assert len(calls) == shown + 1 and "⏳ 10 s left" in calls[-1].text
+
+
 async def test_BOT_X03_a_restart_keeps_the_countdown_edit(sqlite_url: str):
     h = await make_harness(sqlite_url, n_users=7)
     await start_game(h)

@@ -116,6 +116,9 @@ class ClockEvents:
             left = round((g.deadline - self.clock()).total_seconds())
             if left < 3:
                 return
+            if left > COUNTDOWN + 1:  # the end moved on since it was armed: 10 s before it
+                self.arm_countdown(g, phase_seq)
+                return
         _ = self.tr.get(g.locale)
         self.edit(g, "turn", g.chat_id,
                   views.turn_text(_, st, left, at=self.shown_end(g, st, "turn")),
