@@ -260,8 +260,11 @@ async def test_BOT_X02_an_eliminated_player_who_left_the_group_gets_copies_until
         h: Harness):
     st, dead = await dead_mafioso_at_night(h)
     await night_two(h)
+    group_before = len(h.sent_texts(GROUP))
     await h.feed(h.updates.left_chat_member(GROUP, dead))
     assert (await h.game()).ui.get("outside") == [dead.id]
+    # an eliminated player's leaving is no news for the table (newcomer trial)
+    assert not any("inactive" in t for t in h.sent_texts(GROUP)[group_before:])
     before = len(h.sent(dead.id))
     await drive_until(h, lambda s: s.phase is not Phase.NIGHT)
     assert any("Morning" in t for t in h.sent_texts(dead.id)[before:])
@@ -270,8 +273,10 @@ async def test_BOT_X02_an_eliminated_player_who_left_the_group_gets_copies_until
     assert not (await h.game()).ui.get("outside")
     await h.feed(h.updates.chat_member(GROUP, dead, "kicked", "member"))
     assert (await h.game()).ui.get("outside") == [dead.id]
+    group_before = len(h.sent_texts(GROUP))
     await h.feed(h.updates.new_chat_members(GROUP, [dead]))
     assert not (await h.game()).ui.get("outside")
+    assert not any("is back" in t for t in h.sent_texts(GROUP)[group_before:])
     before = len(h.sent(dead.id))
     await play_to_end(h, seed=3)
     assert not any("Morning" in t or "Night" in t or "wins!" in t

@@ -37,12 +37,14 @@ class ControlEvents:
                    _("▶️ {player} resumed the game.").format(player=label(st, e.by)))
 
     def on_PlayerInactive(self, g, _, before, st, e):
-        if e.user_id == st.host:
-            return
+        if e.user_id == st.host or _eliminated(st, e.user_id):
+            return  # an eliminated player's presence means nothing to the table
         self.group(g, "💤 " + _(INACTIVE_REASONS.get(e.reason, INACTIVE_REASONS["away"]))
                    .format(player=label(st, e.user_id)))
 
     def on_PlayerActive(self, g, _, before, st, e):
+        if _eliminated(st, e.user_id):
+            return  # no "back" for him, no role card again (newcomer trial)
         if st.phase is not Phase.NIGHT:  # at night it would show who just acted
             self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
         self.resync(g, _, st, e.user_id)
@@ -72,3 +74,9 @@ class ControlEvents:
 
     def on_HostModeEnded(self, g, _, before, st, e):
         self.group(g, _("🤖 The bot runs the game from now on."))
+
+
+def _eliminated(st: GameState, uid: int) -> bool:
+    """``uid`` was seated and is out of the game (his activity no longer matters)."""
+    p = st.players.get(uid)
+    return bool(p is not None and p.seat and not p.alive)
