@@ -13,7 +13,6 @@ from engine import Phase, TeamChat, ForumPhase
 from engine.forum import team_chat
 
 from ... import drafts
-from ...deadline_text import until
 from ...texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
 from ..mafia import views
 from ..mafia.presenter import MafiaPresenter
@@ -83,12 +82,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
     # --- the timed messages (BOT-X03) --------------------------------------------------------
     def ballot_view(self, g, _, st) -> str:
         """The open ballot with its length and its end as clock time."""
-        text = vf.ballot_text(_, st)
-        if st.timer is None:
-            return text
-        line = _("⏱ {s} s.").format(s=st.timer.seconds)
-        at = self.shown_end(g, st, "ballot")
-        return text + "\n" + (line + " " + until(_, at) if at is not None else line)
+        return self.with_end(g, _, st, vf.ballot_text(_, st), "ballot")
 
     def clock_key(self, st) -> str | None:
         if st.phase is ForumPhase.DEBATE:

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 
 from engine import GameState, Phase
 
-from ...deadline_text import MOVED_MIN
+from ...deadline_text import MOVED_MIN, until
 from . import views
 
 #: seconds before the end: the turn's one countdown edit
@@ -92,6 +92,15 @@ class ClockEvents:
             self.arm_countdown(g, st.phase_seq)
 
     # --- the countdown edit -----------------------------------------------------------------------
+    def with_end(self, g, _, st, text: str, key: str) -> str:
+        """``text`` of the timed message ``key`` with its length and its end as clock time
+        ("⏱ 60 s. Until 21:04:30.", BOT-X03); as is when the phase has no timer."""
+        if st.timer is None:
+            return text
+        line = _("⏱ {s} s.").format(s=st.timer.seconds)
+        at = self.shown_end(g, st, key)
+        return text + "\n" + (line + " " + until(_, at) if at is not None else line)
+
     def countdown(self, g, phase_seq: int, seconds: int) -> None:
         """Arm the turn's countdown edit, :data:`COUNTDOWN` s before ``g.deadline``, for a turn
         with ``seconds`` (its length, or what is left after a resume or a restart) of

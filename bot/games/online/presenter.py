@@ -6,7 +6,6 @@ from __future__ import annotations
 from engine import Team, OnlinePhase
 
 from ... import drafts
-from ...deadline_text import until
 from ...texts import label
 from ..mafia.presenter import MafiaPresenter
 from . import views as vo
@@ -39,12 +38,7 @@ class OnlinePresenter(MafiaPresenter):
 
     def ballot_view(self, g, _, st) -> str:
         """The open ballot with its length and its end as clock time (BOT-X03)."""
-        text = vo.ballot_text(_, st)
-        if st.timer is None:
-            return text
-        line = _("⏱ {s} s.").format(s=st.timer.seconds)
-        at = self.shown_end(g, st, "ballot")
-        return text + "\n" + (line + " " + until(_, at) if at is not None else line)
+        return self.with_end(g, _, st, vo.ballot_text(_, st), "ballot")
 
     def clock_key(self, st) -> str | None:
         if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
