@@ -191,6 +191,9 @@ async def join_lobby(service, bot: Bot, tr, g, user_id: int, name: str, kind: st
         try:
             await service.execute(g.id, cmd)
         except IllegalCommand as exc:
+            st = g.state  # the game started (or ended) while his membership was checked
+            if st is None or game_of(st).status(st) != "lobby":
+                return _("This game has already started or ended.")
             return refusal(tr, g.locale, exc)
         except UserInAnotherGame:  # another worker joined him elsewhere meanwhile (issue 12)
             return _("You are already in another game. Leave it first.")

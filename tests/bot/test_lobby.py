@@ -103,6 +103,29 @@ async def test_two_deep_links_tapped_at_once_join_one_game_only(h: Harness):
     assert "You are already in another game. Leave it first." in h.sent_texts(user.id)
 
 
+async def test_a_join_that_races_the_start_is_told_the_game_started(h: Harness, monkeypatch):
+    """The deep link's join waits for the membership check (``getChatMember``) while the
+    organiser starts the game: the joiner is told the game has started, not that a button he
+    never pressed is out of date (newcomer trial)."""
+    from bot.handlers import lobby as lobby_handlers
+
+    organiser, late = h.users[0], h.users[5]
+    await h.command(organiser, "/newgame")
+    g = await h.game()
+    for u in h.users[:5]:
+        await h.dm(u, f"/start join_{g.id}")
+    real = lobby_handlers.is_group_member
+
+    async def member_while_it_starts(bot, chat_id, user_id):
+        await h.command(organiser, "/startgame")
+        return await real(bot, chat_id, user_id)
+
+    monkeypatch.setattr(lobby_handlers, "is_group_member", member_while_it_starts)
+    await h.dm(late, f"/start join_{g.id}")
+    assert h.sent_texts(late.id)[-1] == "This game has already started or ended."
+    assert late.id not in (await h.game()).state.players
+
+
 async def test_leave_the_lobby(h: Harness):
     organiser, alice = h.users[0], h.users[1]
     await h.command(organiser, "/newgame")
