@@ -62,10 +62,6 @@ class Presenter:
         """Queue the messages of one engine step (``before`` -> ``after``, its ``events``)."""
         self.game(after.ruleset).present(g, before, after, events)
 
-    def countdown(self, g, phase_seq: int, seconds: int) -> None:
-        """Re-arm the running turn's countdown edit (``seconds`` left), e.g. after a restart."""
-        self.game(g.state.ruleset).countdown(g, phase_seq, seconds)
-
     def deadline_moved(self, g) -> None:
         """The running deadline ``g.deadline`` was moved on after its step was shown (BOT-X01,
         ``bot/visible_clock.py``): the game shows the new end (BOT-X03) and re-arms its clocks."""
