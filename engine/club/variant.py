@@ -12,8 +12,16 @@ from ..mafia.commands import Disqualify
 from ..mafia.state import GameState
 from ..mafia.step import Step
 from ..mafia.variant import MafiaVariant
-from . import fouls
-from .commands import CancelFoul, IssueFoul, UndoNomination
+from . import clock, fouls
+from .commands import (
+    AddTime,
+    CancelFoul,
+    DeclareProceduralLoss,
+    EndTurn,
+    IssueFoul,
+    RestartTurn,
+    UndoNomination,
+)
 from .rules import CLUB
 from .state import ClubState
 
@@ -22,7 +30,9 @@ class ClubVariant(MafiaVariant):
     rules = CLUB
     handlers = {**MafiaVariant.handlers, IssueFoul: fouls.issue_foul,
                 Disqualify: fouls.disqualify, CancelFoul: fouls.cancel_foul,
-                UndoNomination: fouls.undo_nomination}
+                UndoNomination: fouls.undo_nomination,
+                DeclareProceduralLoss: clock.declare_procedural_loss, AddTime: clock.add_time,
+                RestartTurn: clock.restart_turn, EndTurn: clock.end_turn}
 
     def new_lobby(self, st: GameState) -> None:
         st.club = ClubState()
