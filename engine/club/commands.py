@@ -60,3 +60,9 @@ class RestartTurn(JudgeCommand):
 class EndTurn(JudgeCommand):
     """CLUB-X20: the judge ends the running speech, defence or last word (the next turn
     follows, as when the speaker says «спасибо»)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoJudgeAction(JudgeCommand):
+    """CLUB-X16: the judge takes back his last action (a foul, a removed nomination, a
+    disqualification) as the very next command, if it did not move the game on."""

@@ -79,3 +79,13 @@ class TurnEnded(Event):
 
     speaker: int
     by: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeActionUndone(Event):
+    """CLUB-X16: the judge's last ``action`` ('foul' | 'fourth_foul' | 'disqualification' |
+    'nomination') concerning ``player`` was taken back: the game is as it was before it."""
+
+    action: str
+    player: int
+    by: int | None
