@@ -7,12 +7,29 @@ from __future__ import annotations
 import pytest
 
 from engine import (
-    CancelGame, Disqualify, IssueFoul, Phase, Role, Team, command_from_dict, replay, to_dict,
+    CancelGame,
+    Disqualify,
+    IssueFoul,
+    Phase,
+    Role,
+    Team,
+    command_from_dict,
+    replay,
+    to_dict,
 )
 from engine.club.commands import DeclareProceduralLoss
 from engine.scoring import (
-    FIIM, PLAIN, SYSTEMS, BadScoring, NotFinished, ScoringSystem, facts_of, find_system,
-    score_sheet, sheet_of_log, system_from_settings,
+    FIIM,
+    PLAIN,
+    SYSTEMS,
+    BadScoring,
+    NotFinished,
+    ScoringSystem,
+    facts_of,
+    find_system,
+    score_sheet,
+    sheet_of_log,
+    system_from_settings,
 )
 
 from .helpers import ORGANISER, Table, club_at_day, club_vote_out, uid

@@ -4,16 +4,39 @@ CLUB-X16..X20)."""
 from __future__ import annotations
 
 from engine import (
-    Disqualify, EndSpeech, GameEnded, GamePaused, IssueFoul, Nominate, NotAllowed, NotInGame,
-    Pause, Phase, PhaseClosed, PhaseStarted, PhaseTimeout, Team, UndoNomination, command_from_dict,
-    replay, to_dict,
+    Disqualify,
+    EndSpeech,
+    GameEnded,
+    GamePaused,
+    IssueFoul,
+    Nominate,
+    NotAllowed,
+    NotInGame,
+    Pause,
+    Phase,
+    PhaseClosed,
+    PhaseStarted,
+    PhaseTimeout,
+    Team,
+    UndoNomination,
+    command_from_dict,
+    replay,
+    to_dict,
 )
 from engine.club.clock import ADD_TIME, MAX_TURN
 from engine.club.commands import (
-    AddTime, DeclareProceduralLoss, EndTurn, RestartTurn, UndoJudgeAction,
+    AddTime,
+    DeclareProceduralLoss,
+    EndTurn,
+    RestartTurn,
+    UndoJudgeAction,
 )
 from engine.club.events import (
-    JudgeActionUndone, ProceduralLoss, TimeAdded, TurnEnded, TurnRestarted,
+    JudgeActionUndone,
+    ProceduralLoss,
+    TimeAdded,
+    TurnEnded,
+    TurnRestarted,
 )
 from engine.club.state import fouls_of
 
