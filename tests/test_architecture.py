@@ -38,16 +38,19 @@ def test_the_engine_may_not_import_the_stdlib_bits_that_bring_io_or_a_loop():
 PRESETS = ["engine.party", "engine.club", "engine.online", "engine.forum"]
 #: every game package: the mafia presets and NOIR, a game of its own on the core
 GAMES = [*PRESETS, "engine.noir"]
+#: the packages above the presets (they may read a preset; no preset reads them)
+ABOVE = ["engine.scoring"]
 
 
 def test_the_contracts_state_the_layering_of_the_engine():
     by_source = {tuple(c.get("source_modules", ())): c for c in contracts()}
-    assert set(by_source[("engine.core",)]["forbidden_modules"]) == {"engine.mafia", *GAMES}
-    assert set(by_source[("engine.mafia",)]["forbidden_modules"]) == set(GAMES)
+    assert set(by_source[("engine.core",)]["forbidden_modules"]) == {"engine.mafia", *GAMES, *ABOVE}
+    assert set(by_source[("engine.mafia",)]["forbidden_modules"]) == {*GAMES, *ABOVE}
     assert by_source[("engine.noir",)]["forbidden_modules"] == ["engine.mafia"]
     independence = [c for c in contracts() if c["type"] == "independence"]
     assert any(set(c["modules"]) == set(GAMES) for c in independence)
     layers = next(c for c in contracts() if c["type"] == "layers")
     assert layers["containers"] == ["engine"]
-    assert layers["layers"][1:] == ["mafia", "core"]
-    assert set(layers["layers"][0].replace(" ", "").split("|")) == {"party", "club", "online", "forum"}
+    assert layers["layers"][0] == "scoring"
+    assert layers["layers"][2:] == ["mafia", "core"]
+    assert set(layers["layers"][1].replace(" ", "").split("|")) == {"party", "club", "online", "forum"}

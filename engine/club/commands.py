@@ -32,3 +32,37 @@ class UndoNomination(JudgeCommand):
     only; the nominator, if he is still speaking, may nominate again)."""
 
     target: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeclareProceduralLoss(JudgeCommand):
+    """CLUB-X17: the judge ends the game as a procedural loss of ``player``'s team for his gross
+    breach (the other team wins at once)."""
+
+    player: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddTime(JudgeCommand):
+    """CLUB-X18: the judge adds ``ADD_TIME`` (30) seconds to the running speech, defence or last
+    word; ``remaining``: the seconds left on it, measured by the shell (None: the whole turn)."""
+
+    remaining: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RestartTurn(JudgeCommand):
+    """CLUB-X19: the judge starts the running speech, defence or last word again, in full."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndTurn(JudgeCommand):
+    """CLUB-X20: the judge ends the running speech, defence or last word (the next turn
+    follows, as when the speaker says «спасибо»)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoJudgeAction(JudgeCommand):
+    """CLUB-X16: the judge takes back his last action (a foul, a removed nomination, a
+    disqualification) as the very next command, if it did not move the game on."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.events import Event
+from ..mafia.roles import Team
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,3 +38,54 @@ class NominationUndone(Event):
     nominator: int | None
     by: int | None
     candidates: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProceduralLoss(Event):
+    """CLUB-X17: ``player``'s breach lost the game for ``team`` (the ``GameEnded`` that follows
+    names the winner); ``by`` the judge (None: an admin)."""
+
+    player: int
+    team: Team
+    by: int | None
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimeAdded(Event):
+    """CLUB-X18: ``seconds`` added to ``speaker``'s turn; the new deadline is timer
+    ``timer_seq``, ``total`` seconds from now."""
+
+    speaker: int
+    seconds: int
+    timer_seq: int
+    total: int
+    by: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnRestarted(Event):
+    """CLUB-X19: ``speaker``'s turn starts again: timer ``timer_seq`` of ``seconds``."""
+
+    speaker: int
+    timer_seq: int
+    seconds: int
+    by: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnEnded(Event):
+    """CLUB-X20: the judge ended ``speaker``'s turn (the next ``PhaseStarted`` follows)."""
+
+    speaker: int
+    by: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeActionUndone(Event):
+    """CLUB-X16: the judge's last ``action`` ('foul' | 'fourth_foul' | 'disqualification' |
+    'nomination') concerning ``player`` was taken back: the game is as it was before it."""
+
+    action: str
+    player: int
+    by: int | None

@@ -35,6 +35,10 @@ def _judge(s: Step, cmd) -> None:
         raise NotAllowed("only the host gives fouls")  # CLUB-41
 
 
+#: the judge's check, shared by his other tools (engine/club/clock.py)
+judge = _judge
+
+
 def _check(s: Step, cmd) -> None:
     _judge(s, cmd)
     st = s.st

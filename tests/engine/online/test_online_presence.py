@@ -11,6 +11,7 @@ from engine import (
     MarkInactive, NightAction, NotAllowed, NotInGame, Pause, Phase, PhaseClosed, PlayerActive,
     PlayerAfk, PlayerDead, PlayerInactive, Resume, TapLift, TapVote, TargetNotAlive,
     command_from_dict, legal_actions, replay, to_dict,
+    AddTime, DeclareProceduralLoss, EndTurn, RestartTurn, UndoJudgeAction,
 )
 from engine.online.actions import OnlineActions
 
@@ -233,3 +234,13 @@ def test_ONLINE_38_chat_rights_follow_the_phase():
     assert may_write(t.state, uid(5))  # the victim's last word
     t.last_words()
     assert not may_write(t.state, uid(7)) and not may_write(t.state, uid(5))  # the dead
+
+
+def test_ONLINE_X16_no_judges_clock_or_undo_online():
+    t = online_at_day(10, host=True)
+    t.ballot({v: 5 for v in range(1, 11)}, close=False)
+    assert t.phase is Phase.LAST_WORD  # a turn with a timer, run by a non-playing host
+    for cmd in (AddTime(user_id=HOST, remaining=10), RestartTurn(user_id=HOST),
+                EndTurn(user_id=HOST), UndoJudgeAction(user_id=HOST),
+                DeclareProceduralLoss(user_id=HOST, player=uid(2))):
+        t.refuse(cmd, NotAllowed)

@@ -17,6 +17,7 @@ from engine import (
     ChooseSide, ComparePlayers, DecideBonusRound, GuessRoles, HostDecide, IssueWarning,
     NameSuspect, RevealCheck, Team, VoteBestPlayer,
 )
+from engine.club import commands as club_cmd
 from engine.club import events as club_ev
 from engine.mafia import events as ev
 from engine.online import events as online_ev
@@ -57,6 +58,12 @@ SAMPLES = [
     Disqualify(user_id=None, player=BIG + 2),
     CancelFoul(user_id=BIG, player=BIG + 1, reason="misheard"),
     UndoNomination(user_id=BIG, target=BIG + 3),
+    club_cmd.UndoJudgeAction(user_id=BIG),  # the judge's Undo, clock, procedural loss (CLUB-X16..X20)
+    club_cmd.DeclareProceduralLoss(user_id=None, player=BIG + 1, reason="oath"),
+    club_cmd.AddTime(user_id=BIG, remaining=12.5),
+    club_cmd.AddTime(user_id=BIG),
+    club_cmd.RestartTurn(user_id=BIG),
+    club_cmd.EndTurn(user_id=None),
     TapVote(user_id=BIG, target=BIG + 4),  # the online preset (test_online_*.py)
     TapVote(user_id=BIG),  # PASS
     TapLift(user_id=BIG, lift=False),
@@ -118,6 +125,11 @@ EXTRA_EVENTS = [
     club_ev.FoulIssued(player=BIG, count=3, by=None, reason="gesture"),
     club_ev.FoulCancelled(player=BIG, count=2, by=BIG + 1, reason="misheard"),
     club_ev.NominationUndone(target=BIG, nominator=BIG + 1, by=None, candidates=(BIG + 2,)),
+    club_ev.JudgeActionUndone(action="fourth_foul", player=BIG, by=None),
+    club_ev.ProceduralLoss(player=BIG, team=Team.MAFIA, by=BIG + 1, reason="peeking"),
+    club_ev.TimeAdded(speaker=BIG, seconds=30, timer_seq=7, total=43, by=None),
+    club_ev.TurnRestarted(speaker=BIG, timer_seq=8, seconds=60, by=BIG + 1),
+    club_ev.TurnEnded(speaker=BIG, by=BIG + 1),
     online_ev.VoteTapped(voter=BIG, stage="day", target=None, final=True,
                   votes=((BIG, None, True), (BIG + 1, BIG, False))),
     online_ev.LiftCalled(candidates=(BIG, BIG + 1), n=10),
