@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from aiogram.types import InlineKeyboardButton
+
 from engine import GameState
 
 from ..callbacks import Act
@@ -29,6 +31,15 @@ class GamePresenter(Protocol):
 
     @staticmethod
     def table_text(_: Gettext, st: Any, /) -> str: ...
+
+
+def act_of(button: InlineKeyboardButton) -> Act:
+    """The ``Act`` of an in-game button (every one the games build carries one): how the Mini
+    App turns a keyboard into page buttons. Raises ValueError for a button without callback
+    data (a link)."""
+    if button.callback_data is None:
+        raise ValueError(f"a button without callback data: {button.text}")
+    return Act.unpack(button.callback_data)
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from aiogram.types import InlineKeyboardButton
-
 from engine.noir import (
     NoirState,
     PrivateCard,
@@ -38,10 +36,9 @@ from engine.noir import (
     public_board,
 )
 
-from ...callbacks import Act
 from ...names import isolate_plain
 from ..hints import Gettext
-from ..spec import Viewer
+from ..spec import Viewer, act_of
 from . import board as drawing
 from . import choices
 from .drafting import draft
@@ -59,14 +56,6 @@ LEGEND = "⭐ you · 👥 your team · ✅ picked · ✖ dead · 🔒 arrested �
 def plain(text: str) -> str:
     """The menu's HTML as plain text (the page sets text, never HTML)."""
     return html.unescape(_TAG.sub("", text))
-
-
-def _act(btn: InlineKeyboardButton) -> Act:
-    """The ``Act`` of a menu button (every button of ``menus.view`` carries one). Raises
-    ValueError for a button without callback data."""
-    if btn.callback_data is None:
-        raise ValueError(f"a menu button without callback data: {btn.text}")
-    return Act.unpack(btn.callback_data)
 
 
 class NoirWebView:
@@ -215,7 +204,7 @@ class NoirWebView:
         _text, markup = menu_view(_, st, viewer.user_id, d, g.id)
         grid = [set(row) for row in st.grid]
         for row in markup.inline_keyboard if markup is not None else ():
-            acts = [_act(btn) for btn in row]
+            acts = [act_of(btn) for btn in row]
             picker = all(a.a in ("c", "u") for a in acts) and {a.t for a in acts} in grid
             for btn, act in zip(row, acts, strict=True):
                 if act.a == "u":
