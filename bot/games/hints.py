@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..presenter import Presenter as Out
-    from ..service import GameService as Service
     from ..service import LiveGame as Live
 
 Gettext = Callable[[str], str]
 NGettext = Callable[[str, str, int], str]
 
-__all__ = ["Gettext", "Live", "NGettext", "Out", "Service"]
+__all__ = ["Gettext", "Live", "NGettext", "Out"]
