@@ -7,20 +7,18 @@ protocol."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.noir import NoirState
 
+from ..hints import LiveRefs
 
-class NoirLive(Protocol):
-    """``id`` the game, ``chat_id`` its group, ``locale``; ``state`` None before it is loaded;
-    ``deadline`` the running timer's end (aware UTC) or None; ``ui`` persisted message ids and
-    drafts (``games.ui``), ``refs`` pending sends and what standing messages show."""
 
-    id: int
-    chat_id: int
+class NoirLive(LiveRefs, Protocol):
+    """``id``, ``chat_id``, ``ui``, ``refs`` as any live game (:class:`LiveRefs`); its
+    ``locale``; ``state`` None before it is loaded; ``deadline`` the running timer's end
+    (aware UTC) or None."""
+
     locale: str
     state: NoirState | None
     deadline: datetime | None
-    ui: dict[str, Any]
-    refs: dict[str, Any]
