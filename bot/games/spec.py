@@ -7,11 +7,39 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from aiogram.types import InlineKeyboardButton
 
 from engine import GameState
 
 from ..callbacks import Act
+from .hints import Gettext
+
+if TYPE_CHECKING:
+    from .hints import Out
+
+
+class GamePresenter(Protocol):
+    """A game's presenter class as the registry holds it: built once with the shared
+    presenter (``cls(out)``); before that, its ``TIMING_KEYS`` and ``table_text(_, st)`` (the
+    table message for the game's own state ``st``) are read off the class."""
+
+    TIMING_KEYS: tuple[str, ...]
+
+    def __init__(self, out: Out, /) -> None: ...
+
+    @staticmethod
+    def table_text(_: Gettext, st: Any, /) -> str: ...
+
+
+def act_of(button: InlineKeyboardButton) -> Act:
+    """The ``Act`` of an in-game button (every one the games build carries one): how the Mini
+    App turns a keyboard into page buttons. Raises ValueError for a button without callback
+    data (a link)."""
+    if button.callback_data is None:
+        raise ValueError(f"a button without callback data: {button.text}")
+    return Act.unpack(button.callback_data)
 
 
 @dataclass(frozen=True)
@@ -42,7 +70,7 @@ class BotGame:
     yet."""
 
     name: str
-    presenter: type
+    presenter: type[GamePresenter]
     codec: Any
     deal: Callable[[Any, int | None, random.Random], Any]
     toggled_roles: Callable[[GameState, str], list[str]] | None = None
@@ -58,7 +86,7 @@ class BotGame:
         """The timings this game uses, in the order the lobby and /settings show them."""
         return self.presenter.TIMING_KEYS
 
-    def table_text(self, _, st: GameState) -> str:
+    def table_text(self, _: Gettext, st: GameState) -> str:
         """The game's table message for ``st``."""
         return self.presenter.table_text(_, st)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine import CancelFoul, Disqualify, IssueFoul, NightAction, UndoNomination
 
-from ..mafia.codec import MafiaCodec
+from ..mafia.codec import MafiaCodec, need
 
 
 class ClubCodec(MafiaCodec):
@@ -23,8 +23,8 @@ class ClubCodec(MafiaCodec):
             NightAction(user_id=uid, action="sheriff_check", target=target),
         "dcheck": lambda uid, target, data:
             NightAction(user_id=uid, action="don_check", target=target),
-        "foul": lambda uid, target, data: IssueFoul(user_id=uid, player=target),
-        "dq": lambda uid, target, data: Disqualify(user_id=uid, player=target),
-        "unfoul": lambda uid, target, data: CancelFoul(user_id=uid, player=target),
-        "unnom": lambda uid, target, data: UndoNomination(user_id=uid, target=target),
+        "foul": lambda uid, target, data: IssueFoul(user_id=uid, player=need(target)),
+        "dq": lambda uid, target, data: Disqualify(user_id=uid, player=need(target)),
+        "unfoul": lambda uid, target, data: CancelFoul(user_id=uid, player=need(target)),
+        "unnom": lambda uid, target, data: UndoNomination(user_id=uid, target=need(target)),
     }

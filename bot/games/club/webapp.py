@@ -7,16 +7,17 @@ from __future__ import annotations
 from engine import GameState, Phase
 from engine.club.state import fouls_of
 
+from ..hints import Gettext
 from ..mafia.webapp import MafiaWebView
 
 
 class ClubWebView(MafiaWebView):
     """Judge's buttons carry an ``icon`` (the page's console shows one row per seat)."""
 
-    def player_extra(self, _, st: GameState, uid: int) -> dict:
+    def player_extra(self, _: Gettext, st: GameState, uid: int) -> dict:
         return {"fouls": fouls_of(st, uid)}
 
-    def judge_buttons(self, _, st: GameState) -> list[dict]:
+    def judge_buttons(self, _: Gettext, st: GameState) -> list[dict]:
         out = []
         for p in st.alive():
             out.append({"a": "foul", "t": p.seat, "label": f"⚠️ №{p.seat}", "icon": "⚠️",

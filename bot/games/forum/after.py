@@ -4,30 +4,43 @@ the victory, the bonus round's guesses and results, the cards, the best-player v
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-from engine import Team
+from engine import GameState, Team
+from engine.forum import events as fev
 from engine.forum import winners
+from engine.mafia import events as ev
 
 from ...texts import label
+from ..hints import Gettext
+from ..mafia.base import PresenterBase
 from . import views as vf
 from .cards import card as _card
 
+if TYPE_CHECKING:
+    from ..hints import Live
 
-class AfterGameEvents:
+
+class AfterGameEvents(PresenterBase):
     """Renders the after-game; ``self`` is the game's presenter."""
 
-    def on_VictoryDeclared(self, g, _, before, st, e):
+    if TYPE_CHECKING:  # presenter.py
+        def forum_close_dms(self, g: Live, prefix: str) -> None: ...
+
+    def on_VictoryDeclared(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                           e: fev.VictoryDeclared) -> None:
         head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
         # held: it heads the bonus round's offer sent in the same step (issue 11)
         self.announce(g, head + "\n" + _("The survivors' cards stay hidden until the reveal."))
         self.forum_close_dms(g, "night:")
         self.forum_close_dms(g, "console:")
 
-    def on_GuessesRecorded(self, g, _, before, st, e):
+    def on_GuessesRecorded(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                           e: fev.GuessesRecorded) -> None:
         self.answer_in_place(g, f"bonus:{e.user_id}", e.user_id, _("🎲 Your guesses: {list}.")
                              .format(list=vf.guesses_line(_, st, e.guesses)))
 
-    def answer_in_place(self, g, key: str, uid: int, text: str) -> None:
+    def answer_in_place(self, g: Live, key: str, uid: int, text: str) -> None:
         """The private message with buttons kept under ``key`` becomes ``text`` without them
         (one edit where closing it and sending the answer took two); a new message when none
         is kept."""
@@ -36,7 +49,8 @@ class AfterGameEvents:
         else:
             self.dm(uid, text)
 
-    def on_BonusResults(self, g, _, before, st, e):
+    def on_BonusResults(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                        e: fev.BonusResults) -> None:
         hits = dict(e.hits)
         lines = [_("🎲 <b>Bonus round</b>:")]
         for uid, guesses in e.guesses:
@@ -47,11 +61,12 @@ class AfterGameEvents:
         self.announce(g, "\n".join(lines))
         self.forum_close_dms(g, "bonus:")
 
-    def on_RolesRevealed(self, g, _, before, st, e):
+    def on_RolesRevealed(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                         e: fev.RolesRevealed) -> None:
         sides = dict(e.sides)
         won = set(e.winners)
         lines = [_("🎭 <b>The cards</b>:")]
-        for seat_no, uid, role in e.roles:
+        for _seat_no, uid, role in e.roles:
             p = st.players[uid]
             extra = ""
             if uid in sides:
@@ -60,11 +75,13 @@ class AfterGameEvents:
                          + ("" if p.alive else " ☠️") + (" 🏆" if uid in won else ""))
         self.announce(g, "\n".join(lines))  # with the best-player vote's call, one message
 
-    def on_BestPlayerVoted(self, g, _, before, st, e):
+    def on_BestPlayerVoted(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                           e: fev.BestPlayerVoted) -> None:
         self.answer_in_place(g, f"best:{e.voter}", e.voter, _("🏅 You voted for {player}.")
                              .format(player=label(st, e.target)))
 
-    def on_BestPlayerChosen(self, g, _, before, st, e):
+    def on_BestPlayerChosen(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                            e: fev.BestPlayerChosen) -> None:
         if e.winners:
             text = _("🏅 Best player: {list}.").format(
                 list=", ".join(label(st, u) for u in e.winners))
@@ -75,7 +92,7 @@ class AfterGameEvents:
         self.announce(g, text)  # it heads the result (on_GameEnded), one message
         self.forum_close_dms(g, "best:")
 
-    def result_head(self, _, st, e) -> str:
+    def result_head(self, _: Gettext, st: GameState, e: ev.GameEnded) -> str:
         head = _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
         names = ", ".join(label(st, u) for u in winners(st))
         return head + ("\n" + _("Winners: {list}").format(list=names) if names else "")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from engine import Role
 
 from ...texts import ROLE_ICONS, ROLE_NAMES
+from ..hints import Gettext
 
 
-def card(_, role: Role) -> str:
+def card(_: Gettext, role: Role) -> str:
     """"🕶 Mafia": the role's icon and translated name."""
     return f"{ROLE_ICONS[role]} {_(ROLE_NAMES[role])}"

@@ -6,14 +6,24 @@ Journalist's pair and the bonus round's form — are collected in ``g.refs`` unt
 from __future__ import annotations
 
 from engine import (
-    ChooseSide, ComparePlayers, DecideBonusRound, Disqualify, GuessRoles, HostDecide,
-    IssueWarning, NameSuspect, NightAction, RevealCheck, Role, Team, VoteBestPlayer,
-    legal_actions,
+    ChooseSide,
+    ComparePlayers,
+    DecideBonusRound,
+    Disqualify,
+    GuessRoles,
+    HostDecide,
+    IssueWarning,
+    NameSuspect,
+    NightAction,
+    RevealCheck,
+    Role,
+    Team,
+    VoteBestPlayer,
 )
 
 from ... import drafts
-from ..mafia.codec import MafiaCodec, Press
-from .views import next_role
+from ..mafia.codec import MafiaCodec, Press, need
+from .views import legal_actions, next_role
 
 #: the side buttons' ``t``
 SIDES = {1: "town", 2: "mafia"}
@@ -39,14 +49,14 @@ class ForumCodec(MafiaCodec):
             NightAction(user_id=uid, action="infect", target=target),
         "side": lambda uid, target, data: ChooseSide(user_id=uid, side=Team(SIDES[data.t]))
         if data.t in SIDES else None,
-        "sus": lambda uid, target, data: NameSuspect(user_id=uid, target=target),
-        "rchk": lambda uid, target, data: RevealCheck(user_id=uid, target=target),
+        "sus": lambda uid, target, data: NameSuspect(user_id=uid, target=need(target)),
+        "rchk": lambda uid, target, data: RevealCheck(user_id=uid, target=need(target)),
         "hd": lambda uid, target, data: HostDecide(user_id=uid, target=target),
         "bon": lambda uid, target, data: DecideBonusRound(user_id=uid, start=True),
         "boff": lambda uid, target, data: DecideBonusRound(user_id=uid, start=False),
-        "best": lambda uid, target, data: VoteBestPlayer(user_id=uid, target=target),
-        "warn": lambda uid, target, data: IssueWarning(user_id=uid, player=target),
-        "dq": lambda uid, target, data: Disqualify(user_id=uid, player=target),
+        "best": lambda uid, target, data: VoteBestPlayer(user_id=uid, target=need(target)),
+        "warn": lambda uid, target, data: IssueWarning(user_id=uid, player=need(target)),
+        "dq": lambda uid, target, data: Disqualify(user_id=uid, player=need(target)),
     }
 
     async def run(self, press: Press) -> str:

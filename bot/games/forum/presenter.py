@@ -1,4 +1,5 @@
-"""The forum preset's presenter (docs/rules/forum.md), on top of the shared mafia presentation.  Group: the night and the morning, the discussion, the live ballot, the
+"""The forum preset's presenter (docs/rules/forum.md), on top of the shared mafia presentation.
+Group: the night and the morning, the discussion, the live ballot, the
 leaving cards, warnings and removals, the after-game.  Private chats: night keyboards from
 ``legal_actions`` (the Cop's turn first), the team chat (``engine.forum.team_chat``: the
 Sleepwalker too), last-word extras, the host's decisions and panel, the bonus round and the
@@ -8,20 +9,29 @@ a player who leaves (FORUM-Q08)."""
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
-from engine import Phase, TeamChat, ForumPhase
+from engine import ForumPhase, GameState, Phase, TeamChat
+from engine.forum import events as fev
 from engine.forum import team_chat
+from engine.mafia import events as ev
+from engine.mafia.roles import Role
 
 from ... import drafts
 from ...texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
+from ..hints import Gettext
 from ..mafia import views
+from ..mafia.base import Markup
 from ..mafia.presenter import MafiaPresenter
 from . import views as vf
 from .after import AfterGameEvents
 from .cards import card as _card
 
+if TYPE_CHECKING:
+    from ..hints import Live
 
-def _reason(_, reason: str) -> str:
+
+def _reason(_: Gettext, reason: str) -> str:
     if not reason:
         return ""
     return " (" + (_(SANCTION_REASONS[reason]) if reason in SANCTION_REASONS
@@ -31,67 +41,71 @@ def _reason(_, reason: str) -> str:
 class ForumPresenter(AfterGameEvents, MafiaPresenter):
     """Renders a forum game: its own phases and events, and the shared ones it overrides."""
 
-    TIMING_KEYS = ("forum_day", "forum_vote", "last_word", "meeting", "cop", "forum_night")
+    TIMING_KEYS: tuple[str, ...] = ("forum_day", "forum_vote", "last_word", "meeting", "cop", "forum_night")
 
     # --- the shared hooks --------------------------------------------------------------------
-    def audience_ids(self, st, audience) -> list[int]:
+    def audience_ids(self, st: GameState, audience: object) -> list[int]:
         if isinstance(audience, TeamChat):
             return list(team_chat(st))  # FORUM: the Sleepwalker is in the team chat
         return super().audience_ids(st, audience)
 
-    def lobby_rows(self, _, game_id: int, st) -> list:
+    def lobby_rows(self, _: Gettext, game_id: int, st: GameState) -> list:
         return vf.lobby_role_rows(_, game_id, st)  # the optional roles' toggles
 
-    def lobby_lines(self, _, st) -> tuple[str, ...]:
+    def lobby_lines(self, _: Gettext, st: GameState) -> tuple[str, ...]:
         return (vf.lobby_roles_line(_, st),)
 
     @staticmethod
-    def table_text(_, st) -> str:
+    def table_text(_: Gettext, st: GameState) -> str:
         return views.table_text(_, st, vf.warnings_mark,
                                 nights=(*views.NIGHTS, ForumPhase.COP_TURN))
 
-    def refresh_night_dm(self, g, _, st, uid: int) -> None:
+    def refresh_night_dm(self, g: Live, _: Gettext, st: GameState, uid: int) -> None:
         self.forum_night_dm(g, _, st, uid)
 
-    def night_view(self, _, g, st, uid: int):
+    def night_view(self, _: Gettext, g: Live, st: GameState, uid: int) -> tuple[str, Markup]:
         first = drafts.pair_first(g, uid)
         return vf.night_text(_, st, uid, first), vf.night_keyboard(_, g.id, st, uid, first)
 
-    def send_console(self, g, _, st, chat_id: int) -> None:
+    def send_console(self, g: Live, _: Gettext, st: GameState, chat_id: int) -> None:
         self.send_moderation_panel(g, _, st, chat_id)
 
-    def refresh_consoles(self, g, _, st) -> None:
+    def refresh_consoles(self, g: Live, _: Gettext, st: GameState) -> None:
         self.refresh_moderation(g, _, st)
 
-    def on_ReadyMarked(self, g, _, before, st, e):
+    def on_ReadyMarked(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                       e: ev.ReadyMarked) -> None:
         self.forum_ready_marked(g, _, st)
 
-    def on_VoteResult(self, g, _, before, st, e):
+    def on_VoteResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: ev.VoteResult) -> None:
         self.forum_vote_result(g, _, before, st, e)
 
-    def on_TieRevote(self, g, _, before, st, e):
+    def on_TieRevote(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                     e: ev.TieRevote) -> None:
         self.announce(g, _("⚖️ Tie between {list}: a revote among them; they do not vote.")
                    .format(list=", ".join(label(st, u) for u in e.candidates)))
 
-    def on_PlayerEliminated(self, g, _, before, st, e):
+    def on_PlayerEliminated(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                            e: ev.PlayerEliminated) -> None:
         if e.role is None:
             super().on_PlayerEliminated(g, _, before, st, e)
         else:
-            self.forum_eliminated(g, _, st, e)
+            self.forum_eliminated(g, _, st, e, e.role)
 
     # --- the timed messages (BOT-X03) --------------------------------------------------------
-    def ballot_view(self, g, _, st) -> str:
+    def ballot_view(self, g: Live, _: Gettext, st: GameState) -> str:
         """The open ballot with its length and its end as clock time."""
         return self.with_end(g, _, st, vf.ballot_text(_, st), "ballot")
 
-    def clock_key(self, st) -> str | None:
+    def clock_key(self, st: GameState) -> str | None:
         if st.phase is ForumPhase.DEBATE:
             return "debate"
         if st.phase is ForumPhase.BALLOT and st.forum.stage != "host":
             return "ballot"
         return super().clock_key(st)
 
-    def clock_view(self, g, _, st):
+    def clock_view(self, g: Live, _: Gettext, st: GameState) -> tuple[str, str, Markup] | None:
         key = self.clock_key(st)
         if key == "debate":
             return key, vf.debate_text(_, st, g.refs.get("debate_seconds"),
@@ -102,7 +116,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
 
     # --- helpers -----------------------------------------------------------------------------
 
-    def forum_night_dm(self, g, _, st, uid: int, send: bool = False) -> None:
+    def forum_night_dm(self, g: Live, _: Gettext, st: GameState, uid: int, send: bool = False) -> None:
         first = drafts.pair_first(g, uid)
         text = vf.night_text(_, st, uid, first)
         markup = vf.night_keyboard(_, g.id, st, uid, first)
@@ -112,27 +126,28 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         elif st.phase in (Phase.NIGHT, ForumPhase.COP_TURN):
             self.edit(g, key, uid, text, markup)
 
-    def forum_close_dms(self, g, prefix: str) -> None:
+    def forum_close_dms(self, g: Live, prefix: str) -> None:
         """Take the keyboards off every private message kept under ``prefix``."""
         for key in {k for k in (*g.ui, *g.refs) if k.startswith(prefix)}:
             self.close(g, key, int(key.split(":", 1)[1]))  # not when it has no keyboard left
             g.ui.pop(key, None)
             g.refs.pop(key, None)
 
-    def send_moderation_panel(self, g, _, st, chat_id: int) -> None:
+    def send_moderation_panel(self, g: Live, _: Gettext, st: GameState, chat_id: int) -> None:
         """FORUM-17, 18: the host's (or an admin's) warnings and removals, kept up to date."""
         text, markup = vf.moderation_text(_), vf.moderation_keyboard(g.id, st)
         key = f"console:{chat_id}"
         self.keep(g, key, self.dm(chat_id, text, markup))
         self.remember(g, key, text, markup)
 
-    def refresh_moderation(self, g, _, st) -> None:
+    def refresh_moderation(self, g: Live, _: Gettext, st: GameState) -> None:
         for key in {k for k in (*g.ui, *g.refs) if k.startswith("console:")}:
             self.edit(g, key, int(key.split(":", 1)[1]), vf.moderation_text(_),
                       vf.moderation_keyboard(g.id, st))
 
     # --- phases ------------------------------------------------------------------------------
-    def phase_started(self, g, _, before, st, e) -> bool:
+    def phase_started(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: ev.PhaseStarted) -> bool:
         """Render a forum phase; False for phases the shared code renders."""
         phase = e.phase
         if before is not None:  # a finished last word: final text, no buttons (also in DM)
@@ -191,22 +206,22 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             self.announce(g, _("🏅 Vote for the best player of the game in your private chat "
                                "({s} s).").format(s=e.seconds))
             for p in st.seated():
-                markup = vf.best_player_keyboard(_, g.id, st, p.user_id)
-                if markup is not None:
+                ballot = vf.best_player_keyboard(_, g.id, st, p.user_id)
+                if ballot is not None:
                     self.keep(g, f"best:{p.user_id}", self.dm(
-                        p.user_id, _("🏅 Who was the best player?"), markup))
+                        p.user_id, _("🏅 Who was the best player?"), ballot))
         else:
             return False
         return True
 
-    def forum_close_group(self, g, key: str, text: str) -> None:
+    def forum_close_group(self, g: Live, key: str, text: str) -> None:
         ref = self.ref(g, key)
         if ref is not None:
             self.edit(g, key, g.chat_id, text, None)
             g.ui.pop(key, None)
             g.refs.pop(key, None)
 
-    def forum_last_word_dm(self, g, _, st, send: bool = False) -> None:
+    def forum_last_word_dm(self, g: Live, _: Gettext, st: GameState, send: bool = False) -> None:
         uid = st.speaker
         if uid is None:
             return
@@ -221,7 +236,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         else:
             self.edit(g, key, uid, text, markup)
 
-    def forum_bonus_dm(self, g, _, st, uid: int, send: bool = False) -> None:
+    def forum_bonus_dm(self, g: Live, _: Gettext, st: GameState, uid: int, send: bool = False) -> None:
         draft = drafts.bonus(g, uid)
         text, markup = vf.bonus_text(_, st, draft), vf.bonus_keyboard(_, g.id, st, uid, draft)
         key = f"bonus:{uid}"
@@ -233,7 +248,8 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             self.edit(g, key, uid, text, markup)
 
     # --- the night ---------------------------------------------------------------------------
-    def on_NightWake(self, g, _, before, st, e):
+    def on_NightWake(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                     e: fev.NightWake) -> None:
         wake = _("🌙 You wake as {card} and meet the host.") if st.host else \
             _("🌙 Night 1: you wake as {card}.")
         lines = [wake.format(card=_card(_, e.role))]
@@ -242,7 +258,8 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                 list=", ".join(label(st, m) for m in e.mafia)))
         self.dm(e.user_id, "\n".join(lines))
 
-    def on_SideChosen(self, g, _, before, st, e):
+    def on_SideChosen(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: fev.SideChosen) -> None:
         side = vf.side_name(_, e.side)
         for uid in self.audience_ids(st, e.audience):
             if uid == e.user_id:
@@ -254,16 +271,19 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                                                                side=side)
             self.dm(uid, text)
 
-    def on_MafiaBlocked(self, g, _, before, st, e):
+    def on_MafiaBlocked(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                        e: fev.MafiaBlocked) -> None:
         for uid in self.audience_ids(st, e.audience):
             self.dm(uid, _("👮 The Cop covered one of the mafia: no kill tonight."))
             self.forum_night_dm(g, _, st, uid)
 
-    def on_CheckShrugged(self, g, _, before, st, e):
+    def on_CheckShrugged(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                         e: fev.CheckShrugged) -> None:
         self.dm(e.checker, _("🔎 No answer about {player} tonight.").format(
             player=label(st, e.target)))
 
-    def on_ComparisonResult(self, g, _, before, st, e):
+    def on_ComparisonResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                            e: fev.ComparisonResult) -> None:
         pair = {"a": label(st, e.first), "b": label(st, e.second)}
         if e.same is None:
             text = _("📰 No answer about {a} and {b} tonight.")
@@ -274,7 +294,8 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         self.dm(e.checker, text.format(**pair))
         self.forum_night_dm(g, _, st, e.checker)
 
-    def on_SleepwalkerRevealed(self, g, _, before, st, e):
+    def on_SleepwalkerRevealed(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                               e: fev.SleepwalkerRevealed) -> None:
         for uid in self.audience_ids(st, e.audience):
             if uid == e.user_id:
                 self.dm(uid, _("🌛 The mafia chose you: you are revealed and leave in the "
@@ -284,10 +305,12 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                                "again.").format(player=label(st, e.user_id)))
             self.forum_night_dm(g, _, st, uid)
 
-    def on_NightExtended(self, g, _, before, st, e):
+    def on_NightExtended(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                         e: fev.NightExtended) -> None:
         self.group(g, _("⏳ The night goes on for {s} s more.").format(s=e.seconds))
 
-    def on_NightDeaths(self, g, _, before, st, e):
+    def on_NightDeaths(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                       e: fev.NightDeaths) -> None:
         if e.killed:
             text = _("☀️ Morning. Tonight the town lost: {list}.").format(
                 list=", ".join(label(st, u) for u in e.killed))
@@ -298,21 +321,24 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         self.announce(g, text)
         self.forum_close_dms(g, "night:")
 
-    def on_WerewolfTurned(self, g, _, before, st, e):
+    def on_WerewolfTurned(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                          e: fev.WerewolfTurned) -> None:
         self.dm(e.user_id, _("🐺 The last mafioso is gone: you are the Mafia now."))
 
     # --- the day -----------------------------------------------------------------------------
-    def on_BallotCast(self, g, _, before, st, e):
+    def on_BallotCast(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: fev.BallotCast) -> None:
         if st.phase is ForumPhase.BALLOT:
             self.live_edit(g, "ballot", self.ballot_view(g, _, st), vf.ballot_keyboard(_, g.id, st))
 
-    def forum_ready_marked(self, g, _, st) -> None:
+    def forum_ready_marked(self, g: Live, _: Gettext, st: GameState) -> None:
         if st.phase is ForumPhase.DEBATE:
             self.live_edit(g, "debate", vf.debate_text(_, st, g.refs.get("debate_seconds"),
                                                        self.shown_end(g, st, "debate")),
                            vf.debate_keyboard(_, g.id, st))
 
-    def forum_vote_result(self, g, _, before, st, e) -> None:
+    def forum_vote_result(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                          e: ev.VoteResult) -> None:
         lines = [_("🗳 Result of the vote:")]
         for cand, voters in e.tally:
             names = ", ".join(f"№{st.players[v].seat}" for v in voters)
@@ -323,30 +349,36 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         g.ui.pop("ballot", None)
         g.refs.pop("ballot", None)
 
-    def on_SuspectNamed(self, g, _, before, st, e):
+    def on_SuspectNamed(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                        e: fev.SuspectNamed) -> None:
         self.announce(g, _("🎯 {player} names {target} as the Mafia.").format(
             player=label(st, e.user_id), target=label(st, e.target)))
         self.forum_last_word_dm(g, _, st)
 
-    def on_CheckRevealed(self, g, _, before, st, e):
+    def on_CheckRevealed(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                         e: fev.CheckRevealed) -> None:
         text = _("🔎 {player} reveals his check: {target} is <b>mafia</b>.") if e.is_mafia else \
             _("🔎 {player} reveals his check: {target} is <b>not mafia</b>.")
         self.announce(g, text.format(player=label(st, e.user_id), target=label(st, e.target)))
         self.forum_last_word_dm(g, _, st)
 
-    def on_WarningIssued(self, g, _, before, st, e):
+    def on_WarningIssued(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                         e: fev.WarningIssued) -> None:
         self.group(g, _("❗ Warning to {player} ({n}){reason}.").format(
             player=label(st, e.player), n=e.count, reason=_reason(_, e.reason)))
         self.refresh_moderation(g, _, st)
 
-    def on_PlayerRemoved(self, g, _, before, st, e):
+    def on_PlayerRemoved(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                         e: fev.PlayerRemoved) -> None:
         self.group(g, _("🟥 {player} is removed from the game{reason}.").format(
             player=label(st, e.player), reason=_reason(_, e.reason)))
 
-    def forum_eliminated(self, g, _, st, e) -> None:
-        """FORUM-Q08: the card of every player who leaves is shown at once."""
+    def forum_eliminated(self, g: Live, _: Gettext, st: GameState, e: ev.PlayerEliminated,
+                         role: Role) -> None:
+        """FORUM-Q08: the card of every player who leaves is shown at once (``role``: his,
+        which ``e`` carries in the forum)."""
         self.refresh_moderation(g, _, st)
-        card = _("His card: {card}.").format(card=_card(_, e.role))
+        card = _("His card: {card}.").format(card=_card(_, role))
         if e.cause == "disqualified":
             self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
                           + " " + card)

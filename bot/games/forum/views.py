@@ -6,18 +6,24 @@ translatable; buttons are built only from ``legal_actions``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import GameState, Role, Team, find_ruleset, legal_actions, ForumPhase
+from engine import ForumPhase, GameState, Role, Team, find_ruleset
+from engine import legal_actions as engine_actions
 from engine.forum import team_chat
+from engine.forum.actions import ForumActions
 from engine.forum.setup import OPTIONAL_ROLES
 
 from ...callbacks import Act, LobbyAct
 from ...deadline_text import until
-from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label
+from ...keyboards import InlineKeyboardBuilder
+from ...keyboards import plain_label as _plain_label
 from ...texts import ROLE_ICONS, ROLE_NAMES, label
+from ..hints import Gettext
+from ..mafia.views import current_vote
 
 #: night action -> callback code (bot/games/forum/codec.py)
 ACTION_CODES = {"block": "block", "kill": "kill", "check": "check", "heal": "heal",
@@ -26,8 +32,18 @@ ACTION_CODES = {"block": "block", "kill": "kill", "check": "check", "heal": "hea
 SIDE_CODES = {1: Team.TOWN, 2: Team.MAFIA}
 
 
+def legal_actions(st: GameState, uid: int) -> ForumActions:
+    """``engine.legal_actions`` of a forum game: the forum's own :class:`ForumActions` (the
+    sides, the pair, the day's vote, the host's decision, the bonus round...). Raises
+    TypeError for another preset's state."""
+    la = engine_actions(st, uid)
+    if not isinstance(la, ForumActions):
+        raise TypeError(f"not a forum game: {st.ruleset}")
+    return la
+
+
 # --- lobby -----------------------------------------------------------------------------------
-def lobby_roles_line(_, st: GameState) -> str:
+def lobby_roles_line(_: Gettext, st: GameState) -> str:
     """The optional roles chosen and, for the current table size, the deal they give."""
     chosen = st.options.get("roles", [])
     names = ", ".join(f"{ROLE_ICONS[OPTIONAL_ROLES[r]]} {_(ROLE_NAMES[OPTIONAL_ROLES[r]])}"
@@ -52,7 +68,7 @@ def lobby_roles_line(_, st: GameState) -> str:
     return "\n".join(lines)
 
 
-def lobby_role_rows(_, game_id: int, st: GameState) -> list[list[InlineKeyboardButton]]:
+def lobby_role_rows(_: Gettext, game_id: int, st: GameState) -> list[list[InlineKeyboardButton]]:
     """Toggle buttons for the optional roles (✅ chosen, ▫️ not), each named, two per row."""
     chosen = st.options.get("roles", [])
     buttons = [InlineKeyboardButton(
@@ -76,7 +92,7 @@ def warnings_mark(st: GameState, uid: int) -> str:
 
 
 # --- night -----------------------------------------------------------------------------------
-def night_text(_, st: GameState, uid: int, first: int | None = None) -> str:
+def night_text(_: Gettext, st: GameState, uid: int, first: int | None = None) -> str:
     """``first``: the Journalist's first pick of tonight's pair (kept by the presenter)."""
     p = st.players[uid]
     la = legal_actions(st, uid)
@@ -130,7 +146,7 @@ def night_text(_, st: GameState, uid: int, first: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def night_keyboard(_, game_id: int, st: GameState, uid: int,
+def night_keyboard(_: Gettext, game_id: int, st: GameState, uid: int,
                    first: int | None = None) -> InlineKeyboardMarkup | None:
     la = legal_actions(st, uid)
     kb = InlineKeyboardBuilder()
@@ -156,12 +172,12 @@ def night_keyboard(_, game_id: int, st: GameState, uid: int,
     return markup if markup.inline_keyboard else None
 
 
-def side_name(_, side: Team) -> str:
+def side_name(_: Gettext, side: Team) -> str:
     return _("Town") if side is Team.TOWN else _("Mafia")
 
 
 # --- the day ---------------------------------------------------------------------------------
-def debate_text(_, st: GameState, seconds: int | None = None, at: datetime | None = None) -> str:
+def debate_text(_: Gettext, st: GameState, seconds: int | None = None, at: datetime | None = None) -> str:
     """The open discussion; ``seconds``: its length, ``at`` (aware UTC): its end, shown as clock
     time (BOT-X03); the closed discussion's text has neither."""
     ready = sum(1 for p in st.alive_active() if p.user_id in st.ready)
@@ -173,7 +189,7 @@ def debate_text(_, st: GameState, seconds: int | None = None, at: datetime | Non
     return "\n".join(lines)
 
 
-def debate_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+def debate_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     kb.button(text=_("✋ Ready to vote"), callback_data=Act(g=game_id, s=st.phase_seq, a="ready"))
     return kb.as_markup()
@@ -181,19 +197,20 @@ def debate_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
 
 def ballot_candidates(st: GameState) -> list[int]:
     if st.forum.stage == "revote":
-        return [c for c in st.vote.candidates if st.is_alive(c)]
+        return [c for c in current_vote(st).candidates if st.is_alive(c)]
     return [p.user_id for p in st.alive()]
 
 
-def ballot_text(_, st: GameState, final: bool = False) -> str:
+def ballot_text(_: Gettext, st: GameState, final: bool = False) -> str:
     stage = st.forum.stage
     head = {"vote": _("🗳 <b>Vote</b>: everybody votes for one other player; you may change "
                       "your vote until the close."),
             "revote": _("🗳 <b>Revote</b> among the tied; they do not vote."),
             "host": _("⚖️ The revote is tied: the host decides.")}.get(stage, _("🗳 <b>Vote</b>"))
     lines = [head, ""]
-    votes = st.vote.votes
-    for c in ballot_candidates(st) if stage != "host" else st.vote.candidates:
+    vote = current_vote(st)
+    votes = vote.votes
+    for c in ballot_candidates(st) if stage != "host" else vote.candidates:
         voters = sorted((v for v, t in votes.items() if t == c), key=lambda u: st.players[u].seat)
         names = ", ".join(f"№{st.players[v].seat}" for v in voters)
         lines.append(f"{label(st, c)} — {len(voters)}" + (f": {names}" if names else ""))
@@ -206,7 +223,7 @@ def ballot_text(_, st: GameState, final: bool = False) -> str:
     return "\n".join(lines)
 
 
-def ballot_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | None:
+def ballot_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup | None:
     if st.forum.stage == "host":
         return None
     kb = InlineKeyboardBuilder()
@@ -217,9 +234,10 @@ def ballot_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | No
     return kb.as_markup()
 
 
-def host_decide_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+def host_decide_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
-    for c in legal_actions(st, st.host).host_decide:
+    decide = legal_actions(st, st.host).host_decide if st.host is not None else ()
+    for c in decide:
         kb.button(text="☠️ " + _plain_label(st, c),
                   callback_data=Act(g=game_id, s=st.phase_seq, a="hd", t=st.players[c].seat))
     kb.button(text=_("🕊 Nobody"), callback_data=Act(g=game_id, s=st.phase_seq, a="hd", t=0))
@@ -227,7 +245,7 @@ def host_decide_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup
     return kb.as_markup()
 
 
-def last_word_text(_, st: GameState, uid: int) -> str:
+def last_word_text(_: Gettext, st: GameState, uid: int) -> str:
     la = legal_actions(st, uid)
     lines = [_("🕯 Your last word: write in the group.")]
     if la.suspect:
@@ -237,7 +255,7 @@ def last_word_text(_, st: GameState, uid: int) -> str:
     return "\n".join(lines)
 
 
-def last_word_keyboard(_, game_id: int, st: GameState, uid: int) -> InlineKeyboardMarkup | None:
+def last_word_keyboard(_: Gettext, game_id: int, st: GameState, uid: int) -> InlineKeyboardMarkup | None:
     la = legal_actions(st, uid)
     kb = InlineKeyboardBuilder()
     for t in la.suspect:
@@ -254,7 +272,7 @@ def last_word_keyboard(_, game_id: int, st: GameState, uid: int) -> InlineKeyboa
 
 
 # --- moderation ------------------------------------------------------------------------------
-def moderation_text(_) -> str:
+def moderation_text(_: Gettext) -> str:
     return _("⚖️ Moderation: ❗ warns, 🟥 removes (the card is shown, no last word). "
              "/panel shows this again.")
 
@@ -272,7 +290,7 @@ def moderation_keyboard(game_id: int, st: GameState) -> InlineKeyboardMarkup:
 
 
 # --- after the win ---------------------------------------------------------------------------
-def bonus_offer_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+def bonus_offer_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     kb.button(text=_("🎲 Start the bonus round"),
               callback_data=Act(g=game_id, s=st.phase_seq, a="bon"))
@@ -281,7 +299,7 @@ def bonus_offer_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup
     return kb.as_markup()
 
 
-def bonus_text(_, st: GameState, draft: dict[int, str]) -> str:
+def bonus_text(_: Gettext, st: GameState, draft: dict[int, str]) -> str:
     lines = [_("🎲 Bonus round: guess the survivors' roles. Tap a player to cycle through the "
                "roles, then «Send».")]
     for uid, role in draft.items():
@@ -289,7 +307,7 @@ def bonus_text(_, st: GameState, draft: dict[int, str]) -> str:
     return "\n".join(lines)
 
 
-def bonus_keyboard(_, game_id: int, st: GameState, uid: int,
+def bonus_keyboard(_: Gettext, game_id: int, st: GameState, uid: int,
                    draft: dict[int, str]) -> InlineKeyboardMarkup | None:
     la = legal_actions(st, uid)
     if not la.bonus_guess:
@@ -318,7 +336,7 @@ def next_role(st: GameState, uid: int, current: str | None) -> str:
     return offered[(offered.index(current) + 1) % len(offered)]
 
 
-def best_player_keyboard(_, game_id: int, st: GameState, uid: int) -> InlineKeyboardMarkup | None:
+def best_player_keyboard(_: Gettext, game_id: int, st: GameState, uid: int) -> InlineKeyboardMarkup | None:
     kb = InlineKeyboardBuilder()
     for t in legal_actions(st, uid).best_player:
         kb.button(text="🏅 " + _plain_label(st, t),
@@ -328,7 +346,7 @@ def best_player_keyboard(_, game_id: int, st: GameState, uid: int) -> InlineKeyb
     return markup if markup.inline_keyboard else None
 
 
-def guesses_line(_, st: GameState, guesses) -> str:
+def guesses_line(_: Gettext, st: GameState, guesses: Iterable[tuple[int, Role]]) -> str:
     return ", ".join(f"{label(st, u)} — {ROLE_ICONS[r]} {_(ROLE_NAMES[r])}" for u, r in guesses) \
         or _("no guess")
 

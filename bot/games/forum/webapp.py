@@ -6,15 +6,23 @@ the best player (docs/rules/forum.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
 from engine import GameState, Role, Team
+from engine.forum.actions import ForumActions
+from engine.mafia.queries import LegalActions
 
 from ... import drafts
-from ...callbacks import Act
 from ...keyboards import plain_label
 from ...texts import ROLE_ICONS, ROLE_NAMES
-from ..mafia.webapp import MafiaWebView
-from ..spec import Viewer
+from ..hints import Gettext
+from ..mafia.webapp import Event, MafiaWebView
+from ..spec import Viewer, act_of
 from .views import bonus_keyboard
+
+if TYPE_CHECKING:
+    from ..hints import Live
 
 
 class ForumWebView(MafiaWebView):
@@ -24,7 +32,7 @@ class ForumWebView(MafiaWebView):
     with no answer (``CheckShrugged``, FORUM-47: result None), a published check
     (``CheckRevealed``, FORUM-21, public)."""
 
-    def knowledge(self, st: GameState, viewer: Viewer, events) -> dict:
+    def knowledge(self, st: GameState, viewer: Viewer, events: Sequence[Event]) -> dict:
         known = super().knowledge(st, viewer, events)
         for e in events:
             t = e.get("type")
@@ -50,10 +58,13 @@ class ForumWebView(MafiaWebView):
     ACTION_CODES = {**MafiaWebView.ACTION_CODES, "block": ("block", "👮 "),
                     "slay": ("slay", "🔪 "), "infect": ("infect", "💋 ")}
 
-    def own_buttons(self, _, st: GameState, viewer: Viewer, la, g=None) -> list[dict]:
+    def own_buttons(self, _: Gettext, st: GameState, viewer: Viewer, la: LegalActions,
+                    g: Live | None = None) -> list[dict]:
         out: list[dict] = []
+        if not isinstance(la, ForumActions):
+            return out  # not a forum game's actions: no forum buttons
 
-        def add(code, targets, prefix, kind):
+        def add(code: str, targets: Iterable[int], prefix: str, kind: str) -> None:
             for uid in targets:
                 out.append({"a": code, "t": st.players[uid].seat,
                             "label": prefix + plain_label(st, uid), "kind": kind})
@@ -77,7 +88,7 @@ class ForumWebView(MafiaWebView):
         return out
 
     @staticmethod
-    def bonus_form(_, st: GameState, viewer: Viewer, g) -> list[dict]:
+    def bonus_form(_: Gettext, st: GameState, viewer: Viewer, g: Live) -> list[dict]:
         """The bonus round's form (FORUM-56, Q23) as the DM shows it (``bonus_keyboard`` of
         his draft, ``bot/drafts.py``): per survivor a ``bg`` button (each tap cycles the guessed
         role), ``bgs`` sends the form, ``bgx`` sends no guess."""
@@ -86,7 +97,7 @@ class ForumWebView(MafiaWebView):
         out = []
         for row in markup.inline_keyboard if markup is not None else ():
             for btn in row:
-                act = Act.unpack(btn.callback_data)
+                act = act_of(btn)
                 label = btn.text
                 if act.a == "bg":
                     role = form.get(st.by_seat(act.t).user_id)
@@ -95,7 +106,7 @@ class ForumWebView(MafiaWebView):
                 out.append({"a": act.a, "t": act.t, "label": label, "kind": "vote"})
         return out
 
-    def judge_buttons(self, _, st: GameState) -> list[dict]:
+    def judge_buttons(self, _: Gettext, st: GameState) -> list[dict]:
         out = []
         for p in st.alive():
             out.append({"a": "warn", "t": p.seat, "label": f"❗ №{p.seat}", "icon": "❗",

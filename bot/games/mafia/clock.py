@@ -20,9 +20,23 @@ next to the timer"; docs/rules/README.md, BOT-X03).
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
+from typing import TYPE_CHECKING
 
-from engine import GameState, Phase
+from engine import GameState
+
+from ..hints import Gettext
+from .base import Markup, PresenterBase
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
+from datetime import timedelta
+
+from engine import Phase
 
 from ...deadline_text import MOVED_MIN, until
 from . import views
@@ -35,10 +49,10 @@ COUNTDOWN_MIN = 20
 TURNS = (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD)
 
 
-class ClockEvents:
+class ClockEvents(PresenterBase):
     """The deadline on the timed messages; ``self`` is the game's presenter."""
 
-    def shown_end(self, g, st: GameState, key: str) -> datetime | None:
+    def shown_end(self, g: Live, st: GameState, key: str) -> datetime | None:
         """The end the message ``key`` of ``st`` shows: the running timer's deadline, or None
         (no timer, paused, no deadline clock). Noted as what ``key`` shows."""
         at = g.deadline if st.timer is not None and st.pause is None else None
@@ -46,7 +60,7 @@ class ClockEvents:
             g.refs["until:" + key] = at
         return at
 
-    def clock_view(self, g, _, st: GameState) -> tuple[str, str, object] | None:
+    def clock_view(self, g: Live, _: Gettext, st: GameState) -> tuple[str, str, Markup] | None:
         """``(key, text, keyboard)`` of the standing message that shows the running timer's
         end, or None. A preset with timed messages of its own extends it."""
         if st.phase in TURNS and st.speaker is not None:
@@ -57,7 +71,7 @@ class ClockEvents:
                     views.ready_keyboard(_, g.id, st, self.bot_url()))
         return None
 
-    def show_clock(self, g, _, st: GameState, *, always: bool) -> None:
+    def show_clock(self, g: Live, _: Gettext, st: GameState, *, always: bool) -> None:
         """Edit the message showing the running deadline to its current end: ``always`` (a
         resume), else only when the end moved by :data:`MOVED_MIN` s or more from what it
         shows. An edit equal to what the message shows is skipped anyway."""
@@ -81,7 +95,7 @@ class ClockEvents:
             return "ready"
         return None
 
-    def deadline_moved(self, g) -> None:
+    def deadline_moved(self, g: Live) -> None:
         """BOT-X01 moved the running deadline on: the message shows the new end (once, when
         it moved by :data:`MOVED_MIN` s or more) and the countdown edit follows the end."""
         st = g.state
@@ -92,7 +106,7 @@ class ClockEvents:
             self.arm_countdown(g, st.phase_seq)
 
     # --- the countdown edit -----------------------------------------------------------------------
-    def with_end(self, g, _, st, text: str, key: str) -> str:
+    def with_end(self, g: Live, _: Gettext, st: GameState, text: str, key: str) -> str:
         """``text`` of the timed message ``key`` with its length and its end as clock time
         ("⏱ 60 s. Until 21:04:30.", BOT-X03); as is when the phase has no timer."""
         if st.timer is None:
@@ -101,7 +115,7 @@ class ClockEvents:
         at = self.shown_end(g, st, key)
         return text + "\n" + (line + " " + until(_, at) if at is not None else line)
 
-    def countdown(self, g, phase_seq: int, seconds: int) -> None:
+    def countdown(self, g: Live, phase_seq: int, seconds: int) -> None:
         """Arm the turn's countdown edit, :data:`COUNTDOWN` s before ``g.deadline``, for a turn
         with ``seconds`` (its length, or what is left after a resume or a restart) of
         :data:`COUNTDOWN_MIN` or more: the turn's message states its end, so one edit near it
@@ -110,12 +124,12 @@ class ClockEvents:
             g.refs["countdown"] = phase_seq
             self.arm_countdown(g, phase_seq)
 
-    def arm_countdown(self, g, phase_seq: int) -> None:
+    def arm_countdown(self, g: Live, phase_seq: int) -> None:
         if g.deadline is not None:
             self.out.arm_clock(g, "turn", g.deadline - timedelta(seconds=COUNTDOWN),
                                self.countdown_due, g, phase_seq)
 
-    async def countdown_due(self, g, phase_seq: int) -> None:
+    async def countdown_due(self, g: Live, phase_seq: int) -> None:
         """The countdown job: "⏳ N s left" on the turn message, while its turn runs."""
         st = g.state
         if st is None or st.phase_seq != phase_seq or st.pause is not None or st.over:
@@ -133,10 +147,12 @@ class ClockEvents:
                   views.turn_text(_, st, left, at=self.shown_end(g, st, "turn")),
                   views.turn_keyboard(_, g.id, st))
 
-    def restarted(self, g, now) -> None:
+    def restarted(self, g: Live, now: datetime) -> None:
         """After a restart the turn that was running keeps its countdown edit (``now``: aware
         UTC), and a lobby whose last join was held by the throttle (``held:lobby``) shows it."""
         st = g.state
+        if st is None:
+            return  # not loaded: nothing runs
         if st.phase is Phase.LOBBY and g.ui.get("held:lobby") and self.ref(g, "lobby"):
             self.refresh_lobby(g, self.tr.get(g.locale), st)
         if st.speaker is not None and st.pause is None and g.deadline:

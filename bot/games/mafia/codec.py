@@ -10,12 +10,29 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import (
-    CastExcludeVote, CastVote, Continue, EndSpeech, GameState, HostNext, MarkReady, NightAction,
-    Nominate, Resume,
+    CastExcludeVote,
+    CastVote,
+    Continue,
+    EndSpeech,
+    GameState,
+    HostNext,
+    MarkReady,
+    NightAction,
+    Nominate,
+    Resume,
 )
+from engine.core.commands import Command
 
 from ...callbacks import Act
 from ..spec import Press
+
+
+def need(target: int | None) -> int:
+    """The target of a code in ``TARGETED`` (``MafiaCodec.command`` has resolved its seat, or
+    refused the press). Raises ValueError for None: a code missing from ``TARGETED``."""
+    if target is None:
+        raise ValueError("a targeted code without a target")
+    return target
 
 
 class MafiaCodec:
@@ -45,8 +62,8 @@ class MafiaCodec:
         "ready": lambda uid, target, data: MarkReady(user_id=uid),
         "cont": lambda uid, target, data: Continue(user_id=uid),
         "end": lambda uid, target, data: EndSpeech(user_id=uid),
-        "nom": lambda uid, target, data: Nominate(user_id=uid, target=target),
-        "vote": lambda uid, target, data: CastVote(user_id=uid, target=target),
+        "nom": lambda uid, target, data: Nominate(user_id=uid, target=need(target)),
+        "vote": lambda uid, target, data: CastVote(user_id=uid, target=need(target)),
         "exy": lambda uid, target, data: CastExcludeVote(user_id=uid, yes=True),
         "exn": lambda uid, target, data: CastExcludeVote(user_id=uid, yes=False),
         "kill": lambda uid, target, data: NightAction(user_id=uid, action="kill", target=target),
@@ -58,7 +75,7 @@ class MafiaCodec:
         "next": lambda uid, target, data: HostNext(user_id=uid),
     }
 
-    def command(self, data: Act, uid: int, st: GameState):
+    def command(self, data: Act, uid: int, st: GameState) -> Command | None:
         """The engine command of a press, or None (an unknown code, or a seat that does not
         exist: a forged button)."""
         target = None

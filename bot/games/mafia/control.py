@@ -4,19 +4,33 @@ the organiser and the end of host mode."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from engine import GameState
+from engine.mafia import events as ev
+
+from ..hints import Gettext
+from .base import PresenterBase
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import GameState, Phase
+from engine import Phase
 
 from ...callbacks import Act
 from ...texts import INACTIVE_REASONS, label
 from . import views
 
 
-class ControlEvents:
+class ControlEvents(PresenterBase):
     """Renders the control events; ``self`` is the game's presenter."""
 
-    def on_Paused(self, g, _, before, st, e):
+    def on_Paused(self, g: Live, _: Gettext, before: GameState | None, st: GameState, e: ev.Paused) -> None:
         if e.reason == "host_lost":
             text = _("⏸ The host is unreachable; the game waits for the host (up to {m} min) and "
                      "resumes when the host is back in the group. If it does not, the host sends "
@@ -26,7 +40,7 @@ class ControlEvents:
                      "in {m} min.")
         self.group(g, text.format(player=label(st, e.by), m=(e.seconds or 0) // 60))
 
-    def on_Resumed(self, g, _, before, st, e):
+    def on_Resumed(self, g: Live, _: Gettext, before: GameState | None, st: GameState, e: ev.Resumed) -> None:
         if st.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD) and st.timer:
             if g.refs.get("countdown") == st.phase_seq and st.timer.seconds > 12:
                 self.arm_countdown(g, st.phase_seq)  # the turn had one: 10 s before the new end
@@ -36,20 +50,22 @@ class ControlEvents:
         self.group(g, _("▶️ The game goes on.") if e.by is None else
                    _("▶️ {player} resumed the game.").format(player=label(st, e.by)))
 
-    def on_PlayerInactive(self, g, _, before, st, e):
+    def on_PlayerInactive(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                          e: ev.PlayerInactive) -> None:
         if e.user_id == st.host or _eliminated(st, e.user_id):
             return  # an eliminated player's presence means nothing to the table
         self.group(g, "💤 " + _(INACTIVE_REASONS.get(e.reason, INACTIVE_REASONS["away"]))
                    .format(player=label(st, e.user_id)))
 
-    def on_PlayerActive(self, g, _, before, st, e):
+    def on_PlayerActive(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                        e: ev.PlayerActive) -> None:
         if _eliminated(st, e.user_id):
             return  # no "back" for him, no role card again (newcomer trial)
         if st.phase is not Phase.NIGHT:  # at night it would show who just acted
             self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
         self.resync(g, _, st, e.user_id)
 
-    def resync(self, g, _, st: GameState, uid: int) -> None:
+    def resync(self, g: Live, _: Gettext, st: GameState, uid: int) -> None:
         """A returning player gets his role card and, at night, his night keyboard again
         (a DM may have failed while he was away: PARTY-44)."""
         p = st.players.get(uid)
@@ -68,11 +84,13 @@ class ControlEvents:
                     text=_("✅ I have read my role"),
                     callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])))
 
-    def on_OrganiserChanged(self, g, _, before, st, e):
+    def on_OrganiserChanged(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                            e: ev.OrganiserChanged) -> None:
         self.group(g, _("👑 {player} now holds the game rights (pause, settings, stop).")
                    .format(player=label(st, e.user_id)))
 
-    def on_HostModeEnded(self, g, _, before, st, e):
+    def on_HostModeEnded(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                         e: ev.HostModeEnded) -> None:
         self.group(g, _("🤖 The bot runs the game from now on."))
 
 

@@ -3,36 +3,56 @@ nominations, the vote and its result, ties, the tied-group vote, eliminations.""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from engine import GameState
+from engine.mafia import events as ev
+
+from ..hints import Gettext
+from .base import PresenterBase
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
 from engine import Phase
 
 from ...texts import ELIMINATION_CAUSES, NO_ELIMINATION, label
 from . import views
 
 
-class DayEvents:
+class DayEvents(PresenterBase):
     """Renders the day's events; ``self`` is the game's presenter."""
 
-    def on_TurnSkipped(self, g, _, before, st, e):
+    def on_TurnSkipped(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                       e: ev.TurnSkipped) -> None:
         self.announce(g, _("⏭ {player} is inactive: turn skipped.").format(player=label(st, e.user_id)))
 
-    def on_NominationAccepted(self, g, _, before, st, e):
+    def on_NominationAccepted(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                              e: ev.NominationAccepted) -> None:
         if st.phase is Phase.SPEECH and st.speaker == e.by:
             self.edit(g, "turn", g.chat_id,
                       views.turn_text(_, st, at=self.shown_end(g, st, "turn")),
                       views.turn_keyboard(_, g.id, st))
 
-    def on_VoteWindowOpened(self, g, _, before, st, e):
+    def on_VoteWindowOpened(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                            e: ev.VoteWindowOpened) -> None:
         ref = self.ref(g, "vote")
-        if ref is not None and st.phase is Phase.VOTING and st.vote.current == e.candidate \
+        if ref is not None and st.phase is Phase.VOTING and st.vote is not None \
+                and st.vote.current == e.candidate \
                 and e.index > 0:  # the pointer moves: shown at once
             self.edit(g, "vote", g.chat_id, views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
 
-    def on_VoteCast(self, g, _, before, st, e):
+    def on_VoteCast(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                    e: ev.VoteCast) -> None:
         ref = self.ref(g, "vote")
         if ref is not None and st.phase is Phase.VOTING:
             self.live_edit(g, "vote", views.vote_text(_, st), views.vote_keyboard(_, g.id, st))
 
-    def on_VoteResult(self, g, _, before, st, e):
+    def on_VoteResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: ev.VoteResult) -> None:
         ref = self.ref(g, "vote")
         if ref is None or before is None or before.vote is None:
             return
@@ -42,17 +62,20 @@ class DayEvents:
             lines.append(f"{label(st, cand)} — {len(voters)}" + (f": {names}" if names else ""))
         self.edit(g, "vote", g.chat_id, "\n".join(lines), None)
 
-    def on_TieRevote(self, g, _, before, st, e):
+    def on_TieRevote(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                     e: ev.TieRevote) -> None:
         self.announce(g, _("⚖️ Tie between {list}: they defend again, then a new vote among them.")
                    .format(list=", ".join(label(st, u) for u in e.candidates)))
 
-    def on_ExcludeVoteCast(self, g, _, before, st, e):
+    def on_ExcludeVoteCast(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                           e: ev.ExcludeVoteCast) -> None:
         ref = self.ref(g, "exclude")
         if ref is not None and st.phase is Phase.EXCLUDE_VOTE:
             self.live_edit(g, "exclude", views.exclude_text(_, st),
                            views.exclude_keyboard(_, g.id, st))
 
-    def on_ExcludeVoteResult(self, g, _, before, st, e):
+    def on_ExcludeVoteResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                             e: ev.ExcludeVoteResult) -> None:
         ref = self.ref(g, "exclude")
         if ref is None:
             return
@@ -62,10 +85,12 @@ class DayEvents:
             list=", ".join(label(st, u) for u in e.candidates)) + "\n" +
             verdict.format(yes=e.yes, needed=e.needed), None)
 
-    def on_DayWithoutElimination(self, g, _, before, st, e):
+    def on_DayWithoutElimination(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                                 e: ev.DayWithoutElimination) -> None:
         self.announce(g, "🌗 " + _(NO_ELIMINATION[e.reason]))
 
-    def on_PlayerEliminated(self, g, _, before, st, e):
+    def on_PlayerEliminated(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                            e: ev.PlayerEliminated) -> None:
         self.refresh_consoles(g, _, st)
         if e.cause == "disqualified":
             self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id)))

@@ -31,6 +31,17 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from .base import Markup, PresenterBase
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
 from datetime import timedelta
 
 #: seconds of game time between two edits of one live message (vote, ready gate)
@@ -39,32 +50,32 @@ LIVE_GAP = 5.0
 JOIN = "\n\n"
 
 
-class LiveMessages:
+class LiveMessages(PresenterBase):
     """The call-saving helpers; ``self`` is the game's presenter (``self.out`` the shared
     :class:`bot.presenter.Presenter`)."""
 
     # --- announcements -------------------------------------------------------------------------
-    def begin_step(self, g) -> None:
+    def begin_step(self, g: Live) -> None:
         g.refs["stepping"] = True
 
-    def end_step(self, g) -> None:
+    def end_step(self, g: Live) -> None:
         g.refs.pop("stepping", None)
         self.flush_announcements(g)
         self.flush_cards(g)
         self.flush_live(g)
 
     # --- role cards ----------------------------------------------------------------------------
-    def hold_card(self, g, uid: int, text: str) -> None:
+    def hold_card(self, g: Live, uid: int, text: str) -> None:
         """A role card without buttons, held while the step is presented: a private message
         with buttons sent to ``uid`` in the same step (the first night's) carries it on top."""
         g.refs.setdefault("cards", {})[uid] = text
 
-    def flush_cards(self, g) -> None:
+    def flush_cards(self, g: Live) -> None:
         for uid, text in (g.refs.pop("cards", None) or {}).items():
             self.keep(g, f"role:{uid}", self.dm(uid, text, None, protect_content=True))
             self.out.remember(g, f"role:{uid}", text, None)
 
-    def send_private(self, g, key: str, uid: int, text: str, markup) -> None:
+    def send_private(self, g: Live, key: str, uid: int, text: str, markup: Markup) -> None:
         """Send ``uid``'s private message ``key`` (kept, its text remembered); a role card held
         in this step heads it -- and its later edits -- so the card costs no message of its
         own (the message is then protected from forwarding, as the card is)."""
@@ -77,7 +88,7 @@ class LiveMessages:
             g.ui["head:" + key] = card
         self.out.remember(g, key, text, markup)
 
-    def announce(self, g, text: str) -> None:
+    def announce(self, g: Live, text: str) -> None:
         """A plain group announcement; inside a step held to head the next standing message.
         An answer to a command (a reply) goes out at once."""
         if not g.refs.get("stepping") or self._replying(g):
@@ -85,17 +96,19 @@ class LiveMessages:
             return
         g.refs.setdefault("heads", []).append(text)
 
-    def flush_announcements(self, g) -> None:
+    def flush_announcements(self, g: Live) -> None:
         heads = g.refs.pop("heads", None)
         if heads:
             self.out.group(g, JOIN.join(heads))
 
-    def group(self, g, text: str, markup=None, **kw):
+    def group(self, g: Live, text: str, markup: Markup = None, **kw: Any
+              ) -> asyncio.Future[Any]:
         """Send to the group, after the step's held announcements (the order stays)."""
         self.flush_announcements(g)
         return self.out.group(g, text, markup, **kw)
 
-    def standing(self, g, key: str, text: str, markup, **kw):
+    def standing(self, g: Live, key: str, text: str, markup: Markup, **kw: Any
+                 ) -> asyncio.Future[Any]:
         """Send the standing message ``key`` (kept, its shown text remembered); the step's held
         announcements head it (and its later edits)."""
         heads = g.refs.pop("heads", None)
@@ -111,13 +124,13 @@ class LiveMessages:
         self.out.remember(g, key, text, markup)
         return fut
 
-    def _replying(self, g) -> bool:
+    def _replying(self, g: Live) -> bool:
         from ...replies import reply_kwargs
 
         return bool(reply_kwargs(g.chat_id))
 
     # --- edits ---------------------------------------------------------------------------------
-    def edit(self, g, key: str, chat_id: int, text: str, markup=None) -> None:
+    def edit(self, g: Live, key: str, chat_id: int, text: str, markup: Markup = None) -> None:
         """Edit the kept message ``key`` (its head kept); nothing when it already shows this."""
         head = g.ui.get("head:" + key)
         if head:
@@ -126,7 +139,7 @@ class LiveMessages:
         g.ui.pop("held:" + key, None)
         self.out.edit(g, key, chat_id, text, markup)
 
-    def close(self, g, key: str, chat_id: int, markup=None) -> None:
+    def close(self, g: Live, key: str, chat_id: int, markup: Markup = None) -> None:
         """The kept message ``key`` loses its keyboard (``markup``: the buttons it keeps, e.g.
         the Mini App's) -- unless it shows exactly that already."""
         ref = self.ref(g, key)
@@ -140,7 +153,7 @@ class LiveMessages:
             g.refs["shown:" + key] = (shown[0], dumped)
         self.sender.edit_markup(chat_id, ref, markup)
 
-    def live_edit(self, g, key: str, text: str, markup, *, stored: bool = False) -> None:
+    def live_edit(self, g: Live, key: str, text: str, markup: Markup, *, stored: bool = False) -> None:
         """Edit the live group message ``key`` at most once per :data:`LIVE_GAP` seconds.
         ``stored``: a held change is also noted in ``g.ui["held:<key>"]`` (persisted), for the
         game's ``restarted`` to show it after a restart; any edit of ``key`` clears the note."""
@@ -161,22 +174,22 @@ class LiveMessages:
             self.out.arm_clock(g, "live:" + key, now + timedelta(seconds=wait), self._live_due,
                                g, key)
 
-    def drop_live(self, g, key: str) -> None:
+    def drop_live(self, g: Live, key: str) -> None:
         """Forget a held edit of ``key`` (its message was closed by a plain edit)."""
         g.refs.pop("live:" + key, None)
         g.ui.pop("held:" + key, None)
 
-    def flush_live(self, g) -> None:
+    def flush_live(self, g: Live) -> None:
         """Show the held live edits whose gap has passed (called after every step)."""
         for key in [k[5:] for k in g.refs if isinstance(k, str) and k.startswith("live:")]:
             last = g.refs.get("edited:" + key)
             if last is None or (self.clock() - last).total_seconds() >= LIVE_GAP:
                 self._show_live(g, key)
 
-    async def _live_due(self, g, key: str) -> None:
+    async def _live_due(self, g: Live, key: str) -> None:
         self._live_timer(g, key)
 
-    def _live_timer(self, g, key: str) -> None:
+    def _live_timer(self, g: Live, key: str) -> None:
         held = g.refs.get("live:" + key)
         st = g.state
         if held is None or st is None or st.phase_seq != held[2] or st.over:
@@ -184,7 +197,7 @@ class LiveMessages:
             return
         self._show_live(g, key)
 
-    def _show_live(self, g, key: str) -> None:
+    def _show_live(self, g: Live, key: str) -> None:
         held = g.refs.pop("live:" + key, None)
         if held is None:
             return

@@ -9,11 +9,13 @@ from aiogram.types import InlineKeyboardMarkup
 from engine import GameState, Team, find_ruleset, legal_actions
 
 from ...callbacks import Act
-from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label
+from ...keyboards import InlineKeyboardBuilder
+from ...keyboards import plain_label as _plain_label
 from ...texts import label
+from ..hints import Gettext
 
 
-def night_text(_, st: GameState, uid: int) -> str:
+def night_text(_: Gettext, st: GameState, uid: int) -> str:
     p = st.players[uid]
     la = legal_actions(st, uid)
     rs = find_ruleset(st.ruleset)
@@ -44,15 +46,15 @@ def night_text(_, st: GameState, uid: int) -> str:
             if rs.checks_at_dawn else _("🎩 You check {player} for the Sheriff."),
         }.get(action, _("💤 You sleep. Good night.")).format(player=label(st, target)))
     else:
-        for action in (la.night_action, la.night_extra):
-            text = {
+        for offered in (la.night_action, la.night_extra):
+            prompt = {
                 "check": _("🔎 Night {n}. Choose a player to check."),
                 "heal": _("💉 Night {n}. Choose a player to protect from the mafia."),
                 "sheriff_check": _("⭐ Night {n}. Check one player: red or black."),
                 "don_check": _("🎩 Look for the Sheriff: check one player (🔍 buttons)."),
-            }.get(action or "")
-            if text:
-                lines.append(text.format(n=n))
+            }.get(offered or "")
+            if prompt:
+                lines.append(prompt.format(n=n))
     if not lines:
         lines.append(_("🌙 Night {n}. You sleep. Press «Sleep» so the night can end sooner.")
                      .format(n=n))
@@ -63,7 +65,7 @@ ACTION_CODES = {"kill": ("kill", ""), "check": ("check", ""), "heal": ("heal", "
                 "sheriff_check": ("scheck", ""), "don_check": ("dcheck", "🔍 ")}
 
 
-def night_keyboard(_, game_id: int, st: GameState, uid: int) -> InlineKeyboardMarkup | None:
+def night_keyboard(_: Gettext, game_id: int, st: GameState, uid: int) -> InlineKeyboardMarkup | None:
     la = legal_actions(st, uid)
     kb = InlineKeyboardBuilder()
     mine = st.mafia_picks.get(uid)

@@ -3,6 +3,20 @@ the mafia's team, picks and relay, the checks, the morning."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from engine import GameState
+from engine.mafia import events as ev
+
+from ..hints import Gettext
+from .base import Markup, PresenterBase
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
 from html import escape
 
 from engine import Phase, Role, Team, find_ruleset
@@ -11,10 +25,11 @@ from ...texts import label
 from . import night as night_views
 
 
-class NightEvents:
+class NightEvents(PresenterBase):
     """Renders the night's events; ``self`` is the game's presenter."""
 
-    def on_MafiaRevealed(self, g, _, before, st, e):
+    def on_MafiaRevealed(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                         e: ev.MafiaRevealed) -> None:
         for uid in self.audience_ids(st, e.audience):
             mates = [label(st, m) + (" " + _("(Don)") if m == e.don else "")
                      for m in e.members if m != uid]
@@ -24,13 +39,13 @@ class NightEvents:
             else:  # nobody to pass anything to
                 self.dm(uid, _("🕶 You are the only mafioso."))
 
-    def refresh_night_dm(self, g, _, st, uid: int) -> None:
+    def refresh_night_dm(self, g: Live, _: Gettext, st: GameState, uid: int) -> None:
         """Show ``uid``'s night message as the state now is (a preset may override)."""
         ref = self.ref(g, f"night:{uid}")
         if ref is not None and st.phase is Phase.NIGHT:
             self.edit(g, f"night:{uid}", uid, *self.night_view(_, g, st, uid))
 
-    def night_dm(self, g, _, st, uid: int) -> None:
+    def night_dm(self, g: Live, _: Gettext, st: GameState, uid: int) -> None:
         """``uid``'s night message. A role card still showing «I have read my role» becomes it
         (the card's text stays on top): one edit instead of closing the card and sending anew --
         unless the Mini App is configured, whose button the card keeps."""
@@ -60,21 +75,24 @@ class NightEvents:
             return
         self.send_private(g, key, uid, text, markup)
 
-    def night_view(self, _, g, st, uid: int):
+    def night_view(self, _: Gettext, g: Live, st: GameState, uid: int) -> tuple[str, Markup]:
         """``(text, markup)`` of ``uid``'s night message (a preset may override)."""
         return night_views.night_text(_, st, uid), night_views.night_keyboard(_, g.id, st, uid)
 
-    def on_NightActionAccepted(self, g, _, before, st, e):
+    def on_NightActionAccepted(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                               e: ev.NightActionAccepted) -> None:
         # A party pick is shown to the whole team by on_MafiaPicks; a final (club, online) shot
         # has no MafiaPicks event, so the shooter's own keyboard is refreshed here (CLUB-Q09).
         if e.action != "kill" or find_ruleset(st.ruleset).final_shots:
             self.refresh_night_dm(g, _, st, e.user_id)
 
-    def on_MafiaPicks(self, g, _, before, st, e):
+    def on_MafiaPicks(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: ev.MafiaPicks) -> None:
         for uid in self.audience_ids(st, e.audience):
             self.refresh_night_dm(g, _, st, uid)
 
-    def on_CheckResult(self, g, _, before, st, e):
+    def on_CheckResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                       e: ev.CheckResult) -> None:
         if st.players[e.checker].role is Role.SHERIFF:  # CLUB-32: a colour
             verdict = _("⭐ {player} is <b>black</b>.") if e.is_mafia else \
                 _("⭐ {player} is <b>red</b>.")
@@ -83,7 +101,7 @@ class NightEvents:
                 _("🔎 {player} is <b>not mafia</b>.")
         self.tell_checker(g, _, st, e.checker, verdict.format(player=label(st, e.target)))
 
-    def tell_checker(self, g, _, st, uid: int, verdict: str) -> None:
+    def tell_checker(self, g: Live, _: Gettext, st: GameState, uid: int, verdict: str) -> None:
         """A check's answer: on the checker's night message while the night runs (it shows his
         choice already: one edit instead of a new message), else a message of its own."""
         key = f"night:{uid}"
@@ -95,17 +113,20 @@ class NightEvents:
             return
         self.dm(uid, verdict)
 
-    def on_DonCheckResult(self, g, _, before, st, e):
+    def on_DonCheckResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                          e: ev.DonCheckResult) -> None:
         verdict = _("🎩 {player} <b>is the Sheriff</b>.") if e.is_sheriff else \
             _("🎩 {player} is not the Sheriff.")
         self.tell_checker(g, _, st, e.checker, verdict.format(player=label(st, e.target)))
 
-    def on_RelayedMessage(self, g, _, before, st, e):
+    def on_RelayedMessage(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                          e: ev.RelayedMessage) -> None:
         for uid in self.audience_ids(st, e.audience):
             if uid != e.sender:
                 self.dm(uid, f"🕶 {label(st, e.sender)}: {escape(e.text)}")
 
-    def on_NightResult(self, g, _, before, st, e):
+    def on_NightResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                       e: ev.NightResult) -> None:
         if e.killed is None:
             text = _("☀️ Morning. Nobody was killed tonight.")
             if e.saved:

@@ -15,11 +15,24 @@ A preset subclasses :class:`MafiaPresenter` and overrides the hooks (``phase_sta
 
 from __future__ import annotations
 
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from engine import GameState
+from engine.mafia import events as ev
+
+from ..hints import Gettext
+from .base import Markup
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
+if TYPE_CHECKING:
+    from ..hints import Live
+
 import logging
 
-
-from engine import GameState, HostOnly, Phase, Private, TeamChat, Team
-from engine.mafia import events as ev
+from engine import HostOnly, Phase, Private, Team, TeamChat
 
 from ...callbacks import Act
 from ...keyboards import button, markup_of
@@ -28,10 +41,10 @@ from ...timings import timings_text
 from . import views
 from .clock import ClockEvents
 from .control import ControlEvents
+from .day import DayEvents
 from .host import HostEvents
 from .live import LiveMessages
 from .lobby import LobbyMessages
-from .day import DayEvents
 from .night_events import NightEvents
 
 logger = logging.getLogger(__name__)
@@ -45,73 +58,27 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
     #: the timings this preset uses, in the order the lobby and /settings show them
     TIMING_KEYS: tuple[str, ...] = ("speech", "defence", "last_word", "vote", "night")
 
-    def __init__(self, out) -> None:
-        self.out = out
-
-    # --- the shared output ---------------------------------------------------------------------
-    @property
-    def sender(self):
-        return self.out.sender
-
-    @property
-    def tr(self):
-        return self.out.tr
-
-    @property
-    def titles(self) -> dict[int, str]:
-        return self.out.titles
-
-    @property
-    def clock(self):
-        return self.out.clock
-
-    @property
-    def on_ui_change(self):
-        return self.out.on_ui_change
-
-    def ref(self, g, key: str):
-        return self.out.ref(g, key)
-
-    def keep(self, g, key: str, future) -> None:
-        """Keep ``future`` as the standing message ``key``: a new message, so what was noted
-        about the old one (its head, shown text, held live edit) goes."""
-        for note in ("head:", "shown:", "live:", "edited:"):
-            g.refs.pop(note + key, None)
-        g.ui.pop("head:" + key, None)
-        self.out.keep(g, key, future)
-
-    def dm(self, user_id: int, text: str, markup=None, **kw):
-        return self.out.dm(user_id, text, markup, **kw)
-
-    def remember(self, g, key: str, text: str, markup=None) -> None:
-        self.out.remember(g, key, text, markup)
-
-    def deep_link(self, payload: str) -> str:
-        return self.out.deep_link(payload)
-
-    def bot_url(self) -> str:
-        return self.out.bot_url()
-
     # --- hooks a preset overrides --------------------------------------------------------------
-    def phase_started(self, g, _, before, st, e) -> bool:
+    def phase_started(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: ev.PhaseStarted) -> bool:
         """Render a phase of the preset's own; False leaves it to the shared code."""
         return False
 
-    def result_head(self, _, st, e) -> str:
+    def result_head(self, _: Gettext, st: GameState, e: ev.GameEnded) -> str:
         return _("🏆 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🏆 <b>Mafia wins!</b>")
 
-    def result_extra(self, g, _, st) -> str | None:
+    def result_extra(self, g: Live, _: Gettext, st: GameState) -> str | None:
         """A preset's extra paragraph of the final message (None: nothing)."""
         return None
 
-    def send_console(self, g, _, st: GameState, chat_id: int) -> None:
+    def send_console(self, g: Live, _: Gettext, st: GameState, chat_id: int) -> None:
         """The host's (or an admin's) console in ``chat_id``, for presets with one."""
 
-    def refresh_consoles(self, g, _, st: GameState) -> None:
+    def refresh_consoles(self, g: Live, _: Gettext, st: GameState) -> None:
         """Bring every console sent up to date (presets with one)."""
 
     # --- entry point -------------------------------------------------------------------------
-    def present(self, g, before: GameState | None, after: GameState, events: list) -> None:
+    def present(self, g: Live, before: GameState | None, after: GameState, events: list) -> None:
         """Render ``events`` (one engine step: ``before`` -> ``after``) as queued messages."""
         _ = self.tr.get(g.locale)
         self.begin_step(g)
@@ -135,7 +102,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
             if after.host and (before is None or before.phase_seq != after.phase_seq):
                 self.refresh_host_next(g, _, after)
 
-    def audience_ids(self, st: GameState, audience) -> list[int]:
+    def audience_ids(self, st: GameState, audience: object) -> list[int]:
         if isinstance(audience, Private):
             return [audience.user_id]
         if isinstance(audience, TeamChat):
@@ -144,23 +111,25 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
             return [st.host] if st.host else []
         return []
 
-    def timings_line(self, _, st: GameState) -> str:
+    def timings_line(self, _: Gettext, st: GameState) -> str:
         """The durations this preset uses (``TIMING_KEYS``), from the game's settings."""
         return timings_text(_, st.timings, self.TIMING_KEYS)
 
     @staticmethod
-    def table_text(_, st: GameState) -> str:
+    def table_text(_: Gettext, st: GameState) -> str:
         """The pinned table (also the onlookers' copy: ``bot.views.table_text``)."""
         return views.table_text(_, st)
 
-    def on_SettingsChanged(self, g, _, before, st, e):
+    def on_SettingsChanged(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                           e: ev.SettingsChanged) -> None:
         if st.phase is Phase.LOBBY:
             self.refresh_lobby(g, _, st)
         else:
             self.group(g, _("⚙️ {player} changed the timings; they apply from the next turn: {t}")
                        .format(player=label(st, e.by), t=self.timings_line(_, st)))
 
-    def on_GameStarted(self, g, _, before, st, e):
+    def on_GameStarted(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                       e: ev.GameStarted) -> None:
         if self.ref(g, "lobby") is not None:
             names = ", ".join(label(st, p.user_id) for p in st.seated())
             self.close_lobby(g, _("🎲 The game has started: {names}").format(names=names))
@@ -171,20 +140,21 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         fut.add_done_callback(lambda f: self._pin(g, f))
         self.announce(g, _("🎭 Roles are dealt in private messages. Seats are drawn at random."))
 
-    def _pin(self, g, fut) -> None:
+    def _pin(self, g: Live, fut: asyncio.Future[Any]) -> None:
         msg = fut.result() if not fut.cancelled() else None
         if msg is not None:
             self.sender.pin(g.chat_id, msg.message_id)
 
-    def refresh_table(self, g, _, st: GameState) -> None:
+    def refresh_table(self, g: Live, _: Gettext, st: GameState) -> None:
         self.edit(g, "table", g.chat_id, self.table_text(_, st), self.table_markup(g, _, st))
 
-    def table_markup(self, g, _, st: GameState):
+    def table_markup(self, g: Live, _: Gettext, st: GameState) -> Markup:
         """The pinned table's buttons: pause/resume, and the live table's link (Mini App)."""
         markup = views.table_keyboard(_, g.id, st)
         return self.out.with_webapp(_, g, markup, group=True) if not st.over else markup
 
-    def on_RoleAssigned(self, g, _, before, st, e):
+    def on_RoleAssigned(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                        e: ev.RoleAssigned) -> None:
         markup = None
         if st.phase is Phase.READY and st.ready_purpose == "intro" and not st.host:
             markup = markup_of([[button(
@@ -198,7 +168,8 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         self.keep(g, f"role:{e.user_id}", self.dm(e.user_id, text, markup, protect_content=True))
         self.remember(g, f"role:{e.user_id}", text, markup)
 
-    def on_PhaseStarted(self, g, _, before, st, e):
+    def on_PhaseStarted(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                        e: ev.PhaseStarted) -> None:
         phase = e.phase
         if st.phase.value != phase or st.phase_seq != e.phase_seq:
             return  # a phase that ended within the same step: nothing to show
@@ -236,7 +207,8 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
             self.standing(g, "exclude", views.exclude_text(_, st),
                           views.exclude_keyboard(_, g.id, st))
 
-    def _close_previous(self, g, _, before, st, night_line: str | None = None) -> bool:
+    def _close_previous(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                        night_line: str | None = None) -> bool:
         """The finished turn's message gets its final text and loses its buttons, the ready
         message shows its final count (and ``night_line``, the night's announcement: True when
         it did), and the role cards' «I have read my role» go -- unless the night begins, whose
@@ -265,7 +237,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
                 self.close_dm(g, f"readme:{p.user_id}", p.user_id)
         return told
 
-    def close_turn(self, g, _, before) -> None:
+    def close_turn(self, g: Live, _: Gettext, before: GameState) -> None:
         """The turn of ``before`` (a speech, defence or last word) is over: its message shows
         the final text, without the countdown, the hint or the buttons."""
         turn = self.ref(g, "turn")
@@ -274,11 +246,11 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
             g.refs["closed:turn"] = before.phase_seq
             self.edit(g, "turn", g.chat_id, views.turn_text(_, before, final=True), None)
 
-    def close_role_card(self, g, _, uid: int) -> None:
+    def close_role_card(self, g: Live, _: Gettext, uid: int) -> None:
         """«I have read my role» goes; the Mini App's button (when configured) stays."""
         self.close_dm(g, f"role:{uid}", uid, self.out.with_webapp(_, g, None))
 
-    def close_dm(self, g, key: str, chat_id: int, markup=None) -> None:
+    def close_dm(self, g: Live, key: str, chat_id: int, markup: Markup = None) -> None:
         """The private message kept under ``key`` loses its buttons (once; ``markup``: the
         buttons it keeps, e.g. the Mini App's); its text stays."""
         ref = self.ref(g, key)
@@ -288,26 +260,29 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         g.ui.pop(key, None)
         g.refs.pop(key, None)
 
-    def on_ReadyMarked(self, g, _, before, st, e):
+    def on_ReadyMarked(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                       e: ev.ReadyMarked) -> None:
         # «I have read my role» stays on the card until the gate closes: the card then becomes
         # the first night's message (night_dm), one edit instead of two; the press is confirmed
         # by its answer and the group's count
         self._refresh_ready(g, _, st)
 
-    def on_ContinueAvailable(self, g, _, before, st, e):
+    def on_ContinueAvailable(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                             e: ev.ContinueAvailable) -> None:
         self._refresh_ready(g, _, st)
 
-    def _refresh_ready(self, g, _, st):
+    def _refresh_ready(self, g: Live, _: Gettext, st: GameState) -> None:
         ref = self.ref(g, "ready")
         if ref is not None and st.phase is Phase.READY:
             self.live_edit(g, "ready", views.ready_text(_, st, at=self.shown_end(g, st, "ready")),
                            views.ready_keyboard(_, g.id, st, self.bot_url()))
 
-    def on_GameEnded(self, g, _, before, st, e):
+    def on_GameEnded(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                     e: ev.GameEnded) -> None:
         self._close_previous(g, _, before, st)
         self.close_host(g, _, st)
         lines = [self.result_head(_, st, e), "", _("Roles:")]
-        for seat_no, uid, role in e.roles:
+        for _seat_no, uid, role in e.roles:
             p = st.players[uid]
             mark = "" if p.alive else " ☠️"
             lines.append(f"{label(st, uid)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}{mark}")
@@ -323,7 +298,8 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
             self.sender.edit(g.chat_id, ref, self.table_text(_, st), None)
             self.sender.unpin(g.chat_id, ref)
 
-    def on_GameCancelled(self, g, _, before, st, e):
+    def on_GameCancelled(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                         e: ev.GameCancelled) -> None:
         self.close_host(g, _, st)
         if e.reason == "bot_removed":  # the group is gone for us: tell the players privately
             for p in st.players.values():

@@ -8,18 +8,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
+from enum import Enum
 from html import escape
 
 from aiogram.types import InlineKeyboardMarkup
 
 from engine import GameState, Phase, Role, find_ruleset, legal_actions
+from engine.mafia.state import Player, VoteRound
 
 from ...callbacks import Act, LobbyAct
 from ...deadline_text import clock_time, until
+from ...keyboards import InlineKeyboardBuilder, button, markup_of
+from ...keyboards import plain_label as _plain_label
 from ...names import isolate
-from ...keyboards import InlineKeyboardBuilder, button, markup_of, plain_label as _plain_label
 from ...texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
 from ...timings import tempo_name
+from ..hints import Gettext, NGettext
 
 ROLE_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF, Role.COMMISSAR, Role.DOCTOR, Role.MANIAC,
               Role.PUTANA, Role.JOURNALIST, Role.SLEEPWALKER, Role.WEREWOLF, Role.COP,
@@ -27,7 +31,8 @@ ROLE_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF, Role.COMMISSAR, Role.DOCTOR, R
 
 
 # --- lobby -----------------------------------------------------------------------------------
-def lobby_text(_, ngettext, st: GameState, timings: str, extra_lines: tuple[str, ...] = ()) -> str:
+def lobby_text(_: Gettext, ngettext: NGettext, st: GameState, timings: str,
+               extra_lines: tuple[str, ...] = ()) -> str:
     """The lobby message; ``timings``: the tempo's durations line, ``extra_lines``: the
     preset's own lines (e.g. the forum's optional roles)."""
     rs = find_ruleset(st.ruleset)
@@ -58,7 +63,7 @@ def lobby_text(_, ngettext, st: GameState, timings: str, extra_lines: tuple[str,
     return "\n".join(lines)
 
 
-def lobby_keyboard(_, game_id: int, join_url: str, host_url: str) -> InlineKeyboardMarkup:
+def lobby_keyboard(_: Gettext, game_id: int, join_url: str, host_url: str) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     kb.row(button(text=_("➕ Join"), url=join_url),
            button(text=_("➖ Leave"), callback_data=LobbyAct(g=game_id, a="leave").pack()))
@@ -75,8 +80,8 @@ def lobby_keyboard(_, game_id: int, join_url: str, host_url: str) -> InlineKeybo
 NIGHTS = (Phase.NIGHT, Phase.READY)
 
 
-def table_text(_, st: GameState, mark: Callable[[GameState, int], str] | None = None,
-               nights: tuple[Phase, ...] = NIGHTS) -> str:
+def table_text(_: Gettext, st: GameState, mark: Callable[[GameState, int], str] | None = None,
+               nights: tuple[Enum, ...] = NIGHTS) -> str:
     """The pinned table; ``mark(st, uid)``: a preset's extra mark after a living player;
     ``nights``: the phases headed as the night (a preset adds its own)."""
     if st.phase is Phase.ENDED:
@@ -110,7 +115,7 @@ def table_text(_, st: GameState, mark: Callable[[GameState, int], str] | None = 
     return "\n".join(lines)
 
 
-def table_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | None:
+def table_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup | None:
     if st.over:
         return None
     if st.pause:
@@ -123,7 +128,7 @@ def table_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup | Non
 
 
 # --- turns -----------------------------------------------------------------------------------
-def turn_text(_, st: GameState, left: int | None = None, final: bool = False,
+def turn_text(_: Gettext, st: GameState, left: int | None = None, final: bool = False,
               at: datetime | None = None) -> str:
     """The current turn's message; ``at`` (aware UTC): its deadline, shown as clock time after
     its length (BOT-X03); ``left`` (seconds) adds the countdown line; ``final``: the text the
@@ -134,7 +139,7 @@ def turn_text(_, st: GameState, left: int | None = None, final: bool = False,
     return text
 
 
-def _turn_body(_, st: GameState, final: bool = False, at: datetime | None = None) -> str:
+def _turn_body(_: Gettext, st: GameState, final: bool = False, at: datetime | None = None) -> str:
     sp = label(st, st.speaker)
     secs = st.timer.seconds if st.timer else 0
     if st.phase is Phase.SPEECH:
@@ -160,12 +165,12 @@ def _turn_body(_, st: GameState, final: bool = False, at: datetime | None = None
     return _with_end(_, _("🕯 Last word of {player} — {s} s.").format(player=sp, s=secs), at)
 
 
-def _with_end(_, line: str, at: datetime | None) -> str:
+def _with_end(_: Gettext, line: str, at: datetime | None) -> str:
     """``line`` followed by "Until <clock time>." when ``at`` is known (BOT-X03)."""
     return line + " " + until(_, at) if at is not None else line
 
 
-def turn_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+def turn_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     kb.button(text=_("⏹ End speech"), callback_data=Act(g=game_id, s=st.phase_seq, a="end"))
     if st.phase is Phase.SPEECH and st.speaker is not None:
@@ -178,7 +183,7 @@ def turn_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
 
 
 # --- ready gate ------------------------------------------------------------------------------
-def ready_text(_, st: GameState, at: datetime | None = None) -> str:
+def ready_text(_: Gettext, st: GameState, at: datetime | None = None) -> str:
     """The ready gate; ``at`` (aware UTC): the end of its wait, when «Continue» comes (BOT-X03)."""
     total = len(st.alive_active())
     ready = sum(1 for p in st.alive_active() if p.user_id in st.ready)
@@ -200,7 +205,7 @@ def ready_text(_, st: GameState, at: datetime | None = None) -> str:
     return "\n".join(lines)
 
 
-def ready_keyboard(_, game_id: int, st: GameState, bot_url: str) -> InlineKeyboardMarkup:
+def ready_keyboard(_: Gettext, game_id: int, st: GameState, bot_url: str) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     if st.ready_purpose == "intro":
         kb.row(button(text=_("📩 Open the bot"), url=bot_url))
@@ -214,8 +219,24 @@ def ready_keyboard(_, game_id: int, st: GameState, bot_url: str) -> InlineKeyboa
 
 
 # --- voting ----------------------------------------------------------------------------------
-def vote_text(_, st: GameState, final: bool = False) -> str:
-    vote = st.vote
+def current_vote(st: GameState) -> VoteRound:
+    """The running vote round (``st.vote``: set through the voting phases). Raises
+    ValueError when no vote runs."""
+    if st.vote is None:
+        raise ValueError("no vote is running")
+    return st.vote
+
+
+def dealt_role(p: Player) -> Role:
+    """The role of a seated player (dealt at the start). Raises ValueError before the
+    deal."""
+    if p.role is None:
+        raise ValueError(f"player {p.user_id} has no role yet")
+    return p.role
+
+
+def vote_text(_: Gettext, st: GameState, final: bool = False) -> str:
+    vote = current_vote(st)
     revote = vote.previous_tie is not None
     lines = [_("🗳 <b>Revote</b> among the tied:") if revote else _("🗳 <b>Vote</b>. Candidates in order:")]
     for i, c in enumerate(vote.candidates):
@@ -232,15 +253,15 @@ def vote_text(_, st: GameState, final: bool = False) -> str:
     return "\n".join(lines)
 
 
-def vote_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
-    c = st.vote.current
+def vote_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+    c = current_vote(st).current
     kb = InlineKeyboardBuilder()
     kb.button(text=_("👎 Against {player}").format(player=_plain_label(st, c)),
               callback_data=Act(g=game_id, s=st.phase_seq, a="vote", t=st.players[c].seat))
     return kb.as_markup()
 
 
-def exclude_text(_, st: GameState, result: tuple | None = None) -> str:
+def exclude_text(_: Gettext, st: GameState, result: tuple | None = None) -> str:
     m = len(st.alive_active())
     needed = m // 2 + 1
     names = ", ".join(label(st, u) for u in st.exclude_candidates)
@@ -253,7 +274,7 @@ def exclude_text(_, st: GameState, result: tuple | None = None) -> str:
     return "\n".join(lines)
 
 
-def exclude_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+def exclude_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     kb.button(text=_("✅ Yes"), callback_data=Act(g=game_id, s=st.phase_seq, a="exy"))
     kb.button(text=_("❌ No"), callback_data=Act(g=game_id, s=st.phase_seq, a="exn"))
@@ -261,20 +282,21 @@ def exclude_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
 
 
 # --- private ---------------------------------------------------------------------------------
-def role_card(_, st: GameState, uid: int, title: str) -> str:
+def role_card(_: Gettext, st: GameState, uid: int, title: str) -> str:
     p = st.players[uid]
-    lines = [_("🎭 Your role: {icon} <b>{role}</b>").format(icon=ROLE_ICONS[p.role],
-                                                           role=_(ROLE_NAMES[p.role])),
-             _("Team: {team}").format(team=_(TEAM_NAMES[p.role.team])),
+    role = dealt_role(p)
+    lines = [_("🎭 Your role: {icon} <b>{role}</b>").format(icon=ROLE_ICONS[role],
+                                                           role=_(ROLE_NAMES[role])),
+             _("Team: {team}").format(team=_(TEAM_NAMES[role.team])),
              _("Your seat: №{seat} in «{chat}».").format(seat=p.seat, chat=escape(title)),
-             "", _(ROLE_HELP[p.role]), "",
+             "", _(ROLE_HELP[role]), "",
              _("Keep your role secret until the end of the game.")]
     return "\n".join(lines)
 
 
-def phase_name(_, st: GameState) -> str:
+def phase_name(_: Gettext, st: GameState) -> str:
     """A short name of the running phase, for the host's console."""
-    names = {
+    names: dict[Enum, str] = {
         Phase.READY: _("the ready gate before night {n}"), Phase.NIGHT: _("night {n}"),
         Phase.SPEECH: _("speeches of day {d}"), Phase.DEFENCE: _("defences of day {d}"),
         Phase.VOTING: _("the vote of day {d}"), Phase.EXCLUDE_VOTE: _("the vote on the tied group"),

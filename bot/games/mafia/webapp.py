@@ -11,15 +11,20 @@ ballot; forum: its phases' buttons).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import GameState, Phase, Role, Team, legal_actions
+from engine.mafia.queries import LegalActions
 
 from ...keyboards import plain_label
 from ...texts import ROLE_ICONS, ROLE_NAMES, TEAM_NAMES
+from ..hints import Gettext
 from ..spec import Viewer
 from .night import ACTION_CODES
 from .views import phase_name
+
+if TYPE_CHECKING:
+    from ..hints import Live
 
 Event = dict[str, Any]
 
@@ -36,8 +41,8 @@ class MafiaWebView:
         "heal": ("heal", "💉 "), "sheriff_check": ("scheck", "⭐ ")}
 
     # --- the table -------------------------------------------------------------------------
-    def table(self, _, st: GameState, viewer: Viewer, events: Sequence[Event],
-              g=None) -> dict:
+    def table(self, _: Gettext, st: GameState, viewer: Viewer, events: Sequence[Event],
+              g: Live | None = None) -> dict:
         """The table as ``viewer`` may see it. ``events``: the stored events (dicts) whose
         audience includes him, in log order (all of them for the host)."""
         known = self.knowledge(st, viewer, events)
@@ -131,7 +136,7 @@ class MafiaWebView:
         return {"roles": roles, "teams": teams, "checks": checks, "picks": picks}
 
     @staticmethod
-    def role_json(_, role: Role) -> dict:
+    def role_json(_: Gettext, role: Role) -> dict:
         return {"id": role.value, "name": _(ROLE_NAMES[role]), "icon": ROLE_ICONS[role]}
 
     @staticmethod
@@ -139,7 +144,7 @@ class MafiaWebView:
         p = st.players.get(uid) if uid is not None else None
         return p.seat if p is not None and p.seat else None
 
-    def phase_title(self, _, st: GameState) -> str:
+    def phase_title(self, _: Gettext, st: GameState) -> str:
         if st.phase is Phase.LOBBY:
             return _("Lobby")
         if st.over:
@@ -165,23 +170,23 @@ class MafiaWebView:
                 "no": sorted(self.seat(st, u) for u, y in st.exclude_votes.items() if not y)}
 
     @staticmethod
-    def pause_json(_, st: GameState) -> dict | None:
+    def pause_json(_: Gettext, st: GameState) -> dict | None:
         if st.pause is None:
             return None
         return {"reason": st.pause.reason,
                 "text": _("⏸ Paused") if st.pause.reason != "host_lost"
                 else _("⏸ Waiting for the host")}
 
-    def player_extra(self, _, st: GameState, uid: int) -> dict:
+    def player_extra(self, _: Gettext, st: GameState, uid: int) -> dict:
         """A preset's public fields of a seat (club: fouls)."""
         return {}
 
-    def table_extra(self, _, st: GameState, viewer: Viewer) -> dict:
+    def table_extra(self, _: Gettext, st: GameState, viewer: Viewer) -> dict:
         """A preset's own public fields of the table (online: the open ballot)."""
         return {}
 
     # --- the buttons -----------------------------------------------------------------------
-    def buttons(self, _, st: GameState, viewer: Viewer, g=None) -> list[dict]:
+    def buttons(self, _: Gettext, st: GameState, viewer: Viewer, g: Live | None = None) -> list[dict]:
         """What the viewer may press now: [{a, t, label, kind}] (``a``: a code of the game's
         codec, ``t``: a seat or 0; ``kind`` groups them on the page).  Built from
         ``legal_actions`` like the bot's keyboards, plus the judge's tools."""
@@ -227,12 +232,13 @@ class MafiaWebView:
             out.extend(self.judge_buttons(_, st))
         return out
 
-    def own_buttons(self, _, st: GameState, viewer: Viewer, la, g=None) -> list[dict]:
+    def own_buttons(self, _: Gettext, st: GameState, viewer: Viewer, la: LegalActions,
+                    g: Live | None = None) -> list[dict]:
         """A preset's own buttons from its ``legal_actions`` fields (``g``: the live game, for
         the viewer's drafts; None in a pure call)."""
         return []
 
-    def judge_buttons(self, _, st: GameState) -> list[dict]:
+    def judge_buttons(self, _: Gettext, st: GameState) -> list[dict]:
         """The judge's tools (club: fouls, disqualification, taking a nomination back)."""
         return []
 

@@ -18,18 +18,42 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from engine.noir import CreateGame, PublicBoard, apply, command_from_dict, public_board
+from engine.noir import (
+    CancelOffered,
+    Command,
+    CreateGame,
+    Event,
+    GameCreated,
+    HandDealt,
+    IdentityCard,
+    NoirState,
+    Paused,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerReturned,
+    PublicBoard,
+    Resumed,
+    TimerArmed,
+    TurnStarted,
+    apply,
+    command_from_dict,
+    public_board,
+)
 
+from ...names import isolate
 from ...telegram_limits import utf16_len
 from . import board as drawing
-from ...names import isolate
 from .names import SUSPECTS, role_name, suspect_name
-from .story import QUIET, Story, team_of
+from .story import Story, team_of
 
 Gettext = Callable[[str], str]
 CAPTION_LIMIT = 1024  # Telegram's caption length (after entities)
 MAFIA_TAG, AGENT_TAG = (185, 30, 30), (30, 80, 185)
 TAG_HEIGHT = 20  # px, the name band at the top of a suspect's cell
+#: events that change nothing on the board: not a step of the replay
+QUIET: tuple[type[Event], ...] = (
+    TimerArmed, TurnStarted, Paused, Resumed, PlayerReturned, IdentityCard, HandDealt,
+    CancelOffered, PlayerJoined, PlayerLeft, GameCreated)
 
 
 @dataclass(frozen=True)
@@ -41,14 +65,15 @@ class Step:
     identities: tuple[tuple[int, str, int | None], ...]
 
 
-def commands(entries: Sequence[Any]) -> list:
+def commands(entries: Sequence[Any]) -> list[Command]:
     """NOIR commands of a stored log: the first (the core's CreateGame naming "noir") as NOIR's
     own CreateGame, the rest with NOIR's type table. Raises ValueError on a malformed log."""
     ordered = sorted(entries, key=lambda en: en.seq)
     if not ordered or ordered[0].command.get("type") != "CreateGame":
         raise ValueError("a NOIR log starts with CreateGame")
     first = ordered[0].command
-    out = [CreateGame(user_id=first.get("user_id"), settings=dict(first.get("settings") or {}))]
+    out: list[Command] = [CreateGame(user_id=first.get("user_id"),
+                                     settings=dict(first.get("settings") or {}))]
     return out + [command_from_dict(en.command) for en in ordered[1:]]
 
 
@@ -56,16 +81,23 @@ def steps(entries: Sequence[Any]) -> list[Step]:
     """Every step of the replay (see the module docstring); [] for a game that never started."""
     seqs = [en.seq for en in sorted(entries, key=lambda en: en.seq)]
     out: list[Step] = []
-    st = None
-    for seq, cmd in zip(seqs, commands(entries)):
+    st: NoirState | None = None
+    for seq, cmd in zip(seqs, commands(entries), strict=True):
         st, events = apply(st, cmd)
         if st.phase not in ("play", "ended") or not st.order:
             continue
-        if out and all(type(e).__name__ in QUIET for e in events):
+        if out and all(isinstance(e, QUIET) for e in events):
             continue
-        ids = tuple((u, st.players[u].role.value, st.players[u].identity) for u in st.order)
+        ids = tuple((u, _role(st, u), st.players[u].identity) for u in st.order)
         out.append(Step(seq, public_board(st), ids))
     return out
+
+
+def _role(st: NoirState, uid: int) -> str:
+    """The role value of the seated ``uid`` (dealt at the start, NOIR-02)."""
+    role = st.players[uid].role
+    assert role is not None  # a started game has dealt every seat its role
+    return role.value
 
 
 def names(_: Gettext) -> list[str]:

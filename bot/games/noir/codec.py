@@ -41,16 +41,37 @@ token source, then its destination; the Detective's kept card; the Profiler's ca
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.noir import (
-    Accuse, AnswerCancel, ChangeIdentity, Collapse, Detonate, Interrogate, MoveToken,
-    PlaceThreats, Profile, ReturnToGame, Shift, Swap, legal_actions,
+    Accuse,
+    AnswerCancel,
+    ChangeIdentity,
+    Collapse,
+    Detonate,
+    Interrogate,
+    LegalActions,
+    MoveToken,
+    NoirState,
+    PlaceThreats,
+    Profile,
+    ReturnToGame,
+    Shift,
+    Swap,
+    legal_actions,
 )
 from engine.noir import commands as C
 from engine.noir.errors import WrongPhase
 
+from ..hints import Gettext
+from ..spec import Press
 from . import choices
 from .drafting import draft, set_draft, stamp
+from .live import NoirLive
 from .menus import where
+
+#: what a press comes to: a new draft, one engine command, or None (not legal now)
+Outcome = dict[str, Any] | C.Command | None
 
 
 class NoirCodec:
@@ -58,7 +79,7 @@ class NoirCodec:
     JUDGE: frozenset[str] = frozenset()
     CONFIRM: dict[str, str] = {}
 
-    async def run(self, press) -> str | None:
+    async def run(self, press: Press) -> str | None:
         """Carry a press out; returns the callback answer (None: no popup). Raises
         ``IllegalCommand`` as the engine does (the handler answers it)."""
         _, g, uid, data = press._, press.g, press.user_id, press.data
@@ -87,7 +108,8 @@ class NoirCodec:
             return None
         g.refs[f"done:{uid}"] = outcome
 
-        def checked(live):  # under the game's lock: a press that raced another is stale
+        def checked(live: NoirLive) -> C.Command:
+            """Under the game's lock: a press that raced another is stale."""
             if live.state is None or stamp(live.state) != data.s:
                 raise WrongPhase("stale button")
             return outcome
@@ -101,7 +123,8 @@ class NoirCodec:
             return _("Your answer is noted.")
         return "✅"
 
-    def decide(self, st, la, d: dict, code: str, t: int, uid: int):
+    def decide(self, st: NoirState, la: LegalActions, d: dict[str, Any], code: str, t: int,
+               uid: int) -> Outcome:
         """The press ``code``/``t`` on draft ``d``: a new draft (dict), one engine command, or
         None when it is not legal now.  Pure."""
         if la.step == "cancel":
@@ -141,7 +164,8 @@ class NoirCodec:
             return {"k": "move", "kind": kind} if kind in choices.token_kinds(la) else None
         return None
 
-    def _cell(self, st, la, d: dict, t: int, uid: int):
+    def _cell(self, st: NoirState, la: LegalActions, d: dict[str, Any], t: int, uid: int
+              ) -> Outcome:
         k = d.get("k")
         if k in ("int", "prof"):
             if t not in choices.cards(la, d):
@@ -173,10 +197,10 @@ class NoirCodec:
         return None
 
     @staticmethod
-    def _shift(la, d: dict, code: str, t: int, uid: int):
+    def _shift(la: LegalActions, d: dict[str, Any], code: str, t: int, uid: int) -> Outcome:
         if code == "l" and "line" not in d and t in (0, 1):
-            line = choices.LINES[t]
-            return {"k": "shift", "line": line} if choices.shift_indexes(la, line) else None
+            chosen = choices.LINES[t]
+            return {"k": "shift", "line": chosen} if choices.shift_indexes(la, chosen) else None
         line = d.get("line")
         if code == "i" and line and "i" not in d and t in choices.shift_indexes(la, line):
             return {"k": "shift", "line": line, "i": t}
@@ -185,40 +209,41 @@ class NoirCodec:
         return None
 
 
-def done_text(_, st, cmd) -> str:
+def done_text(_: Gettext, st: NoirState, cmd: C.Command) -> str:
     """What a player did, for his menu's final text (``st``: the state before the command)."""
-    name = type(cmd).__name__
-    if name == "Shift":
+    if isinstance(cmd, Shift):
         line = (_("row {n}") if cmd.line == "row" else _("column {n}")).format(
             n=str(cmd.index + 1) if cmd.line == "row" else chr(65 + cmd.index))
         return _("✅ You shifted {line} by {by}.").format(line=line, by=f"{cmd.by:+d}")
-    if name == "Collapse":
+    if isinstance(cmd, Collapse):
         return _("✅ You collapsed the grid.")
-    if name == "ChangeIdentity":
+    if isinstance(cmd, ChangeIdentity):
         return _("✅ You changed your identity.")
-    if name == "PlaceThreats":
+    if isinstance(cmd, PlaceThreats):
         return _("✅ Threats placed: {list}.").format(
             list=", ".join(where(_, st, s) for s in cmd.targets))
-    if name == "Detonate":
+    if isinstance(cmd, Detonate):
         return _("✅ Detonated: {list}.").format(
             list=" → ".join(where(_, st, s) for s in (cmd.bomb, *cmd.chain)))
-    if name == "Swap":
+    if isinstance(cmd, Swap):
         return _("✅ You swapped {a} and {b}.").format(a=where(_, st, cmd.first),
                                                       b=where(_, st, cmd.second))
-    if name == "MoveToken":
+    if isinstance(cmd, MoveToken):
         return _("✅ Token moved: {a} → {b}.").format(a=where(_, st, cmd.source),
                                                      b=where(_, st, cmd.dest))
-    if name == "Interrogate":
+    if isinstance(cmd, Interrogate):
         return _("✅ You interrogated {suspect}.").format(suspect=where(_, st, cmd.keep))
-    if name == "Profile":
+    if isinstance(cmd, Profile):
         return _("✅ You profiled {suspect}.").format(suspect=where(_, st, cmd.card))
+    verbs: tuple[tuple[type[C.Command], str], ...] = (
+        (C.Kill, _("✅ You killed {suspect}.")), (C.Shoot, _("✅ You shot {suspect}.")),
+        (C.PlaceBomb, _("✅ Bomb placed on {suspect}.")),
+        (C.Autopsy, _("✅ You examined {suspect}.")),
+        (C.Protect, _("✅ Shield placed on {suspect}.")),
+        (C.Unprotect, _("✅ Shield taken off {suspect}.")),
+        (Accuse, _("✅ You accused {suspect}.")))
     target = getattr(cmd, "target", None)
-    verbs = {"Kill": _("✅ You killed {suspect}."), "Shoot": _("✅ You shot {suspect}."),
-             "PlaceBomb": _("✅ Bomb placed on {suspect}."),
-             "Autopsy": _("✅ You examined {suspect}."),
-             "Protect": _("✅ Shield placed on {suspect}."),
-             "Unprotect": _("✅ Shield taken off {suspect}."),
-             "Accuse": _("✅ You accused {suspect}.")}
-    if name in verbs and target is not None:
-        return verbs[name].format(suspect=where(_, st, target))
+    verb = next((text for kind, text in verbs if isinstance(cmd, kind)), None)
+    if verb is not None and target is not None:
+        return verb.format(suspect=where(_, st, target))
     return "✅"

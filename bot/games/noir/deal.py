@@ -25,7 +25,7 @@ def deal(st: NoirState, user_id: int | None, rng: random.Random) -> StartGame:
     agents = [r for r in table.roles if r.team == Team.AGENTS]
     rng.shuffle(mafia)
     rng.shuffle(agents)
-    roles = [r for pair in zip([Role.KILLER, *mafia], agents) for r in pair]
+    roles = [r for pair in zip([Role.KILLER, *mafia], agents, strict=True) for r in pair]
     layout = list(range(table.size ** 2))
     deck = list(layout)
     rng.shuffle(layout)

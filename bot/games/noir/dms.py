@@ -11,18 +11,27 @@ the menu and its draft still valid; a pause changes nothing (the menus stay)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine.noir import NoirState, legal_actions
+from engine.noir import Command, Event, NoirState, Resumed, TurnTimedOut, legal_actions
 
 from ...callbacks import Act
 from ...deadline_text import clock_time
+from ..hints import Gettext
 from .codec import done_text
 from .drafting import draft, stamp
+from .live import NoirLive
 from .menus import view
+
+if TYPE_CHECKING:
+    from ...i18n import Translator
+    from ..hints import Out
 
 logger = logging.getLogger(__name__)
 
@@ -35,9 +44,13 @@ def clock_text(at: datetime | None) -> str | None:
 
 
 class MenuMixin:
-    """The presenter's DM menus; ``self.out`` is the shared presenter."""
+    """The presenter's DM menus; ``self.out`` is the shared presenter, ``self.tr`` its
+    translator."""
 
-    def until(self, g) -> str | None:
+    out: Out
+    tr: Translator
+
+    def until(self, g: NoirLive) -> str | None:
         """The running turn's deadline as clock time (None: paused, no timer); what is shown
         is noted (``g.refs["until"]``) so a deadline moved later is shown again once
         (``deadline_moved``)."""
@@ -47,7 +60,8 @@ class MenuMixin:
         g.refs["until"] = g.deadline
         return clock_text(g.deadline)
 
-    def sync_menus(self, g, _, before: NoirState | None, st: NoirState, events: list,
+    def sync_menus(self, g: NoirLive, _: Gettext, before: NoirState | None, st: NoirState,
+                   events: Sequence[Event],
                    refresh: bool = False) -> None:
         """Open, move on or close every player's menu after one engine step.  ``refresh``
         (after a restart): every open menu is shown again for the current step, since what
@@ -55,18 +69,18 @@ class MenuMixin:
         edit is "not modified", ignored by the Sender)."""
         if st.phase == "play" and st.paused is not None:
             return  # a pause keeps every menu as it is
-        timed_out = {e.player for e in events if type(e).__name__ == "TurnTimedOut"}
-        resumed = any(type(e).__name__ == "Resumed" for e in events)  # a new deadline to show
+        timed_out = {e.player for e in events if isinstance(e, TurnTimedOut)}
+        resumed = any(isinstance(e, Resumed) for e in events)  # a new deadline to show
         for uid in st.order:
             try:
                 self._sync(g, _, before, st, uid, uid in timed_out, resumed or refresh)
             except Exception:  # one player's menu must not stop the others'
                 logger.exception("game %s: menu of %s failed", g.id, uid)
 
-    def _sync(self, g, _, before, st: NoirState, uid: int, timed_out: bool,
-              resumed: bool = False) -> None:
+    def _sync(self, g: NoirLive, _: Gettext, before: NoirState | None, st: NoirState, uid: int,
+              timed_out: bool, resumed: bool = False) -> None:
         la = legal_actions(st, uid)
-        at = g.ui.get(f"menu_at:{uid}")
+        at: list[Any] | None = g.ui.get(f"menu_at:{uid}")
         key = at[2] if at else None
         ref = self.out.ref(g, key) if key else None
         s = stamp(st)
@@ -77,14 +91,14 @@ class MenuMixin:
             return
         if at and at[0] == s and ref is not None:
             if resumed:  # the same menu and draft, until the new deadline
-                self.out.edit(g, key, uid, *view(_, st, uid, draft(g, uid), g.id, self.until(g)))
+                self.out.edit(g, at[2], uid, *view(_, st, uid, draft(g, uid), g.id, self.until(g)))
             return  # his menu is still the right one
         text, markup = view(_, st, uid, draft(g, uid), g.id, self.until(g))
         if done is not None and before is not None:
             text = done_text(_, before, done) + "\n\n" + text
         same_turn = at and ref is not None and at[1] == st.turn_seq and at[0] >= 0 and s >= 0
-        if same_turn:  # the Suit's shield step or the Psycho's threats: the same message
-            self.out.edit(g, key, uid, text, markup)
+        if same_turn and at:  # the Suit's shield step or the Psycho's threats: the same message
+            self.out.edit(g, at[2], uid, text, markup)
             g.ui[f"menu_at:{uid}"] = [s, st.turn_seq, key]
             self._changed(g)
             return
@@ -96,7 +110,8 @@ class MenuMixin:
         g.ui[f"menu_at:{uid}"] = [s, st.turn_seq, key]
         self._changed(g)
 
-    def _close(self, g, _, before, st, uid: int, at, done, timed_out: bool) -> None:
+    def _close(self, g: NoirLive, _: Gettext, before: NoirState | None, st: NoirState, uid: int,
+               at: list[Any], done: Command | None, timed_out: bool) -> None:
         key = at[2]
         ref = self.out.ref(g, key)
         if done is not None and before is not None:
@@ -112,24 +127,30 @@ class MenuMixin:
         if ref is not None:
             self.out.edit(g, key, uid, text, None)
             if not isinstance(ref, int):  # still being sent: forget its id when it comes
-                ref.add_done_callback(lambda f: (g.ui.pop(key, None), self._changed(g)))
+                def forget(_sent: asyncio.Future[Any]) -> None:
+                    g.ui.pop(key, None)
+                    self._changed(g)
+
+                ref.add_done_callback(forget)
         g.ui.pop(key, None)
         g.refs.pop(key, None)
         g.refs.pop("shown:" + key, None)
         g.ui.pop(f"menu_at:{uid}", None)
         self._changed(g)
 
-    def refresh_menu(self, g, uid: int) -> None:
+    def refresh_menu(self, g: NoirLive, uid: int) -> None:
         """Show ``uid``'s menu for his draft now (after a press that only changed the draft)."""
         st = g.state
         at = g.ui.get(f"menu_at:{uid}")
         _ = self.tr.get(g.locale)
-        if st is None or not at or at[0] != stamp(st):
+        if st is None:
+            return  # not loaded: no menu to show
+        if not at or at[0] != stamp(st):
             return self.sync_menus(g, _, None, st, [])
         text, markup = view(_, st, uid, draft(g, uid), g.id, self.until(g))
         self.out.edit(g, at[2], uid, text, markup)
 
-    def away_prompt(self, g, _, uid: int) -> None:
+    def away_prompt(self, g: NoirLive, _: Gettext, uid: int) -> None:
         """NOIR-Q21: two timeouts in a row; his turns pass until he presses «I'm back» (or
         sends anything)."""
         markup = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
@@ -137,6 +158,6 @@ class MenuMixin:
         self.out.dm(uid, _("💤 You missed two turns in a row: your turns now pass by themselves. "
                            "Press «I'm back» (or write to me) to play again."), markup)
 
-    def _changed(self, g) -> None:
+    def _changed(self, g: NoirLive) -> None:
         if self.out.on_ui_change:
             self.out.on_ui_change(g)

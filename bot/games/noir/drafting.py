@@ -33,6 +33,7 @@ from typing import Any
 from engine.noir import NoirState
 
 from ... import drafts
+from .live import NoirLive
 
 
 def stamp(st: NoirState) -> int:
@@ -47,12 +48,14 @@ def _key(uid: int) -> str:
     return f"noir:{uid}"
 
 
-def draft(g, uid: int) -> dict[str, Any]:
+def draft(g: NoirLive, uid: int) -> dict[str, Any]:
     """``uid``'s draft of the current step (an empty dict when there is none)."""
     v = drafts.get(g, _key(uid), stamp(g.state)) if g.state is not None else None
     return dict(v) if isinstance(v, dict) else {}
 
 
-def set_draft(g, uid: int, value: dict[str, Any] | None) -> None:
-    """Store ``uid``'s draft for the current step (None or {} clears it)."""
-    drafts.put(g, _key(uid), value or None, stamp(g.state))
+def set_draft(g: NoirLive, uid: int, value: dict[str, Any] | None) -> None:
+    """Store ``uid``'s draft for the current step (None or {} clears it); a game not loaded
+    (``g.state`` None) has no step to draft for: nothing is stored."""
+    if g.state is not None:
+        drafts.put(g, _key(uid), value or None, stamp(g.state))

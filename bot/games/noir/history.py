@@ -15,18 +15,18 @@ package).  Everything is built from the stored log (``entries``: objects with ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from ...i18n import N_
-from . import boards
 from ...names import isolate
+from ..hints import Gettext, NGettext
+from . import boards
 from .names import role_name, suspect_name
-from .story import NAME_LIMIT, Story, read, team_of
+from .story import NAME_LIMIT, Card, Story, read, team_of
 
-Gettext = Callable[[str], str]
 SCOPE = "noir"
 TEAMS = {"agents": N_("Agents"), "mafia": N_("Mafia")}
 OUTCOMES = {"agents": N_("The agents win."), "mafia": N_("The mafia wins."),
@@ -83,7 +83,7 @@ class NoirHistory:
             return escape(str(role))
 
     @staticmethod
-    def rounds_text(ngettext, n: int) -> str:
+    def rounds_text(ngettext: NGettext, n: int) -> str:
         return ngettext("{n} turn", "{n} turns", n).format(n=n)
 
     # --- the tables ------------------------------------------------------------------------
@@ -104,7 +104,7 @@ class NoirHistory:
         return {uid for uid, _r in read(str, entries).order}
 
     # --- the protocol ----------------------------------------------------------------------
-    def protocol_blocks(self, _: Gettext, ngettext, entries: Sequence[Any]) -> list[str]:
+    def protocol_blocks(self, _: Gettext, ngettext: NGettext, entries: Sequence[Any]) -> list[str]:
         """The protocol after the shared header: players, every turn, the result."""
         s = read(_, entries)
         blocks = ["\n".join([_("<b>Players, roles and identities</b>")] + players_lines(_, s))]
@@ -165,8 +165,7 @@ def _who(_: Gettext, s: Story, uid: int | None) -> str:
 def players_lines(_: Gettext, s: Story) -> list[str]:
     lines = []
     for seat, (uid, role) in enumerate(s.order, 1):
-        text = "{seat}. {who} · {team}".format(seat=seat, who=_who(_, s, uid),
-                                              team=_(TEAMS[team_of(role)]))
+        text = f"{seat}. {_who(_, s, uid)} · {_(TEAMS[team_of(role)])}"
         first, last = s.first.get(uid), s.last.get(uid)
         if first is not None:
             text += " · " + escape(suspect_name(_, first))
@@ -193,7 +192,7 @@ def result_lines(_: Gettext, s: Story) -> list[str]:
     return lines
 
 
-def card_lines(_: Gettext, s: Story, card) -> list[str]:
+def card_lines(_: Gettext, s: Story, card: Card) -> list[str]:
     """One received card in the words of the live identity card (``views.identity_text``)."""
     if card.hand:
         return [_("Your cards: {cards}.").format(

@@ -11,11 +11,12 @@ from engine.noir import NoirState
 
 from ...callbacks import LobbyAct
 from ...names import isolate
+from ..hints import NGettext
 
 Gettext = Callable[[str], str]
 
 
-def lobby_text(_: Gettext, ngettext, st: NoirState) -> str:
+def lobby_text(_: Gettext, ngettext: NGettext, st: NoirState) -> str:
     """The lobby (HTML): the game, its timings, the players joined so far."""
     n = len(st.players)
     lines = [_("🎲 <b>NOIR: FBI vs Mafia</b> — new game"), "",

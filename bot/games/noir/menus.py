@@ -11,7 +11,7 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine.noir import NoirState, Role, cell_name, legal_actions, positions
+from engine.noir import LegalActions, NoirState, Role, cell_name, legal_actions, positions
 
 from ...callbacks import Act
 from . import choices
@@ -57,6 +57,7 @@ def _back(_: Gettext, gid: int, seq: int) -> list[InlineKeyboardButton]:
 
 def header(_: Gettext, st: NoirState, uid: int, until: str | None) -> str:
     p = st.players[uid]
+    assert p.role is not None  # every seated player has his role from the start (NOIR-02)
     head = _("🎲 <b>Your turn</b> — {role}.").format(role=role_name(_, p.role.value))
     if until:
         head += " " + _("Until {time}.").format(time=until)
@@ -73,15 +74,16 @@ def view(_: Gettext, st: NoirState, uid: int, d: dict[str, Any], gid: int,
     seq = stamp(st)
     if la.step == "cancel":
         w = st.window
+        assert w is not None  # the step 'cancel' is the Suit's open window (NOIR-34)
         text = _("🛡 The shielded {suspect} is about to die. You are in line with him: cancel "
                  "the kill? The window closes by itself; your last answer counts.").format(
             suspect=where(_, st, w.suspect))
         if until:
             text += " " + _("Until {time}.").format(time=until)
         answer = _("Your answer now: cancel.") if w.answer else _("Your answer now: let it happen.")
-        rows = [[_btn(_("🛡 Cancel the kill"), gid, seq, "x", 1),
+        answers = [[_btn(_("🛡 Cancel the kill"), gid, seq, "x", 1),
                  _btn(_("Let it happen"), gid, seq, "x", 0)]]
-        return text + "\n" + answer, InlineKeyboardMarkup(inline_keyboard=rows)
+        return text + "\n" + answer, InlineKeyboardMarkup(inline_keyboard=answers)
     if not la.any:
         return "", None
     text = header(_, st, uid, until)
@@ -94,10 +96,10 @@ def view(_: Gettext, st: NoirState, uid: int, d: dict[str, Any], gid: int,
         if picked:
             text += "\n" + _("Picked: {list}.").format(
                 list=", ".join(where(_, st, s) for s in picked))
-        rows = cell_rows(_, st, uid, gid, seq, legal, chosen)
+        cells = cell_rows(_, st, uid, gid, seq, legal, chosen)
         if picked:
-            rows.append([_btn(_("✅ Done"), gid, seq, "d")])
-        return text + "\n" + legend, InlineKeyboardMarkup(inline_keyboard=rows)
+            cells.append([_btn(_("✅ Done"), gid, seq, "d")])
+        return text + "\n" + legend, InlineKeyboardMarkup(inline_keyboard=cells)
     k = d.get("k", "")
     if not k:
         return _menu(_, st, uid, la, gid, seq, text)
@@ -159,7 +161,8 @@ def _prompt(_: Gettext, st: NoirState, k: str, d: dict[str, Any]) -> str:
     return _prompts(_).get(k, "")
 
 
-def _menu(_: Gettext, st: NoirState, uid: int, la, gid: int, seq: int, text: str):
+def _menu(_: Gettext, st: NoirState, uid: int, la: LegalActions, gid: int, seq: int, text: str
+          ) -> tuple[str, InlineKeyboardMarkup]:
     labels = _labels(_)
     buttons = [_btn(labels[v], gid, seq, "o", i) for i, v in enumerate(choices.VIEWS)
                if v and choices.offered(la, v)]
@@ -172,8 +175,8 @@ def _menu(_: Gettext, st: NoirState, uid: int, la, gid: int, seq: int, text: str
     return text, InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def _shift_rows(_: Gettext, st: NoirState, la, d: dict[str, Any], gid: int, seq: int,
-                rows: list) -> str:
+def _shift_rows(_: Gettext, st: NoirState, la: LegalActions, d: dict[str, Any], gid: int,
+                seq: int, rows: list[list[InlineKeyboardButton]]) -> str:
     line = d.get("line")
     if line is None:
         rows.append([_btn(_("A row"), gid, seq, "l", 0), _btn(_("A column"), gid, seq, "l", 1)]

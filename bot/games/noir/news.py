@@ -5,11 +5,26 @@ final result with every identity revealed (after ``GameEnded`` nothing is secret
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from html import escape
 
 from engine.core.audience import Public
-from engine.noir import NoirState
+from engine.noir import (
+    Accused,
+    Arrested,
+    AutopsyDone,
+    Event,
+    GameEnded,
+    Interrogated,
+    KillCancelled,
+    NoirState,
+    Paused,
+    PlayerReturned,
+    Profiled,
+    Resumed,
+    SuspectKilled,
+    TurnTimedOut,
+)
 
 from ...names import isolate
 from .names import role_name, suspect_name
@@ -17,8 +32,12 @@ from .names import role_name, suspect_name
 Gettext = Callable[[str], str]
 
 
-def _roles(_: Gettext, roles) -> str:
+def _roles(_: Gettext, roles: Iterable[str]) -> str:
     return ", ".join(role_name(_, r) for r in roles)
+
+
+def _name(_: Gettext, suspect: int) -> str:
+    return escape(suspect_name(_, suspect))
 
 
 def _who(st: NoirState, uid: int | None) -> str:
@@ -26,55 +45,53 @@ def _who(st: NoirState, uid: int | None) -> str:
     return isolate(p.name) if p is not None else "?"
 
 
-def news_lines(_: Gettext, st: NoirState, events: list) -> list[str]:
+def news_lines(_: Gettext, st: NoirState, events: Sequence[Event]) -> list[str]:
     """One line per public event the group should read (HTML); [] when the board says it all."""
     out: list[str] = []
     for e in events:
         if not isinstance(e.audience, Public):
             continue
-        kind = type(e).__name__
         line = None
-        name = (lambda s: escape(suspect_name(_, s)))
-        if kind == "Arrested":
+        if isinstance(e, Arrested):
             line = _("🚔 Arrest! The {role} was hiding as {suspect}; a new identity follows. "
-                     "Arrests {n}/{need}.").format(role=role_name(_, e.role), suspect=name(e.suspect),
+                     "Arrests {n}/{need}.").format(role=role_name(_, e.role), suspect=_name(_, e.suspect),
                                                    n=e.arrests, need=st.table.arrests_needed)
-        elif kind == "SuspectKilled":
-            line = _("☠️ {suspect} is dead.").format(suspect=name(e.suspect))
+        elif isinstance(e, SuspectKilled):
+            line = _("☠️ {suspect} is dead.").format(suspect=_name(_, e.suspect))
             if e.agent_role:
                 line += " " + _("It was the identity of the {role}: +{p} for the mafia.").format(
                     role=role_name(_, e.agent_role), p=e.points)
-        elif kind == "KillCancelled":
-            line = _("🛡 The Suit cancelled the kill of {suspect}.").format(suspect=name(e.suspect))
-        elif kind == "Accused" and not e.hit:
+        elif isinstance(e, KillCancelled):
+            line = _("🛡 The Suit cancelled the kill of {suspect}.").format(suspect=_name(_, e.suspect))
+        elif isinstance(e, Accused) and not e.hit:
             line = _("☝️ {player} accused {suspect}: no mafioso there.").format(
-                player=_who(st, e.player), suspect=name(e.target))
-        elif kind == "AutopsyDone":
+                player=_who(st, e.player), suspect=_name(_, e.target))
+        elif isinstance(e, AutopsyDone):
             line = _("🔬 Autopsy of {suspect}: mafiosi next to him: {roles}.").format(
-                suspect=name(e.target), roles=_roles(_, e.mafiosi) or _("none"))
-        elif kind == "Interrogated":
+                suspect=_name(_, e.target), roles=_roles(_, e.mafiosi) or _("none"))
+        elif isinstance(e, Interrogated):
             line = _("🗂 Interrogation of {suspect}: next to him: {roles}.").format(
-                suspect=name(e.suspect), roles=_roles(_, e.near) or _("nobody"))
-        elif kind == "Profiled":
+                suspect=_name(_, e.suspect), roles=_roles(_, e.near) or _("nobody"))
+        elif isinstance(e, Profiled):
             line = _("🧾 Profile of {suspect}: mafiosi next to him: {roles}.").format(
-                suspect=name(e.card), roles=_roles(_, e.mafiosi) or _("none"))
-        elif kind == "TurnTimedOut" and not e.auto:
+                suspect=_name(_, e.card), roles=_roles(_, e.mafiosi) or _("none"))
+        elif isinstance(e, TurnTimedOut) and not e.auto:
             line = _("⌛ {player}'s time is up: the turn passes.").format(player=_who(st, e.player))
             if e.auto_pass:
                 line += " " + _("Two in a row: the turns of {player} pass by themselves until "
                                 "he is back.").format(player=_who(st, e.player))
-        elif kind == "PlayerReturned":
+        elif isinstance(e, PlayerReturned):
             line = _("👋 {player} is back.").format(player=_who(st, e.player))
-        elif kind == "Paused":
+        elif isinstance(e, Paused):
             line = _("⏸ The game is paused. /resume goes on.")
-        elif kind == "Resumed":
+        elif isinstance(e, Resumed):
             line = _("▶️ The game goes on.")
         if line:
             out.append(line)
     return out
 
 
-def result_text(_: Gettext, st: NoirState, e) -> str:
+def result_text(_: Gettext, st: NoirState, e: GameEnded) -> str:
     """The end (NOIR-10, 11, Q19): the outcome, the score, and who was who."""
     head = {"agents": _("🏆 <b>The agents win!</b>"), "mafia": _("🏆 <b>The mafia wins!</b>"),
             "draw": _("🤝 <b>A draw</b>: both thresholds at once.")}[e.outcome]

@@ -8,24 +8,47 @@ only re-sent as an ``editMessageMedia`` when its bytes or caption changed."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
+from collections.abc import Sequence
+from datetime import datetime
 from html import escape
+from typing import TYPE_CHECKING, Any
 
 from aiogram.methods import EditMessageMedia, SendPhoto
 from aiogram.types import BufferedInputFile, InputMediaPhoto
 
 from engine.core.audience import Private
-from engine.noir import NoirState, private_card, public_board
+from engine.noir import (
+    Event,
+    GameCancelled,
+    GameCreated,
+    GameEnded,
+    GameStarted,
+    IdentityCard,
+    NoirState,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerReturned,
+    TurnTimedOut,
+    private_card,
+    public_board,
+)
 
-from . import board as drawing
 from ...deadline_text import MOVED_MIN
-from .dms import MenuMixin
-from .lobby import lobby_markup, lobby_text
 from ...names import isolate
+from ..hints import Gettext
+from . import board as drawing
+from .dms import MenuMixin
+from .live import NoirLive
+from .lobby import lobby_markup, lobby_text
 from .names import SUSPECTS, suspect_name
 from .news import cancelled_text, news_lines, result_text
 from .views import caption, identity_text
+
+if TYPE_CHECKING:
+    from ..hints import Out
 
 logger = logging.getLogger(__name__)
 
@@ -35,13 +58,13 @@ KEY = "board"
 class NoirPresenter(MenuMixin):
     TIMING_KEYS: tuple[str, ...] = ("turn",)
 
-    def __init__(self, out) -> None:
+    def __init__(self, out: Out) -> None:
         self.out = out
         self.tr = out.tr
 
     # --- what the shared adapter asks of every game ----------------------------------------------
     @staticmethod
-    def table_text(_, st: NoirState, until: str | None = None) -> str:
+    def table_text(_: Gettext, st: NoirState, until: str | None = None) -> str:
         """The board as text with its caption (the onlookers' table, the text fallback)."""
         b = public_board(st)
         names = [suspect_name(_, s) for s in range(len(SUSPECTS))]
@@ -50,7 +73,7 @@ class NoirPresenter(MenuMixin):
         body = f"<pre>{escape(grid)}</pre>\n{escape(legend)}\n" if grid else ""
         return body + caption(_, st, b, until)
 
-    def restarted(self, g, now) -> None:
+    def restarted(self, g: NoirLive, now: datetime) -> None:
         """Nothing runs on a clock between two commands, but the last step's messages may have
         been lost with the process (NOIR-X32): the board is shown again from the state (its
         caption's last-action line carries the last news), every open menu is edited to the
@@ -62,7 +85,7 @@ class NoirPresenter(MenuMixin):
             self.show_board(g, _, st)
             self.sync_menus(g, _, None, st, [], refresh=True)
 
-    def deadline_moved(self, g) -> None:
+    def deadline_moved(self, g: NoirLive) -> None:
         """BOT-X01 moved the running turn's deadline on (its messages waited in the Sender):
         the board's caption and the open menus show the new end once, when it moved by
         :data:`~bot.deadline_text.MOVED_MIN` seconds or more from what they show (BOT-X03)."""
@@ -74,24 +97,24 @@ class NoirPresenter(MenuMixin):
         self.show_board(g, _, st)
         self.sync_menus(g, _, None, st, [], refresh=True)
 
-    def present(self, g, before, after: NoirState, events: list) -> None:
+    def present(self, g: NoirLive, before: NoirState | None, after: NoirState,
+                events: Sequence[Event]) -> None:
         _ = self.tr.get(g.locale)
         for e in events:
-            name = type(e).__name__
-            if name == "IdentityCard" and isinstance(e.audience, Private):
+            if isinstance(e, IdentityCard) and isinstance(e.audience, Private):
                 self.out.dm(e.audience.user_id, identity_text(
                     _, after, private_card(after, e.audience.user_id)),
                     self.out.with_webapp(_, g, None))  # the live table, when configured
-            elif name in ("GameCreated", "PlayerJoined", "PlayerLeft") and after.phase == "lobby":
+            elif isinstance(e, GameCreated | PlayerJoined | PlayerLeft) and after.phase == "lobby":
                 self.refresh_lobby(g, _, after)
-            elif name == "GameStarted":
+            elif isinstance(e, GameStarted):
                 self.close_lobby(g, _("🎲 The game has started: {names}").format(
                     names=", ".join(isolate(after.players[u].name) for u in after.order)))
-            elif name == "TurnTimedOut" and e.auto_pass and not e.auto:
+            elif isinstance(e, TurnTimedOut) and e.auto_pass and not e.auto:
                 self.away_prompt(g, _, e.player)
-            elif name == "GameCancelled":
+            elif isinstance(e, GameCancelled):
                 self.cancelled(g, _, before, after, e)
-            elif name == "PlayerReturned" and e.player in (g.ui.get("unreachable") or []):
+            elif isinstance(e, PlayerReturned) and e.player in (g.ui.get("unreachable") or []):
                 self._resend(g, _, after, e.player)  # the menus follow below
         if after.phase in ("play", "ended") and events:
             self.show_board(g, _, after)
@@ -100,11 +123,11 @@ class NoirPresenter(MenuMixin):
                 self.out.group(g, "\n".join(lines))
             self.sync_menus(g, _, before, after, events)
         for e in events:
-            if type(e).__name__ == "GameEnded":
+            if isinstance(e, GameEnded):
                 self.out.group(g, result_text(_, after, e), merge=False)
 
     # --- the lobby and the end -------------------------------------------------------------------
-    def refresh_lobby(self, g, _, st: NoirState) -> None:
+    def refresh_lobby(self, g: NoirLive, _: Gettext, st: NoirState) -> None:
         text = lobby_text(_, self.tr.nget(g.locale), st)
         markup = lobby_markup(_, g.id, self.out.deep_link(f"join_{g.id}"))
         if self.out.ref(g, "lobby") is None:
@@ -113,11 +136,12 @@ class NoirPresenter(MenuMixin):
         else:
             self.out.edit(g, "lobby", g.chat_id, text, markup)
 
-    def close_lobby(self, g, text: str) -> None:
+    def close_lobby(self, g: NoirLive, text: str) -> None:
         if self.out.ref(g, "lobby") is not None:
             self.out.edit(g, "lobby", g.chat_id, text, None)
 
-    def cancelled(self, g, _, before, st: NoirState, e) -> None:
+    def cancelled(self, g: NoirLive, _: Gettext, before: NoirState | None, st: NoirState,
+                  e: GameCancelled) -> None:
         text = cancelled_text(_, e.reason)
         if e.reason == "bot_removed":
             for uid in st.players:
@@ -130,7 +154,7 @@ class NoirPresenter(MenuMixin):
         self.out.group(g, text)
         self.sync_menus(g, _, before, st, [])
 
-    def unreachable(self, g, user_id: int) -> None:
+    def unreachable(self, g: NoirLive, user_id: int) -> None:
         """A DM to ``user_id`` failed with 403: the group is told once (his turns time out and
         then pass by themselves, NOIR-Q21; writing to the bot brings him back)."""
         st = g.state
@@ -144,7 +168,7 @@ class NoirPresenter(MenuMixin):
                             "{name}, open a private chat with me and press «Start».").format(
             name=isolate(st.players[user_id].name)))
 
-    def reached(self, g, user_id: int) -> None:
+    def reached(self, g: NoirLive, user_id: int) -> None:
         """NOIR-X31: a player told unreachable wrote to the bot (/start, any message): he is
         reachable again and gets his identity card and his current menu again."""
         st = g.state
@@ -154,7 +178,7 @@ class NoirPresenter(MenuMixin):
         self._resend(g, _, st, user_id)
         self.sync_menus(g, _, None, st, [])
 
-    def _resend(self, g, _, st: NoirState, uid: int) -> None:
+    def _resend(self, g: NoirLive, _: Gettext, st: NoirState, uid: int) -> None:
         """Mark ``uid`` reachable, DM his identity card again and forget his menu (its send
         failed), so the next ``sync_menus`` sends it anew."""
         g.ui["unreachable"] = [u for u in g.ui.get("unreachable") or [] if u != uid]
@@ -170,7 +194,7 @@ class NoirPresenter(MenuMixin):
             self.out.on_ui_change(g)
 
     # --- the board -------------------------------------------------------------------------------
-    def show_board(self, g, _, st: NoirState) -> None:
+    def show_board(self, g: NoirLive, _: Gettext, st: NoirState) -> None:
         if g.ui.get("board_text"):
             return self._text_board(g, _, st)
         b = public_board(st)
@@ -195,7 +219,7 @@ class NoirPresenter(MenuMixin):
                 reply_markup=link), g.chat_id)
             fut.add_done_callback(lambda f: self._sent(g, st, f, edit=True))
 
-    def _sent(self, g, st: NoirState, fut, edit: bool = False) -> None:
+    def _sent(self, g: NoirLive, st: NoirState, fut: asyncio.Future[Any], edit: bool = False) -> None:
         """A photo that did not go (None or an error): the board goes as text from now on.
         One edit that did not go is no proof (a retried edit whose first attempt went through
         is "not modified"; Telegram may be away a while): the board stays a photo and its next
@@ -218,7 +242,7 @@ class NoirPresenter(MenuMixin):
             self.out.on_ui_change(g)
         self._text_board(g, self.tr.get(g.locale), g.state or st)
 
-    def _text_board(self, g, _, st: NoirState) -> None:
+    def _text_board(self, g: NoirLive, _: Gettext, st: NoirState) -> None:
         text = self.table_text(_, st, self.until(g))
         link = self.out.with_webapp(_, g, None, group=True) if not st.over else None
         if self.out.ref(g, KEY) is None:

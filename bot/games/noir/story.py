@@ -24,10 +24,6 @@ from .names import role_name, suspect_name
 Gettext = Callable[[str], str]
 NAME_LIMIT = 40  # characters of a player's name
 
-#: events that change nothing on the board: not a step of the replay
-QUIET = frozenset({"TimerArmed", "TurnStarted", "Paused", "Resumed", "PlayerReturned",
-                   "IdentityCard", "HandDealt", "CancelOffered", "PlayerJoined", "PlayerLeft",
-                   "GameCreated"})
 CAUSES = {"kill": N_("killed"), "shot": N_("shot"), "bomb": N_("blown up"),
           "threat": N_("threat carried out")}
 TOKENS = {"bomb": N_("bomb"), "threat": N_("threat"), "shield": N_("shield")}
@@ -101,8 +97,9 @@ class _Reader:
         self._ = _
         self.s = Story()
         self.ident: dict[int, int | None] = {}
-        self.turn, self.player = 0, None
-        self.move: Move | None = None
+        self.turn = 0
+        self.player: int | None = None
+        self.move = Move(0, 0, None)  # entry() starts each command's move before its events
         self.pending: dict[int, int] = {}  # user -> his IdentityChanged line in this move
 
     # --- words -----------------------------------------------------------------------------
@@ -126,7 +123,6 @@ class _Reader:
         return next((u for u, s in self.ident.items() if s == suspect), None)
 
     def line(self, text: str) -> None:
-        assert self.move is not None
         self.move.lines.append(text)
 
     # --- the walk --------------------------------------------------------------------------
@@ -140,16 +136,16 @@ class _Reader:
         if self.move.lines:
             self.s.moves.append(self.move)
 
-    def on_PlayerJoined(self, e) -> None:
+    def on_PlayerJoined(self, e: dict[str, Any]) -> None:
         self.s.names[int(e["user_id"])] = str(e.get("name", ""))
 
-    def on_GameStarted(self, e) -> None:
+    def on_GameStarted(self, e: dict[str, Any]) -> None:
         self.s.order = [(int(u), str(r)) for u, r in e.get("order", ())]
         self.s.arrests_needed = int(e.get("arrests_needed") or 0)
         self.s.points_needed = int(e.get("points_needed") or 0)
         self.s.fate = {u: set() for u, _r in self.s.order}
 
-    def on_IdentityCard(self, e) -> None:
+    def on_IdentityCard(self, e: dict[str, Any]) -> None:
         uid = int(e["audience"]["user_id"])
         suspect = e.get("suspect")
         self.s.cards.append(Card(self.move.seq, self.turn, uid, str(e.get("role", "")), suspect,
@@ -162,17 +158,17 @@ class _Reader:
         self.ident[uid] = suspect
         self.s.last[uid] = suspect
 
-    def on_HandDealt(self, e) -> None:
+    def on_HandDealt(self, e: dict[str, Any]) -> None:
         uid = int(e["audience"]["user_id"])
         self.s.cards.append(Card(self.move.seq, self.turn, uid, "profiler", self.ident.get(uid),
                                  (), hand=tuple(e.get("cards", ()))))
 
-    def on_CancelOffered(self, e) -> None:
+    def on_CancelOffered(self, e: dict[str, Any]) -> None:
         uid = int(e["audience"]["user_id"])
         self.s.cards.append(Card(self.move.seq, self.turn, uid, "suit", self.ident.get(uid), (),
                                  cancel=e.get("suspect")))
 
-    def on_TurnStarted(self, e) -> None:
+    def on_TurnStarted(self, e: dict[str, Any]) -> None:
         """A new turn: what the command did before it stays in the turn before."""
         self.turn += 1
         self.s.turns = self.turn
@@ -182,7 +178,7 @@ class _Reader:
             self.pending = {}
         self.move = Move(self.move.seq, self.turn, self.player)
 
-    def on_TurnTimedOut(self, e) -> None:
+    def on_TurnTimedOut(self, e: dict[str, Any]) -> None:
         _ = self._
         if e.get("auto"):
             self.line(_("⏭ {player}: turn passed (auto-pass)").format(player=self.who(e["player"])))
@@ -192,16 +188,16 @@ class _Reader:
                 text += " · " + _("auto-pass from now on")
             self.line(text)
 
-    def on_PlayerReturned(self, e) -> None:
+    def on_PlayerReturned(self, e: dict[str, Any]) -> None:
         self.line(self._("↩️ {player} is back").format(player=self.who(e["player"])))
 
-    def on_Paused(self, e) -> None:
+    def on_Paused(self, e: dict[str, Any]) -> None:
         self.line(self._("⏸ The game is paused."))
 
-    def on_Resumed(self, e) -> None:
+    def on_Resumed(self, e: dict[str, Any]) -> None:
         self.line(self._("▶️ The game goes on."))
 
-    def on_Shifted(self, e) -> None:
+    def on_Shifted(self, e: dict[str, Any]) -> None:
         _ = self._
         index = int(e["index"])
         line = (_("row {n}") if e["line"] == "row" else _("column {n}")).format(
@@ -209,17 +205,17 @@ class _Reader:
         self.line(_("↔️ {player}: shift of {line} by {by}").format(
             player=self.who(e["player"]), line=line, by=f"{int(e['by']):+d}"))
 
-    def on_Collapsed(self, e) -> None:
+    def on_Collapsed(self, e: dict[str, Any]) -> None:
         _ = self._
         self.line(_("🧱 {player}: collapse, the grid is now {rows}×{cols}; removed: {list}").format(
             player=self.who(e["player"]), rows=e["rows"], cols=e["cols"],
             list=", ".join(self.sus(s) for s in e.get("removed", ())) or "—"))
 
-    def on_Swapped(self, e) -> None:
+    def on_Swapped(self, e: dict[str, Any]) -> None:
         self.line(self._("🔀 {player}: swap of {a} and {b}").format(
             player=self.who(e["player"]), a=self.sus(e["first"]), b=self.sus(e["second"])))
 
-    def on_ThreatsPlaced(self, e) -> None:
+    def on_ThreatsPlaced(self, e: dict[str, Any]) -> None:
         _ = self._
         text = _("❗ {player}: threats on {list}").format(
             player=self.who(e["player"]), list=", ".join(self.sus(s) for s in e["targets"]))
@@ -227,15 +223,15 @@ class _Reader:
             text += " · " + _("by the timeout")
         self.line(text)
 
-    def on_ThreatsSkipped(self, e) -> None:
+    def on_ThreatsSkipped(self, e: dict[str, Any]) -> None:
         self.line(self._("❗ {player}: no suspect could take a threat").format(
             player=self.who(e["player"])))
 
-    def on_BombPlaced(self, e) -> None:
+    def on_BombPlaced(self, e: dict[str, Any]) -> None:
         self.line(self._("💣 {player}: bomb on {suspect}").format(
             player=self.who(e["player"]), suspect=self.sus(e["target"])))
 
-    def on_Detonated(self, e) -> None:
+    def on_Detonated(self, e: dict[str, Any]) -> None:
         _ = self._
         text = _("💥 {player}: detonation of the bomb on {suspect}").format(
             player=self.who(e["player"]), suspect=self.sus(e["bomb"]))
@@ -244,29 +240,29 @@ class _Reader:
                 list=" → ".join(self.sus(s) for s in e["chain"]))
         self.line(text)
 
-    def on_Shot(self, e) -> None:
+    def on_Shot(self, e: dict[str, Any]) -> None:
         self.line(self._("🎯 {player}: shot at {suspect}").format(
             player=self.who(e["player"]), suspect=self.sus(e["target"])))
 
-    def on_KillAttempted(self, e) -> None:
+    def on_KillAttempted(self, e: dict[str, Any]) -> None:
         self.line(self._("🔪 {player}: kill of {suspect}").format(
             player=self.who(e["player"]), suspect=self.sus(e["target"])))
 
-    def on_TokenMoved(self, e) -> None:
+    def on_TokenMoved(self, e: dict[str, Any]) -> None:
         _ = self._
         self.line(_("↪️ {player}: {token} moved from {a} to {b}").format(
             player=self.who(e["player"]), token=_(TOKENS.get(e["kind"], e["kind"])),
             a=self.sus(e["source"]), b=self.sus(e["dest"])))
 
-    def on_ShieldPlaced(self, e) -> None:
+    def on_ShieldPlaced(self, e: dict[str, Any]) -> None:
         self.line(self._("🛡 {player}: protection of {suspect}").format(
             player=self.who(e["player"]), suspect=self.sus(e["target"])))
 
-    def on_ShieldRemoved(self, e) -> None:
+    def on_ShieldRemoved(self, e: dict[str, Any]) -> None:
         self.line(self._("🛡 {player}: protection taken off {suspect}").format(
             player=self.who(e["player"]), suspect=self.sus(e["target"])))
 
-    def on_IdentityChanged(self, e) -> None:
+    def on_IdentityChanged(self, e: dict[str, Any]) -> None:
         _ = self._
         uid = int(e["player"])
         if e.get("reason") == "chose":
@@ -276,40 +272,41 @@ class _Reader:
         self.line(text)
         self.pending[uid] = len(self.move.lines) - 1
 
-    def on_Accused(self, e) -> None:
+    def on_Accused(self, e: dict[str, Any]) -> None:
         _ = self._
         verdict = _("a hit") if e.get("hit") else _("a miss")
         self.line(_("☝️ {player}: accusation of {suspect} — {verdict}").format(
             player=self.who(e["player"]), suspect=self.sus(e["target"]), verdict=verdict))
 
-    def on_AutopsyDone(self, e) -> None:
+    def on_AutopsyDone(self, e: dict[str, Any]) -> None:
         self.line(self._("🔬 {player}: autopsy of {suspect}; mafiosi next to him: {roles}").format(
             player=self.who(e["player"]), suspect=self.sus(e["target"]),
             roles=self.roles(e.get("mafiosi", ()))))
 
-    def on_Interrogated(self, e) -> None:
+    def on_Interrogated(self, e: dict[str, Any]) -> None:
         self.line(self._("🗂 {player}: interrogation about {suspect}; next to him: {roles}").format(
             player=self.who(e["player"]), suspect=self.sus(e["suspect"]),
             roles=self.roles(e.get("near", ()))))
 
-    def on_Profiled(self, e) -> None:
+    def on_Profiled(self, e: dict[str, Any]) -> None:
         self.line(self._("🧩 {player}: profiling with {suspect}; mafiosi next to him: {roles}")
                   .format(player=self.who(e["player"]), suspect=self.sus(e["card"]),
                           roles=self.roles(e.get("mafiosi", ()))))
 
-    def on_WindowOpened(self, e) -> None:
+    def on_WindowOpened(self, e: dict[str, Any]) -> None:
         self.line(self._("🛡 {suspect} is protected: {role} may cancel the attack").format(
             suspect=self.sus(e["suspect"]), role=role_name(self._, "suit")))
 
-    def on_KillCancelled(self, e) -> None:
+    def on_KillCancelled(self, e: dict[str, Any]) -> None:
         self.line(self._("🛡 {role}: the attack on {suspect} is cancelled").format(
             suspect=self.sus(e["suspect"]), role=role_name(self._, "suit")))
 
-    def on_SuspectKilled(self, e) -> None:
+    def on_SuspectKilled(self, e: dict[str, Any]) -> None:
         _ = self._
         suspect = int(e["suspect"])
+        cause: str = e.get("cause", "")
         text = _("☠️ {suspect} dies ({cause})").format(
-            suspect=self.sus(suspect), cause=_(CAUSES.get(e.get("cause"), e.get("cause", ""))))
+            suspect=self.sus(suspect), cause=_(CAUSES.get(cause, cause)))
         owner = self.owner(suspect)
         if owner is not None:
             text += " · " + _("the identity of {player}").format(player=self.who(owner))
@@ -317,7 +314,7 @@ class _Reader:
         text += " · " + _("dead {p}/{pn}").format(p=e.get("points"), pn=self.s.points_needed)
         self.line(text)
 
-    def on_Arrested(self, e) -> None:
+    def on_Arrested(self, e: dict[str, Any]) -> None:
         _ = self._
         role = str(e["role"])
         uid = next((u for u, r in self.s.order if r == role), None)
@@ -331,20 +328,20 @@ class _Reader:
         text += " · " + _("arrests {a}/{an}").format(a=e.get("arrests"), an=self.s.arrests_needed)
         self.line(text)
 
-    def on_TokensCleared(self, e) -> None:
+    def on_TokensCleared(self, e: dict[str, Any]) -> None:
         _ = self._
         what = _("bombs") if e.get("kind") == "bomb" else _("threats")
         self.line(_("🧹 The {tokens} leave the board: {list}").format(
             tokens=what, list=", ".join(self.sus(s) for s in e.get("suspects", ())) or "—"))
 
-    def on_GameEnded(self, e) -> None:
+    def on_GameEnded(self, e: dict[str, Any]) -> None:
         s = self.s
         s.outcome = e.get("outcome")
         s.arrests, s.points = int(e.get("arrests") or 0), int(e.get("points") or 0)
         for uid, _role, suspect in e.get("identities", ()):
             s.last[int(uid)] = suspect
 
-    def on_GameCancelled(self, e) -> None:
+    def on_GameCancelled(self, e: dict[str, Any]) -> None:
         self.s.cancelled = True
 
 

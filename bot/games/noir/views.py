@@ -84,7 +84,8 @@ def identity_text(_: Gettext, st: NoirState, card: PrivateCard) -> str:
     """A player's identity card (NOIR-05): his role, his suspect, his teammates' suspects."""
     lines = [_("Your role: {role}.").format(role=role_name(_, card.role))]
     if card.suspect is not None:
-        lines.append(_("You are {suspect}.").format(suspect=f"<b>{escape(suspect_name(_, card.suspect))}</b>"))
+        lines.append(_("You are {suspect}.").format(
+            suspect=f"<b>{escape(suspect_name(_, card.suspect))}</b>"))
     for uid, role, suspect in card.teammates:
         who = isolate(st.players[uid].name)
         if suspect is None:

@@ -25,14 +25,24 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from engine.noir import NoirState, Role, cell_name, legal_actions, private_card, public_board
+from engine.noir import (
+    NoirState,
+    PrivateCard,
+    PublicBoard,
+    Role,
+    cell_name,
+    legal_actions,
+    private_card,
+    public_board,
+)
 
-from ...callbacks import Act
 from ...names import isolate_plain
-from ..spec import Viewer
+from ..hints import Gettext
+from ..spec import Viewer, act_of
 from . import board as drawing
 from . import choices
 from .drafting import draft
+from .live import NoirLive
 from .menus import view as menu_view
 from .names import role_name, suspect_name
 from .views import last_action_line, score_line
@@ -52,8 +62,8 @@ class NoirWebView:
     """NOIR's view for the page: ``table`` and ``buttons`` (the shapes in docs/miniapp.md)."""
 
     # --- the table -------------------------------------------------------------------------
-    def table(self, _, st: NoirState, viewer: Viewer, events: Sequence[Event],
-              g=None) -> dict:
+    def table(self, _: Gettext, st: NoirState, viewer: Viewer, events: Sequence[Event],
+              g: NoirLive | None = None) -> dict[str, Any]:
         """The board as ``viewer`` may see it: ``kind`` 'noir', ``grid`` rows of cells
         {s, name, cell, dead, arrested, bomb, threat, shield, asked, last} (+ ``own``/``mate``
         for a player's own and his teammates' suspects, ``picked`` for his draft's),
@@ -126,10 +136,11 @@ class NoirWebView:
         return out
 
     @staticmethod
-    def role_json(_, role: str) -> dict:
+    def role_json(_: Gettext, role: str) -> dict[str, Any]:
         return {"id": role, "name": role_name(_, role), "team": Role(role).team.value}
 
-    def who(self, _, st: NoirState, uid: int, role: str, suspect: int | None) -> dict:
+    def who(self, _: Gettext, st: NoirState, uid: int, role: str, suspect: int | None
+            ) -> dict[str, Any]:
         """A player, his role and his suspect (its cell while it is on the grid)."""
         out: dict[str, Any] = {"name": st.players[uid].name, "role": self.role_json(_, role),
                                "suspect": None}
@@ -138,7 +149,7 @@ class NoirWebView:
                               "cell": self.cell_of(st, suspect)}
         return out
 
-    def card_json(self, _, st: NoirState, card) -> dict:
+    def card_json(self, _: Gettext, st: NoirState, card: PrivateCard) -> dict[str, Any]:
         """A player's own identity card (NOIR-05, 36): his role and suspect, his teammates'
         suspects, the Profiler's hand."""
         me = self.who(_, st, card.user_id, card.role, card.suspect)
@@ -155,7 +166,7 @@ class NoirWebView:
         return None
 
     @staticmethod
-    def phase_name(_, st: NoirState) -> str:
+    def phase_name(_: Gettext, st: NoirState) -> str:
         if st.phase == "lobby":
             return _("Lobby")
         if st.over:
@@ -163,12 +174,12 @@ class NoirWebView:
         return "NOIR"
 
     @staticmethod
-    def outcome_text(_, outcome: str | None) -> str | None:
+    def outcome_text(_: Gettext, outcome: str | None) -> str | None:
         return {"agents": _("The agents win."), "mafia": _("The mafia wins."),
                 "draw": _("A draw: both thresholds at once.")}.get(outcome or "")
 
     @staticmethod
-    def turn_line(_, st: NoirState, b) -> str | None:
+    def turn_line(_: Gettext, st: NoirState, b: PublicBoard) -> str | None:
         """Whose turn it is (or the Suit's window), without the seconds (the page counts)."""
         if b.outcome or b.current is None or st.over:
             return None
@@ -178,23 +189,24 @@ class NoirWebView:
         return _("{name}'s turn.").format(name=isolate_plain(st.players[b.current].name))
 
     # --- the buttons -----------------------------------------------------------------------
-    def buttons(self, _, st: NoirState, viewer: Viewer, g=None) -> list[dict]:
+    def buttons(self, _: Gettext, st: NoirState, viewer: Viewer, g: NoirLive | None = None
+                ) -> list[dict[str, Any]]:
         """The DM menu's buttons of ``viewer``'s current draft as page buttons [{a, t, s, d,
-        label, kind}] (``d``: :meth:`draft_tag`): ``kind`` 'cell' for a legal cell of the picker (``t``: the suspect),
-        'back' for «Back», 'turn' for the rest; «I'm back» ('control', ``s`` 0) for a player
-        whose turns pass by themselves (NOIR-Q21)."""
+        label, kind}] (``d``: :meth:`draft_tag`): ``kind`` 'cell' for a legal cell of the
+        picker (``t``: the suspect), 'back' for «Back», 'turn' for the rest; «I'm back»
+        ('control', ``s`` 0) for a player whose turns pass by themselves (NOIR-Q21)."""
         p = st.players.get(viewer.user_id)
         if g is None or p is None or viewer.kind != "player" or st.phase != "play":
             return []
-        out: list[dict] = []
+        out: list[dict[str, Any]] = []
         d = draft(g, viewer.user_id)
         tag = self.draft_tag(g, viewer.user_id)
         _text, markup = menu_view(_, st, viewer.user_id, d, g.id)
         grid = [set(row) for row in st.grid]
         for row in markup.inline_keyboard if markup is not None else ():
-            acts = [Act.unpack(btn.callback_data) for btn in row]
+            acts = [act_of(btn) for btn in row]
             picker = all(a.a in ("c", "u") for a in acts) and {a.t for a in acts} in grid
-            for btn, act in zip(row, acts):
+            for btn, act in zip(row, acts, strict=True):
                 if act.a == "u":
                     continue  # a cell that cannot be chosen now: drawn, not tappable
                 kind = "cell" if picker else "back" if act.a == "b" else "turn"
@@ -206,7 +218,7 @@ class NoirWebView:
         return out
 
     @staticmethod
-    def draft_tag(g, uid: int) -> str:
+    def draft_tag(g: NoirLive, uid: int) -> str:
         """A short tag of ``uid``'s draft: the page sends it back with a tap, and a tap made
         on another draft than the one it was drawn for (the DM menu moved on meanwhile: the
         same step stamp, another sub-view) is out of date instead of meaning something else."""

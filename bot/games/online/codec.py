@@ -4,10 +4,11 @@ tap by tap before they go to the engine at once."""
 
 from __future__ import annotations
 
-from engine import ChooseBestMove, IllegalCommand, NightAction, TapLift, TapVote, legal_actions
+from engine import ChooseBestMove, IllegalCommand, NightAction, TapLift, TapVote
 
 from ... import drafts
 from ..mafia.codec import MafiaCodec, Press
+from .views import legal_actions
 
 
 class OnlineCodec(MafiaCodec):
@@ -38,7 +39,8 @@ class OnlineCodec(MafiaCodec):
 
     async def best_move_pick(self, press: Press) -> str:
         """ONLINE-08: the victim taps three names one by one (a draft, bot/drafts.py, kept with
-        the game until the third), then the three go to the engine at once. Raises IllegalCommand as the engine does."""
+        the game until the third), then the three go to the engine at once. Raises
+        IllegalCommand as the engine does."""
         g, st, uid, _ = press.g, press.st, press.user_id, press._
         if st.speaker != uid:
             return _("It's not your turn.")

@@ -3,20 +3,30 @@ preliminary and final taps, the lift decision, the best move and its score, misf
 
 from __future__ import annotations
 
-from engine import Team, OnlinePhase
+from typing import TYPE_CHECKING
+
+from engine import GameState, OnlinePhase, Team
+from engine.mafia import events as ev
+from engine.online import events as oev
 
 from ... import drafts
 from ...texts import label
+from ..hints import Gettext
+from ..mafia.base import Markup
 from ..mafia.presenter import MafiaPresenter
 from . import views as vo
+
+if TYPE_CHECKING:
+    from ..hints import Live
 
 
 class OnlinePresenter(MafiaPresenter):
     """Renders an online game: the mafia presentation with the online phases and results."""
 
-    TIMING_KEYS = ("discussion", "defence", "last_word", "lift", "night", "meeting")
+    TIMING_KEYS: tuple[str, ...] = ("discussion", "defence", "last_word", "lift", "night", "meeting")
 
-    def phase_started(self, g, _, before, st, e) -> bool:
+    def phase_started(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: ev.PhaseStarted) -> bool:
         phase = e.phase
         if phase not in ("discussion", "revote", "lift_vote", "best_move"):
             return False
@@ -27,6 +37,8 @@ class OnlinePresenter(MafiaPresenter):
             self.standing(g, "lift", vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
         elif phase == "best_move":
             victim = e.speaker
+            if victim is None:
+                return True  # ONLINE-08: the best move is the first victim's; none, no move
             self.announce(g, _("🎯 {player}, the first victim of the mafia's shot, makes the best "
                             "move: he names three players he takes for black ({s} s).").format(
                                 player=label(st, victim), s=e.seconds))
@@ -36,41 +48,45 @@ class OnlinePresenter(MafiaPresenter):
             self.keep(g, "best_move", fut)
         return True
 
-    def ballot_view(self, g, _, st) -> str:
+    def ballot_view(self, g: Live, _: Gettext, st: GameState) -> str:
         """The open ballot with its length and its end as clock time (BOT-X03)."""
         return self.with_end(g, _, st, vo.ballot_text(_, st), "ballot")
 
-    def clock_key(self, st) -> str | None:
+    def clock_key(self, st: GameState) -> str | None:
         if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
             return "ballot"
         return super().clock_key(st)
 
-    def clock_view(self, g, _, st):
+    def clock_view(self, g: Live, _: Gettext, st: GameState) -> tuple[str, str, Markup] | None:
         if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
             return "ballot", self.ballot_view(g, _, st), vo.ballot_keyboard(_, g.id, st)
         return super().clock_view(g, _, st)
 
-    def refresh_best_move(self, g, st, uid: int) -> None:
+    def refresh_best_move(self, g: Live, st: GameState, uid: int) -> None:
         _ = self.tr.get(g.locale)
         ref = self.ref(g, "best_move")
         if ref is not None:
             self.sender.edit_markup(uid, ref, vo.best_move_keyboard(_, g.id, st, uid,
                                                                     drafts.best_move(g)))
 
-    def on_VoteTapped(self, g, _, before, st, e):
+    def on_VoteTapped(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: oev.VoteTapped) -> None:
         if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE):
             self.live_edit(g, "ballot", self.ballot_view(g, _, st), vo.ballot_keyboard(_, g.id, st))
 
-    def on_LiftCalled(self, g, _, before, st, e):
+    def on_LiftCalled(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: oev.LiftCalled) -> None:
         self.announce(g, _("⚖️ Tie between {list}: each defends, then everyone decides whether to lift "
                         "them all from the table.").format(
                             list=", ".join(label(st, c) for c in e.candidates)))
 
-    def on_LiftTapped(self, g, _, before, st, e):
+    def on_LiftTapped(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: oev.LiftTapped) -> None:
         if st.phase is OnlinePhase.LIFT_VOTE:
             self.live_edit(g, "lift", vo.lift_text(_, st), vo.lift_keyboard(_, g.id, st))
 
-    def on_VoteResult(self, g, _, before, st, e):
+    def on_VoteResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                      e: ev.VoteResult) -> None:
         lines = [_("🗳 Result of the vote:")]
         for cand, voters in e.tally:
             names = ", ".join(f"№{st.players[v].seat}" for v in voters)
@@ -79,18 +95,21 @@ class OnlinePresenter(MafiaPresenter):
             lines.append(_("Everyone passed."))
         self.edit(g, "ballot", g.chat_id, "\n".join(lines), None)
 
-    def on_ExcludeVoteResult(self, g, _, before, st, e):
+    def on_ExcludeVoteResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                             e: ev.ExcludeVoteResult) -> None:
         verdict = _("Lifted: {yes} «Lift» of {needed} needed.") if e.passed else \
             _("They stay: {yes} «Lift», {needed} needed.")
         self.edit(g, "lift", g.chat_id, _("⚖️ Lift {list}?").format(
             list=", ".join(label(st, u) for u in e.candidates)) + "\n" +
             verdict.format(yes=e.yes, needed=e.needed), None)
 
-    def on_Misfire(self, g, _, before, st, e):
+    def on_Misfire(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                   e: oev.Misfire) -> None:
         self.announce(g, _("🔫 A misfire: the mafia's shots did not meet ({n} in a row; three in a "
                         "row and the town wins).").format(n=e.count))
 
-    def on_BestMove(self, g, _, before, st, e):
+    def on_BestMove(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                    e: oev.BestMove) -> None:
         ref = self.ref(g, "best_move")
         if ref is not None:
             self.sender.edit_markup(e.user_id, ref, None)
@@ -103,15 +122,16 @@ class OnlinePresenter(MafiaPresenter):
         else:
             self.announce(g, _("🎯 {player} makes no best move.").format(player=label(st, e.user_id)))
 
-    def on_PlayerAfk(self, g, _, before, st, e):
+    def on_PlayerAfk(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                     e: ev.PlayerAfk) -> None:
         self.announce(g, _("⚫ {player} is AFK: away too long, no longer waited for.").format(
             player=label(st, e.user_id)))
 
-    def result_head(self, _, st, e) -> str:
+    def result_head(self, _: Gettext, st: GameState, e: ev.GameEnded) -> str:
         """ONLINE-53: green for the town, red for the mafia (Q24)."""
         return _("🟢 <b>Town wins!</b>") if e.winner is Team.TOWN else _("🔴 <b>Mafia wins!</b>")
 
-    def result_extra(self, g, _, st) -> str | None:
+    def result_extra(self, g: Live, _: Gettext, st: GameState) -> str | None:
         """ONLINE-Q25: how many of the best move's three were black, shown only at the end."""
         bm = g.ui.get("best_move")
         if not bm or not bm[1]:

@@ -5,14 +5,28 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardMarkup
 
-from engine import GameState, Phase, legal_actions, OnlinePhase
+from engine import GameState, OnlinePhase
+from engine import legal_actions as engine_actions
 from engine.online import lift_needed
+from engine.online.actions import OnlineActions
 
 from ...callbacks import Act
-from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label
+from ...keyboards import InlineKeyboardBuilder
+from ...keyboards import plain_label as _plain_label
 from ...texts import label
+from ..hints import Gettext
 
 PRE, FINAL = "·", "✔"
+
+
+def legal_actions(st: GameState, uid: int) -> OnlineActions:
+    """``engine.legal_actions`` of an online game: the online preset's own
+    :class:`OnlineActions` (the open ballot, the lift, the best move). Raises TypeError for
+    another preset's state."""
+    la = engine_actions(st, uid)
+    if not isinstance(la, OnlineActions):
+        raise TypeError(f"not an online game: {st.ruleset}")
+    return la
 
 
 def _voters(st: GameState, votes: list[tuple[int, bool]]) -> str:
@@ -20,7 +34,7 @@ def _voters(st: GameState, votes: list[tuple[int, bool]]) -> str:
                      for v, fin in sorted(votes, key=lambda x: st.players[x[0]].seat))
 
 
-def ballot_text(_, st: GameState, final: bool = False) -> str:
+def ballot_text(_: Gettext, st: GameState, final: bool = False) -> str:
     """ONLINE-16..20: the live results, preliminary taps marked · and final ones ✔."""
     b = st.ballot
     if b.stage == "day":
@@ -46,7 +60,7 @@ def ballot_text(_, st: GameState, final: bool = False) -> str:
     return "\n".join(line for line in lines if line is not None)
 
 
-def ballot_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+def ballot_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     from engine.online import choices
 
@@ -59,7 +73,7 @@ def ballot_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
     return kb.as_markup()
 
 
-def lift_text(_, st: GameState) -> str:
+def lift_text(_: Gettext, st: GameState) -> str:
     """ONLINE-24, 32: Lift or Leave the tied candidates; ⌊N/2⌋+1 Lift votes lift them."""
     b = st.ballot
     lifts = [(u, fin) for u, (c, fin) in b.taps.items() if c is True]
@@ -73,14 +87,14 @@ def lift_text(_, st: GameState) -> str:
     ])
 
 
-def lift_keyboard(_, game_id: int, st: GameState) -> InlineKeyboardMarkup:
+def lift_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     kb.button(text=_("⬆️ Lift"), callback_data=Act(g=game_id, s=st.phase_seq, a="lift"))
     kb.button(text=_("⬇️ Leave"), callback_data=Act(g=game_id, s=st.phase_seq, a="leave"))
     return kb.as_markup()
 
 
-def best_move_keyboard(_, game_id: int, st: GameState, uid: int,
+def best_move_keyboard(_: Gettext, game_id: int, st: GameState, uid: int,
                        picked: list[int]) -> InlineKeyboardMarkup | None:
     """ONLINE-08: tap three players (✅ marks the picks so far), or skip."""
     la = legal_actions(st, uid)

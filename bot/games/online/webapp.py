@@ -4,21 +4,30 @@ picks (ONLINE-08), and their buttons."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine import GameState
+from engine.mafia.queries import LegalActions
+from engine.online.actions import OnlineActions
 
 from ...keyboards import plain_label
+from ..hints import Gettext
 from ..mafia.webapp import MafiaWebView
 from ..spec import Viewer
 
+if TYPE_CHECKING:
+    from ..hints import Live
+
 
 class OnlineWebView(MafiaWebView):
-    def table_extra(self, _, st: GameState, viewer: Viewer) -> dict:
+    def table_extra(self, _: Gettext, st: GameState, viewer: Viewer) -> dict:
         b = st.ballot
         if b is None:
             return {}
         taps = []
         for voter, (choice, final) in sorted(b.taps.items(),
                                              key=lambda kv: st.players[kv[0]].seat):
+            value: int | str | None
             if isinstance(choice, bool):  # the lift vote: True = Lift
                 value = "lift" if choice else "leave"
             else:
@@ -28,8 +37,11 @@ class OnlineWebView(MafiaWebView):
                            "candidates": [self.seat(st, c) for c in b.candidates],
                            "taps": taps}}
 
-    def own_buttons(self, _, st: GameState, viewer: Viewer, la, g=None) -> list[dict]:
-        out = []
+    def own_buttons(self, _: Gettext, st: GameState, viewer: Viewer, la: LegalActions,
+                    g: Live | None = None) -> list[dict]:
+        out: list[dict] = []
+        if not isinstance(la, OnlineActions):
+            return out  # not an online game's actions: no online buttons
         if la.ballot or la.ballot_pass:
             for uid in la.ballot:
                 out.append({"a": "tv", "t": st.players[uid].seat,

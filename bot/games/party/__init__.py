@@ -4,10 +4,10 @@ they are — the party game is what ``bot/games/mafia/`` renders without overrid
 from __future__ import annotations
 
 from ..mafia.codec import MafiaCodec
-from ..mafia.presenter import MafiaPresenter
 from ..mafia.deal import deal
-from ..spec import BotGame
+from ..mafia.presenter import MafiaPresenter
 from ..mafia.webapp import VIEW as WEBAPP
+from ..spec import BotGame
 
 GAME = BotGame(name="party", deal=deal, presenter=MafiaPresenter, codec=MafiaCodec(),
                webapp=WEBAPP)
