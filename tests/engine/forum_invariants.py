@@ -23,11 +23,37 @@ from __future__ import annotations
 from collections import Counter
 
 from engine import (
-    BallotCast, BestPlayerChosen, BestPlayerVoted, BonusResults, CheckResult, CheckRevealed,
-    CheckShrugged, ComparisonResult, GameEnded, GuessesRecorded, MafiaBlocked, NightActionAccepted,
-    NightDeaths, NightExtended, PhaseStarted, PlayerActive, PlayerEliminated, PlayerInactive,
-    PlayerRemoved, Private, Role, RolesRevealed, SideChosen, SleepwalkerRevealed, SuspectNamed,
-    Team, TieRevote, VictoryDeclared, VoteResult, WarningIssued, WerewolfTurned,
+    BallotCast,
+    BestPlayerChosen,
+    BestPlayerVoted,
+    BonusResults,
+    CheckResult,
+    CheckRevealed,
+    CheckShrugged,
+    ComparisonResult,
+    GameEnded,
+    GuessesRecorded,
+    MafiaBlocked,
+    NightActionAccepted,
+    NightDeaths,
+    NightExtended,
+    PhaseStarted,
+    PlayerActive,
+    PlayerEliminated,
+    PlayerInactive,
+    PlayerRemoved,
+    Private,
+    Role,
+    RolesRevealed,
+    SideChosen,
+    SleepwalkerRevealed,
+    SuspectNamed,
+    Team,
+    TieRevote,
+    VictoryDeclared,
+    VoteResult,
+    WarningIssued,
+    WerewolfTurned,
 )
 
 
@@ -121,7 +147,7 @@ def check_forum_game(po) -> Counter:  # noqa: C901  (one walk over the events, b
     by_command: dict[int, list] = {}
     for i, e in po.events:
         by_command.setdefault(i, []).append(e)
-    for i, events in sorted(by_command.items()):
+    for _, events in sorted(by_command.items()):
         mafia_out = False
         for k, e in enumerate(events):
             nxt = events[k + 1] if k + 1 < len(events) else None

@@ -14,9 +14,21 @@ from __future__ import annotations
 import random
 
 from engine import (
+    CastVote,
+    ChooseSide,
+    ComparePlayers,
+    DecideBonusRound,
+    Disqualify,
     ForumPhase,
-    CastVote, ChooseSide, ComparePlayers, DecideBonusRound, Disqualify, GameState, GuessRoles,
-    HostDecide, IssueWarning, NameSuspect, NightAction, Phase, RevealCheck, Role, Team,
+    GameState,
+    GuessRoles,
+    HostDecide,
+    IssueWarning,
+    NameSuspect,
+    NightAction,
+    RevealCheck,
+    Role,
+    Team,
     VoteBestPlayer,
 )
 from engine.forum.setup import OPTIONAL_ROLES, allowed_mafia

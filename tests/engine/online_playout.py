@@ -9,6 +9,7 @@ they agreed on; the first victim names three players or skips.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from engine import ChooseBestMove, GameState, MarkAfk, NightAction, TapLift, TapVote
 
@@ -89,7 +90,7 @@ def expected_tie(n: int, k: int, stage: str, same: bool) -> str:
     return "revote"
 
 
-def check_online_game(po) -> "Counter":
+def check_online_game(po) -> Counter:
     """The online preset's invariants, read off the event stream of one finished playout:
 
     * taps: a living voter taps at most twice per ballot, the first preliminary, the second
@@ -106,14 +107,32 @@ def check_online_game(po) -> "Counter":
     * the best move only by the victim of night 2's kill, three distinct living others or
       none (ONLINE-07, 08, Q12); AFK only for an OFFLINE living player (ONLINE-48).
     """
-    from collections import Counter
-
     from engine import (
-        BestMove, CheckResult, DayWithoutElimination, DonCheckResult, ExcludeVoteResult,
-        GameEnded, LiftCalled, LiftTapped, MafiaPicks, Misfire, NightAction,
-        NightActionAccepted, NightResult, PhaseStarted, PlayerActive, PlayerAfk,
-        PlayerEliminated, PlayerInactive, Private, RelayedMessage, Role, Team, TieRevote,
-        VoteResult, VoteTapped,
+        BestMove,
+        CheckResult,
+        DayWithoutElimination,
+        DonCheckResult,
+        ExcludeVoteResult,
+        GameEnded,
+        LiftCalled,
+        LiftTapped,
+        MafiaPicks,
+        Misfire,
+        NightAction,
+        NightActionAccepted,
+        NightResult,
+        PhaseStarted,
+        PlayerActive,
+        PlayerAfk,
+        PlayerEliminated,
+        PlayerInactive,
+        Private,
+        RelayedMessage,
+        Role,
+        Team,
+        TieRevote,
+        VoteResult,
+        VoteTapped,
     )
 
     st = po.state

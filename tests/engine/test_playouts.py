@@ -18,11 +18,36 @@ from collections import Counter
 import pytest
 
 from engine import (
-    CheckResult, DayWithoutElimination, DonCheckResult, ExcludeVoteResult, FoulCancelled,
-    FoulIssued, GameCancelled, GameEnded, HostAssigned, HostModeEnded, HostNext, MafiaPicks,
-    NightActionAccepted, NightResult, NotEnoughPlayers, Phase, PhaseStarted, PhaseTimeout,
-    PlayerEliminated, Private, RelayedMessage, Role, Team, TieRevote, VictoryDeclared, VoteResult,
-    VoteWindowOpened, command_from_dict, replay, to_dict,
+    CheckResult,
+    DayWithoutElimination,
+    DonCheckResult,
+    ExcludeVoteResult,
+    FoulCancelled,
+    FoulIssued,
+    GameCancelled,
+    GameEnded,
+    HostAssigned,
+    HostModeEnded,
+    HostNext,
+    MafiaPicks,
+    NightActionAccepted,
+    NightResult,
+    NotEnoughPlayers,
+    Phase,
+    PhaseStarted,
+    PhaseTimeout,
+    PlayerEliminated,
+    Private,
+    RelayedMessage,
+    Role,
+    Team,
+    TieRevote,
+    VictoryDeclared,
+    VoteResult,
+    VoteWindowOpened,
+    command_from_dict,
+    replay,
+    to_dict,
 )
 from engine.mafia.flow import winner
 
@@ -38,7 +63,7 @@ def seed_of(n: int, host: bool, i: int) -> int:
 
 def check_game(po: Playout) -> Counter:
     """All end-of-game invariants; returns a count of notable events for the coverage check."""
-    st = po.state
+    st = po.final
     flat = [e for _, e in po.events]
     if st.phase is Phase.CANCELLED:  # PARTY-X23: everybody went inactive
         assert isinstance(flat[-1], GameCancelled) and flat[-1].reason == "abandoned"
@@ -93,7 +118,7 @@ def test_random_playouts(n, host):
         po = play(seed_of(n, host, i), n, host=host, chaos=CHAOS[i % 3])
         if n < 5:
             assert isinstance(po.start_error, NotEnoughPlayers)
-            assert po.state.phase is Phase.LOBBY
+            assert po.final.phase is Phase.LOBBY
             continue
         assert po.start_error is None
         seen += check_game(po)
@@ -138,8 +163,8 @@ def check_club_game(po: Playout) -> Counter:
       judge only he fouls (CLUB-36, 37, 41, Q15, Q16);
     * day 1's lone nominee is never voted on, later ones leave; the last nominee has no window.
     """
-    st = po.state
-    role = {p.user_id: p.role for p in st.seated()}
+    st = po.final
+    role = {p.user_id: p.dealt_role for p in st.seated()}
     blacks = {u for u, r in role.items() if r.team is Team.MAFIA}
     seen: Counter = Counter()
     host = None
@@ -148,7 +173,7 @@ def check_club_game(po: Playout) -> Counter:
     disqualified: set[int] = set()
     cancelled: set[int] = set()
     silenced: set[int] = set()
-    shots: dict[int, int] = {}
+    shots: dict[int, int | None] = {}
     by_command: dict[int, list] = {}
     for i, e in po.events:
         by_command.setdefault(i, []).append(e)

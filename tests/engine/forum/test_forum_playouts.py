@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -28,7 +28,7 @@ from ..test_playouts import CHAOS, check_game
 GAMES = 60  # per table size: 9 sizes x 60 = 540 games, a third calm, a third with chaos
 
 
-@lru_cache(maxsize=None)  # the coverage test reads the same games again
+@cache  # the coverage test reads the same games again
 def forum_playout(n: int, i: int):
     seed = 3_000_000 + n * 1_000 + i
     options = random_options(random.Random(seed), n)

@@ -11,7 +11,14 @@ from __future__ import annotations
 import pytest
 
 from engine.noir import (
-    TABLES, CreateGame, IllegalCommand, Join, Role, StartGame, apply, legal_actions,
+    TABLES,
+    CreateGame,
+    IllegalCommand,
+    Join,
+    Role,
+    StartGame,
+    apply,
+    legal_actions,
 )
 from engine.noir.grid import cell_name, positions
 

@@ -10,10 +10,37 @@ import random
 from dataclasses import dataclass, field
 
 from engine.noir import (
-    TABLES, Accuse, AnswerCancel, Autopsy, ChangeIdentity, Collapse, CreateGame, Detonate,
-    IllegalCommand, Interrogate, Join, Kill, MoveToken, Pause, PlaceBomb, PlaceThreats, Profile,
-    Protect, Resume, ReturnToGame, Role, Shift, Shoot, StartGame, Swap, Team, TurnTimeout,
-    Unprotect, apply, chain_links, legal_actions,
+    TABLES,
+    Accuse,
+    AnswerCancel,
+    Autopsy,
+    ChangeIdentity,
+    Collapse,
+    CreateGame,
+    Detonate,
+    IllegalCommand,
+    Interrogate,
+    Join,
+    Kill,
+    MoveToken,
+    Pause,
+    PlaceBomb,
+    PlaceThreats,
+    Profile,
+    Protect,
+    Resume,
+    ReturnToGame,
+    Role,
+    Shift,
+    Shoot,
+    StartGame,
+    Swap,
+    Team,
+    TurnTimeout,
+    Unprotect,
+    apply,
+    chain_links,
+    legal_actions,
 )
 
 BASE = 1000
@@ -31,7 +58,7 @@ def deal(rng: random.Random, n: int, users: list[int]) -> StartGame:
     rng.shuffle(mafia)
     rng.shuffle(agents)
     mafia = [Role.KILLER] + mafia
-    order_roles = [r for pair in zip(mafia, agents) for r in pair]
+    order_roles = [r for pair in zip(mafia, agents, strict=True) for r in pair]
     users = list(users)
     rng.shuffle(users)
     size = TABLES[n].size

@@ -6,11 +6,33 @@ from __future__ import annotations
 import json
 
 from engine import (
+    ChooseBestMove,
+    GameCancelled,
+    GamePaused,
+    HostNext,
+    LiftCalled,
+    MarkActive,
+    MarkAfk,
+    MarkInactive,
+    NightAction,
+    NotAllowed,
+    NotInGame,
     OnlinePhase,
-    ChooseBestMove, GameCancelled, GamePaused, HostNext, LiftCalled, MarkActive, MarkAfk,
-    MarkInactive, NightAction, NotAllowed, NotInGame, Pause, Phase, PhaseClosed, PlayerActive,
-    PlayerAfk, PlayerDead, PlayerInactive, Resume, TapLift, TapVote, TargetNotAlive,
-    command_from_dict, legal_actions, replay, to_dict,
+    Pause,
+    Phase,
+    PhaseClosed,
+    PlayerActive,
+    PlayerAfk,
+    PlayerDead,
+    PlayerInactive,
+    Resume,
+    TapLift,
+    TapVote,
+    TargetNotAlive,
+    command_from_dict,
+    legal_actions,
+    replay,
+    to_dict,
 )
 from engine.online.actions import OnlineActions
 

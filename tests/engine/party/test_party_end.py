@@ -3,8 +3,23 @@
 from __future__ import annotations
 
 from engine import (
-    PUBLIC, CastVote, Continue, GameEnded, GameOver, MarkInactive, MarkReady, NightAction,
-    NotAllowed, Pause, Phase, PlayerDead, PlayerEliminated, Private, RelayMessage, Role, Team,
+    PUBLIC,
+    CastVote,
+    Continue,
+    GameEnded,
+    GameOver,
+    MarkInactive,
+    MarkReady,
+    NightAction,
+    NotAllowed,
+    Pause,
+    Phase,
+    PlayerDead,
+    PlayerEliminated,
+    Private,
+    RelayMessage,
+    Role,
+    Team,
     legal_actions,
 )
 from engine.mafia.events import CheckResult, MafiaPicks, NightActionAccepted, RelayedMessage
