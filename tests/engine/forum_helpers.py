@@ -80,7 +80,9 @@ class ForumTable(Table):
         if target is None:
             self.timeout()
         else:
-            self.act(self.role_seat(Role.COP), "block", target)
+            cop = self.role_seat(Role.COP)
+            assert cop is not None, "no Cop at this table"
+            self.act(cop, "block", target)
 
     def fnight(self, *, cop: int | None = None, kill: int | dict[int, int] | None = None,
                check: int | None = None, heal: int | None = None, slay: int | None = None,

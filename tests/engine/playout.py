@@ -69,7 +69,7 @@ from engine import (
 from engine.forum.events import AFTER_WIN_EVENTS
 
 from .forum_playout import AFTER_WIN_PHASES, forum_chaos, forum_options
-from .online_playout import online_chaos, online_options
+from .online_playout import Intent, online_chaos, online_options
 
 #: Commands only a living player may have accepted (the dead never act, PARTY-49).
 ACTING = (CastVote, CastExcludeVote, Nominate, NightAction, MarkReady, Continue, RelayMessage,
@@ -177,7 +177,7 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
 
     everyone = users + ([host_id] if host_id else [])
     strangers = everyone + [ADMIN_ID]
-    intent: dict[tuple[int, int], int | None] = {}  # (phase_seq, voter) -> chosen candidate
+    intent: Intent = {}  # (phase_seq, voter) -> chosen candidate, and the presets' plans
     for _ in range(max_steps):
         st = po.state
         assert st is not None

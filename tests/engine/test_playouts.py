@@ -112,7 +112,7 @@ def check_game(po: Playout) -> Counter:
 
 @pytest.mark.parametrize("host", [False, True], ids=["auto", "host"])
 @pytest.mark.parametrize("n", range(4, 13))
-def test_random_playouts(n, host):
+def test_random_playouts(n: int, host: bool) -> None:
     seen: Counter = Counter()
     for i in range(GAMES):
         po = play(seed_of(n, host, i), n, host=host, chaos=CHAOS[i % 3])
@@ -259,7 +259,7 @@ def check_club_game(po: Playout) -> Counter:
 
 @pytest.mark.parametrize("chaos", CHAOS)
 @pytest.mark.parametrize("host", [False, True], ids=["auto", "host"])
-def test_club_random_playouts(host, chaos):
+def test_club_random_playouts(host: bool, chaos: float) -> None:
     seen: Counter = Counter()
     for i in range(CLUB_GAMES):
         seed = 500_000 + host * 10_000 + CHAOS.index(chaos) * 1_000 + i
@@ -285,7 +285,7 @@ ONLINE_GAMES = 50           # per case: 6 sizes x 2 modes x 50 = 600 games (500 
 
 @pytest.mark.parametrize("host", [False, True], ids=["auto", "host"])
 @pytest.mark.parametrize("n", range(5, 11))
-def test_online_random_playouts(n, host):
+def test_online_random_playouts(n: int, host: bool) -> None:
     from .online_playout import check_online_game
 
     seen: Counter = Counter()
@@ -311,7 +311,7 @@ def test_online_random_playouts(n, host):
     assert seen["abandoned"] < ONLINE_GAMES // 5
 
 
-def test_online_playouts_cover_every_row_of_the_tie_table():
+def test_online_playouts_cover_every_row_of_the_tie_table() -> None:
     """ONLINE-24..31 and ONLINE-36 happen in the seeded games, not only in the unit tests."""
     from .online_playout import check_online_game
 

@@ -37,7 +37,7 @@ def forum_playout(n: int, i: int):
 
 
 @pytest.mark.parametrize("n", range(4, 13))
-def test_FORUM_53_random_playouts_keep_every_rule(n):
+def test_FORUM_53_random_playouts_keep_every_rule(n: int) -> None:
     seen: Counter = Counter()
     for i in range(GAMES):
         po = forum_playout(n, i)
@@ -54,7 +54,7 @@ def test_FORUM_53_random_playouts_keep_every_rule(n):
     assert seen["GameEnded"] + seen["abandoned"] == GAMES
 
 
-def test_FORUM_53_the_playouts_meet_every_role_and_interaction():
+def test_FORUM_53_the_playouts_meet_every_role_and_interaction() -> None:
     """Across the table sizes, every special interaction happens in the seeded games."""
     seen: Counter = Counter()
     for n in (6, 9, 12):
