@@ -91,4 +91,4 @@ def declare_procedural_loss(s: Step, cmd: DeclareProceduralLoss) -> None:
     st.speaker = None
     s.clear_timer()
     s.emit(GameEnded(winner=winner, days=st.day,
-                     roles=tuple((q.seat, q.user_id, q.role) for q in st.seated())))
+                     roles=tuple((q.seat, q.user_id, q.dealt_role) for q in st.seated())))

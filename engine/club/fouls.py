@@ -10,21 +10,21 @@ today's is over.
 
 from __future__ import annotations
 
-from ..mafia import flow
-from ..mafia.commands import Disqualify
-from .commands import CancelFoul, IssueFoul, UndoNomination
 from ..core.errors import InvalidTarget, NotAllowed, NotInGame, PhaseClosed, PlayerDead
+from ..mafia import flow
+from ..mafia.commands import Disqualify, JudgeCommand
 from ..mafia.events import DayWithoutElimination
-from .events import FoulCancelled, FoulIssued, NominationUndone
 from ..mafia.state import Phase
 from ..mafia.step import Step
+from .commands import CancelFoul, IssueFoul, UndoNomination
+from .events import FoulCancelled, FoulIssued, NominationUndone
 
 SILENCE_AT = 3
 DISQUALIFY_AT = 4
 DAY_PHASES = (Phase.SPEECH, Phase.DEFENCE, Phase.VOTING, Phase.EXCLUDE_VOTE)
 
 
-def _judge(s: Step, cmd) -> None:
+def _judge(s: Step, cmd: JudgeCommand) -> None:
     """The preset has a judge's tools, the game has started, and ``cmd`` comes from the judge."""
     st = s.st
     if not s.rs.fouls:
@@ -39,7 +39,7 @@ def _judge(s: Step, cmd) -> None:
 judge = _judge
 
 
-def _check(s: Step, cmd) -> None:
+def _check(s: Step, cmd: IssueFoul | CancelFoul | Disqualify) -> None:
     _judge(s, cmd)
     st = s.st
     p = st.players.get(cmd.player)

@@ -3,11 +3,13 @@ and the Sheriff, the mafia's meeting, the vote right after the speeches, fouls."
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..mafia.roles import Role
 from ..mafia.rules import RuleSet, Tempo, limits
 
 
-def club_roles(n: int, options: dict) -> list[Role]:
+def club_roles(n: int, options: dict[str, Any]) -> list[Role]:
     """CLUB-02: 7 red (6 Civilians and the Sheriff), 3 black (2 Mafia and the Don)."""
     return [Role.DON, Role.MAFIA, Role.MAFIA, Role.SHERIFF] + [Role.CIVILIAN] * (n - 4)
 

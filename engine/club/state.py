@@ -26,10 +26,10 @@ class ClubState:
                          undo=self.undo.clone() if self.undo is not None else None)
 
 
-def fouls_of(st, user_id: int) -> int:
+def fouls_of(st: object, user_id: int) -> int:
     """The fouls of ``user_id`` in ``st`` (0 in a game of another preset) (CLUB-36)."""
     club = getattr(st, "club", None)
-    return club.fouls.get(user_id, 0) if club is not None else 0
+    return club.fouls.get(user_id, 0) if isinstance(club, ClubState) else 0
 
 
 @dataclass

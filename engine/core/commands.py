@@ -8,13 +8,26 @@ the name is the ``"type"`` of a stored command (``engine.core.serialize``), so i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import Field, dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar
+
+_T = TypeVar("_T")
 
 #: class name -> command class, every game's commands (filled by ``Command.__init_subclass__``)
-COMMAND_TYPES: dict[str, type] = {}
+COMMAND_TYPES: dict[str, type[Command]] = {}
 
 
-def _register(registry: dict[str, type], cls: type) -> None:
+class CommandLike(Protocol):
+    """What the core asks of any game's command (NOIR's have a base class of their own): the
+    acting user (``None`` = the system); a command is a dataclass (its fields are stored)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def user_id(self) -> int | None: ...
+
+
+def _register(registry: dict[str, type[_T]], cls: type[_T]) -> None:
     old = registry.get(cls.__name__)
     if old is not None:
         raise TypeError(f"two types named {cls.__name__}: {old.__module__}, {cls.__module__}")
@@ -27,7 +40,7 @@ class Command:
 
     user_id: int | None = None
 
-    def __init_subclass__(cls, register: bool = True, **kwargs) -> None:
+    def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:
         """``class X(Command, register=False)``: an abstract base, never stored itself."""
         super().__init_subclass__(**kwargs)
         if register:
@@ -40,4 +53,4 @@ class CreateGame(Command):
     ``settings``: tempo name, timing overrides (seconds), options -- read by that game."""
 
     ruleset: str
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)

@@ -7,20 +7,31 @@ game's package, is registered in :data:`EVENT_TYPES` under its class name when i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import Field, dataclass
+from typing import Any, ClassVar, Protocol
 
 from .audience import PUBLIC, Audience
 from .commands import _register
 
 #: class name -> event class, every game's events (filled by ``Event.__init_subclass__``)
-EVENT_TYPES: dict[str, type] = {}
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+class EventLike(Protocol):
+    """What the core asks of any game's event (NOIR's have a base class of their own): who may
+    see it; an event is a dataclass (its fields are stored)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def audience(self) -> Audience: ...
 
 
 @dataclass(frozen=True, kw_only=True)
 class Event:
     audience: Audience = PUBLIC
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _register(EVENT_TYPES, cls)
 
@@ -30,4 +41,4 @@ class GameCreated(Event):
     """The answer to :class:`~engine.core.commands.CreateGame`."""
 
     ruleset: str
-    organiser: int
+    organiser: int | None  # None: the shell created it

@@ -9,6 +9,9 @@ for the mafia presets) with at least ``ruleset`` (its registered name), ``over``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol, Self, TypeVar
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -28,14 +31,36 @@ class PauseState:
     frozen_remaining: int | None
 
 
-def shallow(obj):
+class GameStateLike(Protocol):
+    """What the core asks of every game's state (:func:`engine.apply`): its registered game's
+    name, whether it is over, and an independent copy."""
+
+    @property
+    def ruleset(self) -> str: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def clone(self) -> Self: ...
+
+
+class TimedState(Protocol):
+    """A state with the shell's deadline (:class:`Timer`), armed by
+    :meth:`engine.core.step.Step.set_timer`: ``timings`` maps a timer kind to seconds."""
+
+    timer_seq: int
+    timings: dict[str, int]
+    timer: Timer | None
+
+
+def shallow(obj: _T) -> _T:
     """A shallow copy of a plain dataclass instance (fields only, no ``__init__`` call)."""
-    new = object.__new__(type(obj))
+    new: _T = object.__new__(type(obj))
     new.__dict__.update(obj.__dict__)
     return new
 
 
-def copy_plain(value):
+def copy_plain(value: Any) -> Any:
     """Copy JSON-like data (dicts and lists of scalars), the shape of settings and options."""
     if isinstance(value, dict):
         return {k: copy_plain(v) for k, v in value.items()}

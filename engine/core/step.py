@@ -3,15 +3,20 @@ belongs to and the events produced so far, plus the timer helpers every game sha
 
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
 from .events import Event
-from .state import Timer
+from .state import TimedState, Timer
+
+S = TypeVar("S", bound=TimedState)
+G = TypeVar("G")
 
 
-class Step:
-    """``st``: the private copy being changed; ``game``: its registered game object (the
-    preset's variant); ``events``: emitted so far, in order."""
+class Step(Generic[S, G]):
+    """``st``: the private copy being changed (type ``S``); ``game``: its registered game object
+    (``G``, the preset's variant); ``events``: emitted so far, in order."""
 
-    def __init__(self, st, game) -> None:
+    def __init__(self, st: S, game: G) -> None:
         self.st = st
         self.game = game
         self.events: list[Event] = []
@@ -26,8 +31,9 @@ class Step:
         st.timer_seq += 1
         if seconds is None:
             seconds = st.timings[kind]
-        st.timer = Timer(seq=st.timer_seq, seconds=int(seconds), kind=kind)
-        return st.timer
+        timer = Timer(seq=st.timer_seq, seconds=int(seconds), kind=kind)
+        st.timer = timer
+        return timer
 
     def clear_timer(self) -> None:
         self.st.timer = None

@@ -4,8 +4,13 @@
 reads the mafia's chat, who won with the chosen sides, the chat discipline).
 """
 
-from .after import winners  # noqa: F401
-from .events import AFTER_WIN_EVENTS  # noqa: F401
-from .night import team_chat  # noqa: F401
-from .rules import FORUM  # noqa: F401
-from .variant import PHASES, ForumVariant, legal, may_write  # noqa: F401
+from .after import winners
+from .events import AFTER_WIN_EVENTS
+from .night import team_chat
+from .rules import FORUM
+from .variant import PHASES, ForumVariant, legal, may_write
+
+__all__ = [
+    "AFTER_WIN_EVENTS", "FORUM", "ForumVariant", "PHASES", "legal", "may_write", "team_chat",
+    "winners",
+]

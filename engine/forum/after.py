@@ -14,19 +14,27 @@ Q24.
 
 from __future__ import annotations
 
+from collections.abc import Container
+from typing import Any
+
 from ..core.audience import Private
 from ..core.errors import AlreadyVoted, InvalidTarget, NotAllowed, NotInGame, PhaseClosed
 from ..mafia.events import GameEnded
-from .phases import ForumPhase
-from .commands import DecideBonusRound, GuessRoles, VoteBestPlayer
-from .events import (
-    BestPlayerChosen, BestPlayerVoted, BonusResults, GuessesRecorded, RolesRevealed,
-    VictoryDeclared,
-)
-from .setup import OPTIONAL_ROLES
 from ..mafia.roles import Role, Team
 from ..mafia.state import GameState, Phase, Player
 from ..mafia.step import Step
+from .commands import DecideBonusRound, GuessRoles, VoteBestPlayer
+from .events import (
+    BestPlayerChosen,
+    BestPlayerVoted,
+    BonusResults,
+    GuessesRecorded,
+    RolesRevealed,
+    VictoryDeclared,
+)
+from .phases import ForumPhase
+from .setup import OPTIONAL_ROLES
+from .state import ForumState
 
 #: the order roles are offered in the bonus round's form
 ROLE_ORDER = (Role.MAFIA, *OPTIONAL_ROLES.values(), Role.CIVILIAN)
@@ -42,10 +50,11 @@ def winners(st: GameState) -> list[int]:
 
 
 def side(st: GameState, p: Player) -> Team:
-    """The side a player wins with."""
-    if p.user_id in st.forum.sides:
-        return st.forum.sides[p.user_id]
-    return p.team
+    """The side a seated player wins with."""
+    f: ForumState = st.forum
+    if p.user_id in f.sides:
+        return f.sides[p.user_id]
+    return p.dealt_role.team if p.side is None else p.side
 
 
 def declare(s: Step, team: Team) -> None:
@@ -119,7 +128,7 @@ def guess_roles(s: Step, cmd: GuessRoles) -> None:
         close_bonus(s)
 
 
-def _all_in(st: GameState, done: dict) -> bool:
+def _all_in(st: GameState, done: Container[int]) -> bool:
     return all(p.user_id in done for p in st.seated() if p.active)
 
 
@@ -137,7 +146,7 @@ def reveal(s: Step) -> None:
     st = s.st
     f = st.forum
     s.emit(RolesRevealed(
-        roles=tuple((p.seat, p.user_id, p.role) for p in st.seated()),
+        roles=tuple((p.seat, p.user_id, p.dealt_role) for p in st.seated()),
         sides=tuple((p.user_id, f.sides[p.user_id]) for p in st.seated() if p.user_id in f.sides),
         winners=tuple(winners(st))))
     f.best_votes = {}
@@ -175,8 +184,9 @@ def close_best(s: Step) -> None:
     st.phase_seq += 1
     st.speaker = None
     s.clear_timer()
+    assert st.winner is not None, "the after-game follows a win"
     s.emit(GameEnded(winner=st.winner, days=st.day,
-                     roles=tuple((p.seat, p.user_id, p.role) for p in st.seated())))
+                     roles=tuple((p.seat, p.user_id, p.dealt_role) for p in st.seated())))
 
 
 def advance(s: Step) -> None:
@@ -198,9 +208,9 @@ def presence_changed(s: Step) -> None:
         close_best(s)
 
 
-def legal(st: GameState, user_id: int) -> dict:
+def legal(st: GameState, user_id: int) -> dict[str, Any]:
     """The after-game fields of ``legal_actions``."""
-    kw: dict = {}
+    kw: dict[str, Any] = {}
     p = st.players.get(user_id)
     seated = p is not None and bool(p.seat)
     if st.phase is ForumPhase.BONUS_OFFER:

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from ..mafia import flow
 from ..mafia import night as mafia_night
-from .events import NightDeaths, NightExtended
-from . import night as forum_night
-from . import elimination
-from .night import SIDED, agreed, side_chosen
 from ..mafia.roles import Role, Team
 from ..mafia.state import GameState
 from ..mafia.step import Step
+from . import elimination
+from . import night as forum_night
+from .events import NightDeaths, NightExtended
+from .night import SIDED, agreed, side_chosen
 
 #: FORUM-Q19 e: seconds the Mafia get for a new choice after a reveal
 REPICK_SECONDS = 60
@@ -86,7 +86,7 @@ def resolve(st: GameState) -> tuple[list[int], bool]:
     if kill is not None and kill != immune:
         attacks.add(kill)
     for _, a, t in acts:
-        if a == "slay" and t != immune and st.is_alive(t):
+        if a == "slay" and t is not None and t != immune and st.is_alive(t):
             attacks.add(t)
     for u in [u for u, n in f.infected.items() if n < st.night]:  # due tonight (Q15)
         del f.infected[u]
@@ -95,8 +95,8 @@ def resolve(st: GameState) -> tuple[list[int], bool]:
     saved = heal in attacks
     deaths = attacks - {heal}
     for _, a, t in acts:
-        if (a == "infect" and t not in (immune, heal) and t not in deaths and st.is_alive(t)
-                and t not in f.infected):
+        if (a == "infect" and t is not None and t not in (immune, heal) and t not in deaths
+                and st.is_alive(t) and t not in f.infected):
             f.infected[t] = st.night
     if f.revealed is not None and st.is_alive(f.revealed):  # FORUM-40: healed or not
         deaths.add(f.revealed)

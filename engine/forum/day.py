@@ -15,25 +15,32 @@ Then night.  In a last word: ``NameSuspect`` (FORUM-14) and the Commissar's ``Re
 
 from __future__ import annotations
 
-from ..mafia import flow
+from collections.abc import Iterable
 
-from . import moderation as forum_moderation
-from . import elimination
-from ..mafia.commands import CastVote, MarkReady
 from ..core.errors import (
-    AlreadyActed, InvalidTarget, NotAllowed, NotInGame, NotYourTurn, PhaseClosed, PlayerDead,
+    AlreadyActed,
+    InvalidTarget,
+    NotAllowed,
+    NotInGame,
+    NotYourTurn,
+    PhaseClosed,
+    PlayerDead,
     TargetNotAlive,
 )
+from ..mafia import flow
+from ..mafia.commands import CastVote, MarkReady
 from ..mafia.events import DayWithoutElimination, ReadyMarked, TieRevote, VoteResult
-from .phases import ForumPhase
-from .commands import HostDecide, NameSuspect, RevealCheck
-from .events import BallotCast, CheckRevealed, SuspectNamed
 from ..mafia.roles import Role
 from ..mafia.state import GameState, Phase, Player, VoteRound
 from ..mafia.step import Step
+from . import elimination
+from . import moderation as forum_moderation
+from .commands import HostDecide, NameSuspect, RevealCheck
+from .events import BallotCast, CheckRevealed, SuspectNamed
+from .phases import ForumPhase
 
 
-def seat_order(st: GameState, uids) -> list[int]:
+def seat_order(st: GameState, uids: Iterable[int]) -> list[int]:
     return sorted(uids, key=lambda u: st.players[u].seat)
 
 
@@ -96,7 +103,8 @@ def voters(st: GameState) -> list[Player]:
     if stage == "vote":
         return st.alive()
     if stage == "revote":
-        return [p for p in st.alive() if p.user_id not in st.vote.candidates]
+        candidates = st.vote_round().candidates
+        return [p for p in st.alive() if p.user_id not in candidates]
     return []
 
 
@@ -107,7 +115,7 @@ def votes_now(st: GameState, uid: int) -> bool:
 def choices(st: GameState, uid: int) -> list[int]:
     """Whom ``uid`` may vote for: another living player (Q05, Q07); the tied in a revote."""
     if st.forum.stage == "revote":
-        return [c for c in st.vote.candidates if st.is_alive(c)]
+        return [c for c in st.vote_round().candidates if st.is_alive(c)]
     return [p.user_id for p in st.alive() if p.user_id != uid]
 
 
@@ -123,8 +131,9 @@ def cast_vote(s: Step, cmd: CastVote) -> None:
         raise TargetNotAlive()
     if cmd.target not in choices(st, p.user_id):
         raise InvalidTarget()
-    st.vote.votes[p.user_id] = cmd.target
-    votes = tuple((v, st.vote.votes[v]) for v in seat_order(st, st.vote.votes))
+    ballot = st.vote_round().votes
+    ballot[p.user_id] = cmd.target
+    votes = tuple((v, ballot[v]) for v in seat_order(st, ballot))
     s.emit(BallotCast(voter=p.user_id, target=cmd.target, stage=st.forum.stage, votes=votes))
     if ballot_complete(st):
         close_ballot(s)
@@ -132,7 +141,8 @@ def cast_vote(s: Step, cmd: CastVote) -> None:
 
 def ballot_complete(st: GameState) -> bool:
     """FORUM-X11: every active voter has a vote (the deadline waits for nobody else)."""
-    return all(p.user_id in st.vote.votes for p in voters(st) if p.active)
+    votes = st.vote_round().votes
+    return all(p.user_id in votes for p in voters(st) if p.active)
 
 
 def close_ballot(s: Step) -> None:
@@ -141,18 +151,18 @@ def close_ballot(s: Step) -> None:
     f = st.forum
     stage = f.stage
     if stage == "host":  # the host let the deadline pass: nobody leaves (Q06)
-        _no_elimination(s, "tie_again", st.vote.candidates)
+        _no_elimination(s, "tie_again", st.vote_round().candidates)
         return
+    vote = st.vote_round()
     removed = False
     for p in voters(st):
-        if p.user_id not in st.vote.votes:  # FORUM-10, Q05: no abstaining
+        if p.user_id not in vote.votes:  # FORUM-10, Q05: no abstaining
             removed |= forum_moderation.add_warning(s, p.user_id, None, "no_vote")
-    if removed:
-        if elimination.check_win(s):
-            return
-    votes = {v: t for v, t in st.vote.votes.items() if st.is_alive(v) and st.is_alive(t)}
+    if removed and elimination.check_win(s):
+        return
+    votes = {v: t for v, t in vote.votes.items() if st.is_alive(v) and st.is_alive(t)}
     if stage == "revote":
-        names = [c for c in st.vote.candidates if st.is_alive(c)]
+        names = [c for c in vote.candidates if st.is_alive(c)]
     else:
         names = seat_order(st, set(votes.values()))
     tally = {c: seat_order(st, [v for v, t in votes.items() if t == c]) for c in names}
@@ -186,9 +196,9 @@ def host_decide(s: Step, cmd: HostDecide) -> None:
     if cmd.user_id is None or cmd.user_id != st.host:
         raise NotAllowed()
     if cmd.target is None:
-        _no_elimination(s, "host_spared", st.vote.candidates)
+        _no_elimination(s, "host_spared", st.vote_round().candidates)
         return
-    if cmd.target not in st.vote.candidates:
+    if cmd.target not in st.vote_round().candidates:
         raise InvalidTarget()
     if not st.is_alive(cmd.target):
         raise TargetNotAlive()
@@ -202,7 +212,7 @@ def _out(s: Step, uid: int, cause: str) -> None:
     flow.start_last_words(s)
 
 
-def _no_elimination(s: Step, reason: str, candidates=()) -> None:
+def _no_elimination(s: Step, reason: str, candidates: Iterable[int] = ()) -> None:
     s.emit(DayWithoutElimination(reason=reason, candidates=tuple(candidates)))
     flow.start_night_gate(s)
 

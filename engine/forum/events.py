@@ -1,7 +1,7 @@
 """The forum preset's own events (docs/rules/forum.md).  Each registers itself in
-``engine.core.events.EVENT_TYPES``.  PUBLIC unless the audience says otherwise; in a forum game ``TeamChat(MAFIA)``
-means :func:`engine.forum.team_chat` -- the living mafiosi (a turned Werewolf included) *and* the
-Sleepwalker (FORUM-37, Q19).
+``engine.core.events.EVENT_TYPES``.  PUBLIC unless the audience says otherwise; in a forum game
+``TeamChat(MAFIA)`` means :func:`engine.forum.team_chat` -- the living mafiosi (a turned Werewolf
+included) *and* the Sleepwalker (FORUM-37, Q19).
 
 The public events after :class:`VictoryDeclared` (:data:`AFTER_WIN_EVENTS`) may name roles: the
 game is decided.  Before it, only ``PlayerEliminated.role`` does (FORUM-Q08).

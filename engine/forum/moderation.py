@@ -12,23 +12,23 @@ phase goes on without him.
 
 from __future__ import annotations
 
+from ..core.errors import NotAllowed, NotInGame, PhaseClosed, PlayerDead
 from ..mafia import flow
 from ..mafia.commands import Disqualify
-from ..core.errors import NotAllowed, NotInGame, PhaseClosed, PlayerDead
-from .phases import ForumPhase
-from .commands import IssueWarning
-from . import night as forum_night
-from . import elimination
-from .events import PlayerRemoved, WarningIssued
 from ..mafia.state import Phase
 from ..mafia.step import Step
+from . import elimination
+from . import night as forum_night
+from .commands import IssueWarning
+from .events import PlayerRemoved, WarningIssued
+from .phases import ForumPhase
 
 MAX_REASON = 200
 #: no moderation before the deal or once the game is decided
 CLOSED = (Phase.LOBBY, ForumPhase.BONUS_OFFER, ForumPhase.BONUS, ForumPhase.BEST_PLAYER)
 
 
-def _check(s: Step, cmd) -> None:
+def _check(s: Step, cmd: IssueWarning | Disqualify) -> None:
     st = s.st
     if st.phase in CLOSED:
         raise PhaseClosed(st.phase.value)

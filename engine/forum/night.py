@@ -20,23 +20,34 @@ The end of the night and its resolution order: :mod:`.dawn`.
 
 from __future__ import annotations
 
-from ..mafia import flow
 from ..core.audience import HOST, Private
-from ..mafia.commands import NightAction, RelayMessage
 from ..core.errors import (
-    AlreadyActed, InvalidTarget, NoNightAction, NotAllowed, NotInGame, PhaseClosed, PlayerDead,
+    AlreadyActed,
+    InvalidTarget,
+    NoNightAction,
+    NotAllowed,
+    NotInGame,
+    PhaseClosed,
+    PlayerDead,
     TargetNotAlive,
 )
+from ..mafia import flow
+from ..mafia.commands import NightAction, RelayMessage
 from ..mafia.events import CheckResult, MafiaPicks, MafiaRevealed, NightActionAccepted, RelayedMessage
-from .phases import ForumPhase
-from .commands import ChooseSide, ComparePlayers
-from .events import (
-    CheckShrugged, ComparisonResult, MafiaBlocked, NightWake, SideChosen, SleepwalkerRevealed,
-)
-from .state import ForumState
 from ..mafia.roles import Role, Team
 from ..mafia.state import GameState, Phase, Player
 from ..mafia.step import Step
+from .commands import ChooseSide, ComparePlayers
+from .events import (
+    CheckShrugged,
+    ComparisonResult,
+    MafiaBlocked,
+    NightWake,
+    SideChosen,
+    SleepwalkerRevealed,
+)
+from .phases import ForumPhase
+from .state import ForumState
 
 #: FORUM-50: who wakes on night 1, in turn (the Sleepwalker wakes with the Mafia, FORUM-37)
 WAKE_ORDER = ((1, Role.MAFIA), (1, Role.SLEEPWALKER), (2, Role.COMMISSAR), (3, Role.DOCTOR),
@@ -93,7 +104,7 @@ def actions_for(st: GameState, p: Player) -> tuple[str, ...]:
         return ("sleep",)
     if p.team is Team.MAFIA:
         return ("sleep",) if f.mafia_blocked else ("kill",)
-    role = p.role
+    role = p.dealt_role
     if role is Role.SLEEPWALKER:
         if f.revealed == p.user_id:
             return ()
@@ -210,9 +221,11 @@ def night_action(s: Step, cmd: NightAction) -> None:
     s.emit(NightActionAccepted(user_id=p.user_id, action=cmd.action, target=target,
                                audience=Private(p.user_id)))
     if cmd.action == "block":
+        assert target is not None  # only "sleep" has none
         _block(s, p.user_id, target)
         return
     if cmd.action == "kill":
+        assert target is not None  # only "sleep" has none
         st.mafia_picks[p.user_id] = target
         _show_picks(s)
         maybe_reveal(s)
@@ -221,6 +234,7 @@ def night_action(s: Step, cmd: NightAction) -> None:
         if cmd.action == "heal" and target == p.user_id:
             st.forum.self_healed = True  # FORUM-24, X05: spent when chosen
         elif cmd.action == "check":
+            assert target is not None  # only "sleep" has none
             _answer_check(s, p.user_id, target)
     if night_complete(s):
         flow.end_night(s, timed_out=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from enum import Enum
 
 
-class ForumPhase(str, Enum):
+class ForumPhase(str, Enum):  # noqa: UP042  StrEnum would change str() and f"{member}" from "Cls.NAME" to the value
     COP_TURN = "cop_turn"  # FORUM-44, Q21: the Cop moves first, alone
     DEBATE = "debate"  # FORUM-52: the day's discussion before its one vote
     BALLOT = "ballot"  # FORUM-07..12, Q05, Q06: the vote, the revote, the host's decision

@@ -18,6 +18,7 @@ preset):
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..core.errors import BadSetup
 from ..mafia.roles import Role
@@ -52,7 +53,7 @@ def allowed_mafia(n: int) -> tuple[int, ...]:
     return (hi, lo)
 
 
-def check_options(options: dict) -> None:
+def check_options(options: dict[str, Any]) -> None:
     """Refuse malformed forum options (:class:`BadSetup`); the table size is checked at the deal."""
     roles = options.get("roles", DEFAULT_OPTIONS["roles"])
     if not isinstance(roles, (list, tuple)) or not all(isinstance(r, str) for r in roles):
@@ -74,7 +75,7 @@ def check_options(options: dict) -> None:
         raise BadSetup(f"warnings_to_remove must be 0..{MAX_WARNINGS_TO_REMOVE}")
 
 
-def forum_roles(n: int, options: dict) -> list[Role]:
+def forum_roles(n: int, options: dict[str, Any]) -> list[Role]:
     """The multiset of roles for ``n`` players (FORUM-02..04, 33, Q02, X01, X02): the mafiosi,
     the optional roles in :data:`OPTIONAL_ROLES` order, then Civilians -- at least one."""
     check_options(options)

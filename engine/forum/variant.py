@@ -24,27 +24,43 @@ removals; :mod:`.after` -- the win, the bonus round, the reveal, the best player
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..core.errors import NotAllowed, PhaseClosed
 from ..mafia import control, flow
 from ..mafia.commands import (
-    CastVote, Disqualify, HostNext, MarkReady, NightAction, PhaseTimeout, RelayMessage,
+    CastVote,
+    Command,
+    Disqualify,
+    HostNext,
+    MarkReady,
+    NightAction,
+    PhaseTimeout,
+    RelayMessage,
 )
 from ..mafia.roles import Role
 from ..mafia.state import GameState, Phase, Player
 from ..mafia.step import Step
-from ..mafia.variant import MafiaVariant
+from ..mafia.variant import Handler, MafiaVariant
 from . import after as forum_after
 from . import dawn as forum_dawn
 from . import day as forum_day
+from . import elimination
 from . import moderation as forum_moderation
 from . import night as forum_night
-from . import elimination
-from .phases import ForumPhase
-from .commands import (
-    ChooseSide, ComparePlayers, DecideBonusRound, GuessRoles, HostDecide, IssueWarning,
-    NameSuspect, RevealCheck, VoteBestPlayer,
-)
 from .actions import ForumActions
+from .commands import (
+    ChooseSide,
+    ComparePlayers,
+    DecideBonusRound,
+    GuessRoles,
+    HostDecide,
+    IssueWarning,
+    NameSuspect,
+    RevealCheck,
+    VoteBestPlayer,
+)
+from .phases import ForumPhase
 from .rules import FORUM
 
 #: the phases this preset adds (their deadlines and the host's Next come here)
@@ -107,10 +123,10 @@ def presence_changed(s: Step) -> None:
 
 
 # --- queries -----------------------------------------------------------------------------------
-def legal(st: GameState, user_id: int) -> dict:
+def legal(st: GameState, user_id: int) -> dict[str, Any]:
     """The forum fields of :class:`~engine.forum.actions.ForumActions` for ``user_id``
     (documented in docs/rules/forum.md, "legal_actions")."""
-    kw: dict = {}
+    kw: dict[str, Any] = {}
     ph = st.phase
     f = st.forum
     is_host = user_id == st.host
@@ -125,11 +141,11 @@ def legal(st: GameState, user_id: int) -> dict:
         if user_id == st.speaker:
             if user_id not in f.named:
                 kw["suspect"] = tuple(q.user_id for q in st.alive())
-            if p.role is Role.COMMISSAR and user_id not in f.shown:
+            if p is not None and p.role is Role.COMMISSAR and user_id not in f.shown:
                 kw["reveal_check"] = tuple(forum_day.seat_order(st, forum_day.checked(st, user_id)))
     elif ph in (ForumPhase.BONUS_OFFER, ForumPhase.BONUS, ForumPhase.BEST_PLAYER):
         kw.update(forum_after.legal(st, user_id))
-    elif not living:
+    elif not living or p is None:
         pass
     elif ph is ForumPhase.DEBATE:
         kw["ready"] = user_id not in st.ready
@@ -138,16 +154,16 @@ def legal(st: GameState, user_id: int) -> dict:
             pass
         elif forum_day.votes_now(st, user_id):
             kw["day_vote"] = tuple(forum_day.choices(st, user_id))
-            kw["day_vote_mark"] = st.vote.votes.get(user_id)
+            kw["day_vote_mark"] = st.vote_round().votes.get(user_id)
     elif ph in (Phase.NIGHT, ForumPhase.COP_TURN):
         kw.update(_night_fields(st, p))
     if ph is ForumPhase.BALLOT and f.stage == "host" and is_host:
-        kw["host_decide"] = tuple(c for c in st.vote.candidates if st.is_alive(c))
+        kw["host_decide"] = tuple(c for c in st.vote_round().candidates if st.is_alive(c))
     return kw
 
 
-def _night_fields(st: GameState, p: Player) -> dict:
-    kw: dict = {}
+def _night_fields(st: GameState, p: Player) -> dict[str, Any]:
+    kw: dict[str, Any] = {}
     acted = p.user_id in st.night_actions
     for action in forum_night.actions_for(st, p):
         if action == "sleep":
@@ -173,7 +189,7 @@ def may_write(st: GameState, user_id: int) -> bool:
     return False
 
 
-HANDLERS = {
+HANDLERS: dict[type[Command], Handler] = {
     NightAction: forum_night.night_action, RelayMessage: forum_night.relay,
     ChooseSide: forum_night.choose_side, ComparePlayers: forum_night.compare,
     MarkReady: forum_day.mark_ready, CastVote: forum_day.cast_vote,
@@ -220,6 +236,6 @@ class ForumVariant(MafiaVariant):
         if s.st.phase in PHASES:  # a readiness, a ballot or an after-game vote
             presence_changed(s)
 
-    def add_actions(self, st: GameState, user_id: int, kw: dict) -> bool:
+    def add_actions(self, st: GameState, user_id: int, kw: dict[str, Any]) -> bool:
         kw.update(legal(st, user_id))
         return True

@@ -11,8 +11,12 @@ append-only log of commands replays to the same state, always.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ..core.commands import COMMAND_TYPES, Command, CreateGame  # noqa: F401  (re-exported)
+# re-exported: the mafia presets' names for the core's base class and registry
+from ..core.commands import COMMAND_TYPES as COMMAND_TYPES
+from ..core.commands import Command as Command
+from ..core.commands import CreateGame as CreateGame
 from .roles import Role
 
 
@@ -38,7 +42,7 @@ class BecomeHost(Command):
 class ChangeSettings(Command):
     """Organiser changes tempo/overrides/options. Mid-game it applies from the next phase (PARTY-Q17)."""
 
-    settings: dict
+    settings: dict[str, Any]
 
 
 @dataclass(frozen=True, kw_only=True)

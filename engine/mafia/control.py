@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import math
 
+from ..core.errors import GamePaused, NotAllowed, NotInGame, NotPaused, PauseLimit, PhaseClosed
+from ..core.state import PauseState
 from . import flow
 from .commands import MarkActive, MarkInactive, Pause, Resume, TakeOver
-from ..core.errors import GamePaused, NotAllowed, NotInGame, NotPaused, PauseLimit, PhaseClosed
 from .events import (
-    HostModeEnded, OrganiserChanged, Paused, PlayerActive, PlayerInactive, Resumed,
+    HostModeEnded,
+    OrganiserChanged,
+    Paused,
+    PlayerActive,
+    PlayerInactive,
+    Resumed,
 )
-from .state import Phase, PauseState
+from .state import Phase
 from .step import Step
 
 
@@ -28,7 +34,7 @@ def pause(s: Step, cmd: Pause) -> None:
         raise GamePaused()
     if not _may_pause(s, cmd.user_id):
         raise NotAllowed()
-    p = st.players.get(cmd.user_id)
+    p = st.players.get(cmd.user_id) if cmd.user_id is not None else None
     if p and cmd.user_id != st.host:
         if p.pauses_used >= s.rs.pauses_per_player:
             raise PauseLimit()
@@ -52,6 +58,7 @@ def freeze(s: Step, by: int | None, reason: str, remaining: float | None) -> Non
 def thaw(s: Step, by: int | None, auto: bool) -> None:
     st = s.st
     ps = st.pause
+    assert ps is not None, "thaw() runs in a pause"
     st.pause = None
     if ps.frozen_kind:
         s.set_timer(ps.frozen_kind, ps.frozen_remaining)
@@ -77,6 +84,7 @@ def resume(s: Step, cmd: Resume) -> None:
 def pause_expired(s: Step) -> None:
     """PARTY-Q19: a long pause resumes by itself; PARTY-Q22: a lost host is replaced by the bot."""
     st = s.st
+    assert st.pause is not None, "a pause expires in a pause"
     if st.pause.reason == "host_lost":
         _end_host_mode(s, None, "host_timeout")
     thaw(s, None, auto=True)
@@ -160,7 +168,7 @@ def _after_presence_change(s: Step) -> None:
         flow.ready_progress(s, None)
     elif st.phase is Phase.NIGHT and flow.night_complete(s):
         flow.end_night(s, timed_out=False)
-    elif st.phase is Phase.VOTING and flow.everyone_voted(s, st.vote.votes):
+    elif st.phase is Phase.VOTING and flow.everyone_voted(s, st.vote_round().votes):
         flow.close_round(s)
     elif st.phase is Phase.EXCLUDE_VOTE and flow.everyone_voted(s, st.exclude_votes):
         flow.close_exclude_vote(s)

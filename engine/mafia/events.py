@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.audience import HOST, PUBLIC, Audience, Private, TeamChat
-from ..core.events import EVENT_TYPES, Event, GameCreated  # noqa: F401  (re-exported)
+from ..core.audience import HOST, Audience, Private, TeamChat
+
+# re-exported: the mafia presets' names for the core's base class and registry
+from ..core.events import EVENT_TYPES as EVENT_TYPES
+from ..core.events import Event as Event
+from ..core.events import GameCreated as GameCreated
 from .roles import Role, Team
 
 

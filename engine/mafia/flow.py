@@ -9,18 +9,28 @@ check runs only after the last words (PARTY-32).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Container
+from enum import Enum
+
 from . import night
 from .events import (
-    DayWithoutElimination, ExcludeVoteResult, GameCancelled, GameEnded, NightResult,
-    PlayerEliminated, ReadyMarked, TieRevote, TurnSkipped, VoteResult, VoteWindowOpened,
+    DayWithoutElimination,
+    ExcludeVoteResult,
+    GameCancelled,
+    GameEnded,
+    NightResult,
+    PlayerEliminated,
+    ReadyMarked,
+    TieRevote,
+    TurnSkipped,
+    VoteResult,
+    VoteWindowOpened,
 )
 from .roles import Team
-from ..core.game import find_game
-from .rules import rules_of
-from .state import Phase, VoteRound
-from .step import Step
+from .state import GameState, Phase, Player, VoteRound
+from .step import Step, variant_of
 
-TURN_TIMER = {Phase.SPEECH: "speech", Phase.DEFENCE: "defence", Phase.LAST_WORD: "last_word"}
+TURN_TIMER: dict[Enum, str] = {Phase.SPEECH: "speech", Phase.DEFENCE: "defence", Phase.LAST_WORD: "last_word"}
 
 
 # --- turns -----------------------------------------------------------------------------------
@@ -51,8 +61,9 @@ def next_turn(s: Step) -> None:
                                      if phase is Phase.DEFENCE and st.vote else ()))
         return
     st.speaker = None
-    {Phase.SPEECH: speeches_done, Phase.DEFENCE: defences_done,
-     Phase.LAST_WORD: last_words_done}[phase](s)
+    done: dict[Enum, Callable[[Step], None]] = {
+        Phase.SPEECH: speeches_done, Phase.DEFENCE: defences_done, Phase.LAST_WORD: last_words_done}
+    done[phase](s)
 
 
 # --- day -------------------------------------------------------------------------------------
@@ -120,7 +131,7 @@ def defences_done(s: Step) -> None:
 
 def vote_after_defences(s: Step) -> None:
     st = s.st
-    vote = st.vote
+    vote = st.vote_round()
     if len(vote.candidates) == 1 and vote.previous_tie is None and s.rs.sole_nominee_leaves:
         eliminate(s, vote.candidates[0], "sole_nominee")  # PARTY-11
         st.after_last_words = "night"
@@ -132,15 +143,15 @@ def vote_after_defences(s: Step) -> None:
 def start_voting(s: Step) -> None:
     """PARTY-14/15: one vote message per round, one window per candidate in ballot order."""
     st = s.st
-    st.vote.index = 0
-    st.vote.votes = {}
-    s.new_phase(Phase.VOTING, None, candidates=tuple(st.vote.candidates))
+    st.vote_round().index = 0
+    st.vote_round().votes = {}
+    s.new_phase(Phase.VOTING, None, candidates=tuple(st.vote_round().candidates))
     open_window(s)
 
 
 def open_window(s: Step) -> None:
     st = s.st
-    vote = st.vote
+    vote = st.vote_round()
     if s.rs.vote_style == "club" and vote.index == len(vote.candidates) - 1:
         # CLUB-24, CLUB-Q07: no window for the last nominee; every silent vote goes to him
         for p in st.alive():
@@ -148,32 +159,32 @@ def open_window(s: Step) -> None:
         close_round(s)
         return
     t = s.set_timer("vote")
-    s.emit(VoteWindowOpened(candidate=st.vote.current, index=st.vote.index, timer_seq=t.seq,
-                            seconds=t.seconds, candidates=tuple(st.vote.candidates)))
+    s.emit(VoteWindowOpened(candidate=st.vote_round().current, index=st.vote_round().index, timer_seq=t.seq,
+                            seconds=t.seconds, candidates=tuple(st.vote_round().candidates)))
 
 
 def advance_window(s: Step) -> None:
     st = s.st
-    if st.vote.index + 1 < len(st.vote.candidates):
-        st.vote.index += 1
+    if st.vote_round().index + 1 < len(st.vote_round().candidates):
+        st.vote_round().index += 1
         open_window(s)
     else:
         close_round(s)
 
 
-def voters(s: Step) -> list:
+def voters(s: Step) -> list[Player]:
     """Who counts for closing a vote: living active players (party) or all living (club)."""
     return s.st.alive_active() if s.rs.exclude_base_active else s.st.alive()
 
 
-def everyone_voted(s: Step, votes: dict) -> bool:
+def everyone_voted(s: Step, votes: Container[int]) -> bool:
     return all(p.user_id in votes for p in voters(s))
 
 
 def close_round(s: Step) -> None:
     """PARTY-17..24: tally, then elimination, re-defence, exclude-all vote or night."""
     st = s.st
-    vote = st.vote
+    vote = st.vote_round()
     tally = {c: [v for v, t in vote.votes.items() if t == c] for c in vote.candidates}
     top = max(len(v) for v in tally.values())
     leaders = tuple(c for c in vote.candidates if len(tally[c]) == top)
@@ -261,14 +272,14 @@ def last_words_done(s: Step) -> None:
         start_day(s)
 
 
-def winner(st) -> Team | None:
+def winner(st: GameState) -> Team | None:
     """PARTY-03/04: Town when no mafioso lives; Mafia when mafiosi >= everybody else alive.
     Before the parity: a preset's own win (:meth:`MafiaVariant.forced_winner`, ONLINE-36)."""
     mafia = len(st.mafia_alive())
     others = len(st.alive()) - mafia
     if mafia == 0:
         return Team.TOWN
-    forced = find_game(st.ruleset).forced_winner(st)
+    forced = variant_of(st).forced_winner(st)
     if forced is not None:
         return forced
     if mafia >= others:
@@ -292,7 +303,7 @@ def end_if_won(s: Step) -> bool:
     st.speaker = None
     s.clear_timer()
     s.emit(GameEnded(winner=team, days=st.day,
-                     roles=tuple((p.seat, p.user_id, p.role) for p in st.seated())))
+                     roles=tuple((p.seat, p.user_id, p.dealt_role) for p in st.seated())))
     return True
 
 
@@ -363,6 +374,7 @@ def resolve_night(s: Step, timed_out: bool) -> None:
         for action in ("don_check", "sheriff_check"):
             for uid, (a, target) in st.night_actions.items():
                 if a == action:
+                    assert target is not None  # a check always names its target
                     night.check_result(s, uid, target, action)
     st.night_actions, st.mafia_picks = {}, {}
     s.emit(NightResult(killed=killed, saved=saved and bool(st.options.get("announce_save"))))

@@ -4,14 +4,28 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..core.audience import Private
+from ..core.errors import (
+    AlreadyJoined,
+    BadSetup,
+    GameFull,
+    NotAllowed,
+    NotEnoughPlayers,
+    NotInGame,
+    PhaseClosed,
+)
 from . import flow
 from .commands import BecomeHost, CancelGame, ChangeSettings, Join, Leave, StartGame
-from ..core.errors import AlreadyJoined, BadSetup, GameFull, NotAllowed, NotEnoughPlayers, NotInGame, PhaseClosed
 from .events import (
-    GameCancelled, GameStarted, HostAssigned, HostRoles, PlayerJoined, PlayerLeft, RoleAssigned,
+    GameCancelled,
+    GameStarted,
+    HostAssigned,
+    HostRoles,
+    PlayerJoined,
+    PlayerLeft,
+    RoleAssigned,
     SettingsChanged,
 )
-from ..core.audience import Private
 from .roles import Team
 from .state import Phase, Player
 from .step import Step
@@ -29,6 +43,8 @@ def join(s: Step, cmd: Join) -> None:
         raise AlreadyJoined()
     if len(st.players) >= s.rs.max_players:
         raise GameFull()
+    if cmd.user_id is None:
+        raise NotAllowed("only a user joins")
     st.players[cmd.user_id] = Player(user_id=cmd.user_id, name=cmd.name)
     s.emit(PlayerJoined(user_id=cmd.user_id, name=cmd.name, count=len(st.players)))
 
@@ -86,7 +102,7 @@ def start_game(s: Step, cmd: StartGame) -> None:
     expected = s.rs.roles_for(n, st.options)
     if Counter(cmd.roles) != Counter(expected):
         raise BadSetup("roles do not match the role table")
-    for seat, (uid, role) in enumerate(zip(cmd.seating, cmd.roles), start=1):
+    for seat, (uid, role) in enumerate(zip(cmd.seating, cmd.roles, strict=True), start=1):
         st.players[uid].seat = seat
         st.players[uid].role = role
     seated = st.seated()
@@ -94,10 +110,10 @@ def start_game(s: Step, cmd: StartGame) -> None:
                        mafia_count=sum(1 for r in cmd.roles if r.team is Team.MAFIA),
                        doctor=any(r.value == "doctor" for r in cmd.roles)))
     for p in seated:
-        s.emit(RoleAssigned(user_id=p.user_id, role=p.role, team=p.role.team,
+        s.emit(RoleAssigned(user_id=p.user_id, role=p.dealt_role, team=p.dealt_role.team,
                             audience=Private(p.user_id)))
     if st.host:
-        s.emit(HostRoles(roles=tuple((p.user_id, p.role) for p in seated)))
+        s.emit(HostRoles(roles=tuple((p.user_id, p.dealt_role) for p in seated)))
     flow.start_night_gate(s)
 
 

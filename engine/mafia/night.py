@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..core.audience import Private
 from .events import CheckResult, DonCheckResult, MafiaRevealed, PlayerInactive
 from .roles import Role, Team
-from .state import Phase
+from .state import GameState, Phase
 from .step import Step
 
 
@@ -26,7 +26,7 @@ def night_of_actions(s: Step) -> None:
         s.emit(MafiaRevealed(members=members, don=don))
 
 
-def agreed_target(st, all_required: bool = False) -> int | None:
+def agreed_target(st: GameState, all_required: bool = False) -> int | None:
     """PARTY-25/26, PARTY-Q11: the pick every active living mafioso holds, else None."""
     shooters = [p.user_id for p in st.mafia_alive() if p.active or all_required]
     if not shooters:
@@ -72,7 +72,7 @@ def record_misses(s: Step, acted: set[int]) -> None:
 
 def check_result(s: Step, checker: int, target: int, action: str = "check") -> None:
     """PARTY-27, CLUB-31/32, ONLINE-11/15: the answer goes to the checker only."""
-    role = s.st.players[target].role
+    role = s.st.players[target].dealt_role
     if action == "don_check":
         s.emit(DonCheckResult(checker=checker, target=target, is_sheriff=role is Role.SHERIFF,
                               audience=Private(checker)))

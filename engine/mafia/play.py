@@ -2,30 +2,52 @@
 
 from __future__ import annotations
 
-from . import control, flow, night
-
 from ..core.audience import Private
-from .commands import (
-    CastExcludeVote, CastVote, Continue, EndSpeech, HostNext, MarkReady, Nominate, NightAction,
-    PhaseTimeout, RelayMessage,
-)
 from ..core.errors import (
-    AlreadyActed, AlreadyNominated, AlreadyVoted, DuplicateNomination, InvalidTarget,
-    NoNightAction, NotAllowed, NotInGame, NotYourTurn, PhaseClosed, PlayerDead, TargetNotAlive,
+    AlreadyActed,
+    AlreadyNominated,
+    AlreadyVoted,
+    DuplicateNomination,
+    InvalidTarget,
+    NoNightAction,
+    NotAllowed,
+    NotInGame,
+    NotYourTurn,
+    PhaseClosed,
+    PlayerDead,
+    TargetNotAlive,
+)
+from . import control, flow, night
+from .commands import (
+    CastExcludeVote,
+    CastVote,
+    Continue,
+    EndSpeech,
+    HostNext,
+    MarkReady,
+    NightAction,
+    Nominate,
+    PhaseTimeout,
+    RelayMessage,
 )
 from .events import (
-    ContinueAvailable, ExcludeVoteCast, MafiaPicks, NightActionAccepted, NominationAccepted,
-    RelayedMessage, VoteCast,
+    ContinueAvailable,
+    ExcludeVoteCast,
+    MafiaPicks,
+    NightActionAccepted,
+    NominationAccepted,
+    RelayedMessage,
+    VoteCast,
 )
 from .roles import Role, Team
 from .rules import rules_of
-from .state import Phase
+from .state import GameState, Phase, Player
 from .step import Step
 
 MAX_RELAY_TEXT = 1000
 
 
-def living_player(s: Step, uid: int | None):
+def living_player(s: Step, uid: int | None) -> Player:
     p = s.st.players.get(uid) if uid is not None else None
     if p is None or not p.seat:
         raise NotInGame()
@@ -54,10 +76,10 @@ def mark_ready(s: Step, cmd: MarkReady) -> None:
 def continue_(s: Step, cmd: Continue) -> None:
     """PARTY-39: after the ready-wait any active living player may move on."""
     _expect(s, Phase.READY)
-    living_player(s, cmd.user_id)
+    p = living_player(s, cmd.user_id)
     if not s.st.continue_allowed:
         raise PhaseClosed("ready-wait not over")
-    s.st.ready.add(cmd.user_id)  # PARTY-X25: whoever moves on is present himself
+    s.st.ready.add(p.user_id)  # PARTY-X25: whoever moves on is present himself
     _force_night(s)
 
 
@@ -79,7 +101,7 @@ def nominate(s: Step, cmd: Nominate) -> None:
     """PARTY-08/09, PARTY-Q03."""
     _expect(s, Phase.SPEECH)
     st = s.st
-    if cmd.user_id != st.speaker:
+    if cmd.user_id is None or cmd.user_id != st.speaker:
         raise NotYourTurn()
     if st.nominated_in_speech:
         raise AlreadyNominated()
@@ -100,14 +122,14 @@ def cast_vote(s: Step, cmd: CastVote) -> None:
     _expect(s, Phase.VOTING)
     st = s.st
     p = living_player(s, cmd.user_id)
-    if p.user_id in st.vote.votes:
+    if p.user_id in st.vote_round().votes:
         raise AlreadyVoted()
-    if cmd.target != st.vote.current:
+    if cmd.target != st.vote_round().current:
         raise InvalidTarget()
-    st.vote.votes[p.user_id] = cmd.target
-    voters = tuple(v for v, t in st.vote.votes.items() if t == cmd.target)
+    st.vote_round().votes[p.user_id] = cmd.target
+    voters = tuple(v for v, t in st.vote_round().votes.items() if t == cmd.target)
     s.emit(VoteCast(voter=p.user_id, candidate=cmd.target, voters=voters))
-    if flow.everyone_voted(s, st.vote.votes):
+    if flow.everyone_voted(s, st.vote_round().votes):
         flow.close_round(s)
 
 
@@ -126,7 +148,7 @@ def cast_exclude_vote(s: Step, cmd: CastExcludeVote) -> None:
 
 
 # --- night -----------------------------------------------------------------------------------
-def night_actions_for(st, p) -> tuple[str, ...]:
+def night_actions_for(st: GameState, p: Player) -> tuple[str, ...]:
     """Actions a living player may take tonight (PARTY-06: only 'sleep' on the first night)."""
     if st.night <= 1:
         return ("sleep",)
@@ -145,7 +167,7 @@ def night_actions_for(st, p) -> tuple[str, ...]:
     return ("sleep",)
 
 
-def valid_targets(st, p, action: str) -> list[int]:
+def valid_targets(st: GameState, p: Player, action: str) -> list[int]:
     alive = [q.user_id for q in st.alive()]
     if action in ("check", "sheriff_check"):  # PARTY-Q12, CLUB-Q12: any other living player
         return [u for u in alive if u != p.user_id]
@@ -172,6 +194,7 @@ def night_action(s: Step, cmd: NightAction) -> None:
         target = cmd.target
     p.misses = 0
     if cmd.action == "kill":
+        assert target is not None  # only "sleep" has none
         if s.rs.final_shots and p.user_id in st.mafia_picks:  # CLUB-Q09: a shot is final
             raise AlreadyActed()
         st.mafia_picks[p.user_id] = target  # party: changeable until the night closes
@@ -188,6 +211,7 @@ def night_action(s: Step, cmd: NightAction) -> None:
         s.emit(NightActionAccepted(user_id=p.user_id, action=cmd.action, target=target,
                                    audience=Private(p.user_id)))
         if cmd.action in ("check", "sheriff_check", "don_check") and not s.rs.checks_at_dawn:
+            assert target is not None  # only "sleep" has none
             night.check_result(s, p.user_id, target, cmd.action)
     if flow.night_complete(s):
         flow.end_night(s, timed_out=False)

@@ -11,9 +11,9 @@ player still counts (required at night, awaited by the votes, part of N); an AFK
 
 from __future__ import annotations
 
+from ..core.errors import NotAllowed, NotInGame, PhaseClosed, PlayerDead
 from . import control
 from .commands import MarkAfk
-from ..core.errors import NotAllowed, NotInGame, PhaseClosed, PlayerDead
 from .events import PlayerAfk
 from .state import GameState, Phase, Player
 from .step import Step

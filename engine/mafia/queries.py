@@ -7,11 +7,12 @@ subclasses it (a frozen dataclass with more fields) and names the subclass in it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .play import night_actions_for, valid_targets
-from ..core.game import find_game
 from .rules import rules_of
 from .state import GameState, Phase
+from .step import variant_of
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,8 @@ NOTHING = LegalActions()  # the shared game's "nothing now" (a preset's: ``its c
 def legal_actions(st: GameState, user_id: int) -> LegalActions:
     """The actions ``user_id`` may take in ``st`` (empty when the game is over or he is out):
     an instance of the preset's ``actions`` class (:class:`LegalActions` or its subclass)."""
-    game = find_game(st.ruleset)
-    cls = getattr(game, "actions", LegalActions)
+    game = variant_of(st)
+    cls = game.actions
     if st.over or st.phase is Phase.LOBBY:
         return cls()
     is_host = user_id == st.host
@@ -54,7 +55,7 @@ def legal_actions(st: GameState, user_id: int) -> LegalActions:
     if st.pause:
         ok = is_host if st.pause.reason == "host_lost" else may_pause
         return cls(resume=ok)
-    kw: dict = {"pause": may_pause_now, "host_next": is_host}
+    kw: dict[str, Any] = {"pause": may_pause_now, "host_next": is_host}
     ph = st.phase
     if game.add_actions(st, user_id, kw):  # the preset's own fields
         return cls(**kw)
@@ -68,8 +69,8 @@ def legal_actions(st: GameState, user_id: int) -> LegalActions:
     if ph is Phase.READY:
         kw["ready"] = user_id not in st.ready
         kw["continue_"] = st.continue_allowed
-    elif ph is Phase.VOTING and user_id not in st.vote.votes:
-        kw["vote"] = st.vote.current
+    elif ph is Phase.VOTING and user_id not in st.vote_round().votes:
+        kw["vote"] = st.vote_round().current
     elif ph is Phase.EXCLUDE_VOTE:
         kw["exclude_vote"] = user_id not in st.exclude_votes
     elif ph is Phase.NIGHT:

@@ -7,12 +7,12 @@ from enum import Enum
 from ..core.audience import register_teams
 
 
-class Team(str, Enum):
+class Team(str, Enum):  # noqa: UP042  StrEnum would change str() and f"{member}" from "Cls.NAME" to the value
     TOWN = "town"
     MAFIA = "mafia"
 
 
-class Role(str, Enum):
+class Role(str, Enum):  # noqa: UP042  StrEnum would change str() and f"{member}" from "Cls.NAME" to the value
     CIVILIAN = "civilian"
     MAFIA = "mafia"
     COMMISSAR = "commissar"

@@ -9,13 +9,13 @@ preset's package defines its rule set (``engine.party.rules.PARTY``...); :data:`
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Callable
-
-from collections.abc import Mapping
+from typing import Any
 
 from ..core.errors import BadSetup
 from ..core.game import GAMES, find_game
+from ..core.state import GameStateLike
 from .roles import Role
 
 TIMING_KEYS = ("speech", "defence", "last_word", "vote", "night", "ready_wait", "meeting", "silenced")
@@ -57,7 +57,7 @@ class RuleSet:
     aliases: tuple[str, ...]
     min_players: int
     max_players: int
-    role_table: Callable[[int, dict], list[Role]]
+    role_table: Callable[[int, dict[str, Any]], list[Role]]
     tempos: dict[str, Tempo]
     default_tempo: str = "normal"
     #: catalogue.md §6 switches
@@ -68,7 +68,7 @@ class RuleSet:
     pause_limit: int = 900  # seconds a pause may last before it resumes by itself (PARTY-Q19)
     host_wait: int = 600  # seconds the game waits for a lost host (PARTY-Q22)
     missed_deadlines_to_inactive: int = 2  # PARTY-Q20 (c)
-    default_options: dict = field(default_factory=dict)
+    default_options: dict[str, Any] = field(default_factory=dict[str, Any])
     #: night 1: 'ready' (party: readiness, then the acquaintance) | 'meeting' (club: a fixed
     #: one-minute mafia meeting with the relay open, CLUB-08)
     intro: str = "ready"
@@ -96,19 +96,19 @@ class RuleSet:
     #: seconds OFFLINE after which the shell sends MarkAfk (online ONLINE-48); 0 = no AFK status
     afk_after: int = 0
     #: refuses malformed ``settings['options']`` with BadSetup (at CreateGame and ChangeSettings)
-    check_options: Callable[[dict], None] | None = None
+    check_options: Callable[[dict[str, Any]], None] | None = None
     #: the timings a chat may override in this preset: key -> (lo, hi) seconds, inclusive
     timing_limits: Mapping[str, tuple[int, int]] = field(
         default_factory=lambda: limits("speech", "defence", "last_word", "vote", "night",
                                        "ready_wait"))
 
-    def roles_for(self, n: int, options: dict | None = None) -> list[Role]:
+    def roles_for(self, n: int, options: dict[str, Any] | None = None) -> list[Role]:
         """The multiset of roles for ``n`` players. Raises :class:`BadSetup` outside the range."""
         if not self.min_players <= n <= self.max_players:
             raise BadSetup(f"{self.name} needs {self.min_players}-{self.max_players} players, got {n}")
         return self.role_table(n, {**self.default_options, **(options or {})})
 
-    def timings(self, settings: dict) -> dict[str, int]:
+    def timings(self, settings: dict[str, Any]) -> dict[str, int]:
         """Resolve ``settings['tempo']`` plus ``settings['timings']`` overrides into seconds.
 
         Raises :class:`BadSetup` for an unknown tempo or key, or a value outside its limits
@@ -131,7 +131,7 @@ class RuleSet:
         return out
 
 
-class _TimingLimits(Mapping):
+class _TimingLimits(Mapping[str, tuple[int, int]]):
     """key -> (lo, hi) seconds of every timing some registered mafia preset lets a chat
     override (a live view of the presets' ``timing_limits``, in registry order).  A key two
     presets share has the same limits in both (``tests/engine/test_rulesets.py`` checks it)."""
@@ -146,23 +146,25 @@ class _TimingLimits(Mapping):
     def __getitem__(self, key: str) -> tuple[int, int]:
         return self._limits()[key]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._limits())
 
     def __len__(self) -> int:
         return len(self._limits())
 
 
-class _RuleSets(Mapping):
+class _RuleSets(Mapping[str, "RuleSet"]):
     """name -> rule set of every registered mafia preset (a live view of the game registry)."""
 
-    def _games(self) -> dict:
-        return {name: g.rules for name, g in GAMES.items() if isinstance(getattr(g, "rules", None), RuleSet)}
+    def _games(self) -> dict[str, RuleSet]:
+        # a mafia preset's game object has ``rules`` (the registry holds other games too)
+        return {name: rules for name, g in GAMES.items()
+                if isinstance(rules := getattr(g, "rules", None), RuleSet)}
 
     def __getitem__(self, name: str) -> RuleSet:
         return self._games()[name]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._games())
 
     def __len__(self) -> int:
@@ -182,6 +184,6 @@ def find_ruleset(name: str) -> RuleSet:
     return rules
 
 
-def rules_of(st) -> RuleSet:
+def rules_of(st: GameStateLike) -> RuleSet:
     """The rule set of the game ``st`` belongs to."""
     return RULESETS[st.ruleset]

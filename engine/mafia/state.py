@@ -7,15 +7,17 @@ that has a ``clone()`` (``GameState.forum``: ``engine.forum.state.ForumState``; 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 from enum import Enum
+from typing import Any
 
 from ..core.serialize import snapshot
-from ..core.state import PauseState, Timer, copy_plain as _copy_plain, shallow as _shallow
+from ..core.state import PauseState, Timer
+from ..core.state import copy_plain as _copy_plain
+from ..core.state import shallow as _shallow
 from .roles import Role, Team
 
 
-class Phase(str, Enum):
+class Phase(str, Enum):  # noqa: UP042  StrEnum would change str() and f"{member}" from "Cls.NAME" to the value
     """The shared mafia phases.  A preset's own phases are a ``str`` enum of its package
     (``engine.online.phases.OnlinePhase``, ``engine.forum.phases.ForumPhase``); ``GameState.phase``
     holds a member of either, and its ``value`` is what the log stores (``PhaseStarted.phase``)."""
@@ -51,6 +53,14 @@ class Player:
     side: Team | None = None
 
     @property
+    def dealt_role(self) -> Role:
+        """His role, once the deal has given him one (every seated player of a started game).
+        Raises ``LookupError`` before that."""
+        if self.role is None:
+            raise LookupError(f"player {self.user_id} has no role yet")
+        return self.role
+
+    @property
     def team(self) -> Team | None:
         if self.side is not None:
             return self.side
@@ -77,9 +87,9 @@ class VoteRound:
 class GameState:
     ruleset: str
     organiser: int | None
-    settings: dict
+    settings: dict[str, Any]
     timings: dict[str, int]
-    options: dict
+    options: dict[str, Any]
     players: dict[int, Player] = field(default_factory=dict)
     host: int | None = None
     host_name: str = ""
@@ -141,6 +151,13 @@ class GameState:
         return c
 
     # --- queries ---------------------------------------------------------------------------
+    def vote_round(self) -> VoteRound:
+        """The open vote round (``vote``), in a phase that has one. Raises ``LookupError`` when
+        none is open."""
+        if self.vote is None:
+            raise LookupError("no vote round is open")
+        return self.vote
+
     def seated(self) -> list[Player]:
         return sorted((p for p in self.players.values() if p.seat), key=lambda p: p.seat)
 
@@ -167,18 +184,18 @@ class GameState:
     def over(self) -> bool:
         return self.phase in (Phase.ENDED, Phase.CANCELLED)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole state as plain JSON data (format 1), for comparing two states: the
         recorded logs in ``tests/engine/fixtures/logs/`` keep the final state of each game in
         this form.  Keys are the field names; ``players`` is a list in seat order (the lobby's
         unseated users last, by user id)."""
-        data = snapshot(self)
+        data: dict[str, Any] = snapshot(self)
         players = sorted(self.players.values(), key=lambda p: (p.seat == 0, p.seat, p.user_id))
         data["players"] = [snapshot(p) for p in players]
         return data
 
 
-def state_to_dict(state: GameState) -> dict:
+def state_to_dict(state: GameState) -> dict[str, Any]:
     """:meth:`GameState.to_dict` of ``state``."""
     return state.to_dict()
 

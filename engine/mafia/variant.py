@@ -14,17 +14,40 @@ preset has none), the pause gate, a private copy of the state, the presence book
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from enum import Enum
+from typing import Any
 
-from ..core.commands import CreateGame
+from ..core.commands import COMMAND_TYPES, CreateGame
 from ..core.errors import GamePaused, IllegalCommand, NotAllowed, PhaseClosed
-from ..core.events import Event, GameCreated
+from ..core.events import EVENT_TYPES, Event, GameCreated
 from ..core.game import Game
 from . import control, flow, lobby, night, play, presence
 from .commands import (
-    BecomeHost, CancelGame, CastExcludeVote, CastVote, ChangeSettings, Command, Continue,
-    EndSpeech, HostNext, JudgeCommand, Join, Leave, MarkActive, MarkAfk, MarkInactive, MarkReady,
-    Nominate, NightAction, OwnPhaseCommand, Pause, PhaseTimeout, RelayMessage, Resume, StartGame,
+    BecomeHost,
+    CancelGame,
+    CastExcludeVote,
+    CastVote,
+    ChangeSettings,
+    Command,
+    Continue,
+    EndSpeech,
+    HostNext,
+    Join,
+    JudgeCommand,
+    Leave,
+    MarkActive,
+    MarkAfk,
+    MarkInactive,
+    MarkReady,
+    NightAction,
+    Nominate,
+    OwnPhaseCommand,
+    Pause,
+    PhaseTimeout,
+    RelayMessage,
+    Resume,
+    StartGame,
     TakeOver,
 )
 from .queries import LegalActions
@@ -33,7 +56,9 @@ from .rules import RuleSet
 from .state import GameState, Phase
 from .step import Step
 
-Handler = Callable[[Step, Command], None]
+#: a command's handler: ``(step, command)``; its command parameter is the one class it is
+#: registered for in :attr:`MafiaVariant.handlers` (a pairing no static type can state, hence Any)
+Handler = Callable[[Step, Any], None]
 
 
 def no_fouls(s: Step, cmd: Command) -> None:
@@ -46,7 +71,7 @@ def phase_closed(s: Step, cmd: Command) -> None:
     raise PhaseClosed(s.st.phase.value)
 
 
-class MafiaVariant(Game):
+class MafiaVariant(Game[GameState, Command, Event]):
     """The shared mafia game; a preset subclasses it.  ``rules``: the preset's rule set."""
 
     rules: RuleSet
@@ -56,7 +81,10 @@ class MafiaVariant(Game):
 
     #: command type -> handler ``(step, command)``; a preset extends it with ``{**base, ...}``;
     #: a command without an entry of its own takes that of its nearest base class
-    handlers: dict[type, Handler] = {
+    command_types = COMMAND_TYPES
+    event_types = EVENT_TYPES
+
+    handlers: dict[type[Command], Handler] = {
         Join: lobby.join, Leave: lobby.leave, BecomeHost: lobby.become_host,
         ChangeSettings: lobby.change_settings, StartGame: lobby.start_game,
         CancelGame: lobby.cancel,
@@ -70,20 +98,20 @@ class MafiaVariant(Game):
     }
     #: the phases in which the mafia's team chat is relayed (the engine still judges each
     #: message: ``RelayMessage``); the bot answers "closed" at once outside them
-    relay_phases: tuple[Phase, ...] = (Phase.NIGHT,)
+    relay_phases: tuple[Enum, ...] = (Phase.NIGHT,)
     #: commands accepted while the game is paused (everything else raises GamePaused)
-    while_paused: tuple[type, ...] = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout,
+    while_paused: tuple[type[Command], ...] = (Resume, Pause, MarkInactive, MarkActive, PhaseTimeout,
                                       CancelGame, ChangeSettings, TakeOver, RelayMessage, MarkAfk)
     #: commands that do not count as "the user is here" (PARTY-44)
-    not_presence: tuple[type, ...] = (CreateGame, MarkInactive, PhaseTimeout, Join, Leave,
+    not_presence: tuple[type[Command], ...] = (CreateGame, MarkInactive, PhaseTimeout, Join, Leave,
                                       BecomeHost, StartGame, JudgeCommand, MarkAfk)
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:
         return self.rules.name
 
     @property
-    def aliases(self) -> tuple[str, ...]:  # type: ignore[override]
+    def aliases(self) -> tuple[str, ...]:
         return self.rules.aliases
 
     # --- the core's entry points ---------------------------------------------------------------
@@ -223,7 +251,7 @@ class MafiaVariant(Game):
         p = st.players.get(user_id)
         return p is not None and p.team is Team.MAFIA
 
-    def add_actions(self, st: GameState, user_id: int, kw: dict) -> bool:
+    def add_actions(self, st: GameState, user_id: int, kw: dict[str, Any]) -> bool:
         """Add this preset's fields of its ``actions`` class (and shared ones) to ``kw``;
         True when they are all there is (the shared fields are then not computed)."""
         return False

@@ -4,6 +4,7 @@ shields and cancel, the Profiler's hand (NOIR-30, 32..36, Q11, Q12, Q15..Q17, X0
 from __future__ import annotations
 
 from . import turns
+from .commands import AnswerCancel, Autopsy, Interrogate, Profile, Protect, Unprotect
 from .common import guard
 from .errors import AlreadyUsed, InvalidTarget, NotAllowed, WrongPhase
 from .events import AutopsyDone, Interrogated, Profiled, ShieldPlaced, ShieldRemoved
@@ -19,7 +20,7 @@ def near_roles(st: NoirState, suspect: int, team: Team | None) -> tuple[str, ...
     adjacent to ``suspect`` (NOIR-30, 32, 36, Q15)."""
     pos = positions(st)
     around = set(neighbours(st, suspect, pos))
-    return tuple(st.players[u].role.value for u in st.order
+    return tuple(st.players[u].dealt_role.value for u in st.order
                  if st.players[u].identity in around
                  and (team is None or st.players[u].team == team))
 
@@ -32,7 +33,7 @@ def autopsy_targets(st: NoirState, p: Player) -> list[int]:
     return [x for x in neighbours(st, p.identity) if x in st.dead]
 
 
-def autopsy(s: Step, cmd) -> None:
+def autopsy(s: Step, cmd: Autopsy) -> None:
     p = guard(s, cmd.user_id, roles=(Role.UNDERCOVER,))
     st = s.st
     if cmd.target not in autopsy_targets(st, p):
@@ -50,7 +51,7 @@ def interrogation_cards(st: NoirState) -> list[int]:
     return peek(st, st.alive, 2)
 
 
-def interrogate(s: Step, cmd) -> None:
+def interrogate(s: Step, cmd: Interrogate) -> None:
     """Draw both cards, the other goes under the deck, then the kept one (NOIR-X08); the kept
     suspect is marked and the roles of the identities around it are public."""
     p = guard(s, cmd.user_id, roles=(Role.DETECTIVE,))
@@ -59,7 +60,8 @@ def interrogate(s: Step, cmd) -> None:
     if cmd.keep not in cards:
         raise InvalidTarget("interrogate")
     drawn = [draw(st, st.alive) for _ in cards]
-    st.deck += [c for c in drawn if c != cmd.keep] + [cmd.keep]
+    # (each draw finds its card: ``cards`` are the ones it takes, so none is None)
+    st.deck += [c for c in drawn if c is not None and c != cmd.keep] + [cmd.keep]
     st.interrogated.add(cmd.keep)
     st.last_action = ("interrogate", cmd.keep)
     s.emit(Interrogated(player=p.user_id, suspect=cmd.keep, near=near_roles(st, cmd.keep, None)))
@@ -82,7 +84,7 @@ def unprotect_targets(st: NoirState) -> list[int]:
     return [x for row in st.grid for x in row if x in st.shields]
 
 
-def protect(s: Step, cmd) -> None:
+def protect(s: Step, cmd: Protect) -> None:
     p = guard(s, cmd.user_id, roles=(Role.SUIT,))
     st = s.st
     if st.token_used:
@@ -95,7 +97,7 @@ def protect(s: Step, cmd) -> None:
     s.emit(ShieldPlaced(player=p.user_id, target=cmd.target))
 
 
-def unprotect(s: Step, cmd) -> None:
+def unprotect(s: Step, cmd: Unprotect) -> None:
     p = guard(s, cmd.user_id, roles=(Role.SUIT,))
     st = s.st
     if st.token_used:
@@ -108,13 +110,13 @@ def unprotect(s: Step, cmd) -> None:
     s.emit(ShieldRemoved(player=p.user_id, target=cmd.target))
 
 
-def answer_cancel(s: Step, cmd) -> None:
+def answer_cancel(s: Step, cmd: AnswerCancel) -> None:
     """NOIR-34, Q11, X14: only the Suit, only in line; his last answer counts when the window
     closes."""
     st = s.st
     if st.phase != "play" or st.window is None:
         raise WrongPhase(st.step)
-    p = st.players.get(cmd.user_id)
+    p = st.players.get(cmd.user_id) if cmd.user_id is not None else None
     if p is None or p.role != Role.SUIT or not st.window.suit_can:
         raise NotAllowed()
     p.misses = 0
@@ -128,7 +130,7 @@ def profile_cards(st: NoirState) -> list[int]:
     return [c for c in st.hand if st.alive(c)]
 
 
-def profile(s: Step, cmd) -> None:
+def profile(s: Step, cmd: Profile) -> None:
     """The card goes under the deck and the hand is refilled to 4 (NOIR-Q17, X12)."""
     p = guard(s, cmd.user_id, roles=(Role.PROFILER,))
     st = s.st

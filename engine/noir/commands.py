@@ -10,6 +10,7 @@ named in commands, so a command means the same suspect whatever shifts came befo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .rules import Role
 
@@ -25,7 +26,7 @@ class CreateGame(Command):
     """First command of a log. ``settings``: {"timings": {"turn": s, "cancel": s, "pause": s},
     "options": {"strict_accusation": bool}}."""
 
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,7 +218,7 @@ class ReturnToGame(Command):
     """NOIR-Q21: a player auto-passed after two timeouts says he is back."""
 
 
-COMMAND_TYPES = {c.__name__: c for c in (
+COMMAND_TYPES: dict[str, type[Command]] = {c.__name__: c for c in (
     CreateGame, Join, Leave, StartGame, CancelGame, Shift, Collapse, Accuse, Kill,
     ChangeIdentity, Swap, PlaceThreats, PlaceBomb, Detonate, Shoot, MoveToken, Autopsy,
     Interrogate, Protect, Unprotect, AnswerCancel, Profile, TurnTimeout, Pause, Resume,

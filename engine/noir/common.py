@@ -4,13 +4,27 @@ accusation (NOIR-09, 13, 18, 28, 31, 37..39, Q01, Q13, Q23..Q25, X06, X11)."""
 from __future__ import annotations
 
 from . import turns
+from .commands import Accuse, Collapse, Shift
 from .errors import (
-    GameOver, InvalidTarget, NotInGame, NotYourRole, NotYourTurn, UndoForbidden, WrongPhase,
+    GameOver,
+    InvalidTarget,
+    NotInGame,
+    NotYourRole,
+    NotYourTurn,
+    UndoForbidden,
+    WrongPhase,
 )
 from .events import Accused, Collapsed, Shifted
 from .grid import (
-    apply_collapse, apply_shift, collapse_options, neighbours, positions, shift_ok, shift_options,
-    straight, undoes,
+    apply_collapse,
+    apply_shift,
+    collapse_options,
+    neighbours,
+    positions,
+    shift_ok,
+    shift_options,
+    straight,
+    undoes,
 )
 from .identities import arrest
 from .rules import LINE_REACH, Role, Team, shift_reach
@@ -18,7 +32,8 @@ from .state import NoirState, Player
 from .step import Step
 
 
-def guard(s: Step, uid: int | None, roles=None, step: str = "act") -> Player:
+def guard(s: Step, uid: int | None, roles: tuple[Role, ...] | None = None,
+          step: str = "act") -> Player:
     """The acting player, or a refusal: not playing, not his turn, wrong step, wrong role.
     An accepted action shows he is there: his timeout count and auto-pass reset (NOIR-Q21)."""
     st = s.st
@@ -32,7 +47,7 @@ def guard(s: Step, uid: int | None, roles=None, step: str = "act") -> Player:
     if st.step != step:
         raise WrongPhase(st.step)
     if roles is not None and p.role not in roles:
-        raise NotYourRole(p.role.value)
+        raise NotYourRole(p.dealt_role.value)
     p.misses = 0
     p.auto_pass = False
     return p
@@ -49,14 +64,14 @@ def main_done(s: Step, p: Player) -> None:
 # --- shift -------------------------------------------------------------------------------------
 def legal_shifts(st: NoirState, p: Player) -> list[tuple[str, int, int]]:
     """NOIR-18, 38, X06: the shifts open to ``p`` now."""
-    return [o for o in shift_options(st, shift_reach(p.role)) if not undoes(st.prev_shift, *o)]
+    return [o for o in shift_options(st, shift_reach(p.dealt_role)) if not undoes(st.prev_shift, *o)]
 
 
-def shift(s: Step, cmd) -> None:
+def shift(s: Step, cmd: Shift) -> None:
     p = guard(s, cmd.user_id)
     st = s.st
     option = (cmd.line, cmd.index, cmd.by)
-    if not shift_ok(st, *option, shift_reach(p.role)):
+    if not shift_ok(st, *option, shift_reach(p.dealt_role)):
         raise InvalidTarget("shift")
     if undoes(st.prev_shift, *option):
         raise UndoForbidden()
@@ -68,7 +83,7 @@ def shift(s: Step, cmd) -> None:
 
 
 # --- collapse ----------------------------------------------------------------------------------
-def collapse(s: Step, cmd) -> None:
+def collapse(s: Step, cmd: Collapse) -> None:
     p = guard(s, cmd.user_id)
     st = s.st
     if (cmd.axis, cmd.end) not in collapse_options(st):
@@ -93,7 +108,7 @@ def accuse_targets(st: NoirState, p: Player) -> list[int]:
     return [x for x in cells if st.killable(x)]
 
 
-def accuse(s: Step, cmd) -> None:
+def accuse(s: Step, cmd: Accuse) -> None:
     """NOIR-13, Q01: a mafioso hiding at the target is arrested (with the strict option, only if
     ``cmd.role`` names his role); anything else is a wasted turn."""
     p = guard(s, cmd.user_id, roles=(Role.UNDERCOVER, Role.DETECTIVE, Role.SUIT, Role.PROFILER))
@@ -108,6 +123,6 @@ def accuse(s: Step, cmd) -> None:
            and (not strict or owner.role == cmd.role))
     st.last_action = ("accuse", cmd.target)
     s.emit(Accused(player=p.user_id, target=cmd.target, hit=hit))
-    if hit:
+    if hit and owner is not None:
         arrest(s, owner, cmd.target, "accusation")
     turns.finish_action(s)

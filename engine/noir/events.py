@@ -308,7 +308,7 @@ class GameCancelled(Event):
     reason: str
 
 
-EVENT_TYPES = {c.__name__: c for c in (
+EVENT_TYPES: dict[str, type[Event]] = {c.__name__: c for c in (
     GameCreated, PlayerJoined, PlayerLeft, GameStarted, IdentityCard, HandDealt, TurnStarted,
     TimerArmed, TurnTimedOut, PlayerReturned, Paused, Resumed, Shifted, Collapsed, Swapped,
     ThreatsPlaced, ThreatsSkipped, BombPlaced, Detonated, Shot, KillAttempted, TokenMoved,

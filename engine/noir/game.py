@@ -8,20 +8,47 @@ rebuilds the same state.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from . import agents, common, mafia, setup, turns
 from .commands import (
-    Accuse, AnswerCancel, Autopsy, CancelGame, ChangeIdentity, Collapse, Command, CreateGame,
-    Detonate, Interrogate, Join, Kill, Leave, MoveToken, Pause, PlaceBomb, PlaceThreats, Profile,
-    Protect, Resume, ReturnToGame, Shift, Shoot, StartGame, Swap, TurnTimeout, Unprotect,
+    Accuse,
+    AnswerCancel,
+    Autopsy,
+    CancelGame,
+    ChangeIdentity,
+    Collapse,
+    Command,
+    CreateGame,
+    Detonate,
+    Interrogate,
+    Join,
+    Kill,
+    Leave,
+    MoveToken,
+    Pause,
+    PlaceBomb,
+    PlaceThreats,
+    Profile,
+    Protect,
+    Resume,
+    ReturnToGame,
+    Shift,
+    Shoot,
+    StartGame,
+    Swap,
+    TurnTimeout,
+    Unprotect,
 )
 from .errors import BadInput, BadSetup, GameOver, GamePaused, NoirIllegal
 from .events import Event
 from .state import NoirState
 from .step import Step
 
-HANDLERS = {
+#: command type -> handler ``(step, command)``; the command parameter is the one class it is
+#: registered for (a pairing no static type can state, hence Any)
+HANDLERS: dict[type[Command], Callable[[Step, Any], None]] = {
     Join: setup.join, Leave: setup.leave, StartGame: setup.start, CancelGame: setup.cancel,
     Shift: common.shift, Collapse: common.collapse, Accuse: common.accuse,
     Kill: mafia.kill, ChangeIdentity: mafia.change_identity, Swap: mafia.swap,

@@ -7,7 +7,7 @@ number).  Adjacency never wraps over an edge (NOIR-Q04); only shifts wrap (NOIR-
 
 from __future__ import annotations
 
-from .state import NoirState
+from .state import NoirState, ShiftMove
 
 LINES = ("row", "column")
 ENDS = ("first", "last")
@@ -19,7 +19,11 @@ def cell_name(row: int, col: int) -> str:
     return f"{chr(65 + col)}{row + 1}"
 
 
-def positions(st: NoirState) -> dict[int, tuple[int, int]]:
+#: suspect -> (row, column) on the grid, from 0 (what :func:`positions` returns)
+Positions = dict[int, tuple[int, int]]
+
+
+def positions(st: NoirState) -> Positions:
     """suspect -> (row, col) for every suspect still on the grid."""
     return {s: (r, c) for r, line in enumerate(st.grid) for c, s in enumerate(line)}
 
@@ -28,7 +32,7 @@ def at(st: NoirState, row: int, col: int) -> int:
     return st.grid[row][col]
 
 
-def neighbours(st: NoirState, suspect: int, pos: dict | None = None) -> list[int]:
+def neighbours(st: NoirState, suspect: int, pos: Positions | None = None) -> list[int]:
     """NOIR-06: the up to 8 surrounding suspects, reading order, no wrapping."""
     pos = pos or positions(st)
     r, c = pos[suspect]
@@ -40,13 +44,13 @@ def neighbours(st: NoirState, suspect: int, pos: dict | None = None) -> list[int
     return out
 
 
-def adjacent(st: NoirState, a: int, b: int, pos: dict | None = None) -> bool:
+def adjacent(st: NoirState, a: int, b: int, pos: Positions | None = None) -> bool:
     pos = pos or positions(st)
     (ra, ca), (rb, cb) = pos[a], pos[b]
     return (ra, ca) != (rb, cb) and abs(ra - rb) <= 1 and abs(ca - cb) <= 1
 
 
-def straight(st: NoirState, suspect: int, reach: int, pos: dict | None = None) -> list[int]:
+def straight(st: NoirState, suspect: int, reach: int, pos: Positions | None = None) -> list[int]:
     """NOIR-Q05: suspects 1..reach cells away in the same row or column (nothing blocks)."""
     pos = pos or positions(st)
     r, c = pos[suspect]
@@ -59,7 +63,7 @@ def straight(st: NoirState, suspect: int, reach: int, pos: dict | None = None) -
     return out
 
 
-def diagonal(st: NoirState, suspect: int, reach: int, pos: dict | None = None) -> list[int]:
+def diagonal(st: NoirState, suspect: int, reach: int, pos: Positions | None = None) -> list[int]:
     """NOIR-26: suspects 1..reach cells away along the four diagonals."""
     pos = pos or positions(st)
     r, c = pos[suspect]
@@ -72,7 +76,7 @@ def diagonal(st: NoirState, suspect: int, reach: int, pos: dict | None = None) -
     return out
 
 
-def in_line(st: NoirState, a: int, b: int, pos: dict | None = None) -> bool:
+def in_line(st: NoirState, a: int, b: int, pos: Positions | None = None) -> bool:
     """NOIR-Q11: the same row or the same column, at any distance."""
     pos = pos or positions(st)
     return pos[a][0] == pos[b][0] or pos[a][1] == pos[b][1]
@@ -109,7 +113,7 @@ def shift_options(st: NoirState, reach: int) -> list[tuple[str, int, int]]:
     return out
 
 
-def undoes(prev: tuple | None, line: str, index: int, by: int) -> bool:
+def undoes(prev: ShiftMove | None, line: str, index: int, by: int) -> bool:
     """NOIR-38, Q23: the same line in the opposite direction, by any distance."""
     return prev is not None and prev[0] == line and prev[1] == index and (prev[2] > 0) != (by > 0)
 

@@ -7,7 +7,7 @@ deck and the next is drawn, one pass at most (NOIR-X03); a card given up goes un
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine.core.audience import Private
 
@@ -41,8 +41,8 @@ def send_cards(s: Step, team: Team) -> None:
     """NOIR-05: every member of ``team`` gets his identity card again (his and his mates')."""
     members = s.st.team_of(team)
     for p in members:
-        s.emit(IdentityCard(audience=Private(p.user_id), role=p.role.value, suspect=p.identity,
-                            teammates=tuple((m.user_id, m.role.value, m.identity)
+        s.emit(IdentityCard(audience=Private(p.user_id), role=p.dealt_role.value, suspect=p.identity,
+                            teammates=tuple((m.user_id, m.dealt_role.value, m.identity)
                                             for m in members if m is not p)))
 
 
@@ -60,8 +60,8 @@ def new_identity(s: Step, p: Player, reason: str) -> None:
     p.identity = draw(st, lambda c: identity_usable(st, c))
     if old is not None:
         st.deck.append(old)
-    s.emit(IdentityChanged(player=p.user_id, role=p.role.value, reason=reason))
-    send_cards(s, p.team)
+    s.emit(IdentityChanged(player=p.user_id, role=p.dealt_role.value, reason=reason))
+    send_cards(s, p.dealt_role.team)
 
 
 def strip_tokens(st: NoirState, suspect: int) -> None:
@@ -73,12 +73,13 @@ def strip_tokens(st: NoirState, suspect: int) -> None:
 
 def arrest(s: Step, p: Player, suspect: int, by: str) -> None:
     """NOIR-13, 14, 16, 17, X05 (the role is public): mark ``suspect`` arrested, score it,
-    clear an arrested Bomber's bombs or Psycho's threats, and give ``p`` a new identity.  ``by``: 'accusation' | 'kill'."""
+    clear an arrested Bomber's bombs or Psycho's threats, and give ``p`` a new identity.
+    ``by``: 'accusation' | 'kill'."""
     st = s.st
     st.arrested.add(suspect)
     strip_tokens(st, suspect)
     st.arrests += 1
-    s.emit(Arrested(role=p.role.value, suspect=suspect, by=by, arrests=st.arrests))
+    s.emit(Arrested(role=p.dealt_role.value, suspect=suspect, by=by, arrests=st.arrests))
     for role, kind, tokens in ((Role.BOMBER, "bomb", st.bombs),
                                (Role.PSYCHO, "threat", st.threats)):
         if p.role == role and tokens:
@@ -94,9 +95,9 @@ def refresh_hand(s: Step) -> None:
     if st.by_role(Role.PROFILER) is None:
         return
     before = list(st.hand)
-    for card in [c for c in st.hand if not st.alive(c)]:
-        st.hand.remove(card)
-        st.deck.append(card)
+    for dead in [c for c in st.hand if not st.alive(c)]:
+        st.hand.remove(dead)
+        st.deck.append(dead)
     while len(st.hand) < HAND_SIZE:
         card = draw(st, st.alive)
         if card is None:

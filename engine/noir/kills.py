@@ -54,7 +54,7 @@ def open_window(s: Step, suspect: int, cause: str) -> None:
     st.step = "window"
     t = s.arm("cancel")
     s.emit(WindowOpened(suspect=suspect, cause=cause, seconds=t.seconds, timer_seq=t.seq))
-    if can:
+    if can and suit is not None:
         s.emit(CancelOffered(audience=Private(suit.user_id), suspect=suspect, seconds=t.seconds))
 
 
@@ -63,6 +63,7 @@ def close_window(s: Step) -> bool:
     NOIR-X02, and this link's bomb is spent, X07) or let it happen; then the queue goes on."""
     st = s.st
     w = st.window
+    assert w is not None, "the window's timer fires while it is open"
     st.window = None
     s.disarm()
     if w.suit_can and w.answer:
@@ -86,6 +87,6 @@ def kill_now(s: Step, suspect: int, cause: str) -> None:
     strip_tokens(st, suspect)
     st.points += POINTS_FOR_AGENT if owner is not None else 1
     s.emit(SuspectKilled(suspect=suspect, cause=cause,
-                         agent_role=owner.role.value if owner else None, points=st.points))
+                         agent_role=owner.dealt_role.value if owner else None, points=st.points))
     if owner is not None:
         new_identity(s, owner, "killed")  # NOIR-Q02

@@ -6,12 +6,20 @@ Each ``*_targets`` function is the exact set the action accepts; :mod:`.queries`
 from __future__ import annotations
 
 from . import turns
+from .commands import ChangeIdentity, Detonate, Kill, MoveToken, PlaceBomb, PlaceThreats, Shoot, Swap
 from .common import guard, main_done
 from .errors import InvalidTarget
 from .events import (
-    BombPlaced, Detonated, KillAttempted, Shot, Swapped, ThreatsPlaced, TokenMoved,
+    BombPlaced,
+    Detonated,
+    KillAttempted,
+    Shot,
+    Swapped,
+    ThreatsPlaced,
+    TokenMoved,
 )
-from .grid import adjacent, diagonal, neighbours, positions, swap as swap_cells
+from .grid import adjacent, diagonal, neighbours, positions
+from .grid import swap as swap_cells
 from .identities import identity_usable, new_identity, peek
 from .rules import LINE_REACH, Role
 from .state import NoirState, Player
@@ -32,7 +40,7 @@ def kill_targets(st: NoirState, p: Player) -> list[int]:
     return [x for x in neighbours(st, p.identity) if st.killable(x)]
 
 
-def kill(s: Step, cmd) -> None:
+def kill(s: Step, cmd: Kill) -> None:
     p = guard(s, cmd.user_id, roles=(Role.KILLER,))
     if cmd.target not in kill_targets(s.st, p):
         raise InvalidTarget("kill")
@@ -46,7 +54,7 @@ def can_change_identity(st: NoirState) -> bool:
     return bool(peek(st, lambda c: identity_usable(st, c), 1))
 
 
-def change_identity(s: Step, cmd) -> None:
+def change_identity(s: Step, cmd: ChangeIdentity) -> None:
     p = guard(s, cmd.user_id, roles=(Role.KILLER, Role.UNDERCOVER))
     if not can_change_identity(s.st):
         raise InvalidTarget("no card")
@@ -64,7 +72,7 @@ def swap_pairs(st: NoirState, p: Player) -> list[tuple[int, int]]:
     return [(a, b) for i, a in enumerate(ns) for b in ns[i + 1:]]
 
 
-def swap(s: Step, cmd) -> None:
+def swap(s: Step, cmd: Swap) -> None:
     p = guard(s, cmd.user_id, roles=(Role.PSYCHO,))
     st = s.st
     pair = (cmd.first, cmd.second)
@@ -76,7 +84,7 @@ def swap(s: Step, cmd) -> None:
     main_done(s, p)
 
 
-def place_threats(s: Step, cmd) -> None:
+def place_threats(s: Step, cmd: PlaceThreats) -> None:
     """NOIR-22, Q08: 1..3 different cells from :func:`turns.threat_cells`."""
     p = guard(s, cmd.user_id, roles=(Role.PSYCHO,), step="threats")
     st = s.st
@@ -100,7 +108,7 @@ def bomb_targets(st: NoirState, p: Player) -> list[int]:
             if st.killable(x) and x not in st.bombs]
 
 
-def place_bomb(s: Step, cmd) -> None:
+def place_bomb(s: Step, cmd: PlaceBomb) -> None:
     p = guard(s, cmd.user_id, roles=(Role.BOMBER,))
     if cmd.target not in bomb_targets(s.st, p):
         raise InvalidTarget("bomb")
@@ -121,7 +129,7 @@ def chain_links(st: NoirState, bomb: int, chain: tuple[int, ...] = ()) -> list[i
     return [x for x in neighbours(st, last) if st.killable(x) and x not in seen]
 
 
-def detonate(s: Step, cmd) -> None:
+def detonate(s: Step, cmd: Detonate) -> None:
     p = guard(s, cmd.user_id, roles=(Role.BOMBER,))
     st = s.st
     if cmd.bomb not in st.bombs:
@@ -147,7 +155,7 @@ def shot_targets(st: NoirState, p: Player) -> list[int]:
     return [x for x in diagonal(st, p.identity, LINE_REACH) if st.killable(x)]
 
 
-def shoot(s: Step, cmd) -> None:
+def shoot(s: Step, cmd: Shoot) -> None:
     p = guard(s, cmd.user_id, roles=(Role.SNIPER,))
     if cmd.target not in shot_targets(s.st, p):
         raise InvalidTarget("shot")
@@ -170,7 +178,7 @@ def token_moves(st: NoirState) -> list[tuple[str, int, int]]:
     return out
 
 
-def move_token(s: Step, cmd) -> None:
+def move_token(s: Step, cmd: MoveToken) -> None:
     p = guard(s, cmd.user_id, roles=(Role.SNIPER,))
     st = s.st
     if cmd.kind not in TOKEN_KINDS:

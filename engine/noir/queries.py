@@ -4,14 +4,24 @@ pickers, :func:`chain_links` the link-by-link detonation draft (re-exported from
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .agents import (
-    autopsy_targets, interrogation_cards, profile_cards, protect_targets, unprotect_targets,
+    autopsy_targets,
+    interrogation_cards,
+    profile_cards,
+    protect_targets,
+    unprotect_targets,
 )
 from .common import accuse_targets, legal_shifts
 from .grid import collapse_options
 from .mafia import (
-    bomb_targets, can_change_identity, chain_links, kill_targets, shot_targets, swap_pairs,
+    bomb_targets,
+    can_change_identity,
+    chain_links,
+    kill_targets,
+    shot_targets,
+    swap_pairs,
     token_moves,
 )
 from .rules import Role
@@ -32,23 +42,23 @@ class LegalActions:
 
     player: int
     step: str = ""
-    shifts: tuple = ()
-    collapse: tuple = ()
-    accuse: tuple = ()
-    kill: tuple = ()
+    shifts: tuple[tuple[str, int, int], ...] = ()
+    collapse: tuple[tuple[str, str], ...] = ()
+    accuse: tuple[int, ...] = ()
+    kill: tuple[int, ...] = ()
     change_identity: bool = False
-    swap: tuple = ()
-    threats: tuple = ()
+    swap: tuple[tuple[int, int], ...] = ()
+    threats: tuple[int, ...] = ()
     threats_max: int = 0
-    place_bomb: tuple = ()
-    detonate: tuple = ()
-    shoot: tuple = ()
-    move_token: tuple = ()
-    autopsy: tuple = ()
-    interrogate: tuple = ()
-    protect: tuple = ()
-    unprotect: tuple = ()
-    profile: tuple = ()
+    place_bomb: tuple[int, ...] = ()
+    detonate: tuple[int, ...] = ()
+    shoot: tuple[int, ...] = ()
+    move_token: tuple[tuple[str, int, int], ...] = ()
+    autopsy: tuple[int, ...] = ()
+    interrogate: tuple[int, ...] = ()
+    protect: tuple[int, ...] = ()
+    unprotect: tuple[int, ...] = ()
+    profile: tuple[int, ...] = ()
     cancel: bool = False
 
     @property
@@ -72,7 +82,7 @@ def legal_actions(st: NoirState, player: int) -> LegalActions:
         return LegalActions(player=player, step="threats", threats=cells,
                             threats_max=min(3, len(cells)))
     role = p.role
-    kw: dict = {"shifts": tuple(legal_shifts(st, p)), "collapse": tuple(collapse_options(st)),
+    kw: dict[str, Any] = {"shifts": tuple(legal_shifts(st, p)), "collapse": tuple(collapse_options(st)),
                 "accuse": tuple(accuse_targets(st, p))}
     if role == Role.KILLER:
         kw["kill"] = tuple(kill_targets(st, p))

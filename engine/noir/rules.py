@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
-class Team(str, Enum):
+class Team(str, Enum):  # noqa: UP042  StrEnum would change str() and f"{member}" from "Cls.NAME" to the value
     MAFIA = "mafia"
     AGENTS = "agents"
 
 
-class Role(str, Enum):
+class Role(str, Enum):  # noqa: UP042  StrEnum would change str() and f"{member}" from "Cls.NAME" to the value
     """Russian names: Бандит, Маньяк, Подрывник, Снайпер / Агент под прикрытием, Детектив,
     Оперативник, Криминалист."""
 
@@ -75,7 +76,7 @@ def shift_reach(role: Role) -> int:
     return 2 if role in LONG_SHIFTERS else 1
 
 
-def timings(settings: dict) -> dict[str, int]:
+def timings(settings: dict[str, Any]) -> dict[str, int]:
     """The game's timings: defaults overridden by ``settings["timings"]`` (seconds).
 
     Raises ValueError on an unknown name or a value outside :data:`TIMING_LIMITS`."""
@@ -90,7 +91,7 @@ def timings(settings: dict) -> dict[str, int]:
     return out
 
 
-def options(settings: dict) -> dict[str, bool]:
+def options(settings: dict[str, Any]) -> dict[str, bool]:
     """Options: defaults overridden by ``settings["options"]``; ValueError on an unknown one."""
     out = dict(DEFAULT_OPTIONS)
     for name, value in (settings.get("options") or {}).items():

@@ -10,11 +10,14 @@ type.  ``state_to_dict`` / ``state_from_dict`` round-trip a :class:`NoirState` e
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
-from engine.core.serialize import from_dict, plain as _plain, to_dict
+from engine.core.serialize import from_dict, to_dict
+from engine.core.serialize import plain as _plain
 
-from .commands import COMMAND_TYPES
-from .events import EVENT_TYPES
+from .commands import COMMAND_TYPES, Command
+from .events import EVENT_TYPES, Event
 from .rules import Role
 from .state import NoirState, Player, Timer, Window
 
@@ -24,12 +27,12 @@ __all__ = ["FORMAT_VERSION", "command_from_dict", "event_from_dict", "state_from
 FORMAT_VERSION = 1
 
 
-def command_from_dict(data: dict):
+def command_from_dict(data: Mapping[str, Any]) -> Command:
     """A NOIR command from its dict. Raises ValueError on a type NOIR does not have."""
     return from_dict(data, COMMAND_TYPES, "NOIR command")
 
 
-def event_from_dict(data: dict):
+def event_from_dict(data: Mapping[str, Any]) -> Event:
     """A NOIR event from its dict. Raises ValueError on a type NOIR does not have."""
     return from_dict(data, EVENT_TYPES, "NOIR event")
 
@@ -39,16 +42,16 @@ _SETS = ("dead", "arrested", "removed", "bombs", "threats", "shields", "interrog
 _TUPLES = ("turn_shift", "prev_shift", "paused", "last_action")
 
 
-def state_to_dict(st: NoirState) -> dict:
+def state_to_dict(st: NoirState) -> dict[str, Any]:
     """The whole state as JSON-safe data (``players`` as a list in join order)."""
-    data = {f.name: _plain(getattr(st, f.name)) for f in dataclasses.fields(st)}
+    data: dict[str, Any] = {f.name: _plain(getattr(st, f.name)) for f in dataclasses.fields(st)}
     data["players"] = [_plain(p) for p in st.players.values()]
     data["queue"] = [list(q) for q in st.queue]
     data["version"] = FORMAT_VERSION
     return data
 
 
-def state_from_dict(data: dict) -> NoirState:
+def state_from_dict(data: dict[str, Any]) -> NoirState:
     """Inverse of :func:`state_to_dict`; ValueError on another format version."""
     if data.get("version") != FORMAT_VERSION:
         raise ValueError(f"unknown NOIR state version {data.get('version')!r}")

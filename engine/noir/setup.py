@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from . import turns
+from .commands import CancelGame, CreateGame, Join, Leave, StartGame
 from .errors import AlreadyJoined, BadSetup, GameFull, NotAllowed, NotInGame, WrongPhase
-from .events import GameCancelled, GameCreated, GameStarted, PlayerJoined, PlayerLeft
+from .events import Event, GameCancelled, GameCreated, GameStarted, PlayerJoined, PlayerLeft
 from .identities import send_cards, send_hand
 from .rules import HAND_SIZE, TABLES, Role, Team, options, timings
 from .state import NoirState, Player
 from .step import Step
-from . import turns
 
 MAX_PLAYERS = max(TABLES)
 
 
-def create(cmd) -> tuple[NoirState, list]:
+def create(cmd: CreateGame) -> tuple[NoirState, list[Event]]:
     """``CreateGame``: a lobby.  BadSetup on a bad timing or option."""
     try:
         t, o = timings(cmd.settings), options(cmd.settings)
@@ -28,7 +29,7 @@ def _lobby(st: NoirState) -> None:
         raise WrongPhase(st.phase)
 
 
-def join(s: Step, cmd) -> None:
+def join(s: Step, cmd: Join) -> None:
     st = s.st
     _lobby(st)
     if cmd.user_id is None:
@@ -41,7 +42,7 @@ def join(s: Step, cmd) -> None:
     s.emit(PlayerJoined(user_id=cmd.user_id, name=str(cmd.name), count=len(st.players)))
 
 
-def leave(s: Step, cmd) -> None:
+def leave(s: Step, cmd: Leave) -> None:
     st = s.st
     _lobby(st)
     if cmd.user_id not in st.players:
@@ -50,7 +51,7 @@ def leave(s: Step, cmd) -> None:
     s.emit(PlayerLeft(user_id=cmd.user_id, count=len(st.players)))
 
 
-def cancel(s: Step, cmd) -> None:
+def cancel(s: Step, cmd: CancelGame) -> None:
     st = s.st
     if cmd.user_id is not None and cmd.user_id != st.organiser:
         raise NotAllowed()
@@ -63,7 +64,7 @@ def cancel(s: Step, cmd) -> None:
     s.emit(GameCancelled(by=cmd.user_id, reason=cmd.reason))
 
 
-def check_deal(st: NoirState, cmd) -> None:
+def check_deal(st: NoirState, cmd: StartGame) -> None:
     """NOIR-01, 02, 07, 08, Q18, X09: 6 or 8 joined players, the table's roles, alternating teams
     with the Killer first; ``layout`` and ``deck`` permutations of the suspects."""
     n = len(st.players)
@@ -86,7 +87,7 @@ def check_deal(st: NoirState, cmd) -> None:
         raise BadSetup("layout and deck must hold every suspect once")
 
 
-def start(s: Step, cmd) -> None:
+def start(s: Step, cmd: StartGame) -> None:
     """Deal: identities from the deck's top in turn order, then the Profiler's 4 cards; the
     Killer's turn opens (NOIR-08)."""
     st = s.st
@@ -104,7 +105,7 @@ def start(s: Step, cmd) -> None:
     st.order = list(cmd.order)
     st.players = {u: st.players[u] for u in st.order}
     deck = list(cmd.deck)
-    for u, r in zip(st.order, cmd.roles):
+    for u, r in zip(st.order, cmd.roles, strict=True):
         st.players[u].role = Role(r)
         st.players[u].identity = deck.pop(0)
     if Role.PROFILER in st.table.roles:
@@ -116,7 +117,7 @@ def start(s: Step, cmd) -> None:
     st.seed = cmd.seed
     st.phase = "play"
     st.turn = 0
-    s.emit(GameStarted(order=tuple((u, st.players[u].role.value) for u in st.order),
+    s.emit(GameStarted(order=tuple((u, st.players[u].dealt_role.value) for u in st.order),
                        rows=size, cols=size, layout=tuple(layout),
                        arrests_needed=st.table.arrests_needed,
                        points_needed=st.table.points_needed))

@@ -9,9 +9,12 @@ column ("A").  Dead suspects stay on the grid until a collapse removes them (NOI
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from .rules import Role, Table, TABLES, Team
+from .rules import TABLES, Role, Table, Team
+
+#: a shift (NOIR-18): (line 'row' | 'column', index from 0, by ±1 or ±2)
+ShiftMove = tuple[str, int, int]
 
 
 @dataclass
@@ -23,6 +26,13 @@ class Player:
     misses: int = 0  # consecutive turn timeouts (NOIR-Q21)
     auto_pass: bool = False  # NOIR-Q21: two timeouts in a row -> his turns pass by themselves
     pauses_used: int = 0
+
+    @property
+    def dealt_role(self) -> Role:
+        """His role, once the game has started (NOIR-05). Raises ``LookupError`` before."""
+        if self.role is None:
+            raise LookupError(f"player {self.user_id} has no role yet")
+        return self.role
 
     @property
     def team(self) -> Team | None:
@@ -53,7 +63,7 @@ class Window:
 @dataclass
 class NoirState:
     organiser: int | None
-    settings: dict
+    settings: dict[str, Any]
     timings: dict[str, int]
     options: dict[str, bool]
     phase: str = "lobby"  # lobby | play | ended | cancelled
@@ -77,15 +87,15 @@ class NoirState:
     turn_seq: int = 0
     step: str = ""  # act | threats | window | "" (between turns / over)
     token_used: bool = False  # the Suit's once-a-turn token step (NOIR-33)
-    turn_shift: tuple | None = None  # (line, index, by) shifted this turn
-    prev_shift: tuple | None = None  # the previous turn's shift (NOIR-38)
+    turn_shift: ShiftMove | None = None  # (line, index, by) shifted this turn
+    prev_shift: ShiftMove | None = None  # the previous turn's shift (NOIR-38)
     queue: list[tuple[int, str]] = field(default_factory=list)  # kills still to resolve
     after: str = ""  # what follows the queue: 'end' | 'psycho'
     window: Window | None = None
     timer: Timer | None = None
     timer_seq: int = 0
-    paused: tuple | None = None  # (frozen timer kind or None, remaining seconds or None)
-    last_action: tuple = ()  # (kind, suspects...) for the board's outline
+    paused: tuple[str | None, int | None] | None = None  # (frozen timer kind, remaining s)
+    last_action: tuple[str | int, ...] = ()  # (kind, suspects...) for the board's outline
     outcome: str | None = None  # agents | mafia | draw
     commands: int = 0
 
@@ -118,6 +128,13 @@ class NoirState:
     def current(self) -> int | None:
         """The user id whose turn it is (None outside play)."""
         return self.order[self.turn] if self.phase == "play" and self.order else None
+
+    def turn_player(self) -> Player:
+        """The player whose turn it is. Raises ``LookupError`` outside play."""
+        uid = self.current
+        if uid is None:
+            raise LookupError("no turn outside play")
+        return self.players[uid]
 
     def by_role(self, role: Role) -> Player | None:
         for p in self.players.values():
@@ -166,7 +183,7 @@ class NoirState:
         )
 
 
-def _deep(value):
+def _deep(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _deep(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -9,11 +9,25 @@ from __future__ import annotations
 
 from . import kills
 from .errors import (
-    BadInput, GameOver, GamePaused, NotAllowed, NotInGame, NotPaused, PauseLimit, WrongPhase,
+    BadInput,
+    GameOver,
+    GamePaused,
+    NotAllowed,
+    NotInGame,
+    NotPaused,
+    PauseLimit,
+    WrongPhase,
 )
 from .events import (
-    GameCancelled, GameEnded, Paused, PlayerReturned, Resumed, ThreatsPlaced, ThreatsSkipped,
-    TurnStarted, TurnTimedOut,
+    GameCancelled,
+    GameEnded,
+    Paused,
+    PlayerReturned,
+    Resumed,
+    ThreatsPlaced,
+    ThreatsSkipped,
+    TurnStarted,
+    TurnTimedOut,
 )
 from .grid import neighbours, positions, straight
 from .identities import refresh_hand
@@ -29,7 +43,7 @@ def begin_turn(s: Step) -> None:
     st.token_used = False
     st.turn_shift = None
     p = st.players[st.order[st.turn]]
-    s.emit(TurnStarted(player=p.user_id, role=p.role.value, turn_seq=st.turn_seq))
+    s.emit(TurnStarted(player=p.user_id, role=p.dealt_role.value, turn_seq=st.turn_seq))
     if p.role == Role.PROFILER:
         refresh_hand(s)  # NOIR-X12
     if p.role == Role.PSYCHO and p.identity is not None:  # NOIR-20, Q07: reading order
@@ -115,7 +129,7 @@ def check_end(s: Step) -> bool:
     st.window = None
     s.disarm()
     s.emit(GameEnded(outcome=st.outcome, arrests=st.arrests, points=st.points,
-                     identities=tuple((u, st.players[u].role.value, st.players[u].identity)
+                     identities=tuple((u, st.players[u].dealt_role.value, st.players[u].identity)
                                       for u in st.order)))
     return True
 
@@ -132,7 +146,7 @@ def threat_cells(st: NoirState, p: Player) -> list[int]:
 def open_threats(s: Step) -> None:
     """After the Psycho's shift, swap or collapse: the threat step, or skip it (NOIR-Q08)."""
     st = s.st
-    p = st.players[st.current]
+    p = st.turn_player()
     if threat_cells(st, p):
         st.step = "threats"
         return
@@ -180,7 +194,7 @@ def timeout(s: Step, timer_seq: int) -> None:
         if kills.close_window(s):
             after_queue(s)
     else:
-        timeout_turn(s, st.players[st.current], auto=False)
+        timeout_turn(s, st.turn_player(), auto=False)
 
 
 # --- pause and presence ------------------------------------------------------------------------
@@ -212,6 +226,7 @@ def pause(s: Step, uid: int | None, remaining: int | None) -> None:
 
 def thaw(s: Step, by: int | None) -> None:
     st = s.st
+    assert st.paused is not None, "thaw() runs in a pause"
     kind, left = st.paused
     st.paused = None
     if kind:
@@ -235,7 +250,7 @@ def return_to_game(s: Step, uid: int | None) -> None:
     st = s.st
     if st.phase != "play":
         raise GameOver() if st.phase == "ended" else WrongPhase(st.phase)
-    p = st.players.get(uid)
+    p = st.players.get(uid) if uid is not None else None
     if p is None:
         raise NotInGame()
     was = p.auto_pass

@@ -10,41 +10,57 @@ the table of the game its first command names (:func:`engine.core.game.decode_lo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engine.core.commands import CreateGame as CoreCreateGame
 from engine.core.game import Game
 
 from . import serialize
 from .commands import (
-    CancelGame, CreateGame, Join, Leave, Pause, Resume, ReturnToGame, TurnTimeout,
+    COMMAND_TYPES,
+    CancelGame,
+    Command,
+    CreateGame,
+    Join,
+    Leave,
+    Pause,
+    Resume,
+    ReturnToGame,
+    TurnTimeout,
 )
-from .events import Event
+from .events import EVENT_TYPES, Event
 from .game import apply
 from .state import NoirState
 
 
-class NoirGame(Game):
+class NoirGame(Game[NoirState, Command, Event]):
     """NOIR in the registry: ``name`` "noir" (stored in every NOIR log; never rename it)."""
 
     name = "noir"
     aliases = ("fbi", "noir-fbi-vs-mafia")
+    command_types = COMMAND_TYPES
+    event_types = EVENT_TYPES
 
     def new_game(self, cmd: CoreCreateGame) -> tuple[NoirState, list[Event]]:
         """The lobby from the core's CreateGame (its ``settings`` as NOIR's CreateGame takes
         them: timings in seconds, options). Raises BadSetup for bad settings."""
         return apply(None, CreateGame(user_id=cmd.user_id, settings=dict(cmd.settings)))
 
-    def execute(self, state: NoirState, cmd) -> tuple[NoirState, list[Event]]:
+    def execute(self, state: NoirState, cmd: Command) -> tuple[NoirState, list[Event]]:
         """One NOIR command (never the input state mutated). Raises a NoirIllegal."""
         return apply(state, cmd)
 
     # --- the log's JSON, with NOIR's own type tables -------------------------------------------
-    def to_dict(self, obj) -> dict:
+    def to_dict(self, obj: Command | Event) -> dict[str, Any]:
         return serialize.to_dict(obj)
 
-    def command_from_dict(self, data: dict):
+    def command_from_dict(self, data: Mapping[str, Any]) -> Command:
+        """A NOIR command ("unknown NOIR command type" on a type NOIR does not have)."""
         return serialize.command_from_dict(data)
 
-    def event_from_dict(self, data: dict):
+    def event_from_dict(self, data: Mapping[str, Any]) -> Event:
+        """A NOIR event ("unknown NOIR event type" on a type NOIR does not have)."""
         return serialize.event_from_dict(data)
 
     # --- what the shared adapter asks of any game ----------------------------------------------

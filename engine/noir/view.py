@@ -34,10 +34,10 @@ class PublicBoard:
     current: int | None
     step: str
     turn_seq: int
-    last_action: tuple
-    timer: tuple | None
+    last_action: tuple[str | int, ...]  # (kind, suspects...): NoirState.last_action
+    timer: tuple[str, int, int] | None  # (kind, seq, seconds)
     paused: bool
-    window: tuple | None
+    window: tuple[int, str] | None  # (suspect, cause)
     outcome: str | None
 
 
@@ -65,7 +65,7 @@ def public_board(st: NoirState) -> PublicBoard:
         interrogated=tuple(sorted(s for s in st.interrogated if s not in st.removed)),
         arrests=st.arrests, arrests_needed=st.table.arrests_needed if playing else 0,
         points=st.points, points_needed=st.table.points_needed if playing else 0,
-        order=tuple((u, st.players[u].role.value) for u in st.order), current=st.current,
+        order=tuple((u, st.players[u].dealt_role.value) for u in st.order), current=st.current,
         step=st.step, turn_seq=st.turn_seq, last_action=tuple(st.last_action),
         timer=(st.timer.kind, st.timer.seq, st.timer.seconds) if st.timer else None,
         paused=st.paused is not None, window=(w.suspect, w.cause) if w else None,
@@ -76,7 +76,7 @@ def public_board(st: NoirState) -> PublicBoard:
 def private_card(st: NoirState, user_id: int) -> PrivateCard:
     """Raises KeyError for a user who does not play."""
     p = st.players[user_id]
-    mates = tuple((m.user_id, m.role.value, m.identity) for m in st.team_of(p.team)
+    mates = tuple((m.user_id, m.dealt_role.value, m.identity) for m in st.team_of(p.dealt_role.team)
                   if m is not p) if p.role else ()
     w = st.window
     return PrivateCard(

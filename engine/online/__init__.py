@@ -4,7 +4,12 @@
 bot reads (the ballot's choices, the lift threshold, the chat discipline, the tie table).
 """
 
-from .day import PHASES, choices, legal, lift_needed, may_write, tie_outcome  # noqa: F401
-from .night import shot_target  # noqa: F401
-from .rules import ONLINE  # noqa: F401
-from .variant import OnlineVariant  # noqa: F401
+from .day import PHASES, choices, legal, lift_needed, may_write, tie_outcome
+from .night import shot_target
+from .rules import ONLINE
+from .variant import OnlineVariant
+
+__all__ = [
+    "ONLINE", "OnlineVariant", "PHASES", "choices", "legal", "lift_needed", "may_write",
+    "shot_target", "tie_outcome",
+]

@@ -30,17 +30,20 @@ win check, the night's collection of actions) and replaces four steps: its
 
 from __future__ import annotations
 
-from ..mafia import flow
-from .phases import OnlinePhase
-from .commands import TapLift, TapVote
+from collections.abc import Iterable
+from typing import Any
+
 from ..core.errors import AlreadyVoted, InvalidTarget, NotInGame, PhaseClosed, PlayerDead, TargetNotAlive
+from ..mafia import flow
 from ..mafia.events import DayWithoutElimination, ExcludeVoteResult, TieRevote, VoteResult
-from .events import LiftCalled, LiftTapped, VoteTapped
-from .state import Ballot
-from .night import best_move_choices, finish_best_move
 from ..mafia.presence import counted
 from ..mafia.state import GameState, Phase, Player, VoteRound
 from ..mafia.step import Step
+from .commands import TapLift, TapVote
+from .events import LiftCalled, LiftTapped, VoteTapped
+from .night import best_move_choices, finish_best_move
+from .phases import OnlinePhase
+from .state import Ballot
 
 #: the phases this module runs (their deadlines and the host's Next come here)
 PHASES = (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE, OnlinePhase.LIFT_VOTE, OnlinePhase.BEST_MOVE)
@@ -57,7 +60,13 @@ def _living(s: Step, uid: int | None) -> Player:
     return p
 
 
-def _seat_order(st: GameState, uids) -> list[int]:
+def _ballot(st: GameState) -> Ballot:
+    """The open ballot (``st.ballot``) of an online day."""
+    assert isinstance(st.ballot, Ballot), "an online ballot is open"
+    return st.ballot
+
+
+def _seat_order(st: GameState, uids: Iterable[int]) -> list[int]:
     return sorted(uids, key=lambda u: st.players[u].seat)
 
 
@@ -112,21 +121,22 @@ def tap_lift(s: Step, cmd: TapLift) -> None:
     p = _living(s, cmd.user_id)
     _tap(s, p.user_id, bool(cmd.lift))
     s.emit(LiftTapped(voter=p.user_id, lift=bool(cmd.lift), final=st.ballot.taps[p.user_id][1],
-                      votes=_votes(st)))
+                      votes=tuple((u, bool(lift), final) for u, lift, final in _votes(st))))
     if _complete(st):
         close_lift(s)
 
 
-def _tap(s: Step, uid: int, choice) -> None:
-    taps = s.st.ballot.taps
+def _tap(s: Step, uid: int, choice: int | None) -> None:
+    """Record ``uid``'s tap: a candidate or None (PASS), or a bool on the lift ballot."""
+    taps = _ballot(s.st).taps
     before = taps.get(uid)
     if before is not None and before[1]:
         raise AlreadyVoted("your vote is final")  # ONLINE-18
     taps[uid] = (choice, before is not None)  # ONLINE-17, Q04: the second tap is final
 
 
-def _votes(st: GameState) -> tuple:
-    taps = st.ballot.taps
+def _votes(st: GameState) -> tuple[tuple[int, int | None, bool], ...]:
+    taps = _ballot(st).taps
     return tuple((u, taps[u][0], taps[u][1]) for u in _seat_order(st, taps))
 
 
@@ -204,7 +214,7 @@ def defences_done(s: Step) -> None:
 
 def lift_needed(st: GameState) -> int:
     """ONLINE-32: ⌊N/2⌋ + 1 Lift votes."""
-    return st.ballot.base // 2 + 1
+    return _ballot(st).base // 2 + 1
 
 
 def close_lift(s: Step) -> None:
@@ -226,7 +236,7 @@ def close_lift(s: Step) -> None:
     flow.start_last_words(s)
 
 
-def _no_elimination(s: Step, reason: str, candidates=()) -> None:
+def _no_elimination(s: Step, reason: str, candidates: Iterable[int] = ()) -> None:
     s.emit(DayWithoutElimination(reason=reason, candidates=tuple(candidates)))
     flow.start_night_gate(s)
 
@@ -251,14 +261,15 @@ def presence_changed(s: Step) -> None:
         close_vote(s)
     elif st.phase is OnlinePhase.LIFT_VOTE and _complete(st):
         close_lift(s)
-    elif st.phase is OnlinePhase.BEST_MOVE and not st.players[st.speaker].active:
+    elif st.phase is OnlinePhase.BEST_MOVE and st.speaker is not None \
+            and not st.players[st.speaker].active:
         finish_best_move(s, ())
 
 
 # --- queries ---------------------------------------------------------------------------------
-def legal(st: GameState, user_id: int) -> dict:
+def legal(st: GameState, user_id: int) -> dict[str, Any]:
     """The online fields of :class:`~engine.online.actions.OnlineActions` for ``user_id``."""
-    kw: dict = {}
+    kw: dict[str, Any] = {}
     b = st.ballot
     if st.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE) and st.is_alive(user_id):
         tap = b.taps.get(user_id)

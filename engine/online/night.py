@@ -11,17 +11,17 @@ first victim's best move (ONLINE-07, 08, Q12).  ``flow`` calls :func:`night_comp
 
 from __future__ import annotations
 
+from ..core.errors import InvalidTarget, NotYourTurn, PhaseClosed, TargetNotAlive
 from ..mafia import flow
 from ..mafia import night as mafia_night
-from .phases import OnlinePhase
-from .commands import ChooseBestMove
-from ..core.errors import InvalidTarget, NotYourTurn, PhaseClosed, TargetNotAlive
 from ..mafia.events import NightResult
-from .events import BestMove, Misfire
 from ..mafia.presence import counted
 from ..mafia.roles import Role, Team
-from ..mafia.state import GameState, Phase
+from ..mafia.state import GameState
 from ..mafia.step import Step
+from .commands import ChooseBestMove
+from .events import BestMove, Misfire
+from .phases import OnlinePhase
 
 #: ONLINE-08: the best move names exactly this many players
 BEST_MOVE_SIZE = 3
@@ -115,6 +115,7 @@ def choose_best_move(s: Step, cmd: ChooseBestMove) -> None:
 
 def finish_best_move(s: Step, targets: tuple[int, ...]) -> None:
     st = s.st
+    assert st.speaker is not None, "the best move is the speaker's"
     s.emit(BestMove(user_id=st.speaker, targets=targets))  # ONLINE-08: published at once
     st.speaker = None
     flow.start_last_words(s)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..mafia.roles import Role
 from ..mafia.rules import RuleSet, Tempo, limits
@@ -26,7 +27,7 @@ class OnlineTempo(Tempo):
         return {k: getattr(self, k) for k in ONLINE_TIMING_KEYS}
 
 
-def online_roles(n: int, options: dict) -> list[Role]:
+def online_roles(n: int, options: dict[str, Any]) -> list[Role]:
     """ONLINE-Q01 (6..10 seats): n // 3 blacks, the Don among them; the Sheriff; civilians."""
     blacks = n // 3
     return [Role.DON] + [Role.MAFIA] * (blacks - 1) + [Role.SHERIFF] + \

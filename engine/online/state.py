@@ -31,7 +31,8 @@ class Ballot:
     candidates: list[int]
     n: int
     base: int = 0
-    taps: dict[int, tuple] = field(default_factory=dict)
+    #: voter -> (choice, final): a candidate or None (PASS); on the lift ballot, Lift or not
+    taps: dict[int, tuple[int | None, bool]] = field(default_factory=dict)
 
     def clone(self) -> Ballot:
         return Ballot(stage=self.stage, candidates=list(self.candidates), n=self.n,

@@ -4,13 +4,15 @@ the best move (:mod:`.night`), and the AFK status (``rules.afk_after``, :mod:`en
 
 from __future__ import annotations
 
-from .actions import OnlineActions
-from .commands import ChooseBestMove, TapLift, TapVote
+from typing import Any
+
 from ..mafia.roles import Team
 from ..mafia.state import GameState
 from ..mafia.step import Step
 from ..mafia.variant import MafiaVariant
 from . import day, night
+from .actions import OnlineActions
+from .commands import ChooseBestMove, TapLift, TapVote
 from .rules import ONLINE
 from .state import OnlineState
 
@@ -51,7 +53,7 @@ class OnlineVariant(MafiaVariant):
         if s.st.phase in day.PHASES:  # a ballot may be complete; a best move lost
             day.presence_changed(s)
 
-    def add_actions(self, st: GameState, user_id: int, kw: dict) -> bool:
+    def add_actions(self, st: GameState, user_id: int, kw: dict[str, Any]) -> bool:
         if st.phase in day.PHASES:
             kw.update(day.legal(st, user_id))
         return False

@@ -3,11 +3,13 @@ and the Doctor, defences before the vote, readiness gates."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..mafia.roles import Role
 from ..mafia.rules import RuleSet, Tempo
 
 
-def party_roles(n: int, options: dict) -> list[Role]:
+def party_roles(n: int, options: dict[str, Any]) -> list[Role]:
     """PARTY-Q01: mafia = n // 3; Commissar always; Doctor unless switched off."""
     roles = [Role.MAFIA] * (n // 3) + [Role.COMMISSAR]
     if options.get("doctor", True):

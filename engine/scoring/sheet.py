@@ -167,4 +167,5 @@ def sheet_of_log(commands: Sequence[Command], system: ScoringSystem,
     state, produced = replay(commands)
     if not isinstance(state, GameState):
         raise NotFinished("not a mafia game")
-    return score_sheet(state, (e for evs in produced for e in evs), system, additional)
+    events = (e for evs in produced for e in evs if isinstance(e, Event))
+    return score_sheet(state, events, system, additional)

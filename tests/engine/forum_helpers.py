@@ -15,9 +15,18 @@ count), so any deal the role table allows can be written down:
 from __future__ import annotations
 
 from engine import (
+    CastVote,
+    ChooseSide,
+    ComparePlayers,
+    EndSpeech,
     ForumPhase,
-    CastVote, ChooseSide, ComparePlayers, EndSpeech, HostNext, MarkReady, NightAction, Phase,
-    Role, StartGame, Team,
+    HostNext,
+    MarkReady,
+    NightAction,
+    Phase,
+    Role,
+    StartGame,
+    Team,
 )
 
 from .helpers import ORGANISER, Table, lobby, uid
@@ -71,7 +80,9 @@ class ForumTable(Table):
         if target is None:
             self.timeout()
         else:
-            self.act(self.role_seat(Role.COP), "block", target)
+            cop = self.role_seat(Role.COP)
+            assert cop is not None, "no Cop at this table"
+            self.act(cop, "block", target)
 
     def fnight(self, *, cop: int | None = None, kill: int | dict[int, int] | None = None,
                check: int | None = None, heal: int | None = None, slay: int | None = None,
@@ -153,9 +164,7 @@ class ForumTable(Table):
                 self.do(HostNext(user_id=self.state.host))
             else:
                 self.timeout()
-        elif ph is ForumPhase.DEBATE:
-            self.timeout()
-        elif ph is ForumPhase.BALLOT:
+        elif ph is ForumPhase.DEBATE or ph is ForumPhase.BALLOT:
             self.timeout()
         elif ph is Phase.LAST_WORD:
             self.last_words()

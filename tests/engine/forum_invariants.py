@@ -23,11 +23,37 @@ from __future__ import annotations
 from collections import Counter
 
 from engine import (
-    BallotCast, BestPlayerChosen, BestPlayerVoted, BonusResults, CheckResult, CheckRevealed,
-    CheckShrugged, ComparisonResult, GameEnded, GuessesRecorded, MafiaBlocked, NightActionAccepted,
-    NightDeaths, NightExtended, PhaseStarted, PlayerActive, PlayerEliminated, PlayerInactive,
-    PlayerRemoved, Private, Role, RolesRevealed, SideChosen, SleepwalkerRevealed, SuspectNamed,
-    Team, TieRevote, VictoryDeclared, VoteResult, WarningIssued, WerewolfTurned,
+    BallotCast,
+    BestPlayerChosen,
+    BestPlayerVoted,
+    BonusResults,
+    CheckResult,
+    CheckRevealed,
+    CheckShrugged,
+    ComparisonResult,
+    GameEnded,
+    GuessesRecorded,
+    MafiaBlocked,
+    NightActionAccepted,
+    NightDeaths,
+    NightExtended,
+    PhaseStarted,
+    PlayerActive,
+    PlayerEliminated,
+    PlayerInactive,
+    PlayerRemoved,
+    Private,
+    Role,
+    RolesRevealed,
+    SideChosen,
+    SleepwalkerRevealed,
+    SuspectNamed,
+    Team,
+    TieRevote,
+    VictoryDeclared,
+    VoteResult,
+    WarningIssued,
+    WerewolfTurned,
 )
 
 
@@ -55,10 +81,10 @@ class Model:
         return Team.MAFIA if self.role[u] is Role.MAFIA or u in self.turned else Team.TOWN
 
     def new_night(self) -> None:
-        self.cop_target = None
+        self.cop_target: int | None = None
         self.blocked = False
-        self.revealed = None
-        self.picks: dict[int, int] = {}
+        self.revealed: int | None = None
+        self.picks: dict[int, int | None] = {}
         self.acts: dict[int, tuple[str, int | None]] = {}
 
     def killer_night(self) -> bool:
@@ -89,21 +115,22 @@ class Model:
         if kill is not None and kill != immune:
             why[kill] = "mafia"
         for a, t in acts.values():
-            if a == "slay" and t != immune and t in self.alive:
+            if a == "slay" and t is not None and t != immune and t in self.alive:
                 why.setdefault(t, "maniac")
         for u in [u for u, n in self.infected.items() if n < self.night]:
             del self.infected[u]
             if u != immune and u in self.alive:
                 why.setdefault(u, "infection")
         self.saved = heal in why
-        why.pop(heal, None)
+        if heal is not None:
+            why.pop(heal, None)
         for a, t in acts.values():
-            if a == "infect" and t not in (immune, heal) and t not in why and t in self.alive \
-                    and t not in self.infected:
+            if a == "infect" and t is not None and t not in (immune, heal) and t not in why \
+                    and t in self.alive and t not in self.infected:
                 self.infected[t] = self.night
-        if self.revealed in self.alive:
+        if self.revealed is not None and self.revealed in self.alive:
             why.setdefault(self.revealed, "revealed")
-        return tuple(sorted(why, key=self.seat.get)), why
+        return tuple(sorted(why, key=lambda u: self.seat[u])), why
 
 
 def check_forum_game(po) -> Counter:  # noqa: C901  (one walk over the events, by kind)
@@ -121,7 +148,7 @@ def check_forum_game(po) -> Counter:  # noqa: C901  (one walk over the events, b
     by_command: dict[int, list] = {}
     for i, e in po.events:
         by_command.setdefault(i, []).append(e)
-    for i, events in sorted(by_command.items()):
+    for _, events in sorted(by_command.items()):
         mafia_out = False
         for k, e in enumerate(events):
             nxt = events[k + 1] if k + 1 < len(events) else None
@@ -135,7 +162,8 @@ def check_forum_game(po) -> Counter:  # noqa: C901  (one walk over the events, b
                     m.new_night()
                     assert (e.phase == "cop_turn") == (m.cop_dealt and e.night >= 2), e
                 if e.phase == "last_word":
-                    assert last_word_ok.pop(e.speaker), f"no last word due to {e.speaker}"
+                    assert e.speaker is not None and last_word_ok.pop(e.speaker), \
+                        f"no last word due to {e.speaker}"
                     seen["last_word"] += 1
                 if e.phase == "ballot":
                     candidates = e.candidates
@@ -167,7 +195,7 @@ def check_forum_game(po) -> Counter:  # noqa: C901  (one walk over the events, b
                 if a != "kill":
                     m.acts[u] = (a, t)
             elif isinstance(e, MafiaBlocked):
-                assert m.team(m.cop_target) is Team.MAFIA
+                assert m.cop_target is not None and m.team(m.cop_target) is Team.MAFIA
                 m.blocked = True
                 seen["mafia_blocked"] += 1
             elif isinstance(e, SleepwalkerRevealed):
@@ -256,9 +284,9 @@ def check_forum_game(po) -> Counter:  # noqa: C901  (one walk over the events, b
                 seen["check_revealed"] += 1
             elif isinstance(e, VictoryDeclared):
                 mafia = len([u for u in m.alive if m.team(u) is Team.MAFIA])
-                want = Team.TOWN if not mafia else Team.MAFIA if mafia >= len(m.alive) - mafia \
+                won = Team.TOWN if not mafia else Team.MAFIA if mafia >= len(m.alive) - mafia \
                     else None
-                assert e.winner is want is st.winner, (e, mafia, m.alive)
+                assert e.winner is won is st.winner, (e, mafia, m.alive)
                 decided = e.winner
                 seen[f"winner_{e.winner.value}"] += 1
             elif isinstance(e, (GuessesRecorded, BonusResults)):
@@ -272,7 +300,7 @@ def check_forum_game(po) -> Counter:  # noqa: C901  (one walk over the events, b
             elif isinstance(e, RolesRevealed):
                 side = {u: m.sides.get(u, m.team(u)) for u in m.role}
                 assert e.winners == tuple(sorted((u for u in m.role if side[u] is decided),
-                                                 key=m.seat.get))
+                                                 key=lambda u: m.seat[u]))
                 seen["side_mafia_won"] += any(m.sides.get(u) is Team.MAFIA is decided
                                               for u in e.winners)
             elif isinstance(e, BestPlayerVoted):

@@ -12,11 +12,25 @@ group admins moderate), forged night, last-word and after-game commands.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine import (
+    CastVote,
+    ChooseSide,
+    Command,
+    ComparePlayers,
+    DecideBonusRound,
+    Disqualify,
     ForumPhase,
-    CastVote, ChooseSide, ComparePlayers, DecideBonusRound, Disqualify, GameState, GuessRoles,
-    HostDecide, IssueWarning, NameSuspect, NightAction, Phase, RevealCheck, Role, Team,
+    GameState,
+    GuessRoles,
+    HostDecide,
+    IssueWarning,
+    NameSuspect,
+    NightAction,
+    RevealCheck,
+    Role,
+    Team,
     VoteBestPlayer,
 )
 from engine.forum.setup import OPTIONAL_ROLES, allowed_mafia
@@ -46,16 +60,17 @@ def random_options(rng: random.Random, n: int) -> dict:
     return opts
 
 
-def forum_options(rng: random.Random, st: GameState, u: int, la, intent: dict) -> list:
+def forum_options(rng: random.Random, st: GameState, u: int, la: Any,
+                  intent: dict[tuple[object, ...], Any]) -> list[Command]:
     """Commands ``u`` may send now according to the forum fields of ``la``."""
-    out: list = []
+    out: list[Command] = []
     if la.choose_side and rng.random() < 0.6:
         out.append(ChooseSide(user_id=u, side=rng.choice((Team.TOWN, Team.MAFIA))))
     if la.compare and len(la.compare) >= 2:
         a, b = rng.sample(list(la.compare), 2)
         out.append(ComparePlayers(user_id=u, first=a, second=b))
     if la.night_action == "kill" and st.players[u].team is Team.MAFIA:
-        key = ("kill", st.night, st.forum.revealed)
+        key: tuple[object, ...] = ("kill", st.night, st.forum.revealed)
         if key not in intent:
             sw = [t for t in la.night_targets if st.players[t].role is Role.SLEEPWALKER]
             intent[key] = sw[0] if sw and rng.random() < 0.35 else rng.choice(la.night_targets)

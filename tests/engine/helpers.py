@@ -24,14 +24,32 @@ mafioso, ``S`` Sheriff and ``T`` civilian, e.g. ``CLUB_DEAL = "DMMSTTTTTT"``:
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from enum import Enum
 
 import pytest
 
 from engine import (
-    BecomeHost, CastExcludeVote, CastVote, Command, CreateGame, EndSpeech, Event, GameState,
-    HostNext, IllegalCommand, Join, MarkReady, NightAction, Nominate, Phase, PhaseTimeout, Role,
-    StartGame, apply, find_ruleset,
+    BecomeHost,
+    CastExcludeVote,
+    CastVote,
+    Command,
+    CreateGame,
+    EndSpeech,
+    Event,
+    GameState,
+    HostNext,
+    IllegalCommand,
+    Join,
+    MarkReady,
+    NightAction,
+    Nominate,
+    Phase,
+    PhaseTimeout,
+    Role,
+    StartGame,
+    apply,
+    find_ruleset,
 )
 
 ORGANISER = 100 + 1  # seat 1 creates the game unless told otherwise
@@ -66,24 +84,38 @@ class Table:
     """A game under test: the current state, the command log and the events of every command."""
 
     def __init__(self) -> None:
-        self.state: GameState | None = None
+        self._state: GameState | None = None
         self.log: list[Command] = []
         self.produced: list[list[Event]] = []
 
+    @property
+    def state(self) -> GameState:
+        """The current state (there is one once the first command, a CreateGame, is applied)."""
+        assert self._state is not None, "no game yet"
+        return self._state
+
+    @state.setter
+    def state(self, state: GameState) -> None:
+        self._state = state
+
     # --- applying ----------------------------------------------------------------------------
     def do(self, cmd: Command) -> list[Event]:
-        self.state, events = apply(self.state, cmd)
+        state, produced = apply(self._state, cmd)
+        assert isinstance(state, GameState), "a mafia preset's game"
+        events = [e for e in produced if isinstance(e, Event)]
+        assert len(events) == len(produced), "a mafia preset emits mafia events"
+        self._state = state
         self.log.append(cmd)
         self.produced.append(events)
         return events
 
     def refuse(self, cmd: Command, error: type[IllegalCommand]) -> IllegalCommand:
         """Assert ``cmd`` is refused with ``error`` and changes nothing."""
-        before = self.state
+        before = self._state
         snapshot = before.clone() if before is not None else None
         with pytest.raises(error) as info:
             apply(before, cmd)
-        assert self.state is before and before == snapshot, "a refused command changed the state"
+        assert self._state is before and before == snapshot, "a refused command changed the state"
         return info.value
 
     @property
@@ -101,7 +133,8 @@ class Table:
 
     # --- reading -----------------------------------------------------------------------------
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> Enum:
+        """The current phase: a :class:`Phase` or a preset's own phase."""
         return self.state.phase
 
     @property
@@ -109,6 +142,18 @@ class Table:
         """Seat of the current speaker (None outside turns)."""
         sp = self.state.speaker
         return self.state.players[sp].seat if sp is not None else None
+
+    def speaker_seat(self) -> int:
+        """Seat of the current speaker; asserts there is one."""
+        seat = self.speaker
+        assert seat is not None, f"no speaker in {self.phase}"
+        return seat
+
+    def timer_seq(self) -> int:
+        """The running deadline's ``seq``; asserts there is one."""
+        timer = self.state.timer
+        assert timer is not None, f"no timer in {self.phase}"
+        return timer.seq
 
     def alive_seats(self) -> list[int]:
         return [p.seat for p in self.state.alive()]
@@ -199,12 +244,12 @@ class Table:
         voters vote, then the window's deadline fires unless the round already closed."""
         assert self.phase is Phase.VOTING, self.phase
         while self.phase is Phase.VOTING:
-            current = self.state.players[self.state.vote.current].seat
-            seq = self.state.timer.seq
+            current = self.state.players[self.state.vote_round().current].seat
+            seq = self.timer_seq()
             for voter, target in votes.items():
                 if target == current and self.phase is Phase.VOTING:
                     self.do(CastVote(user_id=uid(voter), target=uid(target)))
-            if self.phase is Phase.VOTING and self.state.timer.seq == seq:
+            if self.phase is Phase.VOTING and self.timer_seq() == seq:
                 self.timeout()
 
     def exclude_vote(self, yes: Iterable[int] = (), no: Iterable[int] = (),
@@ -308,7 +353,7 @@ def eliminate_by_vote(t: Table, seat: int) -> None:
     """From the start of a day's speeches: the first speaker nominates ``seat``, who leaves as
     the sole nominee (PARTY-11) and says his last word.  Ends at the next ready gate (or the end)."""
     assert t.phase is Phase.SPEECH
-    t.speeches({t.speaker: seat})
+    t.speeches({t.speaker_seat(): seat})
     t.defences()
     t.last_words()
 
@@ -339,7 +384,7 @@ def club_vote_out(t: Table, seat: int) -> None:
     votes against ``seat`` in the first window; later days: ``seat`` is the lone nominee
     (CLUB-Q02).  Ends at the next night (or the end)."""
     assert t.phase is Phase.SPEECH
-    first = t.speaker
+    first = t.speaker_seat()
     if t.state.day == 1:
         alive = t.alive_seats()
         second = alive[(alive.index(first) + 1) % len(alive)]

@@ -12,11 +12,17 @@ The default deals put the Don at seat 1, the other blacks next, then the Sheriff
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from engine import (
+    ChooseBestMove,
+    NightAction,
     OnlinePhase,
-    ChooseBestMove, NightAction, Phase, Role, StartGame, TapLift, TapVote,
+    Phase,
+    Role,
+    StartGame,
+    TapLift,
+    TapVote,
 )
 
 from .helpers import ORGANISER, Table, lobby, uid

@@ -9,19 +9,22 @@ they agreed on; the first victim names three players or skips.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from typing import Any
 
-from engine import ChooseBestMove, GameState, MarkAfk, NightAction, TapLift, TapVote
+from engine import ChooseBestMove, Command, GameState, MarkAfk, NightAction, TapLift, TapVote
 
 #: (phase_seq, voter) -> the favourite of this voter in this ballot (user id, None = PASS,
-#: "silent" = never taps)
-Intent = dict
+#: "silent" = never taps); other keys (("shot", night), ...) hold a playout's other plans
+Intent = dict[tuple[object, ...], Any]
 
 
-def online_options(rng: random.Random, st: GameState, u: int, la, intent: Intent) -> list:
+def online_options(rng: random.Random, st: GameState, u: int, la: Any,
+                   intent: Intent) -> list[Command]:
     """Commands ``u`` may send now according to ``la`` (the online fields of LegalActions)."""
-    out = []
+    out: list[Command] = []
     if la.ballot:
-        key = (st.phase_seq, u)
+        key: tuple[object, ...] = (st.phase_seq, u)
         if key not in intent:
             focus = ("focus", st.phase_seq)
             if focus not in intent:  # the table's favourites in this ballot
@@ -89,7 +92,7 @@ def expected_tie(n: int, k: int, stage: str, same: bool) -> str:
     return "revote"
 
 
-def check_online_game(po) -> "Counter":
+def check_online_game(po) -> Counter:
     """The online preset's invariants, read off the event stream of one finished playout:
 
     * taps: a living voter taps at most twice per ballot, the first preliminary, the second
@@ -106,21 +109,41 @@ def check_online_game(po) -> "Counter":
     * the best move only by the victim of night 2's kill, three distinct living others or
       none (ONLINE-07, 08, Q12); AFK only for an OFFLINE living player (ONLINE-48).
     """
-    from collections import Counter
-
     from engine import (
-        BestMove, CheckResult, DayWithoutElimination, DonCheckResult, ExcludeVoteResult,
-        GameEnded, LiftCalled, LiftTapped, MafiaPicks, Misfire, NightAction,
-        NightActionAccepted, NightResult, PhaseStarted, PlayerActive, PlayerAfk,
-        PlayerEliminated, PlayerInactive, Private, RelayedMessage, Role, Team, TieRevote,
-        VoteResult, VoteTapped,
+        BestMove,
+        CheckResult,
+        DayWithoutElimination,
+        DonCheckResult,
+        ExcludeVoteResult,
+        GameEnded,
+        LiftCalled,
+        LiftTapped,
+        MafiaPicks,
+        Misfire,
+        NightAction,
+        NightActionAccepted,
+        NightResult,
+        PhaseStarted,
+        PlayerActive,
+        PlayerAfk,
+        PlayerEliminated,
+        PlayerInactive,
+        Private,
+        RelayedMessage,
+        Role,
+        Team,
+        TieRevote,
+        VoteResult,
+        VoteTapped,
     )
 
     st = po.state
     role = {p.user_id: p.role for p in st.seated()}
     seat = {p.user_id: p.seat for p in st.seated()}
     blacks = {u for u, r in role.items() if r.team is Team.MAFIA}
-    alive, afk, offline = set(role), set(), set()
+    alive: set[int] = set(role)
+    afk: set[int] = set()
+    offline: set[int] = set()
     seen: Counter = Counter()
     phase, day, night, day_n, base = "", 0, 0, 0, 0
     candidates: tuple = ()
@@ -165,7 +188,7 @@ def check_online_game(po) -> "Counter":
             assert e.leaders == tuple(c for c, _ in e.tally if counts[c] == top)
             assert None not in counts and all(counts.values()) or stage == "revote"
             if not e.leaders:
-                assert stage == "day" and nxt.reason == "all_pass"
+                assert stage == "day" and nxt is not None and nxt.reason == "all_pass"
             elif stage == "day" and day == 1 and sum(counts.values()) == 1:
                 assert isinstance(nxt, DayWithoutElimination) and nxt.reason == "day1_single_vote"
                 seen["day1_single_vote"] += 1
@@ -178,10 +201,10 @@ def check_online_game(po) -> "Counter":
                 got = {TieRevote: "revote", LiftCalled: "lift"}.get(type(nxt), "night")
                 assert got == want, (day_n, e.leaders, stage, nxt)
                 if want == "night":
-                    assert nxt.reason == "tie_at_ten"
+                    assert nxt is not None and nxt.reason == "tie_at_ten"
                 seen[f"tie_{want}_{day_n}"] += 1
         elif isinstance(e, LiftCalled):
-            assert e.n == day_n and list(e.candidates) == sorted(e.candidates, key=seat.get)
+            assert e.n == day_n and list(e.candidates) == sorted(e.candidates, key=lambda c: seat[c])
             if e.n == 10:
                 assert len(e.candidates) == 2  # ONLINE-26
         elif isinstance(e, ExcludeVoteResult):
@@ -192,7 +215,7 @@ def check_online_game(po) -> "Counter":
                 assert [(x.user_id, x.cause) for x in outs] == [(c, "lift") for c in e.candidates]
                 seen["lifted"] += 1
             else:
-                assert nxt.reason == "lift_failed"
+                assert nxt is not None and nxt.reason == "lift_failed"
         elif isinstance(e, PlayerEliminated):
             assert e.cause in ("vote", "lift", "night"), e
             if e.cause != "night":
@@ -224,8 +247,8 @@ def check_online_game(po) -> "Counter":
                 continue
             shooters = (alive & blacks) - afk
             picks = {shots.get(u) for u in shooters}
-            want = picks.pop() if len(picks) == 1 else None
-            assert e.killed == (want if want in alive else None), (e, shots, shooters)
+            agreed = picks.pop() if len(picks) == 1 else None
+            assert e.killed == (agreed if agreed in alive else None), (e, shots, shooters)
             misfires = 0 if e.killed is not None else misfires + 1
             if e.killed is None:
                 assert nxt == Misfire(count=misfires)

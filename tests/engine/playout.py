@@ -23,19 +23,53 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine import (
+    PUBLIC,
+    BecomeHost,
+    CancelFoul,
+    CastExcludeVote,
+    CastVote,
+    ChangeSettings,
+    ChooseBestMove,
+    ChooseSide,
+    Command,
+    ComparePlayers,
+    Continue,
+    CreateGame,
+    Disqualify,
+    EndSpeech,
+    Event,
+    GameEnded,
+    GameState,
+    HostNext,
+    IllegalCommand,
+    IssueFoul,
+    Join,
+    MarkActive,
+    MarkInactive,
+    MarkReady,
+    NightAction,
+    Nominate,
     OnlinePhase,
-    ChooseBestMove, ChooseSide, ComparePlayers, Phase, PlayerEliminated, TapLift, TapVote,
-    PUBLIC, CastExcludeVote, CastVote, ChangeSettings, Continue, CreateGame, EndSpeech, Event,
-    GameEnded, GameState, HostNext, IllegalCommand, Join, MarkActive, MarkInactive, MarkReady,
-    Disqualify, IssueFoul, NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume, Role,
-    StartGame, Team, BecomeHost, CancelFoul, TakeOver, UndoNomination, apply, find_ruleset,
+    Pause,
+    PhaseTimeout,
+    PlayerEliminated,
+    RelayMessage,
+    Resume,
+    Role,
+    StartGame,
+    TakeOver,
+    TapLift,
+    TapVote,
+    Team,
+    UndoNomination,
+    apply,
+    find_ruleset,
     legal_actions,
 )
-
 from engine.forum.events import AFTER_WIN_EVENTS
 
 from .forum_playout import AFTER_WIN_PHASES, forum_chaos, forum_options
-from .online_playout import online_chaos, online_options
+from .online_playout import Intent, online_chaos, online_options
 
 #: Commands only a living player may have accepted (the dead never act, PARTY-49).
 ACTING = (CastVote, CastExcludeVote, Nominate, NightAction, MarkReady, Continue, RelayMessage,
@@ -54,6 +88,12 @@ class Playout:
     refused: int = 0
     #: the refusal of StartGame for tables outside the preset's range (then the game never starts)
     start_error: IllegalCommand | None = None
+
+    @property
+    def final(self) -> GameState:
+        """The state reached (there is one once the CreateGame is applied)."""
+        assert self.state is not None, "no game was created"
+        return self.state
 
 
 def _walk(value):
@@ -105,9 +145,10 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
                 raise AssertionError(f"a legal command was refused: {cmd} -> {exc!r}") from exc
             po.refused += 1
             return False
+        assert isinstance(st, GameState), "a mafia preset's game"
         check_step(before, cmd, st)
         po.log.append(cmd)
-        po.events.extend((len(po.log) - 1, e) for e in ev)
+        po.events.extend((len(po.log) - 1, e) for e in ev if isinstance(e, Event))
         po.state = st
         return True
 
@@ -118,15 +159,17 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
         do(BecomeHost(user_id=host_id, name="Host"))
     for i, u in enumerate(users):
         do(Join(user_id=u, name=f"P{i + 1} <b>&"))
+    lobby = po.state
+    assert lobby is not None
     if rs.min_players <= n <= rs.max_players:
-        roles = rs.roles_for(n, po.state.options)
+        roles = rs.roles_for(n, lobby.options)
     else:  # what a careless shell would deal: refused by StartGame
         roles = ([Role.MAFIA, Role.COMMISSAR, Role.DOCTOR] + [Role.CIVILIAN] * n)[:n]
     rng.shuffle(roles)
     seating = users[:]
     rng.shuffle(seating)
     try:
-        apply(po.state, StartGame(user_id=organiser, seating=tuple(seating), roles=tuple(roles)))
+        apply(lobby, StartGame(user_id=organiser, seating=tuple(seating), roles=tuple(roles)))
     except IllegalCommand as exc:
         po.start_error = exc
         return po
@@ -134,12 +177,13 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
 
     everyone = users + ([host_id] if host_id else [])
     strangers = everyone + [ADMIN_ID]
-    intent: dict[tuple[int, int], int | None] = {}  # (phase_seq, voter) -> chosen candidate
+    intent: Intent = {}  # (phase_seq, voter) -> chosen candidate, and the presets' plans
     for _ in range(max_steps):
         st = po.state
+        assert st is not None
         if st.over:
             break
-        options = []
+        options: list[Command] = []
         for u in everyone:
             if u != st.speaker and u != st.organiser and u != st.host and not st.is_alive(u) \
                     and st.phase not in AFTER_WIN_PHASES:
@@ -159,7 +203,7 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
                 # window, so rounds produce realistic ties and lost votes
                 key = (st.phase_seq, u)
                 if key not in intent:
-                    intent[key] = rng.choice(st.vote.candidates + [None])
+                    intent[key] = rng.choice([*st.vote_round().candidates, None])
                 if intent[key] == la.vote:
                     options.append(CastVote(user_id=u, target=la.vote))
             if la.exclude_vote:

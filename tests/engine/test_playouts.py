@@ -18,11 +18,36 @@ from collections import Counter
 import pytest
 
 from engine import (
-    CheckResult, DayWithoutElimination, DonCheckResult, ExcludeVoteResult, FoulCancelled,
-    FoulIssued, GameCancelled, GameEnded, HostAssigned, HostModeEnded, HostNext, MafiaPicks,
-    NightActionAccepted, NightResult, NotEnoughPlayers, Phase, PhaseStarted, PhaseTimeout,
-    PlayerEliminated, Private, RelayedMessage, Role, Team, TieRevote, VictoryDeclared, VoteResult,
-    VoteWindowOpened, command_from_dict, replay, to_dict,
+    CheckResult,
+    DayWithoutElimination,
+    DonCheckResult,
+    ExcludeVoteResult,
+    FoulCancelled,
+    FoulIssued,
+    GameCancelled,
+    GameEnded,
+    HostAssigned,
+    HostModeEnded,
+    HostNext,
+    MafiaPicks,
+    NightActionAccepted,
+    NightResult,
+    NotEnoughPlayers,
+    Phase,
+    PhaseStarted,
+    PhaseTimeout,
+    PlayerEliminated,
+    Private,
+    RelayedMessage,
+    Role,
+    Team,
+    TieRevote,
+    VictoryDeclared,
+    VoteResult,
+    VoteWindowOpened,
+    command_from_dict,
+    replay,
+    to_dict,
 )
 from engine.mafia.flow import winner
 
@@ -38,7 +63,7 @@ def seed_of(n: int, host: bool, i: int) -> int:
 
 def check_game(po: Playout) -> Counter:
     """All end-of-game invariants; returns a count of notable events for the coverage check."""
-    st = po.state
+    st = po.final
     flat = [e for _, e in po.events]
     if st.phase is Phase.CANCELLED:  # PARTY-X23: everybody went inactive
         assert isinstance(flat[-1], GameCancelled) and flat[-1].reason == "abandoned"
@@ -87,13 +112,13 @@ def check_game(po: Playout) -> Counter:
 
 @pytest.mark.parametrize("host", [False, True], ids=["auto", "host"])
 @pytest.mark.parametrize("n", range(4, 13))
-def test_random_playouts(n, host):
+def test_random_playouts(n: int, host: bool) -> None:
     seen: Counter = Counter()
     for i in range(GAMES):
         po = play(seed_of(n, host, i), n, host=host, chaos=CHAOS[i % 3])
         if n < 5:
             assert isinstance(po.start_error, NotEnoughPlayers)
-            assert po.state.phase is Phase.LOBBY
+            assert po.final.phase is Phase.LOBBY
             continue
         assert po.start_error is None
         seen += check_game(po)
@@ -138,8 +163,8 @@ def check_club_game(po: Playout) -> Counter:
       judge only he fouls (CLUB-36, 37, 41, Q15, Q16);
     * day 1's lone nominee is never voted on, later ones leave; the last nominee has no window.
     """
-    st = po.state
-    role = {p.user_id: p.role for p in st.seated()}
+    st = po.final
+    role = {p.user_id: p.dealt_role for p in st.seated()}
     blacks = {u for u, r in role.items() if r.team is Team.MAFIA}
     seen: Counter = Counter()
     host = None
@@ -148,7 +173,7 @@ def check_club_game(po: Playout) -> Counter:
     disqualified: set[int] = set()
     cancelled: set[int] = set()
     silenced: set[int] = set()
-    shots: dict[int, int] = {}
+    shots: dict[int, int | None] = {}
     by_command: dict[int, list] = {}
     for i, e in po.events:
         by_command.setdefault(i, []).append(e)
@@ -234,7 +259,7 @@ def check_club_game(po: Playout) -> Counter:
 
 @pytest.mark.parametrize("chaos", CHAOS)
 @pytest.mark.parametrize("host", [False, True], ids=["auto", "host"])
-def test_club_random_playouts(host, chaos):
+def test_club_random_playouts(host: bool, chaos: float) -> None:
     seen: Counter = Counter()
     for i in range(CLUB_GAMES):
         seed = 500_000 + host * 10_000 + CHAOS.index(chaos) * 1_000 + i
@@ -260,7 +285,7 @@ ONLINE_GAMES = 50           # per case: 6 sizes x 2 modes x 50 = 600 games (500 
 
 @pytest.mark.parametrize("host", [False, True], ids=["auto", "host"])
 @pytest.mark.parametrize("n", range(5, 11))
-def test_online_random_playouts(n, host):
+def test_online_random_playouts(n: int, host: bool) -> None:
     from .online_playout import check_online_game
 
     seen: Counter = Counter()
@@ -286,7 +311,7 @@ def test_online_random_playouts(n, host):
     assert seen["abandoned"] < ONLINE_GAMES // 5
 
 
-def test_online_playouts_cover_every_row_of_the_tie_table():
+def test_online_playouts_cover_every_row_of_the_tie_table() -> None:
     """ONLINE-24..31 and ONLINE-36 happen in the seeded games, not only in the unit tests."""
     from .online_playout import check_online_game
 

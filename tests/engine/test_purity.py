@@ -93,7 +93,8 @@ def _mutable_ids(value, acc: dict, path: str = "state") -> dict:
             _mutable_ids(v, acc, f"{path}[{i}]")
         return acc
     if dataclasses.is_dataclass(value):
-        if not type(value).__dataclass_params__.frozen:
+        # typeshed's dataclass protocol lacks __dataclass_params__ (every dataclass has it)
+        if not type(value).__dataclass_params__.frozen:  # type: ignore[union-attr]
             acc[id(value)] = path
         for f in dataclasses.fields(value):
             _mutable_ids(getattr(value, f.name), acc, f"{path}.{f.name}")

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import command_from_dict, event_from_dict, replay, to_dict
-from engine import state_to_dict
+from engine import command_from_dict, event_from_dict, replay, state_to_dict, to_dict
 
 LOGS = sorted((Path(__file__).resolve().parent / "fixtures" / "logs").glob("*.json"))
 
@@ -34,7 +33,7 @@ def test_a_recorded_log_replays_to_the_recorded_state(path):
     commands = [command_from_dict(e["command"]) for e in entries]
     assert [to_dict(c) for c in commands] == [e["command"] for e in entries]  # the format holds
     state, produced = replay(commands)
-    for entry, events in zip(entries, produced):
+    for entry, events in zip(entries, produced, strict=True):
         assert [to_dict(ev) for ev in events] == entry["events"], f"seq {entry['seq']}"
         assert [to_dict(event_from_dict(ev)) for ev in entry["events"]] == entry["events"]
     assert state.over

@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 from enum import Enum, IntEnum
 
-from engine.core.serialize import plain, to_dict
 from engine import Role
+from engine.core.serialize import plain, to_dict
 
 
 class Colour(Enum):

@@ -3,14 +3,33 @@
 from __future__ import annotations
 
 from engine import (
-    PUBLIC, AlreadyNominated, AlreadyVoted, CastVote, DayWithoutElimination, DuplicateNomination,
-    EndSpeech, InvalidTarget, MarkInactive, Nominate, NominationAccepted, NominationUndone,
-    NotAllowed, NotYourTurn, Phase, PhaseClosed, PhaseStarted, PlayerEliminated, RelayMessage,
-    TargetNotAlive, UndoNomination, VoteResult, VoteWindowOpened, legal_actions,
+    PUBLIC,
+    AlreadyNominated,
+    AlreadyVoted,
+    CastVote,
+    DayWithoutElimination,
+    DuplicateNomination,
+    EndSpeech,
+    InvalidTarget,
+    MarkInactive,
+    Nominate,
+    NominationAccepted,
+    NominationUndone,
+    NotAllowed,
+    NotYourTurn,
+    Phase,
+    PhaseClosed,
+    PhaseStarted,
+    PlayerEliminated,
+    RelayMessage,
+    TargetNotAlive,
+    UndoNomination,
+    VoteResult,
+    VoteWindowOpened,
+    legal_actions,
 )
 
 from ..helpers import HOST, club_at_day, club_vote_out, started_game, uid
-
 
 MISS = {1: 5, 2: 6, 3: 7}
 

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-from engine.club.state import fouls_of
 from engine import (
-    PUBLIC, DayWithoutElimination, EndSpeech, GameEnded, HostModeEnded, IssueFoul, MarkInactive,
-    NightResult, NotAllowed, Pause, Paused, Phase, PhaseStarted, PlayerEliminated, Resume, Role,
-    Team, TakeOver,
+    PUBLIC,
+    DayWithoutElimination,
+    EndSpeech,
+    GameEnded,
+    HostModeEnded,
+    IssueFoul,
+    MarkInactive,
+    NightResult,
+    NotAllowed,
+    Pause,
+    Paused,
+    Phase,
+    PhaseStarted,
+    PlayerEliminated,
+    Resume,
+    Role,
+    TakeOver,
+    Team,
 )
+from engine.club.state import fouls_of
 
 from ..helpers import HOST, club_at_day, club_game, club_vote_out, uid
 from ..playout import leaks_role

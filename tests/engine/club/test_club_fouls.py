@@ -3,13 +3,38 @@
 
 from __future__ import annotations
 
-from engine.club.state import fouls_of
 from engine import (
-    PUBLIC, CancelFoul, CastVote, DayWithoutElimination, Disqualify, DonCheckResult, FoulCancelled,
-    FoulIssued, GameEnded, GamePaused, InvalidTarget, IssueFoul, MarkActive, MarkInactive,
-    NightAction, Nominate, NotAllowed, NotInGame, Pause, Phase, PhaseClosed, PhaseStarted,
-    PlayerDead, PlayerEliminated, Team, TurnSkipped, VoteResult, VoteWindowOpened, legal_actions,
+    PUBLIC,
+    CancelFoul,
+    CastVote,
+    DayWithoutElimination,
+    Disqualify,
+    DonCheckResult,
+    FoulCancelled,
+    FoulIssued,
+    GameEnded,
+    GamePaused,
+    InvalidTarget,
+    IssueFoul,
+    MarkActive,
+    MarkInactive,
+    NightAction,
+    Nominate,
+    NotAllowed,
+    NotInGame,
+    Pause,
+    Phase,
+    PhaseClosed,
+    PhaseStarted,
+    PlayerDead,
+    PlayerEliminated,
+    Team,
+    TurnSkipped,
+    VoteResult,
+    VoteWindowOpened,
+    legal_actions,
 )
+from engine.club.state import fouls_of
 
 from ..helpers import HOST, club_at_day, club_at_night, club_game, lobby, started_game, uid
 

@@ -6,16 +6,42 @@ from collections import Counter
 
 import pytest
 
-from engine.club.state import fouls_of
 from engine import (
-    PUBLIC, AlreadyJoined, BadSetup, BecomeHost, GameFull, GameStarted, HostRoles, IssueFoul, Join,
-    MarkInactive, NotAllowed, NotEnoughPlayers, Paused, PhaseStarted, Private, Role, RoleAssigned,
-    StartGame, Team, find_ruleset,
+    PUBLIC,
+    AlreadyJoined,
+    BadSetup,
+    BecomeHost,
+    GameFull,
+    GameStarted,
+    HostRoles,
+    IssueFoul,
+    Join,
+    MarkInactive,
+    NotAllowed,
+    NotEnoughPlayers,
+    Paused,
+    PhaseStarted,
+    Private,
+    Role,
+    RoleAssigned,
+    StartGame,
+    Team,
+    find_ruleset,
 )
+from engine.club.state import fouls_of
 from engine.core.audience import HOST as HOST_AUDIENCE
 
 from ..helpers import (
-    CLUB_CODES, CLUB_DEAL, HOST, ORGANISER, club_at_day, club_game, club_vote_out, deal, lobby, uid,
+    CLUB_CODES,
+    CLUB_DEAL,
+    HOST,
+    ORGANISER,
+    club_at_day,
+    club_game,
+    club_vote_out,
+    deal,
+    lobby,
+    uid,
 )
 
 CLUB = find_ruleset("club")

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from engine import (
-    CastExcludeVote, DayWithoutElimination, ExcludeVoteResult, MarkInactive, Phase, PhaseStarted,
-    PlayerEliminated, TieRevote, VoteResult, VoteWindowOpened,
+    CastExcludeVote,
+    DayWithoutElimination,
+    ExcludeVoteResult,
+    MarkInactive,
+    Phase,
+    PhaseStarted,
+    PlayerEliminated,
+    TieRevote,
+    VoteResult,
+    VoteWindowOpened,
 )
 
 from ..helpers import club_at_day, uid

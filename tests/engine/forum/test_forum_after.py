@@ -4,11 +4,31 @@
 from __future__ import annotations
 
 from engine import (
+    AlreadyVoted,
+    BestPlayerChosen,
+    BestPlayerVoted,
+    BonusResults,
+    CastVote,
+    DecideBonusRound,
     ForumPhase,
-    AlreadyVoted, BestPlayerChosen, BestPlayerVoted, BonusResults, CastVote, DecideBonusRound,
-    GameEnded, GuessesRecorded, GuessRoles, HostNext, InvalidTarget, IssueWarning, NotAllowed,
-    NotInGame, Phase, PhaseClosed, PhaseStarted, Private, Role, RolesRevealed, Team,
-    VictoryDeclared, VoteBestPlayer, legal_actions,
+    GameEnded,
+    GuessesRecorded,
+    GuessRoles,
+    HostNext,
+    InvalidTarget,
+    IssueWarning,
+    NotAllowed,
+    NotInGame,
+    Phase,
+    PhaseClosed,
+    PhaseStarted,
+    Private,
+    Role,
+    RolesRevealed,
+    Team,
+    VictoryDeclared,
+    VoteBestPlayer,
+    legal_actions,
 )
 
 from ..forum_helpers import forum_at_day

@@ -8,11 +8,33 @@ import json
 import random
 
 from engine import (
+    BallotCast,
+    CheckResult,
+    CheckShrugged,
+    ComparePlayers,
+    DecideBonusRound,
     ForumPhase,
-    BallotCast, CheckResult, CheckShrugged, ComparePlayers, DecideBonusRound, GameEnded,
-    GuessRoles, IssueWarning, MafiaBlocked, NameSuspect, NightDeaths, Phase, PlayerEliminated, Role,
-    RolesRevealed, SleepwalkerRevealed, SuspectNamed, Team, VictoryDeclared, VoteBestPlayer,
-    WerewolfTurned, apply, command_from_dict, event_from_dict, legal_actions, replay, to_dict,
+    GameEnded,
+    GuessRoles,
+    IssueWarning,
+    MafiaBlocked,
+    NameSuspect,
+    NightDeaths,
+    PlayerEliminated,
+    Role,
+    RolesRevealed,
+    SleepwalkerRevealed,
+    SuspectNamed,
+    Team,
+    VictoryDeclared,
+    VoteBestPlayer,
+    WerewolfTurned,
+    apply,
+    command_from_dict,
+    event_from_dict,
+    legal_actions,
+    replay,
+    to_dict,
 )
 
 from ..forum_helpers import forum_at_day, forum_at_night, forum_game

@@ -4,10 +4,26 @@
 from __future__ import annotations
 
 from engine import (
+    CastVote,
+    Disqualify,
     ForumPhase,
-    CastVote, Disqualify, HostRoles, IssueWarning, NightAction, NotAllowed, NotInGame, Phase,
-    PhaseClosed, PlayerDead, PlayerEliminated, PlayerRemoved, Role, SideChosen, Team,
-    VictoryDeclared, WarningIssued, WerewolfTurned, legal_actions,
+    HostRoles,
+    IssueWarning,
+    NightAction,
+    NotAllowed,
+    NotInGame,
+    Phase,
+    PhaseClosed,
+    PlayerDead,
+    PlayerEliminated,
+    PlayerRemoved,
+    Role,
+    SideChosen,
+    Team,
+    VictoryDeclared,
+    WarningIssued,
+    WerewolfTurned,
+    legal_actions,
 )
 from engine.core.audience import HOST
 

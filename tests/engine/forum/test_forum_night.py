@@ -4,11 +4,30 @@ the Putana, the Journalist and the resolution order (docs/rules/forum.md)."""
 from __future__ import annotations
 
 from engine import (
+    AlreadyActed,
+    CheckResult,
+    CheckShrugged,
+    ComparePlayers,
+    ComparisonResult,
     ForumPhase,
-    AlreadyActed, CheckResult, CheckShrugged, ComparePlayers, ComparisonResult,
-    InvalidTarget, MafiaPicks, MafiaRevealed, NightAction, NightDeaths, NightWake,
-    NoNightAction, NotAllowed, Phase, PlayerEliminated, PlayerInactive, Private, RelayMessage,
-    RelayedMessage, Role, Team, TeamChat, legal_actions,
+    InvalidTarget,
+    MafiaPicks,
+    MafiaRevealed,
+    NightAction,
+    NightDeaths,
+    NightWake,
+    NoNightAction,
+    NotAllowed,
+    Phase,
+    PlayerEliminated,
+    PlayerInactive,
+    Private,
+    RelayedMessage,
+    RelayMessage,
+    Role,
+    Team,
+    TeamChat,
+    legal_actions,
 )
 
 from ..forum_helpers import forum_at_night, forum_game

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -28,7 +28,7 @@ from ..test_playouts import CHAOS, check_game
 GAMES = 60  # per table size: 9 sizes x 60 = 540 games, a third calm, a third with chaos
 
 
-@lru_cache(maxsize=None)  # the coverage test reads the same games again
+@cache  # the coverage test reads the same games again
 def forum_playout(n: int, i: int):
     seed = 3_000_000 + n * 1_000 + i
     options = random_options(random.Random(seed), n)
@@ -37,7 +37,7 @@ def forum_playout(n: int, i: int):
 
 
 @pytest.mark.parametrize("n", range(4, 13))
-def test_FORUM_53_random_playouts_keep_every_rule(n):
+def test_FORUM_53_random_playouts_keep_every_rule(n: int) -> None:
     seen: Counter = Counter()
     for i in range(GAMES):
         po = forum_playout(n, i)
@@ -54,7 +54,7 @@ def test_FORUM_53_random_playouts_keep_every_rule(n):
     assert seen["GameEnded"] + seen["abandoned"] == GAMES
 
 
-def test_FORUM_53_the_playouts_meet_every_role_and_interaction():
+def test_FORUM_53_the_playouts_meet_every_role_and_interaction() -> None:
     """Across the table sizes, every special interaction happens in the seeded games."""
     seen: Counter = Counter()
     for n in (6, 9, 12):

@@ -8,8 +8,21 @@ import random
 import pytest
 
 from engine import (
-    BadSetup, ChangeSettings, CreateGame, GameFull, GameStarted, HostRoles, Join,
-    NotEnoughPlayers, Phase, Private, Role, RoleAssigned, Team, apply, find_ruleset,
+    BadSetup,
+    ChangeSettings,
+    CreateGame,
+    GameFull,
+    GameStarted,
+    HostRoles,
+    Join,
+    NotEnoughPlayers,
+    Phase,
+    Private,
+    Role,
+    RoleAssigned,
+    Team,
+    apply,
+    find_ruleset,
 )
 from engine.forum.setup import OPTIONAL_ROLES, allowed_mafia, default_mafia
 

@@ -11,7 +11,17 @@ from __future__ import annotations
 import pytest
 
 from engine.noir import (
-    TABLES, CreateGame, IllegalCommand, Join, Role, StartGame, apply, legal_actions,
+    TABLES,
+    Command,
+    CreateGame,
+    Event,
+    IllegalCommand,
+    Join,
+    NoirState,
+    Role,
+    StartGame,
+    apply,
+    legal_actions,
 )
 from engine.noir.grid import cell_name, positions
 
@@ -43,9 +53,9 @@ class G:
             rest = list(deck_rest) + [s for s in rest if s not in deck_rest]
         self.users = {r: uid(i + 1) for i, r in enumerate(order)}
         self.size = size
-        self.log = []
-        self.st = None
-        self.events = []
+        self.log: list[Command] = []
+        self._st: NoirState | None = None
+        self.events: list[Event] = []
         self.do(CreateGame(user_id=uid(1), settings=settings or {}))
         for r in order:
             self.do(Join(user_id=self.users[r], name=r.value))
@@ -54,17 +64,23 @@ class G:
                                deck=tuple(idents + rest), seed=seed)
         self.do(self.start)
 
+    @property
+    def st(self) -> NoirState:
+        """The current state (the game exists once the CreateGame is applied)."""
+        assert self._st is not None, "no game yet"
+        return self._st
+
     # --- driving -------------------------------------------------------------------------------
-    def do(self, cmd) -> list:
-        self.st, self.events = apply(self.st, cmd)
+    def do(self, cmd: Command) -> list[Event]:
+        self._st, self.events = apply(self._st, cmd)
         self.log.append(cmd)
         return self.events
 
     def refuse(self, cmd, exc=IllegalCommand):
-        before = self.st
+        before = self._st
         with pytest.raises(exc):
-            apply(self.st, cmd)
-        assert self.st is before
+            apply(self._st, cmd)
+        assert self._st is before
 
     def u(self, role: Role) -> int:
         return self.users[role]

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+
 from engine.core.audience import Private, Public
 from engine.noir import (
-    Collapsed, GameEnded, IdentityCard, command_from_dict, event_from_dict, replay,
-    public_board, state_from_dict, state_to_dict, to_dict,
+    Collapsed,
+    GameEnded,
+    IdentityCard,
+    command_from_dict,
+    event_from_dict,
+    public_board,
+    replay,
+    state_from_dict,
+    state_to_dict,
+    to_dict,
 )
 from engine.noir.rules import MAX_SHIELDS, Team
 
@@ -80,7 +89,7 @@ def check_game(po) -> None:
         check_step(before, cmd, after, events, deep=i % 4 == 0)
         if i % 40 == 0:
             check_state_json(after)
-    for st, cmd in po.refused[:5]:
+    for st, _ in po.refused[:5]:
         snapshot = state_to_dict(st)
         assert state_to_dict(st) == snapshot
     st = po.state

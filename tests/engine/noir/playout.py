@@ -8,12 +8,42 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.noir import (
-    TABLES, Accuse, AnswerCancel, Autopsy, ChangeIdentity, Collapse, CreateGame, Detonate,
-    IllegalCommand, Interrogate, Join, Kill, MoveToken, Pause, PlaceBomb, PlaceThreats, Profile,
-    Protect, Resume, ReturnToGame, Role, Shift, Shoot, StartGame, Swap, Team, TurnTimeout,
-    Unprotect, apply, chain_links, legal_actions,
+    TABLES,
+    Accuse,
+    AnswerCancel,
+    Autopsy,
+    ChangeIdentity,
+    Collapse,
+    Command,
+    CreateGame,
+    Detonate,
+    IllegalCommand,
+    Interrogate,
+    Join,
+    Kill,
+    MoveToken,
+    NoirState,
+    Pause,
+    PlaceBomb,
+    PlaceThreats,
+    Profile,
+    Protect,
+    Resume,
+    ReturnToGame,
+    Role,
+    Shift,
+    Shoot,
+    StartGame,
+    Swap,
+    Team,
+    TurnTimeout,
+    Unprotect,
+    apply,
+    chain_links,
+    legal_actions,
 )
 
 BASE = 1000
@@ -26,12 +56,12 @@ def uid(i: int) -> int:
 def deal(rng: random.Random, n: int, users: list[int]) -> StartGame:
     """A random deal as the shell draws it: teams alternate, the Killer first (NOIR-Q18)."""
     roles = TABLES[n].roles
-    mafia = [r for r in roles if r.team == Team.MAFIA and r != Role.KILLER]
+    mafia: list[Role] = [r for r in roles if r.team == Team.MAFIA and r != Role.KILLER]
     agents = [r for r in roles if r.team == Team.AGENTS]
     rng.shuffle(mafia)
     rng.shuffle(agents)
     mafia = [Role.KILLER] + mafia
-    order_roles = [r for pair in zip(mafia, agents) for r in pair]
+    order_roles = [r for pair in zip(mafia, agents, strict=True) for r in pair]
     users = list(users)
     rng.shuffle(users)
     size = TABLES[n].size
@@ -44,15 +74,15 @@ def deal(rng: random.Random, n: int, users: list[int]) -> StartGame:
                      seed=rng.randrange(2 ** 32))
 
 
-def opening(rng: random.Random, n: int, settings: dict | None = None) -> list:
+def opening(rng: random.Random, n: int, settings: dict | None = None) -> list[Command]:
     users = [uid(i) for i in range(1, n + 1)]
-    log = [CreateGame(user_id=users[0], settings=settings or {})]
+    log: list[Command] = [CreateGame(user_id=users[0], settings=settings or {})]
     log += [Join(user_id=u, name=f"P{u}") for u in users]
     log.append(deal(rng, n, users))
     return log
 
 
-def random_action(rng: random.Random, st, user: int):
+def random_action(rng: random.Random, st: NoirState, user: int) -> Command | None:
     """One random command among exactly the legal actions of ``user`` (None if none)."""
     la = legal_actions(st, user)
     if la.step == "cancel":
@@ -69,7 +99,8 @@ def random_action(rng: random.Random, st, user: int):
     if la.change_identity:
         kinds.append("change_identity")
     name = rng.choices(kinds, [weights.get(k, 1) for k in kinds])[0]
-    arg = rng.choice(getattr(la, name)) if name != "change_identity" else None
+    # one of the kind's legal arguments: a suspect, a (line, index, by), a pair...
+    arg: Any = rng.choice(getattr(la, name)) if name != "change_identity" else None
     if name == "accuse" and rng.random() < 0.15:  # a sharp agent: the hidden mafioso if in reach
         hits = [t for t in la.accuse if (o := st.owner(t)) is not None and o.team == Team.MAFIA]
         arg = hits[0] if hits else arg
@@ -112,7 +143,7 @@ def random_action(rng: random.Random, st, user: int):
     return Profile(user_id=u, card=arg)
 
 
-def junk(rng: random.Random, st) -> object:
+def junk(rng: random.Random, st: NoirState) -> Command:
     """A command that is usually refused: a wrong player, a wrong target, a stale timer."""
     users = list(st.players)
     u = rng.choice(users)
@@ -139,15 +170,22 @@ class Playout:
     state: object = None
 
 
+def _timer_seq(st: NoirState) -> int:
+    assert st.timer is not None, "a deadline is running"
+    return st.timer.seq
+
+
 def play(seed: int, n: int, *, chaos: float = 0.06, max_commands: int = 900) -> Playout:
     rng = random.Random(seed)
     po = Playout(seed=seed, n=n)
-    st = None
+    first: NoirState | None = None
     for cmd in opening(rng, n):
-        new, events = apply(st, cmd)
+        new, events = apply(first, cmd)
         po.log.append(cmd)
-        po.steps.append((st, cmd, new, events))
-        st = new
+        po.steps.append((first, cmd, new, events))
+        first = new
+    assert first is not None
+    st = first
     while st.phase == "play" and len(po.log) < max_commands:
         roll = rng.random()
         if roll < chaos * 0.5:
@@ -159,7 +197,7 @@ def play(seed: int, n: int, *, chaos: float = 0.06, max_commands: int = 900) -> 
                 continue
         elif st.paused is not None:
             cmd = Resume(user_id=rng.choice(list(st.players))) if rng.random() < 0.7 \
-                else TurnTimeout(timer_seq=st.timer.seq)
+                else TurnTimeout(timer_seq=_timer_seq(st))
             new, events = apply(st, cmd)
         elif roll < chaos * 0.6:
             cmd = Pause(user_id=st.current, remaining=rng.randint(1, 120))
@@ -176,16 +214,19 @@ def play(seed: int, n: int, *, chaos: float = 0.06, max_commands: int = 900) -> 
             new, events = apply(st, cmd)
         elif st.window is not None:
             suit = st.by_role(Role.SUIT)
-            cmd = None
+            assert suit is not None, "a window opens at a table with the Suit"
+            action = None
             if st.window.suit_can and rng.random() < 0.7:
-                cmd = random_action(rng, st, suit.user_id)
-            cmd = cmd or TurnTimeout(timer_seq=st.timer.seq)
+                action = random_action(rng, st, suit.user_id)
+            cmd = action or TurnTimeout(timer_seq=_timer_seq(st))
             new, events = apply(st, cmd)
         elif roll < chaos * 2:
-            cmd = TurnTimeout(timer_seq=st.timer.seq)
+            cmd = TurnTimeout(timer_seq=_timer_seq(st))
             new, events = apply(st, cmd)
         else:
-            cmd = random_action(rng, st, st.current)
+            action = random_action(rng, st, st.turn_player().user_id)
+            assert action is not None, "the player whose turn it is can act"
+            cmd = action
             new, events = apply(st, cmd)
         po.log.append(cmd)
         po.steps.append((st, cmd, new, events))

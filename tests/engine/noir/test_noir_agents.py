@@ -4,8 +4,22 @@ from __future__ import annotations
 
 from engine.core.audience import Public
 from engine.noir import (
-    Accuse, Accused, Arrested, Autopsy, AutopsyDone, ChangeIdentity, HandDealt, IdentityCard,
-    Interrogate, Interrogated, Profile, Profiled, Protect, Role, Shift, Unprotect,
+    Accuse,
+    Accused,
+    Arrested,
+    Autopsy,
+    AutopsyDone,
+    ChangeIdentity,
+    HandDealt,
+    IdentityCard,
+    Interrogate,
+    Interrogated,
+    Profile,
+    Profiled,
+    Protect,
+    Role,
+    Shift,
+    Unprotect,
 )
 from engine.noir.errors import AlreadyUsed, InvalidTarget, NotYourRole
 

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from engine.core.audience import Public
 from engine.noir import (
-    Accuse, AnswerCancel, Detonate, GameEnded, GameStarted, Kill, PlaceBomb, Role, Shift,
-    SuspectKilled, private_card, public_board,
+    Accuse,
+    AnswerCancel,
+    Detonate,
+    GameEnded,
+    GameStarted,
+    Kill,
+    PlaceBomb,
+    Role,
+    Shift,
+    SuspectKilled,
+    private_card,
+    public_board,
 )
 from engine.noir.errors import GameOver
 
@@ -125,8 +135,16 @@ def _accepted(st, make, options) -> set:
 
 def test_NOIR_Q22_legal_actions_match_what_apply_accepts():
     from engine.noir import (
-        Autopsy, Collapse, Interrogate, Profile, Protect, Shoot, Unprotect, legal_actions,
+        Autopsy,
+        Collapse,
+        Interrogate,
+        Profile,
+        Protect,
+        Shoot,
+        Unprotect,
+        legal_actions,
     )
+
     from .playout import play
     checked = 0
     for seed in (1, 2, 3, 4):
@@ -138,24 +156,24 @@ def test_NOIR_Q22_legal_actions_match_what_apply_accepts():
             la = legal_actions(st, u)
             every = [x for row in st.grid for x in row]
             for name, make in (
-                ("kill", lambda x: Kill(user_id=u, target=x)),
-                ("shoot", lambda x: Shoot(user_id=u, target=x)),
-                ("place_bomb", lambda x: PlaceBomb(user_id=u, target=x)),
-                ("accuse", lambda x: Accuse(user_id=u, target=x)),
-                ("autopsy", lambda x: Autopsy(user_id=u, target=x)),
-                ("protect", lambda x: Protect(user_id=u, target=x)),
-                ("unprotect", lambda x: Unprotect(user_id=u, target=x)),
-                ("profile", lambda x: Profile(user_id=u, card=x)),
-                ("interrogate", lambda x: Interrogate(user_id=u, keep=x)),
+                ("kill", lambda x, u=u: Kill(user_id=u, target=x)),
+                ("shoot", lambda x, u=u: Shoot(user_id=u, target=x)),
+                ("place_bomb", lambda x, u=u: PlaceBomb(user_id=u, target=x)),
+                ("accuse", lambda x, u=u: Accuse(user_id=u, target=x)),
+                ("autopsy", lambda x, u=u: Autopsy(user_id=u, target=x)),
+                ("protect", lambda x, u=u: Protect(user_id=u, target=x)),
+                ("unprotect", lambda x, u=u: Unprotect(user_id=u, target=x)),
+                ("profile", lambda x, u=u: Profile(user_id=u, card=x)),
+                ("interrogate", lambda x, u=u: Interrogate(user_id=u, keep=x)),
             ):
                 assert _accepted(st, make, every) == set(getattr(la, name)), name
             lines = [(ln, i, by) for ln in ("row", "column") for i in range(7)
                      for by in (-2, -1, 1, 2)]
-            shift = _accepted(st, lambda o: Shift(user_id=u, line=o[0], index=o[1], by=o[2]),
+            shift = _accepted(st, lambda o, u=u: Shift(user_id=u, line=o[0], index=o[1], by=o[2]),
                               lines)
             assert shift == set(la.shifts)
             ends = [(a, e) for a in ("columns", "rows") for e in ("first", "last")]
-            assert _accepted(st, lambda o: Collapse(user_id=u, axis=o[0], end=o[1]),
+            assert _accepted(st, lambda o, u=u: Collapse(user_id=u, axis=o[0], end=o[1]),
                              ends) == set(la.collapse)
             checked += 1
     assert checked >= 10

@@ -5,8 +5,21 @@ from __future__ import annotations
 
 from engine.core.audience import Private, Public
 from engine.noir import (
-    AnswerCancel, Accuse, Arrested, CancelOffered, ChangeIdentity, Detonate, IdentityCard,
-    IdentityChanged, Kill, KillCancelled, Role, Shift, SuspectKilled, TokensCleared, TurnTimeout,
+    Accuse,
+    AnswerCancel,
+    Arrested,
+    CancelOffered,
+    ChangeIdentity,
+    Detonate,
+    IdentityCard,
+    IdentityChanged,
+    Kill,
+    KillCancelled,
+    Role,
+    Shift,
+    SuspectKilled,
+    TokensCleared,
+    TurnTimeout,
     WindowOpened,
 )
 from engine.noir.errors import InvalidTarget, NotAllowed, NotYourTurn
@@ -85,7 +98,7 @@ def test_NOIR_17_arrested_bomber_or_psycho_takes_his_tokens_away():
 
 def test_NOIR_X01_tokens_leave_the_dead_and_the_arrested():
     g = G(6, ids={Role.KILLER: "B2", Role.BOMBER: "E5"})
-    b3, c3 = g.s("B3"), g.s("C3")
+    b3 = g.s("B3")
     g.st.threats.add(b3)
     g.st.bombs.add(b3)
     g.do(Kill(user_id=g.u(Role.KILLER), target=b3))

@@ -11,8 +11,20 @@ from pathlib import Path
 import pytest
 
 from engine.noir import (
-    COMMAND_TYPES, EVENT_TYPES, BadSetup, CreateGame, Kill, Role, apply, command_from_dict,
-    event_from_dict, replay, state_from_dict, state_to_dict, to_dict,
+    COMMAND_TYPES,
+    EVENT_TYPES,
+    BadSetup,
+    CreateGame,
+    IllegalCommand,
+    Kill,
+    Role,
+    apply,
+    command_from_dict,
+    event_from_dict,
+    replay,
+    state_from_dict,
+    state_to_dict,
+    to_dict,
 )
 
 from ..test_purity import IMPURE, IMPURE_CALLS, imported_modules
@@ -39,7 +51,7 @@ def test_NOIR_X22_replay_of_the_log_is_the_state():
 
 def test_NOIR_X22_json_round_trips():
     po = play(5, 6)
-    for before, cmd, after, events in po.steps[::7]:
+    for _, cmd, after, events in po.steps[::7]:
         assert command_from_dict(json.loads(json.dumps(to_dict(cmd)))) == cmd
         assert state_from_dict(json.loads(json.dumps(state_to_dict(after)))) == after
         for e in events:
@@ -53,13 +65,13 @@ def test_NOIR_X22_json_round_trips():
 
 def test_NOIR_X22_apply_never_mutates_its_input():
     po = play(11, 6, chaos=0.3)
-    for before, cmd, after, _ in po.steps[3:]:
+    for before, cmd, _, _ in po.steps[3:]:
         snapshot = copy.deepcopy(before)
         apply(before, cmd)
         assert before == snapshot
     for st, cmd in po.refused:
         snapshot = copy.deepcopy(st)
-        with pytest.raises(Exception):
+        with pytest.raises(IllegalCommand):
             apply(st, cmd)
         assert st == snapshot
 
@@ -106,8 +118,16 @@ def test_noir_modules_stay_small(path):
 
 def test_NOIR_X26_malformed_commands_are_refused_cleanly():
     from engine.noir import (
-        Accuse, BadInput, Detonate, IllegalCommand, MoveToken, Pause, PlaceThreats, Shift,
-        StartGame, Swap,
+        Accuse,
+        BadInput,
+        Detonate,
+        IllegalCommand,
+        MoveToken,
+        Pause,
+        PlaceThreats,
+        Shift,
+        StartGame,
+        Swap,
     )
     g = G(8)
     g.turn_to(Role.SNIPER)

@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 from engine.noir import (
-    ChangeIdentity, Detonate, IdentityCard, IdentityChanged, Kill, MoveToken, PlaceBomb,
-    PlaceThreats, Role, Shift, Shoot, SuspectKilled, Swap, ThreatsPlaced, ThreatsSkipped,
-    TurnTimeout, chain_links,
+    ChangeIdentity,
+    Detonate,
+    IdentityCard,
+    IdentityChanged,
+    Kill,
+    MoveToken,
+    PlaceBomb,
+    PlaceThreats,
+    Role,
+    Shift,
+    Shoot,
+    SuspectKilled,
+    Swap,
+    ThreatsPlaced,
+    ThreatsSkipped,
+    TurnTimeout,
+    chain_links,
 )
 from engine.noir.errors import InvalidTarget, NotYourRole, WrongPhase
 

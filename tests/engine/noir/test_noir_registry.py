@@ -11,8 +11,9 @@ import pytest
 import engine
 from engine import CreateGame, decode_log, find_game, game_of, replay
 from engine.core.errors import GameOver
-from engine.noir import Join as NoirJoin, NoirState
 from engine.noir import CreateGame as NoirCreateGame
+from engine.noir import Join as NoirJoin
+from engine.noir import NoirState
 
 from .playout import play
 

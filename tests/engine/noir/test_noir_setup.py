@@ -7,12 +7,23 @@ import pytest
 
 from engine.core.audience import Private, Public
 from engine.noir import (
-    COMMAND_TYPES, BadSetup, CreateGame, GameStarted, HandDealt, IdentityCard, Join, Leave, Role,
-    StartGame, Team, TurnStarted, apply,
+    COMMAND_TYPES,
+    BadSetup,
+    CreateGame,
+    GameStarted,
+    HandDealt,
+    IdentityCard,
+    Join,
+    Leave,
+    Role,
+    StartGame,
+    Team,
+    TurnStarted,
+    apply,
 )
 from engine.noir.errors import AlreadyJoined, GameFull, NotAllowed, WrongPhase
 
-from .helpers import G, ORDER6, ORDER8, uid
+from .helpers import ORDER6, ORDER8, G, uid
 
 
 def lobby(n: int):

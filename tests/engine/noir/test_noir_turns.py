@@ -3,8 +3,21 @@
 from __future__ import annotations
 
 from engine.noir import (
-    COMMAND_TYPES, GameCancelled, Kill, Pause, PlaceThreats, PlayerReturned, Protect, Resume, ReturnToGame,
-    Role, Shift, TurnStarted, TurnTimedOut, TurnTimeout, TimerArmed,
+    COMMAND_TYPES,
+    GameCancelled,
+    Kill,
+    Pause,
+    PlaceThreats,
+    PlayerReturned,
+    Protect,
+    Resume,
+    ReturnToGame,
+    Role,
+    Shift,
+    TimerArmed,
+    TurnStarted,
+    TurnTimedOut,
+    TurnTimeout,
 )
 from engine.noir.errors import GamePaused, NotPaused, NotYourTurn, PauseLimit
 

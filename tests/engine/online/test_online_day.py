@@ -4,9 +4,20 @@
 from __future__ import annotations
 
 from engine import (
+    PUBLIC,
+    AlreadyVoted,
+    DayWithoutElimination,
+    LiftTapped,
+    NotInGame,
     OnlinePhase,
-    PUBLIC, AlreadyVoted, DayWithoutElimination, LiftTapped, NotInGame, Phase, PlayerDead,
-    PlayerEliminated, TapVote, TargetNotAlive, VoteResult, VoteTapped, legal_actions,
+    Phase,
+    PlayerDead,
+    PlayerEliminated,
+    TapVote,
+    TargetNotAlive,
+    VoteResult,
+    VoteTapped,
+    legal_actions,
 )
 
 from ..helpers import SPECTATOR, uid

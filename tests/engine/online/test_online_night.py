@@ -4,11 +4,33 @@
 from __future__ import annotations
 
 from engine import (
+    AlreadyActed,
+    BestMove,
+    CheckResult,
+    ChooseBestMove,
+    DonCheckResult,
+    GameEnded,
+    InvalidTarget,
+    MafiaPicks,
+    MarkAfk,
+    MarkInactive,
+    Misfire,
+    NightAction,
+    NightActionAccepted,
+    NightResult,
+    NoNightAction,
+    NotYourTurn,
     OnlinePhase,
-    AlreadyActed, BestMove, ChooseBestMove, CheckResult, DonCheckResult, GameEnded, InvalidTarget,
-    MafiaPicks, MarkAfk, MarkInactive, Misfire, NightAction, NightActionAccepted, NightResult,
-    NoNightAction, NotYourTurn, Phase, PhaseClosed, PlayerEliminated, PlayerInactive, Private,
-    Role, TargetNotAlive, Team, TurnSkipped, legal_actions,
+    Phase,
+    PhaseClosed,
+    PlayerEliminated,
+    PlayerInactive,
+    Private,
+    Role,
+    TargetNotAlive,
+    Team,
+    TurnSkipped,
+    legal_actions,
 )
 from engine.online.night import shot_target
 
@@ -187,7 +209,7 @@ def test_ONLINE_Q16_misfires_count_from_night_2_only():
 # --- misfires and the end ----------------------------------------------------------------------
 def test_ONLINE_36_three_misfires_in_a_row_town_wins():
     t = online_at_day(10)
-    for night, count in ((2, 1), (3, 2)):
+    for _, count in ((2, 1), (3, 2)):
         t.ballot({})
         t.onight(kill={1: 5, 2: 6, 3: 7})
         assert t.events(Misfire)[-1].count == count and not t.state.over

@@ -8,10 +8,31 @@ from collections import Counter
 import pytest
 
 from engine import (
-    PUBLIC, BadSetup, ChangeSettings, CreateGame, GameEnded, GameFull, GameStarted, Join,
-    MafiaRevealed, NightAction, NightResult, NoNightAction, NotAllowed, NotEnoughPlayers,
-    PhaseClosed, PhaseStarted, Private, RelayMessage, Role, RoleAssigned, Team, TeamChat, apply,
-    find_ruleset, legal_actions,
+    PUBLIC,
+    BadSetup,
+    ChangeSettings,
+    CreateGame,
+    GameEnded,
+    GameFull,
+    GameStarted,
+    Join,
+    MafiaRevealed,
+    NightAction,
+    NightResult,
+    NoNightAction,
+    NotAllowed,
+    NotEnoughPlayers,
+    PhaseClosed,
+    PhaseStarted,
+    Private,
+    RelayMessage,
+    Role,
+    RoleAssigned,
+    Team,
+    TeamChat,
+    apply,
+    find_ruleset,
+    legal_actions,
 )
 from engine.online import ONLINE
 

@@ -6,16 +6,29 @@ from __future__ import annotations
 import pytest
 
 from engine import (
+    DayWithoutElimination,
+    ExcludeVoteResult,
+    InvalidTarget,
+    LiftCalled,
+    LiftTapped,
+    MarkAfk,
+    MarkInactive,
     OnlinePhase,
-    DayWithoutElimination, ExcludeVoteResult, InvalidTarget, LiftCalled, LiftTapped, MarkAfk,
-    MarkInactive, Phase, PhaseStarted, PlayerEliminated, TapLift, TapVote, TieRevote, TurnSkipped,
-    VoteResult, legal_actions,
+    Phase,
+    PhaseStarted,
+    PlayerEliminated,
+    TapLift,
+    TapVote,
+    TieRevote,
+    TurnSkipped,
+    VoteResult,
+    legal_actions,
 )
 from engine.core.errors import AlreadyVoted, PhaseClosed
 from engine.online import may_write, tie_outcome
 
 from ..helpers import uid
-from ..online_helpers import PASS, OnlineTable, online_at_day, online_game
+from ..online_helpers import OnlineTable, online_at_day, online_game
 
 
 def seats(*xs: int) -> tuple[int, ...]:

@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 from engine import (
-    AlreadyNominated, DayWithoutElimination, DuplicateNomination, EndSpeech, MarkActive,
-    MarkInactive, Nominate, NominationAccepted, NotYourTurn, Phase, PhaseClosed, PhaseStarted,
-    PhaseTimeout, PlayerEliminated, TargetNotAlive, TurnSkipped, VoteWindowOpened, legal_actions,
+    AlreadyNominated,
+    DayWithoutElimination,
+    DuplicateNomination,
+    EndSpeech,
+    MarkActive,
+    MarkInactive,
+    Nominate,
+    NominationAccepted,
+    NotYourTurn,
+    Phase,
+    PhaseClosed,
+    PhaseStarted,
+    PhaseTimeout,
+    PlayerEliminated,
+    TargetNotAlive,
+    TurnSkipped,
+    VoteWindowOpened,
+    legal_actions,
 )
 
 from ..helpers import HOST, eliminate_by_vote, game_at_day, started_game, uid

@@ -3,8 +3,23 @@
 from __future__ import annotations
 
 from engine import (
-    PUBLIC, CastVote, Continue, GameEnded, GameOver, MarkInactive, MarkReady, NightAction,
-    NotAllowed, Pause, Phase, PlayerDead, PlayerEliminated, Private, RelayMessage, Role, Team,
+    PUBLIC,
+    CastVote,
+    Continue,
+    GameEnded,
+    GameOver,
+    MarkInactive,
+    MarkReady,
+    NightAction,
+    NotAllowed,
+    Pause,
+    Phase,
+    PlayerDead,
+    PlayerEliminated,
+    Private,
+    RelayMessage,
+    Role,
+    Team,
     legal_actions,
 )
 from engine.mafia.events import CheckResult, MafiaPicks, NightActionAccepted, RelayedMessage
@@ -144,7 +159,7 @@ def test_PARTY_49_the_eliminated_act_no_more():
     assert legal_actions(t.state, uid(6)).vote is None
 
 
-def test_PARTY_49_no_private_event_reaches_the_dead():
+def test_PARTY_49_no_private_event_reaches_the_dead() -> None:
     t = _scripted_game()
     dead_since: dict[int, int] = {}
     for i, events in enumerate(t.produced):

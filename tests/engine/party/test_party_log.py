@@ -8,21 +8,64 @@ import json
 import pytest
 
 from engine import (
-    COMMAND_TYPES, EVENT_TYPES, BecomeHost, CancelGame, CastExcludeVote, CastVote, ChangeSettings,
-    Command, Continue, CreateGame, EndSpeech, HostNext, IllegalCommand, Join, Leave, MarkActive,
-    MarkInactive, MarkReady, NightAction, Nominate, Pause, PhaseTimeout, RelayMessage, Resume,
-    Role, StartGame, TakeOver, command_from_dict, event_from_dict, replay, to_dict,
-    CancelFoul, Disqualify, IssueFoul, Private, UndoNomination,
-    ChooseBestMove, MarkAfk, TapLift, TapVote,
-    ChooseSide, ComparePlayers, DecideBonusRound, GuessRoles, HostDecide, IssueWarning,
-    NameSuspect, RevealCheck, Team, VoteBestPlayer,
+    COMMAND_TYPES,
+    EVENT_TYPES,
+    HOST,
+    BecomeHost,
+    CancelFoul,
+    CancelGame,
+    CastExcludeVote,
+    CastVote,
+    ChangeSettings,
+    ChooseBestMove,
+    ChooseSide,
+    Command,
+    ComparePlayers,
+    Continue,
+    CreateGame,
+    DecideBonusRound,
+    Disqualify,
+    EndSpeech,
+    GuessRoles,
+    HostDecide,
+    HostNext,
+    IllegalCommand,
+    IssueFoul,
+    IssueWarning,
+    Join,
+    Leave,
+    MarkActive,
+    MarkAfk,
+    MarkInactive,
+    MarkReady,
+    NameSuspect,
+    NightAction,
+    Nominate,
+    Pause,
+    PhaseTimeout,
+    Private,
+    RelayMessage,
+    Resume,
+    RevealCheck,
+    Role,
+    StartGame,
+    TakeOver,
+    TapLift,
+    TapVote,
+    Team,
+    UndoNomination,
+    VoteBestPlayer,
+    command_from_dict,
+    event_from_dict,
+    replay,
+    to_dict,
 )
 from engine.club import commands as club_cmd
 from engine.club import events as club_ev
+from engine.core.errors import BadSetup
+from engine.forum import events as fev
 from engine.mafia import events as ev
 from engine.online import events as online_ev
-from engine.forum import events as fev
-from engine.core.errors import BadSetup
 
 from ..helpers import game_at_day, started_game, uid
 
@@ -141,7 +184,7 @@ EXTRA_EVENTS = [
     ev.PlayerEliminated(user_id=BIG, cause="vote", role=Role.WEREWOLF),
     fev.NightWake(user_id=BIG, role=Role.SLEEPWALKER, turn=1, mafia=(BIG + 1, BIG + 2),
                  audience=Private(BIG)),
-    fev.SideChosen(user_id=BIG, side=Team.MAFIA, by_default=False, audience=ev.HOST),
+    fev.SideChosen(user_id=BIG, side=Team.MAFIA, by_default=False, audience=HOST),
     fev.MafiaBlocked(),
     fev.CheckShrugged(checker=BIG, target=BIG + 1, audience=Private(BIG)),
     fev.ComparisonResult(checker=BIG, first=BIG + 1, second=BIG + 2, same=None,

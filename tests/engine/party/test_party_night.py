@@ -3,15 +3,46 @@
 from __future__ import annotations
 
 from engine import (
-    PUBLIC, AlreadyActed, CheckResult, Continue, ContinueAvailable, HostNext, InvalidTarget,
-    MafiaPicks, MafiaRevealed, MarkInactive, MarkReady, NightAction, NightResult, NoNightAction,
-    NotAllowed, Pause, Phase, PhaseClosed, PhaseStarted, PlayerDead,
-    PlayerEliminated, PlayerInactive, Private, ReadyMarked, RelayedMessage, RelayMessage, Resume,
-    TargetNotAlive, Team, TeamChat, legal_actions,
+    PUBLIC,
+    AlreadyActed,
+    CheckResult,
+    Continue,
+    ContinueAvailable,
+    HostNext,
+    InvalidTarget,
+    MafiaPicks,
+    MafiaRevealed,
+    MarkInactive,
+    MarkReady,
+    NightAction,
+    NightResult,
+    NoNightAction,
+    NotAllowed,
+    Pause,
+    Phase,
+    PhaseClosed,
+    PhaseStarted,
+    PlayerDead,
+    PlayerEliminated,
+    PlayerInactive,
+    Private,
+    ReadyMarked,
+    RelayedMessage,
+    RelayMessage,
+    Resume,
+    TargetNotAlive,
+    Team,
+    TeamChat,
+    legal_actions,
 )
 
 from ..helpers import (
-    HOST, eliminate_by_vote, game_at_day, game_at_night, started_game, uid,
+    HOST,
+    eliminate_by_vote,
+    game_at_day,
+    game_at_night,
+    started_game,
+    uid,
 )
 
 ROLES7 = "MMCDTTT"   # mafia 1, 2; Commissar 3; Doctor 4; civilians 5, 6, 7

@@ -5,9 +5,32 @@ from __future__ import annotations
 import pytest
 
 from engine import (
-    HOST as HOST_AUDIENCE, PUBLIC, AlreadyJoined, BadSetup, BecomeHost, ChangeSettings, CreateGame,
-    GameFull, GameStarted, HostRoles, Join, Leave, NotEnoughPlayers, NotInGame, Phase, PhaseClosed,
-    Private, Role, RoleAssigned, SettingsChanged, StartGame, Team, apply, find_ruleset,
+    HOST as HOST_AUDIENCE,
+)
+from engine import (
+    PUBLIC,
+    AlreadyJoined,
+    BadSetup,
+    BecomeHost,
+    ChangeSettings,
+    CreateGame,
+    GameFull,
+    GameStarted,
+    HostRoles,
+    Join,
+    Leave,
+    NotEnoughPlayers,
+    NotInGame,
+    Phase,
+    PhaseClosed,
+    Private,
+    Role,
+    RoleAssigned,
+    SettingsChanged,
+    StartGame,
+    Team,
+    apply,
+    find_ruleset,
 )
 from engine.party import PARTY
 

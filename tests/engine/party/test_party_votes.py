@@ -5,9 +5,23 @@ from __future__ import annotations
 import pytest
 
 from engine import (
-    PUBLIC, AlreadyVoted, CastExcludeVote, CastVote, DayWithoutElimination, ExcludeVoteResult,
-    InvalidTarget, MarkInactive, NotInGame, Phase, PhaseClosed, PhaseStarted, PlayerEliminated,
-    TieRevote, VoteCast, VoteResult, VoteWindowOpened,
+    PUBLIC,
+    AlreadyVoted,
+    CastExcludeVote,
+    CastVote,
+    DayWithoutElimination,
+    ExcludeVoteResult,
+    InvalidTarget,
+    MarkInactive,
+    NotInGame,
+    Phase,
+    PhaseClosed,
+    PhaseStarted,
+    PlayerEliminated,
+    TieRevote,
+    VoteCast,
+    VoteResult,
+    VoteWindowOpened,
 )
 
 from ..helpers import SPECTATOR, eliminate_by_vote, game_at_day, uid
@@ -15,7 +29,7 @@ from ..helpers import SPECTATOR, eliminate_by_vote, game_at_day, uid
 
 def nominate(t, *seats):
     """Day speeches in which the first speakers nominate ``seats`` in this order; then defences."""
-    t.speeches(dict(zip(_speaking_order(t), seats)))
+    t.speeches(dict(zip(_speaking_order(t), seats, strict=False)))
     t.defences()
 
 
