@@ -75,7 +75,7 @@ async def run() -> None:
         logger.warning("REDIS_URL is not used in long-polling mode: this one process serves "
                        "every group (set WEBHOOK_URL for many workers)")
     if not settings.use_webhook:  # before the heavy imports: Telegram's answer window is ~15 s
-        from .prestart import answer_pending_presses
+        from .telegram.prestart import answer_pending_presses
 
         await asyncio.to_thread(answer_pending_presses, settings.telegram_api_url,
                                 settings.bot_token.get_secret_value())
@@ -90,7 +90,9 @@ async def run() -> None:
                     redis_url=settings.redis_url if settings.clustered else None,
                     redis_prefix=settings.redis_prefix, workers=settings.web_concurrency)
     from aiogram.exceptions import (
-        AiogramError, TelegramNetworkError, TelegramUnauthorizedError,
+        AiogramError,
+        TelegramNetworkError,
+        TelegramUnauthorizedError,
     )
 
     started = STARTED
@@ -171,8 +173,8 @@ async def menu_only(app) -> None:
 
 
 async def run_webhook(app, settings, allowed) -> None:
-    from aiohttp import web
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+    from aiohttp import web
 
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     web_app = web.Application()

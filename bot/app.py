@@ -27,24 +27,24 @@ from aiogram.exceptions import (
 from aiogram.types import BotCommand, ErrorEvent
 from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 
-from .afk import AfkClock
-from .deadlines import Deadlines
-from .handlers import discipline, fallback, game, history as history_handlers, lobby, moderation
-from .handlers import private
-from .handlers import settings as settings_handlers
+from .handlers import discipline, fallback, game, lobby, moderation, private
+from .handlers import history as history_handlers
 from .handlers import onlookers as onlooker_handlers
+from .handlers import settings as settings_handlers
 from .handlers.common import watch_users
 from .handlers.flat import flatten
 from .history.service import HistoryService
-from .i18n import Translator
-from .onlookers import Onlookers
-from .presenter import Presenter
-from .sender import Sender
-from .service import GameService, utcnow
+from .presentation.presenter import Presenter
+from .services.afk import AfkClock
+from .services.deadlines import Deadlines
+from .services.game_service import GameService, utcnow
+from .services.onlookers import Onlookers
+from .services.update_context import tag_updates
 from .storage import Storage
-from .telegram_faults import LeftChats, describe
-from .telegram_limits import GLOBAL_RATE, Limiter
-from .update_context import tag_updates
+from .telegram.faults import LeftChats, describe
+from .telegram.limits import GLOBAL_RATE, Limiter
+from .telegram.sender import Sender
+from .ui.i18n import Translator
 
 logger = logging.getLogger(__name__)
 
@@ -122,8 +122,8 @@ class App:
     async def stop(self, drain_seconds: float = 15.0) -> None:
         """Stop: the queued messages get ``drain_seconds`` to leave (a group at Telegram's 20 a
         minute may hold more than that; what is left is shown again by the next start, as after
-        a crash: bot/shown.py), then everything is stored and closed."""
-        self.service.visible.cancel()  # deadlines stay as stored (bot/visible_clock.py)
+        a crash: bot/telegram/shown.py), then everything is stored and closed."""
+        self.service.visible.cancel()  # deadlines stay as stored (bot/services/visible_clock.py)
         self.deadlines.shutdown()
         try:
             await asyncio.wait_for(self.sender.drain(), drain_seconds)
@@ -137,7 +137,7 @@ class App:
         await self.sender.limiter.close()
         await self.storage.close()
         await self.bot.session.close()
-        gc.unfreeze()  # what tune_gc and the recovery (bot/recovery.py) froze may be collected again
+        gc.unfreeze()  # what tune_gc and the recovery (bot/services/recovery.py) froze may be collected again
 
 
 #: The collector's thresholds once the bot runs (Python's default: 700, 10, 10). A command
@@ -180,7 +180,7 @@ def build_dispatcher() -> Dispatcher:
     return dp
 
 
-#: Telegram failing us (after the retries of bot.telegram_faults): one warning line, no traceback
+#: Telegram failing us (after the retries of bot.telegram.faults): one warning line, no traceback
 TELEGRAM_FAULTS = (TelegramNetworkError, TelegramServerError, TelegramRetryAfter,
                    TelegramForbiddenError, ClientDecodeError)
 
@@ -205,13 +205,13 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
               redis_url: str | None = None, redis_prefix: str = "mafia:", workers: int = 1,
               limiter: Limiter | None = None) -> App:
     """The whole bot. ``session``: an aiogram session (default aiohttp, against ``api_url``);
-    ``limiter``: who paces the Bot API calls (:class:`bot.telegram_limits.Limiter`); without one,
+    ``limiter``: who paces the Bot API calls (:class:`bot.telegram.limits.Limiter`); without one,
     ``redis_url`` (``REDIS_URL``) makes the Telegram limits shared by the ``workers`` workers
     through Redis under ``redis_prefix`` (:func:`shared_limiter`), else they are kept in memory;
     ``rules_url``: base URL of the published ``docs/rules/`` pages that ``/rules`` links to;
     ``webapp_url``: the Mini App's public HTTPS base URL (None: no Mini App, no button names it;
     ``webapp_name``: its short name from BotFather's /newapp, for the group's link);
-    the :class:`bot.telegram_faults.FaultTolerance` middleware is installed on it by the Sender,
+    the :class:`bot.telegram.faults.FaultTolerance` middleware is installed on it by the Sender,
     so every Bot API call is retried the same way."""
     if session is None:
         from aiogram.client.telegram import TelegramAPIServer
@@ -281,10 +281,10 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
 
 def shared_limiter(redis_url: str, prefix: str, workers: int,
                    sender_kwargs: dict[str, Any]) -> Limiter:
-    """The Redis-backed limiter of many workers (:class:`bot.limits_shared.SharedLimiter`), with
+    """The Redis-backed limiter of many workers (:class:`bot.telegram.shared_limits.SharedLimiter`), with
     the rates the Sender would use: ``sender_kwargs``' ``group_rate``, ``private_rate``,
     ``global_rate``, ``group_burst``, else the Sender's defaults (Telegram's limits)."""
-    from .limits_shared import SharedLimiter
+    from .telegram.shared_limits import SharedLimiter
 
     defaults = Sender.__init__.__kwdefaults__ or {}
     rates = {key: sender_kwargs.pop(key, defaults.get(key))
@@ -323,7 +323,7 @@ COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "ho
 
 async def set_commands(app: App) -> None:
     """Register the command menu in both languages (descriptions are translated)."""
-    from .i18n import N_
+    from .ui.i18n import N_
 
     descriptions = {
         "newgame": N_("open a game lobby"), "startgame": N_("start the game"),

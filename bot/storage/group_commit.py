@@ -32,13 +32,25 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.db_models import (
-    GAME_STATUSES, ActivePlayer, Game, GameLogEntry, GamePlayer, UTCDateTime, utcnow,
-)
-from bot.storage.engine import statement as cached_statement, upsert
+from bot.storage.engine import statement as cached_statement
+from bot.storage.engine import upsert
 from bot.storage.failures import database_failure
+from bot.storage.models import (
+    GAME_STATUSES,
+    ActivePlayer,
+    Game,
+    GameLogEntry,
+    GamePlayer,
+    UTCDateTime,
+    utcnow,
+)
 from bot.storage.records import (
-    KEEP, GameNotFound, LogConflict, StatusError, UserInAnotherGame, _Keep,
+    KEEP,
+    GameNotFound,
+    LogConflict,
+    StatusError,
+    UserInAnotherGame,
+    _Keep,
 )
 
 __all__ = ["GroupCommit", "LogWrite", "PlayerOp"]

@@ -19,11 +19,18 @@ from sqlalchemy import bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.db_models import (
-    Game, GameDeletion, GameLogEntry, GameSummaryRow, NextGameSubscription, PlayerResultRow,
-    RatingRow, RoleStatRow, utcnow,
-)
 from bot.storage.engine import statement, upsert
+from bot.storage.models import (
+    Game,
+    GameDeletion,
+    GameLogEntry,
+    GameSummaryRow,
+    NextGameSubscription,
+    PlayerResultRow,
+    RatingRow,
+    RoleStatRow,
+    utcnow,
+)
 from bot.storage.stats import ChatOverview, RatingTrack, RoleTotals
 
 __all__ = ["ChatOverview", "HistoryRecord", "HistoryStorage", "RateFn", "RatingTrack", "RoleTotals"]

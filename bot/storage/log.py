@@ -11,8 +11,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot.db_models import GameLogEntry
 from bot.storage.group_commit import LogWrite, PlayerOp
+from bot.storage.models import GameLogEntry
 from bot.storage.records import KEEP, _Keep
 
 game_log = GameLogEntry.__table__

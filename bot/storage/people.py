@@ -12,8 +12,8 @@ from typing import Any
 from sqlalchemy import delete, select, text
 from sqlalchemy.exc import IntegrityError
 
-from bot.db_models import ACTIVE_STATUSES, ActivePlayer, ChatSettingsRow, Game, GamePlayer, utcnow
 from bot.storage.engine import upsert
+from bot.storage.models import ACTIVE_STATUSES, ActivePlayer, ChatSettingsRow, Game, GamePlayer, utcnow
 from bot.storage.records import KEEP, ChatSettings, GameNotFound, PlayerRecord, _Keep
 
 __all__ = ["PeopleStorage"]
@@ -97,7 +97,7 @@ class PeopleStorage:
 
     async def watched_game_for_user(self, user_id: int) -> tuple[int, int] | None:
         """``(game_id, chat_id)`` of the running game whose ``ui["onlookers"]`` lists the user
-        (``bot/onlookers.py``; the newest if several), or None.
+        (``bot/services/onlookers.py``; the newest if several), or None.
 
         Cost: the onlooker lists live inside each game's ``ui`` JSON, which no index covers, so
         this reads the ``ui`` of every *running* game -- linear in their number. PostgreSQL

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, select
 
-from bot.db_models import GameSummaryRow, RatingRow, RoleStatRow
+from bot.storage.models import GameSummaryRow, RatingRow, RoleStatRow
 
 __all__ = ["ChatOverview", "RatingTrack", "RoleTotals", "StatsStorage", "overview_of"]
 

@@ -5,7 +5,6 @@ and the chat settings in ``people.py``, the history in ``history.py``."""
 from __future__ import annotations
 
 import asyncio
-
 import logging
 import tempfile
 from collections.abc import AsyncIterator, Callable
@@ -19,7 +18,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.db_models import (
+from bot.migrations import run_migrations
+from bot.storage.engine import BEGIN_IMMEDIATE, create_engine, migration_lock
+from bot.storage.group_commit import ENTERED_FROM as _ENTERED_FROM
+from bot.storage.group_commit import FINAL, GroupCommit, release_game
+from bot.storage.group_commit import stamps as _stamps
+from bot.storage.models import (
     ACTIVE_STATUSES,
     GAME_STATUSES,
     ChatSettingsRow,
@@ -28,11 +32,6 @@ from bot.db_models import (
     UTCDateTime,
     utcnow,
 )
-from bot.migrations import run_migrations
-from bot.storage.engine import BEGIN_IMMEDIATE, create_engine, migration_lock
-from bot.storage.group_commit import ENTERED_FROM as _ENTERED_FROM
-from bot.storage.group_commit import FINAL, GroupCommit, release_game
-from bot.storage.group_commit import stamps as _stamps
 from bot.storage.records import (
     ActiveGameExists,
     GameNotFound,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import GameState, Phase
 
-from ...texts import label
+from ...ui.texts import label
 from ..mafia import views
 from ..mafia.presenter import MafiaPresenter
 from .views import foul_keyboard, fouls_mark

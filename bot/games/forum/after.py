@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine import Team
 from engine.forum import winners
 
-from ...texts import label
+from ...ui.texts import label
 from . import views as vf
 from .cards import card as _card
 

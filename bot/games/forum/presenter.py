@@ -12,8 +12,8 @@ from html import escape
 from engine import Phase, TeamChat, ForumPhase
 from engine.forum import team_chat
 
-from ... import drafts
-from ...texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
+from ...ui import drafts
+from ...ui.texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
 from ..mafia import views
 from ..mafia.presenter import MafiaPresenter
 from . import views as vf

@@ -14,10 +14,10 @@ from engine import GameState, Role, Team, find_ruleset, legal_actions, ForumPhas
 from engine.forum import team_chat
 from engine.forum.setup import OPTIONAL_ROLES
 
-from ...callbacks import Act, LobbyAct
-from ...deadline_text import until
-from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label
-from ...texts import ROLE_ICONS, ROLE_NAMES, label
+from ...ui.callbacks import Act, LobbyAct
+from ...ui.deadline_text import until
+from ...ui.keyboards import InlineKeyboardBuilder, plain_label as _plain_label
+from ...ui.texts import ROLE_ICONS, ROLE_NAMES, label
 
 #: night action -> callback code (bot/games/forum/codec.py)
 ACTION_CODES = {"block": "block", "kill": "kill", "check": "check", "heal": "heal",

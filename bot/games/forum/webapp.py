@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from engine import GameState, Role, Team
 
-from ... import drafts
-from ...callbacks import Act
-from ...keyboards import plain_label
-from ...texts import ROLE_ICONS, ROLE_NAMES
+from ...ui import drafts
+from ...ui.callbacks import Act
+from ...ui.keyboards import plain_label
+from ...ui.texts import ROLE_ICONS, ROLE_NAMES
 from ..mafia.webapp import MafiaWebView
 from ..spec import Viewer
 from .views import bonus_keyboard
@@ -79,7 +79,7 @@ class ForumWebView(MafiaWebView):
     @staticmethod
     def bonus_form(_, st: GameState, viewer: Viewer, g) -> list[dict]:
         """The bonus round's form (FORUM-56, Q23) as the DM shows it (``bonus_keyboard`` of
-        his draft, ``bot/drafts.py``): per survivor a ``bg`` button (each tap cycles the guessed
+        his draft, ``bot/ui/drafts.py``): per survivor a ``bg`` button (each tap cycles the guessed
         role), ``bgs`` sends the form, ``bgx`` sends no guess."""
         form = drafts.bonus(g, viewer.user_id)
         markup = bonus_keyboard(_, g.id, st, viewer.user_id, form)

@@ -14,7 +14,7 @@ from engine import (
     Nominate, Resume,
 )
 
-from ...callbacks import Act
+from ...ui.callbacks import Act
 from ..spec import Press
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import Phase
 
-from ...texts import ELIMINATION_CAUSES, NO_ELIMINATION, label
+from ...ui.texts import ELIMINATION_CAUSES, NO_ELIMINATION, label
 from . import views
 
 

@@ -41,7 +41,7 @@ JOIN = "\n\n"
 
 class LiveMessages:
     """The call-saving helpers; ``self`` is the game's presenter (``self.out`` the shared
-    :class:`bot.presenter.Presenter`)."""
+    :class:`bot.presentation.presenter.Presenter`)."""
 
     # --- announcements -------------------------------------------------------------------------
     def begin_step(self, g) -> None:
@@ -112,7 +112,7 @@ class LiveMessages:
         return fut
 
     def _replying(self, g) -> bool:
-        from ...replies import reply_kwargs
+        from ...ui.replies import reply_kwargs
 
         return bool(reply_kwargs(g.chat_id))
 

@@ -8,9 +8,9 @@ from aiogram.types import InlineKeyboardMarkup
 
 from engine import GameState, Team, find_ruleset, legal_actions
 
-from ...callbacks import Act
-from ...keyboards import InlineKeyboardBuilder, plain_label as _plain_label
-from ...texts import label
+from ...ui.callbacks import Act
+from ...ui.keyboards import InlineKeyboardBuilder, plain_label as _plain_label
+from ...ui.texts import label
 
 
 def night_text(_, st: GameState, uid: int) -> str:

@@ -14,12 +14,12 @@ from aiogram.types import InlineKeyboardMarkup
 
 from engine import GameState, Phase, Role, find_ruleset, legal_actions
 
-from ...callbacks import Act, LobbyAct
-from ...deadline_text import clock_time, until
-from ...names import isolate
-from ...keyboards import InlineKeyboardBuilder, button, markup_of, plain_label as _plain_label
-from ...texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
-from ...timings import tempo_name
+from ...ui.callbacks import Act, LobbyAct
+from ...ui.deadline_text import clock_time, until
+from ...ui.names import isolate
+from ...ui.keyboards import InlineKeyboardBuilder, button, markup_of, plain_label as _plain_label
+from ...ui.texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
+from ...ui.timings import tempo_name
 
 ROLE_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF, Role.COMMISSAR, Role.DOCTOR, Role.MANIAC,
               Role.PUTANA, Role.JOURNALIST, Role.SLEEPWALKER, Role.WEREWOLF, Role.COP,

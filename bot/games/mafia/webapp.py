@@ -15,8 +15,8 @@ from typing import Any
 
 from engine import GameState, Phase, Role, Team, legal_actions
 
-from ...keyboards import plain_label
-from ...texts import ROLE_ICONS, ROLE_NAMES, TEAM_NAMES
+from ...ui.keyboards import plain_label
+from ...ui.texts import ROLE_ICONS, ROLE_NAMES, TEAM_NAMES
 from ..spec import Viewer
 from .night import ACTION_CODES
 from .views import phase_name

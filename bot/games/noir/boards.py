@@ -20,9 +20,9 @@ from PIL import ImageDraw
 
 from engine.noir import CreateGame, PublicBoard, apply, command_from_dict, public_board
 
-from ...telegram_limits import utf16_len
+from ...telegram.limits import utf16_len
 from . import board as drawing
-from ...names import isolate
+from ...ui.names import isolate
 from .names import SUSPECTS, role_name, suspect_name
 from .story import QUIET, Story, team_of
 

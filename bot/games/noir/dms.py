@@ -18,8 +18,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.noir import NoirState, legal_actions
 
-from ...callbacks import Act
-from ...deadline_text import clock_time
+from ...ui.callbacks import Act
+from ...ui.deadline_text import clock_time
 from .codec import done_text
 from .drafting import draft, stamp
 from .menus import view
@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 
 def clock_text(at: datetime | None) -> str | None:
     """A deadline (aware UTC) as HTML clock time, each viewer's own (BOT-X03,
-    ``bot/deadline_text.py``: ``<tg-time unix=… format="T">12:02:30 UTC</tg-time>``), None
+    ``bot/ui/deadline_text.py``: ``<tg-time unix=… format="T">12:02:30 UTC</tg-time>``), None
     without one."""
     return clock_time(at) if at is not None else None
 

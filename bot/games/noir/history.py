@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from ...i18n import N_
+from ...ui.i18n import N_
 from . import boards
-from ...names import isolate
+from ...ui.names import isolate
 from .names import role_name, suspect_name
 from .story import NAME_LIMIT, Story, read, team_of
 

@@ -11,7 +11,7 @@ from html import escape
 from engine.core.audience import Public
 from engine.noir import NoirState
 
-from ...names import isolate
+from ...ui.names import isolate
 from .names import role_name, suspect_name
 
 Gettext = Callable[[str], str]

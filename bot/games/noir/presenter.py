@@ -19,10 +19,10 @@ from engine.core.audience import Private
 from engine.noir import NoirState, private_card, public_board
 
 from . import board as drawing
-from ...deadline_text import MOVED_MIN
+from ...ui.deadline_text import MOVED_MIN
 from .dms import MenuMixin
 from .lobby import lobby_markup, lobby_text
-from ...names import isolate
+from ...ui.names import isolate
 from .names import SUSPECTS, suspect_name
 from .news import cancelled_text, news_lines, result_text
 from .views import caption, identity_text
@@ -65,7 +65,7 @@ class NoirPresenter(MenuMixin):
     def deadline_moved(self, g) -> None:
         """BOT-X01 moved the running turn's deadline on (its messages waited in the Sender):
         the board's caption and the open menus show the new end once, when it moved by
-        :data:`~bot.deadline_text.MOVED_MIN` seconds or more from what they show (BOT-X03)."""
+        :data:`~bot.ui.deadline_text.MOVED_MIN` seconds or more from what they show (BOT-X03)."""
         st, shown = g.state, g.refs.get("until")
         if st is None or st.phase != "play" or g.deadline is None or shown is None \
                 or abs((g.deadline - shown).total_seconds()) < MOVED_MIN:

@@ -27,8 +27,8 @@ from typing import Any
 
 from engine.noir import NoirState, Role, cell_name, legal_actions, private_card, public_board
 
-from ...callbacks import Act
-from ...names import isolate_plain
+from ...ui.callbacks import Act
+from ...ui.names import isolate_plain
 from ..spec import Viewer
 from . import board as drawing
 from . import choices

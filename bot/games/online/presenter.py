@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine import Team, OnlinePhase
 
-from ... import drafts
-from ...texts import label
+from ...ui import drafts
+from ...ui.texts import label
 from ..mafia.presenter import MafiaPresenter
 from . import views as vo
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import GameState
 
-from ...keyboards import plain_label
+from ...ui.keyboards import plain_label
 from ..mafia.webapp import MafiaWebView
 from ..spec import Viewer
 

@@ -19,7 +19,7 @@ from html import escape
 
 from engine import GameState
 
-from .texts import label
+from ..ui.texts import label
 
 KEEP = 100  # messages kept per player
 TEXT_LIMIT = 300  # characters kept per message

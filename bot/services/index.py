@@ -29,10 +29,10 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from .names import show_names
+from ..ui.names import show_names
 
-LiveGame = Any  #: bot.service.LiveGame (that module imports this one)
-logger = logging.getLogger("bot.service")
+LiveGame = Any  #: bot.services.game_service.LiveGame (that module imports this one)
+logger = logging.getLogger("bot.services.game_service")
 
 #: commands that write ``game_players`` rows: ``(adds the user, removes him)``
 _ADDS, _REMOVES = ("Join", "BecomeHost"), ("Leave",)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from engine import GameState, Phase
 
-from .games import GAMES
+from ..games import GAMES
 
 #: Characters of last word a speaker may have published through his private chat, per turn.
 LAST_WORD_LIMIT = 1000

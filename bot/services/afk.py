@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from engine import IllegalCommand, MarkAfk, find_game
 from engine.mafia import events as ev
 
-from .service_ops import NotOwner
-from .storage.failures import database_failure
+from ..storage.failures import database_failure
+from .ops import NotOwner
 
 logger = logging.getLogger(__name__)
 

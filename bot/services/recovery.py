@@ -17,12 +17,12 @@ from typing import Any
 
 from engine import IllegalCommand
 
-from .storage import GameRecord
+from ..storage import GameRecord
 
-logger = logging.getLogger("bot.service")
+logger = logging.getLogger("bot.services.game_service")
 #: Seconds an overdue deadline waits after a restart, so queued updates come first.
 RESTART_GRACE = 5
-#: ``GameService`` (bot/service.py imports this module, not the other way round)
+#: ``GameService`` (bot/services/game_service.py imports this module, not the other way round)
 GameService = Any
 
 
@@ -52,7 +52,7 @@ async def recover_games(service: GameService, chats: Callable[[int], bool] | Non
                 try:
                     g = service.games[rec.id] = await service._rebuild(rec, logs.pop(rec.id, []))
                     service._index(g)
-                    service.reshow(g)  # the steps a crash may have lost (bot/shown.py)
+                    service.reshow(g)  # the steps a crash may have lost (bot/telegram/shown.py)
                 except (IllegalCommand, ValueError):
                     logger.exception("game %s: log does not replay; cancelling", rec.id)
                     if service.deadlines is not None:
@@ -62,7 +62,7 @@ async def recover_games(service: GameService, chats: Callable[[int], bool] | Non
             count += 1
         await asyncio.sleep(0)  # let queued presses in
     if chats is None and service.owns is None and not failed:
-        service.complete = True  # one process holds every open game now (bot/service_index.py)
+        service.complete = True  # one process holds every open game now (bot/services/index.py)
     if chats is None:
         # What lives now (the imported modules' objects, aiogram's models, the recovered games)
         # lives for good: out of the collector's full passes, which with 1,000 games took up to

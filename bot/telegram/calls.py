@@ -1,10 +1,10 @@
-"""One Bot API call of the Sender, with its error policy (a mixin of :class:`bot.sender.Sender`).
+"""One Bot API call of the Sender, with its error policy (a mixin of :class:`bot.telegram.sender.Sender`).
 
 Transient errors (5xx, network, timeouts, 429) are retried by the session middleware
-:class:`bot.telegram_faults.FaultTolerance` under the policy set here per call; what reaches
+:class:`bot.telegram.faults.FaultTolerance` under the policy set here per call; what reaches
 :meth:`CallPolicy._perform` is final. It returns the call's result, ``None`` when the call was
 dropped, or :data:`TRANSIENT` when it was dropped because Telegram stayed unavailable (the lane
-then may replace a lost message, see :mod:`bot.sender`).
+then may replace a lost message, see :mod:`bot.telegram.sender`).
 """
 
 from __future__ import annotations
@@ -23,20 +23,19 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import TelegramMethod
 
-from bot.telegram_faults import (
+from bot.telegram.faults import (
     ANSWER_POLICY,
     RetryPolicy,
     current_policy,
     describe,
     is_transient,
 )
-
-from bot.sender_ops import resolve_future
+from bot.telegram.ops import resolve_future
 
 if TYPE_CHECKING:
-    from bot.sender_ops import Lane
+    from bot.telegram.ops import Lane
 
-logger = logging.getLogger("bot.sender")
+logger = logging.getLogger("bot.telegram.sender")
 
 _IGNORED = ("message is not modified", "query is too old", "query id is invalid")
 _UNREACHABLE = ("chat not found", "peer_id_invalid", "have no rights to send")

@@ -5,7 +5,7 @@ about 1 message per second per private chat, about 30 messages per second per bo
 4096 characters. Rates here are ``(max_calls, window_seconds)``.
 
 Who may call when is a :class:`Limiter`: :class:`LocalLimiter` keeps the buckets in this process
-(one worker, or many workers when Redis is down); :class:`bot.limits_shared.SharedLimiter` keeps
+(one worker, or many workers when Redis is down); :class:`bot.telegram.shared_limits.SharedLimiter` keeps
 them in Redis for all workers together (issue 12, "Telegram limits shared").
 """
 
@@ -45,7 +45,7 @@ def window_limiter(max_calls: int, window: float, burst: int | None = None) -> A
 
 
 class Limiter(Protocol):
-    """What the Sender asks before each Bot API call (see :mod:`bot.sender`).
+    """What the Sender asks before each Bot API call (see :mod:`bot.telegram.sender`).
 
     A chat's *lane* rate is the group rate for a negative ``chat_id``, else the private rate.
     """

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from engine import GameState
 
-from .games import bot_game
-from .timings import TEMPO_NAMES, tempo_name, timing_labels
-from .timings import timings_text as _timings_text
+from ..games import bot_game
+from ..ui.timings import TEMPO_NAMES, tempo_name, timing_labels
+from ..ui.timings import timings_text as _timings_text
 
 
 def timings_text(_, timings: dict, ruleset: str) -> str:

@@ -17,7 +17,7 @@ from aiogram.utils.i18n import I18n
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
 DOMAIN = "messages"
 SUPPORTED_LOCALES = ("ru", "en")
 DEFAULT_LOCALE = "ru"

@@ -11,7 +11,6 @@ from engine import GameState
 
 from .names import isolate_plain
 
-
 #: what :func:`button` and :func:`markup_of` copy: validated once, so a copy with ``str`` fields
 #: (or buttons) put in is what validating them would build (the same fields, fields set and bot)
 _BUTTON = InlineKeyboardButton(text="-", callback_data="-")
@@ -87,6 +86,6 @@ class InlineKeyboardBuilder:
 
 def plain_label(st: GameState, uid: int) -> str:
     """A button label for a player: "№3 Name" with the name isolated and cut to 30 characters
-    (buttons take no HTML; bot/names.py)."""
+    (buttons take no HTML; bot/ui/names.py)."""
     p = st.players[uid]
     return f"№{p.seat} {isolate_plain(p.name, '', 30)}".rstrip()

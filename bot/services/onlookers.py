@@ -36,8 +36,8 @@ from aiolimiter import AsyncLimiter
 from engine import GameState, Phase
 from engine.mafia import events as ev
 
+from ..ui.texts import label
 from .discipline import LAST_WORD_LIMIT
-from .texts import label
 
 logger = logging.getLogger(__name__)
 

@@ -137,7 +137,7 @@ ERRORS = {
 
 
 def label(st: GameState, user_id: int | None) -> str:
-    """``№3 ⁨Alice⁩`` (HTML-escaped, the name bidi-isolated: :mod:`bot.names`), or just the name
+    """``№3 ⁨Alice⁩`` (HTML-escaped, the name bidi-isolated: :mod:`bot.ui.names`), or just the name
     before seats are dealt. The state's names are the current display names (the service's
     name map), so an invisible name reads ``№6 Player 6``."""
     if user_id is None:

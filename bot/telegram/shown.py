@@ -1,7 +1,7 @@
 """The "shown" watermark: after a crash, the steps whose messages never left are shown again.
 
 ``GameService.execute`` stores a command, then the presenter only *enqueues* its messages on the
-:class:`bot.sender.Sender`; a process killed (SIGKILL, a worker of many) with messages still
+:class:`bot.telegram.sender.Sender`; a process killed (SIGKILL, a worker of many) with messages still
 queued loses them -- a speech turn's message with its buttons, a vote, a night prompt -- while
 the log goes on. Every message this bot sends is harmless twice (docs/architecture.md, "After
 a crash"), so the cure is to show such a step again, never to lose it:

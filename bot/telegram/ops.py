@@ -1,9 +1,9 @@
-"""The Sender's queued operations and lanes (see :mod:`bot.sender` for the theory of operation).
+"""The Sender's queued operations and lanes (see :mod:`bot.telegram.sender` for the theory of operation).
 
 An :class:`Op` is one queued Bot API call: its kind, chat, arguments and the future the caller
 holds. ``message_id`` may be a *future* — the result of a send queued earlier in the same lane —
 which is resolved when the operation is built, just before it is performed. Sends and edits are
-built with :mod:`bot.telegram_results`' methods: their messages are parsed only when read.
+built with :mod:`bot.telegram.results`' methods: their messages are parsed only when read.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from aiogram.methods import DeleteMessage, PinChatMessage, TelegramMethod, UnpinChatMessage
 
-from bot.telegram_results import EditMessageReplyMarkup, EditMessageText, SendDocument, SendMessage
+from bot.telegram.results import EditMessageReplyMarkup, EditMessageText, SendDocument, SendMessage
 
 #: operations that change an existing message and fold into one another
 EDITS = ("edit", "edit_markup")

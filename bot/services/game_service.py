@@ -3,7 +3,7 @@
 One command at a time per game (an ``asyncio.Lock`` per game id): load the state (cached; rebuilt
 by replaying the log after a restart), ``engine.apply``, append command + events to the log in one
 transaction, re-arm the deadline, then hand the events to the presenter, which only enqueues
-messages on the :class:`~bot.sender.Sender`.  A failed send therefore never loses a command.
+messages on the :class:`~bot.telegram.sender.Sender`.  A failed send therefore never loses a command.
 """
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from typing import Any
 from engine import Command, GameOver, GameState, apply, decode_log, game_of
 from engine.core.events import Event
 
-from .names import with_names
+from ..storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
+from ..telegram.shown import KEY as SHOWN
+from ..telegram.shown import Watermarks, replay_unshown, reshow
+from ..ui.names import with_names
+from .index import GameIndex, members_of
+from .ops import GameOps, NotOwner, random_seed
 from .recovery import recover_games
-from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
-from .service_index import GameIndex, members_of
-from .service_ops import GameOps, NotOwner, random_seed
-from .shown import KEY as SHOWN, Watermarks, replay_unshown, reshow
 from .update_context import current_update
 from .visible_clock import VisibleClock
 
@@ -54,14 +55,14 @@ class LiveGame:
     deadline: datetime | None = None
     ui: dict[str, Any] = field(default_factory=dict)
     refs: dict[str, Any] = field(default_factory=dict)
-    #: user id -> his current name as Telegram gives it (bot/names.py); the state's names are
+    #: user id -> his current name as Telegram gives it (bot/ui/names.py); the state's names are
     #: the display names made from it. Renames are persisted in ``ui["names"]``.
     raw_names: dict[int, str] = field(default_factory=dict)
     #: steps ``(before, after, events)`` rebuilt from the log whose messages may never have
-    #: left before a crash (bot/shown.py); presented again when the owner loads the game
+    #: left before a crash (bot/telegram/shown.py); presented again when the owner loads the game
     unshown: list = field(default_factory=list)
     #: users the store lists in ``game_players`` (joined or became host, did not leave):
-    #: who :meth:`GameService.game_for_user` finds in this game (bot/service_index.py)
+    #: who :meth:`GameService.game_for_user` finds in this game (bot/services/index.py)
     members: set[int] = field(default_factory=set)
 
 
@@ -89,19 +90,19 @@ class GameService(GameOps, GameIndex):
         #: chat's shard; a game of another chat is neither loaded nor changed here (NotOwner).
         #: None: one process, every game is ours.
         self.owns: Callable[[int], bool] | None = None
-        #: game id -> deadlines that failed in a row because the database did (service_ops.py)
+        #: game id -> deadlines that failed in a row because the database did (ops.py)
         self._deadline_retries: dict[int, int] = {}
-        #: the "shown" watermark of every game in memory (bot/shown.py)
+        #: the "shown" watermark of every game in memory (bot/telegram/shown.py)
         self.shown = Watermarks()
-        #: a new deadline moves on by the time its step's messages waited (bot/visible_clock.py)
+        #: a new deadline moves on by the time its step's messages waited (bot/services/visible_clock.py)
         self.visible = VisibleClock(self)
         #: ``sender(game, before, after, events)``: synchronous senders of a step's messages
-        #: besides the presenter, run again with it for a step lost in a crash (bot/shown.py)
+        #: besides the presenter, run again with it for a step lost in a crash (bot/telegram/shown.py)
         self.step_senders: list[Callable[..., None]] = []
         #: ``seed_for(chat_id)``: a new game's seed (its deal and draws); random in production,
         #: derived from the run's seed in the benchmarks so a seed replays the same games
         self.seed_for: Callable[[int], int] = random_seed
-        self._init_index()  # chat / user -> open game, from memory (bot/service_index.py)
+        self._init_index()  # chat / user -> open game, from memory (bot/services/index.py)
         moved = getattr(storage, "chat_moved_listeners", None)
         if moved is not None:
             moved.append(self.chat_moved)
@@ -164,7 +165,7 @@ class GameService(GameOps, GameIndex):
         Returns the events. Raises :class:`engine.IllegalCommand` when the rules refuse it
         (nothing is stored or sent), ``KeyError`` for an unknown game id and
         :class:`NotOwner` when another worker serves the game's chat (issue 12). The command is
-        stored with the Telegram update being handled (``bot.update_context``); an update
+        stored with the Telegram update being handled (``bot.services.update_context``); an update
         handled again after its worker died applies nothing twice: when the log already has a
         command of it, nothing is applied and ``[]`` is returned.
         """
@@ -208,7 +209,7 @@ class GameService(GameOps, GameIndex):
             if type(cmd).__name__ in ("Join", "BecomeHost") and getattr(cmd, "name", ""):
                 g.raw_names[cmd.user_id] = cmd.name  # a rejoin brings his name of today
             g.state = new = self._named(g, new)
-            for op in players:  # the game_players rows just stored, mirrored (service_index.py)
+            for op in players:  # the game_players rows just stored, mirrored (index.py)
                 (g.members.discard if op.name is None else g.members.add)(op.user_id)
             self._index(g)
             self._arm(g, deadline)
@@ -288,7 +289,7 @@ class GameService(GameOps, GameIndex):
         self.shown.forget(game_id)
         self._locks.pop(game_id, None)
 
-    # --- names (bot/names.py) ---------------------------------------------------------------
+    # --- names (bot/ui/names.py) ---------------------------------------------------------------
     def _named(self, g: LiveGame, st: GameState | None) -> GameState | None:
         """``st`` with the current display names of ``g.raw_names`` (presentation only)."""
         if st is None:
@@ -309,7 +310,7 @@ class GameService(GameOps, GameIndex):
 
     # --- start-up --------------------------------------------------------------------------
     async def recover(self, chats=None) -> int:
-        """Reload every lobby/running game and re-arm its deadline (``bot/recovery.py``);
+        """Reload every lobby/running game and re-arm its deadline (``bot/services/recovery.py``);
         ``chats(chat_id) -> bool``: only those chats' games. Returns the number recovered."""
         return await recover_games(self, chats)
 
@@ -328,7 +329,7 @@ class GameService(GameOps, GameIndex):
                     self.deadlines.cancel_game(game_id)
                 if g.state is not None:  # this worker lives on and its Sender delivers what it
                     g.ui["shown"] = g.state.commands  # queued: the next owner shows nothing again
-                self.persist_ui_soon(g)  # with its "shown" watermark (bot/shown.py)
+                self.persist_ui_soon(g)  # with its "shown" watermark (bot/telegram/shown.py)
                 self.shown.forget(game_id)
                 g.state = None  # countdowns and held live edits check it and stop
             self._locks.pop(game_id, None)
@@ -362,7 +363,7 @@ class GameService(GameOps, GameIndex):
 
     def reshow(self, g: LiveGame) -> None:
         """Present again the steps of ``g`` whose messages a crash may have lost (``g.unshown``,
-        bot/shown.py), with the :attr:`step_senders`; call under the game's lock, once loaded."""
+        bot/telegram/shown.py), with the :attr:`step_senders`; call under the game's lock, once loaded."""
         steps, g.unshown = g.unshown, []
         reshow(self, g, steps, self.step_senders)
 

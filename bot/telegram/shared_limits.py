@@ -1,6 +1,6 @@
 """Telegram's limits shared by every worker through Redis (issue 12, "Telegram limits shared").
 
-:class:`SharedLimiter` is the :class:`bot.telegram_limits.Limiter` of a bot run as many workers:
+:class:`SharedLimiter` is the :class:`bot.telegram.limits.Limiter` of a bot run as many workers:
 the buckets live in Redis, so all workers together make at most 20 calls per group in any 60 s,
 1 per private chat in any second and 30 per bot in any second (the rates are constructor
 arguments, ``(max_calls, window_seconds)`` with a whole number of seconds).
@@ -35,7 +35,7 @@ windows (lists of call times) ``<p>:group/<chat>/20/61/second``, ``<p>:pace/<cha
 
 Redis down (a connection error, or no answer within ``timeout`` seconds): one ERROR line, then a
 reminder at most every ``remind_every`` seconds, and the calls go on through an in-memory
-:class:`bot.telegram_limits.LocalLimiter` whose global rate is divided by ``workers``, so the
+:class:`bot.telegram.limits.LocalLimiter` whose global rate is divided by ``workers``, so the
 workers together stay within 30/s without Redis (per-chat rates stay whole: a chat's messages
 come from the one worker owning its shard). Redis is tried again at most every ``probe_every``
 seconds, by one acquisition at a time; when it answers, a WARNING says so and the shared windows
@@ -59,7 +59,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from bot.telegram_limits import (
+from bot.telegram.limits import (
     GLOBAL_RATE,
     GROUP_RATE,
     PRIVATE_RATE,
@@ -87,7 +87,7 @@ def _item(rate: Rate, namespace: str) -> RateLimitItem:
 
 def group_pace(rate: Rate, burst: int | None = None) -> Rate | None:
     """The local bucket's burst as a second moving window of a group: ``burst`` calls (default a
-    quarter of ``max_calls``, as :func:`bot.telegram_limits.window_limiter`) in any
+    quarter of ``max_calls``, as :func:`bot.telegram.limits.window_limiter`) in any
     ``burst * window / max_calls`` seconds, e.g. 5 in any 15 s for 20 per 60 s, so that a group's
     calls are spread over its minute instead of 20 at once and then none for 60 s. ``None`` when
     that period is not a whole number of seconds (Redis windows are) or the rate has no burst."""
@@ -100,7 +100,7 @@ def group_pace(rate: Rate, burst: int | None = None) -> Rate | None:
 
 
 class SharedLimiter:
-    """The Redis-backed :class:`bot.telegram_limits.Limiter` (see the module docstring).
+    """The Redis-backed :class:`bot.telegram.limits.Limiter` (see the module docstring).
 
     ``redis_url``: ``redis://[:password@]host:port/db``; ``prefix``: the deployment's
     ``REDIS_PREFIX`` (keys go under ``prefix + "limits"``); ``workers``: how many workers share

@@ -19,10 +19,10 @@ from aiogram.utils.deep_linking import create_deep_link
 
 from engine import GameState
 
-from .games import bot_game
-from .i18n import Translator
-from .keyboards import button, markup_of
-from .replies import reply_kwargs
+from ..games import bot_game
+from ..ui.i18n import Translator
+from ..ui.keyboards import button, markup_of
+from ..ui.replies import reply_kwargs
 
 
 class Presenter:
@@ -36,12 +36,12 @@ class Presenter:
         self.on_ui_change = on_ui_change
         self.titles: dict[int, str] = {}  # chat id -> title, for DMs
         self.clock = lambda: datetime.now(timezone.utc)  # the service's clock (build_app sets it)
-        #: the game deadlines' clock (``bot.deadlines.Deadlines``; build_app sets it): the
+        #: the game deadlines' clock (``bot.services.deadlines.Deadlines``; build_app sets it): the
         #: clocks of what messages show (a turn's countdown edit) run on it, so a simulation in
         #: game time (``ManualDeadlines``) fires them when production would; None: not timed
         self.deadlines: Any = None
         #: ``on_group_text(game, text)`` for every plain group text (no keyboard): the onlookers'
-        #: copies (bot/onlookers.py)
+        #: copies (bot/services/onlookers.py)
         self.on_group_text: Callable[[Any, str], None] | None = None
         self._games: dict[str, Any] = {}
         #: the Mini App (bot/webapp/, docs/miniapp.md): its public base URL (None: off) and its
@@ -64,7 +64,7 @@ class Presenter:
 
     def deadline_moved(self, g) -> None:
         """The running deadline ``g.deadline`` was moved on after its step was shown (BOT-X01,
-        ``bot/visible_clock.py``): the game shows the new end (BOT-X03) and re-arms its clocks."""
+        ``bot/services/visible_clock.py``): the game shows the new end (BOT-X03) and re-arms its clocks."""
         moved = getattr(self.game(g.state.ruleset), "deadline_moved", None)
         if moved is not None:
             moved(g)

@@ -7,7 +7,7 @@ the user's button just stops spinning with "query is too old" logged (issue 10, 
 ``getUpdates`` — *without* an offset, so none of them is confirmed and the dispatcher still gets
 and handles every one of them afterwards — and answers each callback query at once, without a
 text. The press itself is handled normally a moment later; its own answer then finds the query
-answered, which the bot ignores (``bot.app.on_error``, :mod:`bot.sender_calls`).
+answered, which the bot ignores (``bot.app.on_error``, :mod:`bot.telegram.calls`).
 
 Standard library only (``urllib``), so it runs before aiogram is imported. Any failure is logged
 as one line and skipped: this is a courtesy, start-up goes on regardless.

@@ -1,5 +1,5 @@
 """The game service's operations for handlers, timers and delivery failures (a mixin of
-:class:`bot.service.GameService`, kept apart to keep that module small): a new lobby, the deal,
+:class:`bot.services.game_service.GameService`, kept apart to keep that module small): a new lobby, the deal,
 pause with the time left, deadlines, unreachable and returning players.
 """
 
@@ -14,11 +14,11 @@ from typing import Any
 from engine import Command, CreateGame, IllegalCommand, find_game, game_of
 from engine.core.events import Event
 
-from .games import bot_game
-from .storage.failures import database_failure
+from ..games import bot_game
+from ..storage.failures import database_failure
 
-LiveGame = Any  #: bot.service.LiveGame (that module imports this one)
-logger = logging.getLogger("bot.service")
+LiveGame = Any  #: bot.services.game_service.LiveGame (that module imports this one)
+logger = logging.getLogger("bot.services.game_service")
 
 
 class NotOwner(Exception):

@@ -23,8 +23,8 @@ from __future__ import annotations
 import copy
 import logging
 import unicodedata
-from functools import lru_cache
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from html import escape
 
 from engine import Phase

@@ -1,6 +1,6 @@
 """Maintainer CLI for the gettext catalogues (Babel's library API, no subprocess).
 
-``python -m bot.i18n_tools update``
+``python -m bot.ui.i18n_tools update``
     Extract every message marked with ``_()``, ``N_()`` or ``ngettext(singular, plural, n)`` in
     ``bot/`` (methods from ``babel.cfg``), write ``locales/messages.pot`` and merge it into
     ``locales/<lang>/LC_MESSAGES/messages.po`` for each supported language (created if missing).
@@ -8,12 +8,12 @@
     msgid disappeared are kept as obsolete (``#~``) unless ``--no-obsolete``. A file is rewritten
     only when something other than its timestamps changed.
 
-``python -m bot.i18n_tools check``
+``python -m bot.ui.i18n_tools check``
     Extract afresh from the source and list, per language, every msgid that is missing from the
     catalogue, untranslated (any plural form empty), fuzzy, or whose translation has other
     ``{placeholders}`` or HTML tags than the msgid. Exit status 1 when anything is listed, else 0.
 
-The ``.mo`` files need no build step: :func:`bot.i18n.compile_catalogues` compiles them on load.
+The ``.mo`` files need no build step: :func:`bot.ui.i18n.compile_catalogues` compiles them on load.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from babel.messages.pofile import read_po, write_po
 
 from .i18n import DOMAIN, LOCALES_DIR, SUPPORTED_LOCALES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = ROOT / "bot"
 MAPPING_FILE = ROOT / "babel.cfg"
 TEMPLATE_NAME = f"{DOMAIN}.pot"
@@ -45,7 +45,7 @@ TEMPLATE_NAME = f"{DOMAIN}.pot"
 KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 _HEADER = ("# {what} for PROJECT.\n"
-           "# Maintained with `python -m bot.i18n_tools update` (see bot/i18n_tools.py).\n#")
+           "# Maintained with `python -m bot.ui.i18n_tools update` (see bot/ui/i18n_tools.py).\n#")
 _CATALOG_META = {"copyright_holder": "the mafia-bot developers",
                  "last_translator": "the mafia-bot developers"}
 _PO_OPTIONS = {"width": 76, "no_location": True, "sort_output": True}
@@ -239,7 +239,7 @@ def check_catalogues(locales_dir: Path = LOCALES_DIR, source_dir: Path = SOURCE_
 
 # --- CLI -------------------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.i18n_tools", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bot.ui.i18n_tools", description=__doc__.split("\n")[0])
     parser.add_argument("--locales-dir", type=Path, default=LOCALES_DIR)
     parser.add_argument("--source-dir", type=Path, default=SOURCE_DIR)
     parser.add_argument("--mapping", type=Path, default=MAPPING_FILE, help="Babel mapping (babel.cfg)")

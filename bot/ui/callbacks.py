@@ -18,6 +18,7 @@ from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH, CallbackData
 from aiogram.types import CallbackQuery
 from pydantic import ConfigDict, Field
 
+
 class FastPack:
     """Mixin for our ``CallbackData`` classes (put it first among the bases): ``pack()`` gives
     exactly aiogram's string — the prefix, then every field in declaration order, ``str()`` of

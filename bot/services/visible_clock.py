@@ -9,7 +9,7 @@ lose a vote they never saw (found by the newcomer trial: a 10-s window with its 
 2.6 s before its end, or never).
 
 So each step that arms a new deadline is watched (:meth:`VisibleClock.watch`): when every
-message of the step has left the Sender (the futures ``bot/shown.py`` collects for the step),
+message of the step has left the Sender (the futures ``bot/telegram/shown.py`` collects for the step),
 the deadline is moved on by the time they took, if that was :data:`SHIFT_MIN` seconds or more,
 at most :data:`HOLD_MAX` seconds — a chat Telegram refuses for minutes must not stop the game,
 whose deadline then fires as planned plus that much. The new deadline is armed and stored
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-logger = logging.getLogger("bot.service")
+logger = logging.getLogger("bot.services.game_service")
 
 #: seconds: a step whose messages left sooner keeps its deadline (no re-arm, no write)
 SHIFT_MIN = 1.0
@@ -40,7 +40,7 @@ HOLD_MAX = 60.0
 class VisibleClock:
     """Moves a game's new deadline by the time its step's messages waited in the Sender.
 
-    ``service``: the :class:`bot.service.GameService` (its ``clock``, ``deadlines``, ``games``,
+    ``service``: the :class:`bot.services.game_service.GameService` (its ``clock``, ``deadlines``, ``games``,
     game locks, ``owns``, ``storage.set_deadline`` and ``presenter`` are used)."""
 
     def __init__(self, service: Any) -> None:

@@ -10,9 +10,9 @@ the result (a ``Message``, ``True``, or ``None`` when the operation was dropped)
 carry exceptions; failures are handled here, per recipient.
 
 Before each attempt a worker takes a token of its chat and a global one from the Sender's
-:class:`bot.telegram_limits.Limiter` -- in memory by default (aiolimiter leaky buckets, see
-:func:`bot.telegram_limits.window_limiter`), or shared by all workers through Redis
-(:class:`bot.limits_shared.SharedLimiter`), which also spreads a 429's ``retry_after`` to every
+:class:`bot.telegram.limits.Limiter` -- in memory by default (aiolimiter leaky buckets, see
+:func:`bot.telegram.limits.window_limiter`), or shared by all workers through Redis
+(:class:`bot.telegram.shared_limits.SharedLimiter`), which also spreads a 429's ``retry_after`` to every
 worker; only then does it pop the head of the lane, so while it waits, new work can still be
 folded into what is queued:
 
@@ -22,7 +22,7 @@ folded into what is queued:
   chat -- are merged into one message, joined by a blank line, while the result stays within
   4096 characters; longer texts are split at line breaks.
 
-Errors (the calls themselves: :mod:`bot.sender_calls`; the retries: :mod:`bot.telegram_faults`):
+Errors (the calls themselves: :mod:`bot.telegram.calls`; the retries: :mod:`bot.telegram.faults`):
 transient errors (5xx, an HTML error page, network errors, timeouts, 429) are retried with backoff
 within ``retry_budget`` seconds and ``max_tries`` attempts, the lane waiting meanwhile (so a 429
 pauses only that chat); 403 and "chat not found" call ``on_forbidden(chat_id)`` in a separate task
@@ -34,7 +34,7 @@ A message with buttons that could not be sent because Telegram stayed unavailabl
 good: the next edit of it is sent as a fresh message (and later edits, pins and deletes follow
 that one); an edit with buttons of an existing message that failed the same way is sent as a
 fresh message too, and the old id is mapped to the new one. A group the bot has left
-(:class:`bot.telegram_faults.LeftChats`) has its lane dropped at once and gets nothing more.
+(:class:`bot.telegram.faults.LeftChats`) has its lane dropped at once and gets nothing more.
 
 Callback query answers and calls without a chat skip the lanes but still take a global token.
 """
@@ -51,12 +51,9 @@ from typing import Any
 from aiogram import Bot
 from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 
-from bot.sender_calls import CallPolicy
-from bot.sender_ops import EDITS, Lane, Op, resolve_future
-from bot.sender_replace import Replacement
-from bot.shown import note
-from bot.telegram_faults import LeftChats, install
-from bot.telegram_limits import (
+from bot.telegram.calls import CallPolicy
+from bot.telegram.faults import LeftChats, install
+from bot.telegram.limits import (
     GLOBAL_RATE,
     GROUP_RATE,
     MESSAGE_LIMIT,
@@ -69,6 +66,9 @@ from bot.telegram_limits import (
     utf16_len,
     window_limiter,
 )
+from bot.telegram.ops import EDITS, Lane, Op, resolve_future
+from bot.telegram.replace import Replacement
+from bot.telegram.shown import note
 
 __all__ = [
     "GLOBAL_RATE",
@@ -93,8 +93,8 @@ class Sender(Replacement, CallPolicy):
 
     Rates are ``(max_calls, window_seconds)``, defaults Telegram's limits; ``group_burst`` is how
     many group calls may go at once (default a quarter of the group rate, see ``window_limiter``);
-    they make the in-memory :class:`bot.telegram_limits.LocalLimiter` unless a ``limiter`` is given
-    (e.g. the Redis-backed :class:`bot.limits_shared.SharedLimiter`, which brings its own rates).
+    they make the in-memory :class:`bot.telegram.limits.LocalLimiter` unless a ``limiter`` is given
+    (e.g. the Redis-backed :class:`bot.telegram.shared_limits.SharedLimiter`, which brings its own rates).
     ``on_forbidden(chat_id)`` runs when a chat can no longer be written to (the user blocked the bot
     or never started it: positive id; the bot left or was removed from a group: negative id, once,
     when the group is marked in ``left``);
@@ -102,7 +102,7 @@ class Sender(Replacement, CallPolicy):
     are retried up to ``max_tries`` attempts within ``retry_budget`` seconds, each attempt at most
     ``attempt_timeout`` seconds (answers: at most 9 s and 4 s, inside Telegram's window). ``left``
     is the shared registry of groups the bot has left (installed on the bot's session with the
-    :class:`bot.telegram_faults.FaultTolerance` middleware; a fresh one if omitted). ``sleep`` and
+    :class:`bot.telegram.faults.FaultTolerance` middleware; a fresh one if omitted). ``sleep`` and
     ``clock`` (seconds) are injectable for tests; ``stats`` counts every attempt and keeps the last
     ``stats_history`` attempt times per chat (benchmarks raise it).
     """
@@ -141,7 +141,7 @@ class Sender(Replacement, CallPolicy):
         self.merge_group_text = merge_group_text
         self.stats = SenderStats(history=stats_history)
         self._sleep, self._clock = sleep, clock
-        self._policies: dict[tuple[Any, ...], Any] = {}  # bot.sender_calls: made once
+        self._policies: dict[tuple[Any, ...], Any] = {}  # bot.telegram.calls: made once
         self._lanes: dict[int, Lane] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._migrated: dict[int, int] = {}
@@ -164,7 +164,7 @@ class Sender(Replacement, CallPolicy):
         **kwargs: Any,
     ) -> asyncio.Future[Any]:
         """Queue ``sendMessage``. Resolves to the message (for split text: the last part, which
-        carries ``reply_markup``) as a :class:`bot.telegram_results.LazyMessage` (``message_id``
+        carries ``reply_markup``) as a :class:`bot.telegram.results.LazyMessage` (``message_id``
         at once, anything else parsed on first read), or ``None`` if dropped. Plain group text
         may be merged with the queued send before it (``merge=False`` opts out); its future then
         resolves to the merged message. ``kwargs`` go to ``SendMessage`` (``parse_mode`` ...)."""
@@ -318,7 +318,7 @@ class Sender(Replacement, CallPolicy):
         return [lane.task for lane in self._lanes.values() if lane.task] + list(self._tasks)
 
     def _future(self) -> asyncio.Future[Any]:
-        """A fresh future, noted for the step being presented (bot/shown.py)."""
+        """A fresh future, noted for the step being presented (bot/telegram/shown.py)."""
         return note(asyncio.get_running_loop().create_future())
 
     def _resolve(self, chat_id: int) -> int:

@@ -1,5 +1,5 @@
 """How the Sender performs one queued operation, and replaces messages Telegram's faults lost
-(a mixin of :class:`bot.sender.Sender`; the policy is in :mod:`bot.sender` 's docstring and in
+(a mixin of :class:`bot.telegram.sender.Sender`; the policy is in :mod:`bot.telegram.sender` 's docstring and in
 docs/architecture.md, "Talking to Telegram when it misbehaves").
 
 State kept by the Sender (bounded to :data:`MEMORY` entries each, oldest forgotten first):
@@ -17,11 +17,11 @@ from typing import Any
 
 from aiogram.methods import TelegramMethod
 
-from bot.sender_calls import TRANSIENT
-from bot.sender_ops import EDITS, Lane, Op, Unresolved, resolve_future
-from bot.telegram_results import SendMessage
+from bot.telegram.calls import TRANSIENT
+from bot.telegram.ops import EDITS, Lane, Op, Unresolved, resolve_future
+from bot.telegram.results import SendMessage
 
-logger = logging.getLogger("bot.sender")
+logger = logging.getLogger("bot.telegram.sender")
 
 MEMORY = 512  #: lost and replaced messages remembered per Sender
 
