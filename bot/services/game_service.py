@@ -27,6 +27,7 @@ from ..ui.names import with_names
 from .index import GameIndex, members_of
 from .ops import GameOps, NotOwner, random_seed
 from .recovery import recover_games
+from .roster import ADDS, HOSTS, JOINS, LEAVES, STARTS
 from .update_context import current_update
 from .visible_clock import VisibleClock
 
@@ -206,7 +207,7 @@ class GameService(GameOps, GameIndex):
                     self.complete = False  # another process writes games: ask the store
                     self.games.pop(game_id, None)
                     g = await self._load(game_id)
-            if type(cmd).__name__ in ("Join", "BecomeHost") and getattr(cmd, "name", ""):
+            if isinstance(cmd, ADDS) and getattr(cmd, "name", ""):
                 g.raw_names[cmd.user_id] = cmd.name  # a rejoin brings his name of today
             g.state = new = self._named(g, new)
             for op in players:  # the game_players rows just stored, mirrored (index.py)
@@ -245,14 +246,13 @@ class GameService(GameOps, GameIndex):
     def _player_ops(self, g: LiveGame, new: GameState, cmd: Command) -> tuple[PlayerOp, ...]:
         """The ``game_players`` rows the command changes, stored with it (one transaction);
         the dealt seats with the names shown at the table."""
-        name = type(cmd).__name__
-        if name == "Join":  # exclusive: one active game per user, on every worker (issue 12)
+        if isinstance(cmd, JOINS):  # exclusive: one active game per user, on every worker (issue 12)
             return (PlayerOp(cmd.user_id, cmd.name, exclusive=True),)
-        if name == "BecomeHost":
+        if isinstance(cmd, HOSTS):
             return (PlayerOp(cmd.user_id, cmd.name or "host", exclusive=True),)
-        if name == "Leave":
+        if isinstance(cmd, LEAVES):
             return (PlayerOp(cmd.user_id, None),)
-        if name == "StartGame":
+        if isinstance(cmd, STARTS):
             st = self._named(g, new)
             return tuple(PlayerOp(uid, pname, seat) for uid, pname, seat in game_of(st).seats(st))
         return ()

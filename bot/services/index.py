@@ -30,12 +30,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..ui.names import show_names
+from .roster import ADDS, LEAVES
 
 LiveGame = Any  #: bot.services.game_service.LiveGame (that module imports this one)
 logger = logging.getLogger("bot.services.game_service")
-
-#: commands that write ``game_players`` rows: ``(adds the user, removes him)``
-_ADDS, _REMOVES = ("Join", "BecomeHost"), ("Leave",)
 
 
 def members_of(commands: Iterable[Any]) -> set[int]:
@@ -43,10 +41,9 @@ def members_of(commands: Iterable[Any]) -> set[int]:
     (decoded commands of its log, in order): who joined or became host, less who left."""
     members: set[int] = set()
     for cmd in commands:
-        name = type(cmd).__name__
-        if name in _ADDS:
+        if isinstance(cmd, ADDS):
             members.add(cmd.user_id)
-        elif name in _REMOVES:
+        elif isinstance(cmd, LEAVES):
             members.discard(cmd.user_id)
     return members
 
