@@ -1,6 +1,6 @@
 """Which game a chat or a user is in, answered from the games in memory (issue 11), and
 ``seen`` (renames, a lost host's return) over the same indexes: a mixin of
-:class:`bot.service.GameService`, kept apart to keep that module small.
+:class:`bot.services.game_service.GameService`, kept apart to keep that module small.
 
 The store's answers (``Storage.active_game_for_chat``/``active_game_for_user``) cost a pooled
 connection and a round trip per update; the service already holds every open game it serves, so
