@@ -56,11 +56,11 @@ def ask_token_once(env_file: Path = Path(".env")) -> None:
 def check_workers(settings) -> str | None:
     """Why these settings cannot run as asked (``WEB_CONCURRENCY``, ``REDIS_URL``), or None."""
     if settings.web_concurrency > 1 and not settings.use_webhook:
-        return ("WEB_CONCURRENCY=%d: long polling runs one process (Telegram gives updates to one "
-                "poller); set WEBHOOK_URL and REDIS_URL for many workers" % settings.web_concurrency)
+        return (f"WEB_CONCURRENCY={settings.web_concurrency}: long polling runs one process "
+                "(Telegram gives updates to one poller); set WEBHOOK_URL and REDIS_URL for many workers")
     if settings.web_concurrency > 1 and not settings.redis_url:
-        return ("WEB_CONCURRENCY=%d needs REDIS_URL: the workers share their games' updates, "
-                "timers and Telegram's limits through Redis" % settings.web_concurrency)
+        return (f"WEB_CONCURRENCY={settings.web_concurrency} needs REDIS_URL: the workers share "
+                "their games' updates, timers and Telegram's limits through Redis")
     if settings.clustered and settings.database_url.startswith("sqlite"):
         return ("many workers (REDIS_URL with WEBHOOK_URL) need a database they can share: set "
                 "DATABASE_URL=postgresql+asyncpg://...")
@@ -100,19 +100,20 @@ async def run() -> None:
         await app.start(recover=False)  # games are recovered while polling (App.start)
     except TelegramUnauthorizedError:
         await app.stop()
-        raise SystemExit("mafia-bot: Telegram rejected BOT_TOKEN; check it with @BotFather")
+        raise SystemExit("mafia-bot: Telegram rejected BOT_TOKEN; check it with @BotFather") from None
     except TelegramNetworkError as exc:
         await app.stop()
         raise SystemExit(f"mafia-bot: cannot reach the Bot API at {settings.telegram_api_url}: "
-                         f"{exc.message}")
+                         f"{exc.message}") from exc
     except AiogramError as exc:
         await app.stop()
         raise SystemExit(f"mafia-bot: the Bot API at {settings.telegram_api_url} answered "
-                         f"{type(exc).__name__}: is it a Telegram Bot API server?")
+                         f"{type(exc).__name__}: is it a Telegram Bot API server?") from exc
     except Exception as exc:  # noqa: BLE001 - a bad DATABASE_URL and the like: one clear line
         await app.stop()
         raise SystemExit(f"mafia-bot: cannot start with DATABASE_URL={settings.safe_database_url}: "
-                         f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+                         ) from exc
     # many workers: each recovers the games of the shards it takes (bot/cluster/worker.py)
     background = asyncio.create_task(
         menu_only(app) if settings.clustered
@@ -234,10 +235,8 @@ def main() -> None:
 
         configure_logging(settings)
         raise SystemExit(supervise(settings.web_concurrency))
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

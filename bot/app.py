@@ -7,6 +7,7 @@ manual deadline clock), so both run exactly the same stack.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from dataclasses import dataclass
@@ -127,7 +128,7 @@ class App:
         self.deadlines.shutdown()
         try:
             await asyncio.wait_for(self.sender.drain(), drain_seconds)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             logger.warning("stopping with messages still queued; the next start shows their "
                            "steps again")
         else:
@@ -310,10 +311,8 @@ async def _bot_removed(service: GameService, chat_id: int) -> None:
     game_id = await service.game_for_chat(chat_id)
     if game_id is None:
         return
-    try:
+    with contextlib.suppress(IllegalCommand, KeyError):  # ended meanwhile
         await service.execute(game_id, lambda g: game_of(g.state).cancel("bot_removed"))
-    except (IllegalCommand, KeyError):
-        pass  # ended meanwhile
 
 
 COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "host", "next",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from aiogram.types import InlineKeyboardMarkup
@@ -35,7 +35,7 @@ class Presenter:
         self.bot_username = bot_username
         self.on_ui_change = on_ui_change
         self.titles: dict[int, str] = {}  # chat id -> title, for DMs
-        self.clock = lambda: datetime.now(timezone.utc)  # the service's clock (build_app sets it)
+        self.clock = lambda: datetime.now(UTC)  # the service's clock (build_app sets it)
         #: the game deadlines' clock (``bot.services.deadlines.Deadlines``; build_app sets it): the
         #: clocks of what messages show (a turn's countdown edit) run on it, so a simulation in
         #: game time (``ManualDeadlines``) fires them when production would; None: not timed

@@ -48,8 +48,7 @@ class AfkClock:
                 else:
                     clock[str(e.user_id)] = {"due": self._due(after).isoformat()}
                 changed = True
-            elif isinstance(e, (ev.PlayerActive, ev.PlayerAfk)) or (
-                    isinstance(e, ev.PlayerEliminated)):
+            elif isinstance(e, (ev.PlayerActive, ev.PlayerAfk, ev.PlayerEliminated)):
                 changed |= clock.pop(str(e.user_id), None) is not None
             elif isinstance(e, ev.Paused):
                 for uid, entry in clock.items():

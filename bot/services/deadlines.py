@@ -8,6 +8,7 @@ database; overdue ones fire at once (``misfire_grace_time=None``).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -68,10 +69,8 @@ class Deadlines:
                                replace_existing=True, misfire_grace_time=None, coalesce=True)
 
     def cancel_job(self, job_id: str) -> None:
-        try:
+        with contextlib.suppress(JobLookupError):
             self.scheduler.remove_job(job_id)
-        except JobLookupError:
-            pass
 
 
 class ManualDeadlines(Deadlines):

@@ -5,6 +5,7 @@ pause with the time left, deadlines, unreachable and returning players.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import secrets
@@ -141,10 +142,8 @@ class GameOps:
         st = await self.state(game_id)
         cmd = game_of(st).gone(st, user_id, reason) if st is not None else None
         if cmd is not None:
-            try:
+            with contextlib.suppress(IllegalCommand):
                 await self.execute(game_id, cmd)
-            except IllegalCommand:
-                pass
         elif st is not None and not st.over and game_of(st).status(st) == "running":
             tell = getattr(self.presenter, "unreachable", None)  # e.g. NOIR: the group is told
             if tell is not None:
@@ -155,10 +154,8 @@ class GameOps:
         st = await self.state(game_id)
         cmd = game_of(st).back(st, user_id) if st is not None and not st.over else None
         if cmd is not None:
-            try:
+            with contextlib.suppress(IllegalCommand):
                 await self.execute(game_id, cmd)
-            except IllegalCommand:
-                pass
         reached = getattr(self.presenter, "reached", None)  # e.g. NOIR: a 403 is over
         g = self.games.get(game_id)
         if reached is not None and g is not None and g.state is not None and not g.state.over:
@@ -169,7 +166,6 @@ class GameOps:
         """Any update from a user brings him back if he was inactive in his game (PARTY-44)."""
         game_id = await self.game_for_user(user_id)
         if game_id is not None:
-            try:
+            # many workers: his game is served elsewhere, and sees him there
+            with contextlib.suppress(NotOwner):
                 await self.touch(game_id, user_id)
-            except NotOwner:  # many workers: his game is served elsewhere, and sees him there
-                pass

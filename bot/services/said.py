@@ -14,7 +14,7 @@ starts from), which keeps the group's chat out of the database.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from html import escape
 
 from engine import GameState
@@ -33,9 +33,9 @@ def record(g, user_id: int, text: str, at: datetime | None = None) -> None:
     if p is None or not getattr(p, "seat", True) or not text:  # NOIR: no seats
         return
     said = g.refs.setdefault("said", {})
-    said.setdefault("since", at or datetime.now(timezone.utc))
+    said.setdefault("since", at or datetime.now(UTC))
     lines = said.setdefault(user_id, [])
-    lines.append((at or datetime.now(timezone.utc), text[:TEXT_LIMIT]))
+    lines.append((at or datetime.now(UTC), text[:TEXT_LIMIT]))
     del lines[:-KEEP]
 
 

@@ -13,7 +13,7 @@ Changing anything here needs an Alembic revision in ``bot/migrations/versions``
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     UniqueConstraint,
     text,
 )
@@ -101,6 +102,10 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 
 class Base(DeclarativeBase):
+    #: every model here is mapped to one plain Table (no joined or aliased mappings), so the
+    #: queries may use ``Model.__table__`` as the Table it is (DeclarativeBase says FromClause)
+    if TYPE_CHECKING:
+        __table__: ClassVar[Table]
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map = {
         datetime: UTCDateTime(),

@@ -1,6 +1,6 @@
 """How the Sender performs one queued operation, and replaces messages Telegram's faults lost
-(a mixin of :class:`bot.telegram.sender.Sender`; the policy is in :mod:`bot.telegram.sender` 's docstring and in
-docs/architecture.md, "Talking to Telegram when it misbehaves").
+(a mixin of :class:`bot.telegram.sender.Sender`; the policy is in :mod:`bot.telegram.sender` 's
+docstring and in docs/architecture.md, "Talking to Telegram when it misbehaves").
 
 State kept by the Sender (bounded to :data:`MEMORY` entries each, oldest forgotten first):
 ``_lost`` — sends with buttons dropped after transient errors (their future -> the op);

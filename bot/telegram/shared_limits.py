@@ -15,7 +15,8 @@ calls by weight, so neither guarantees it. The calls' times are the workers' wal
 between a hit and the request's arrival at Telegram are covered by a margin: the group's window
 is ``group_margin`` seconds longer than Telegram's (20 in any 61 s by default), since a call
 delayed after its hit (a busy event loop, a slow connection) and the 21st call hit just as the
-first left the window would otherwise both reach Telegram within its 60 s. A group also has a *pace* window, the local bucket's burst (:func:`group_pace`:
+first left the window would otherwise both reach Telegram within its 60 s. A group also has a
+*pace* window, the local bucket's burst (:func:`group_pace`:
 at most 5 calls in any 15 s besides 20 in any 60 s), so that its calls are spread over the
 minute as in one process.
 

@@ -11,7 +11,7 @@ seconds. The tag's text is what a client without the entity shows: the UTC time,
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from aiogram.utils.text_decorations import html_decoration
 
@@ -26,7 +26,7 @@ def clock_time(at: datetime) -> str:
     """``at`` (aware) as HTML: a ``<tg-time>`` entity of its Unix time (whole seconds, rounded
     down), its fallback text "HH:MM:SS UTC"."""
     unix = int(at.timestamp())
-    fallback = datetime.fromtimestamp(unix, timezone.utc).strftime("%H:%M:%S UTC")
+    fallback = datetime.fromtimestamp(unix, UTC).strftime("%H:%M:%S UTC")
     return html_decoration.date_time(fallback, unix, LONG_TIME)
 
 

@@ -4,8 +4,9 @@ Catalogues are compiled to ``.mo`` with Babel when missing or older than the ``.
 checkout needs no build step), then loaded with aiogram's :class:`~aiogram.utils.i18n.I18n`.
 The locale is chosen per group chat (``/settings``); private messages of a game use its group's.
 
-Extraction (maintainers): ``pybabel extract -F babel.cfg -k _ -k N_ -k ngettext:1,2 -o locales/messages.pot bot``
-then ``pybabel update -i locales/messages.pot -d locales -D messages``.
+Extraction (maintainers): ``python -m bot.ui.i18n_tools update`` (or by hand:
+``pybabel extract -F babel.cfg -k _ -k N_ -k ngettext:1,2 -o locales/messages.pot bot``, then
+``pybabel update -i locales/messages.pot -d locales -D messages``).
 """
 
 from __future__ import annotations

@@ -78,8 +78,7 @@ class InlineKeyboardBuilder:
         return markup_of(rows)
 
     def _iter_sizes(self):
-        for size in self._sizes:
-            yield size
+        yield from self._sizes
         while True:
             yield self._sizes[-1]
 
