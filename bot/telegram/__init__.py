@@ -2,7 +2,7 @@
 
 * ``sender`` — :class:`~bot.telegram.sender.Sender`, the per-chat queues that merge, fold and
   pace messages; ``calls`` (its calls and their retries), ``ops`` (the queued operations),
-  ``replace`` (a message replaced by a new one);
+  ``replace`` (a message replaced by a new one), ``state`` (the attributes its parts share);
 * ``limits`` — Telegram's rate limits and text lengths (UTF-16 units) in one process,
   ``shared_limits`` — the same limits kept in Redis for many workers;
 * ``faults`` — what a failed call means (retry, give up, the chat is gone), ``results`` — Bot API

@@ -31,6 +31,7 @@ from bot.telegram.faults import (
     is_transient,
 )
 from bot.telegram.ops import resolve_future
+from bot.telegram.state import SenderState
 
 if TYPE_CHECKING:
     from bot.telegram.ops import Lane
@@ -50,7 +51,7 @@ class _Transient:
 TRANSIENT: Any = _Transient()
 
 
-class CallPolicy:
+class CallPolicy(SenderState):
     """Mixin: performing one call. Needs the Sender's ``bot``, ``stats``, ``limiter``, callbacks,
     ``max_tries``, ``retry_budget``, ``attempt_timeout``, ``_sleep``, ``_clock``, ``_future``,
     ``_closed``, ``_tasks``, ``_policies`` (a dict: the policies made so far)."""

@@ -41,6 +41,19 @@ class Op:
     mergeable: bool = False
     replaces: asyncio.Future[Any] | None = None
 
+    def required_text(self) -> str:
+        """The text of a send or an edit; ``ValueError`` when it has none (as the Bot API's
+        method would raise)."""
+        if self.text is None:
+            raise ValueError(f"{self.kind} without a text")
+        return self.text
+
+    def required_id(self) -> int:
+        """The resolved message id of a delete or a pin; ``ValueError`` when it has none."""
+        if not isinstance(self.message_id, int):
+            raise ValueError(f"{self.kind} without a message id")
+        return self.message_id
+
     def build(self, chat_id: int) -> TelegramMethod[Any]:
         """The Bot API method for this operation in ``chat_id`` (the lane's current id, which a
         migration may have changed). Raises :class:`Unresolved` for a message never sent."""
@@ -50,28 +63,30 @@ class Op:
             if sent is None or not getattr(sent, "message_id", None):
                 raise Unresolved(self.kind)
             self.message_id = sent.message_id
+        message_id = self.message_id
+        assert not isinstance(message_id, asyncio.Future)  # resolved just above
         if self.kind == "send":
             return SendMessage(
-                chat_id=chat_id, text=self.text, reply_markup=self.reply_markup, **kw
+                chat_id=chat_id, text=self.required_text(), reply_markup=self.reply_markup, **kw
             )
         if self.kind == "edit":
             return EditMessageText(
                 chat_id=chat_id,
-                message_id=self.message_id,
-                text=self.text,
+                message_id=message_id,
+                text=self.required_text(),
                 reply_markup=self.reply_markup,
                 **kw,
             )
         if self.kind == "edit_markup":
             return EditMessageReplyMarkup(
-                chat_id=chat_id, message_id=self.message_id, reply_markup=self.reply_markup
+                chat_id=chat_id, message_id=message_id, reply_markup=self.reply_markup
             )
         if self.kind == "delete":
-            return DeleteMessage(chat_id=chat_id, message_id=self.message_id)
+            return DeleteMessage(chat_id=chat_id, message_id=self.required_id())
         if self.kind == "pin":
-            return PinChatMessage(chat_id=chat_id, message_id=self.message_id, **kw)
+            return PinChatMessage(chat_id=chat_id, message_id=self.required_id(), **kw)
         if self.kind == "unpin":
-            return UnpinChatMessage(chat_id=chat_id, message_id=self.message_id)
+            return UnpinChatMessage(chat_id=chat_id, message_id=message_id)
         if self.kind == "document":
             return SendDocument(chat_id=chat_id, reply_markup=self.reply_markup, **kw)
         assert self.method is not None

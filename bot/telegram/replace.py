@@ -17,7 +17,7 @@ from typing import Any
 
 from aiogram.methods import TelegramMethod
 
-from bot.telegram.calls import TRANSIENT
+from bot.telegram.calls import TRANSIENT, CallPolicy
 from bot.telegram.ops import EDITS, Lane, Op, Unresolved, resolve_future
 from bot.telegram.results import SendMessage
 
@@ -26,7 +26,7 @@ logger = logging.getLogger("bot.telegram.sender")
 MEMORY = 512  #: lost and replaced messages remembered per Sender
 
 
-class Replacement:
+class Replacement(CallPolicy):
     """Mixin: ``_run_op`` and the replacement of lost messages; ``_drop_chat`` for left chats."""
 
     async def _run_op(self, lane: Lane, op: Op) -> Any:
@@ -83,7 +83,7 @@ class Replacement:
             return None
         if op.kind == "edit" and op.reply_markup is not None and isinstance(op.message_id, int):
             chat_id = self._resolve(lane.chat_id)
-            fresh = SendMessage(chat_id=chat_id, text=op.text, reply_markup=op.reply_markup,
+            fresh = SendMessage(chat_id=chat_id, text=op.required_text(), reply_markup=op.reply_markup,
                                 **op.kwargs)
             sent = await self._perform(fresh, lane, acquired=False)
             if sent is not None and sent is not TRANSIENT:

@@ -69,6 +69,7 @@ from bot.telegram.limits import (
 from bot.telegram.ops import EDITS, Lane, Op, resolve_future
 from bot.telegram.replace import Replacement
 from bot.telegram.shown import note
+from bot.telegram.state import OnForbidden, OnMigrate
 
 __all__ = [
     "GLOBAL_RATE",
@@ -84,8 +85,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-OnForbidden = Callable[[int], Awaitable[Any]]
-OnMigrate = Callable[[int, int], Awaitable[Any]]
 
 
 class Sender(Replacement, CallPolicy):

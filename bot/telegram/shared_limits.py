@@ -146,7 +146,7 @@ class SharedLimiter:
         self.key_prefix = f"{prefix}limits"
         storage = RedisStorage(redis_url, wrap_exceptions=True, implementation="redispy",
                                key_prefix=self.key_prefix,
-                               connection_pool=self.redis.connection_pool)
+                               connection_pool=self.redis.connection_pool)  # type: ignore[arg-type]  # limits types **options as float | str | bool, but hands them to redis-py, whose pool this is
         self._windows = MovingWindowRateLimiter(storage)
         self.workers, self.probe_every, self.remind_every = workers, probe_every, remind_every
         self._sleep = sleep

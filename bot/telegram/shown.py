@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -96,7 +96,7 @@ class Watermarks:
         self._games: dict[int, _Marks] = {}
 
     @contextmanager
-    def step(self, g, commands: int) -> Iterator[_Collector]:
+    def step(self, g: Any, commands: int) -> Iterator[_Collector]:
         """Collect the Sender's futures while the step that made the log ``commands`` long
         (``after.commands``) is presented; the game's watermark moves once they resolve.
         Yields the collection (``.futures``: the step's futures, complete once it closed)."""
@@ -109,7 +109,7 @@ class Watermarks:
             collector.open = False
             self._close(g, commands, collector.futures)
 
-    def _close(self, g, commands: int, futures: list[asyncio.Future[Any]]) -> None:
+    def _close(self, g: Any, commands: int, futures: list[asyncio.Future[Any]]) -> None:
         marks = self._games.get(g.id)
         if marks is None:
             marks = self._games[g.id] = _Marks(g, saved=g.ui.get(KEY))
@@ -139,13 +139,13 @@ class Watermarks:
         if mark > (marks.g.ui.get(KEY) or 0):
             marks.g.ui[KEY] = mark  # goes to the store with the next ui write
 
-    def stored(self, g) -> None:
+    def stored(self, g: Any) -> None:
         """``g.ui`` is being written: its watermark is saved (:meth:`unsaved` skips it)."""
         marks = self._games.get(g.id)
         if marks is not None:
             marks.saved = g.ui.get(KEY)
 
-    def lagging(self, g) -> bool:
+    def lagging(self, g: Any) -> bool:
         """True when ``g``'s watermark is :data:`SAVE_LAG` or more commands ahead of the one last
         stored: the caller stores ``g.ui`` with the command it is about to append."""
         marks = self._games.get(g.id)
@@ -153,7 +153,7 @@ class Watermarks:
         return marks is not None and mark is not None and \
             mark - (marks.saved or 0) >= SAVE_LAG
 
-    def unsaved(self, games) -> list[Any]:
+    def unsaved(self, games: Iterable[Any]) -> list[Any]:
         """Those of ``games`` (LiveGames) whose watermark moved since their ``ui`` was last
         written: a graceful stop writes them once more, after the Sender drained."""
         out = []
@@ -184,7 +184,7 @@ def replay_unshown(commands: Sequence[Command], shown: int | None, keep: int = R
     return state, steps
 
 
-def reshow(service, g, steps: list[Step],
+def reshow(service: Any, g: Any, steps: list[Step],
            also: Sequence[Callable[[Any, Any, Any, list], None]] = ()) -> None:
     """Present ``steps`` of ``g`` again, in order, as :meth:`GameService.execute` did: each with
     ``g.state`` at its own ``after`` (named), tracked by ``service.shown``; ``also``: other
