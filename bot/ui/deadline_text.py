@@ -12,8 +12,12 @@ seconds. The tag's text is what a client without the entity shows: the UTC time,
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from aiogram.utils.text_decorations import html_decoration
+
+if TYPE_CHECKING:
+    from .i18n import Gettext
 
 #: seconds: a deadline moved on by less (BOT-X01) leaves the messages showing it as they are;
 #: by this much or more they are edited once to show the new end
@@ -30,7 +34,7 @@ def clock_time(at: datetime) -> str:
     return html_decoration.date_time(fallback, unix, LONG_TIME)
 
 
-def until(_, at: datetime) -> str:
+def until(_: Gettext, at: datetime) -> str:
     """"Until <clock time>." in the locale of ``_`` (gettext)."""
     return _("Until {time}.").format(time=clock_time(at))
 

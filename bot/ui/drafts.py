@@ -27,11 +27,11 @@ from typing import Any
 KEY = "drafts"
 
 
-def _seq(g) -> int:
+def _seq(g: Any) -> int:
     return g.state.phase_seq if g.state is not None else -1
 
 
-def get(g, key: str, seq: int) -> Any:
+def get(g: Any, key: str, seq: int) -> Any:
     """The draft ``key`` (JSON) if it was stamped ``seq``, else None."""
     entry = (g.ui.get(KEY) or {}).get(key)
     if not isinstance(entry, dict) or entry.get("seq") != seq:
@@ -39,7 +39,7 @@ def get(g, key: str, seq: int) -> Any:
     return entry.get("v")
 
 
-def put(g, key: str, value: Any, seq: int) -> None:
+def put(g: Any, key: str, value: Any, seq: int) -> None:
     """Store the draft ``key`` stamped ``seq`` (None deletes it); drafts of any other stamp go.
     The caller persists ``g.ui`` (``GameService.persist_ui_soon``)."""
     drafts = {k: v for k, v in (g.ui.get(KEY) or {}).items()
@@ -51,37 +51,37 @@ def put(g, key: str, value: Any, seq: int) -> None:
     g.ui[KEY] = drafts
 
 
-def _get(g, key: str) -> Any:
+def _get(g: Any, key: str) -> Any:
     return get(g, key, _seq(g))
 
 
-def _put(g, key: str, value: Any) -> None:
+def _put(g: Any, key: str, value: Any) -> None:
     put(g, key, value, _seq(g))
 
 
-def best_move(g) -> list[int]:
+def best_move(g: Any) -> list[int]:
     """ONLINE-08: the players picked so far (user ids, in tap order)."""
     return [int(u) for u in _get(g, "bm") or []]
 
 
-def set_best_move(g, picked: list[int]) -> None:
+def set_best_move(g: Any, picked: list[int]) -> None:
     _put(g, "bm", [int(u) for u in picked] or None)
 
 
-def pair_first(g, uid: int) -> int | None:
+def pair_first(g: Any, uid: int) -> int | None:
     """FORUM: the Journalist's first tapped player (user id), or None."""
     v = _get(g, f"cmp:{uid}")
     return int(v) if v is not None else None
 
 
-def set_pair_first(g, uid: int, target: int | None) -> None:
+def set_pair_first(g: Any, uid: int, target: int | None) -> None:
     _put(g, f"cmp:{uid}", target)
 
 
-def bonus(g, uid: int) -> dict[int, str]:
+def bonus(g: Any, uid: int) -> dict[int, str]:
     """FORUM bonus round: ``uid``'s form so far, target user id -> role value (``Role.value``)."""
     return {int(t): str(r) for t, r in (_get(g, f"bg:{uid}") or {}).items()}
 
 
-def set_bonus(g, uid: int, form: dict[int, str]) -> None:
+def set_bonus(g: Any, uid: int, form: dict[int, str]) -> None:
     _put(g, f"bg:{uid}", {str(t): str(r) for t, r in form.items()} or None)

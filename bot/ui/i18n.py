@@ -41,6 +41,12 @@ def compile_catalogues(path: Path = LOCALES_DIR) -> None:
             write_mo(f, catalog)
 
 
+#: ``_(message) -> translated message``: one locale's gettext (:meth:`Translator.get`)
+Gettext = Callable[[str], str]
+#: ``ngettext(singular, plural, n) -> translated message``: one locale's (:meth:`Translator.nget`)
+NGettext = Callable[[str, str, int], str]
+
+
 class Translator:
     """Per-locale ``gettext``: ``tr.get("en")("Night {n}").format(n=2)``.
 

@@ -46,9 +46,7 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "ngettext"
 
 _HEADER = ("# {what} for PROJECT.\n"
            "# Maintained with `python -m bot.ui.i18n_tools update` (see bot/ui/i18n_tools.py).\n#")
-_CATALOG_META = {"copyright_holder": "the mafia-bot developers",
-                 "last_translator": "the mafia-bot developers"}
-_PO_OPTIONS = {"width": 76, "no_location": True, "sort_output": True}
+_AUTHORS = "the mafia-bot developers"  #: the catalogues' copyright holder and last translator
 _DATE_HEADER = re.compile(rb'^"(POT-Creation-Date|PO-Revision-Date): .*\\n"\n', re.MULTILINE)
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s[^<>]*)?>")
 
@@ -75,7 +73,8 @@ def extract_template(source_dir: Path = SOURCE_DIR, mapping_file: Path = MAPPING
         method_map, options_map = [("**.py", "python")], {}
     name, version = _project()
     template = Catalog(project=name, version=version, fuzzy=True,
-                       header_comment=_HEADER.format(what="Translations template"), **_CATALOG_META)
+                       header_comment=_HEADER.format(what="Translations template"),
+                       copyright_holder=_AUTHORS, last_translator=_AUTHORS)
     for filename, lineno, message, comments, context in extract_from_dir(
             source_dir, method_map, options_map, keywords=KEYWORDS):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
@@ -95,7 +94,8 @@ def read_catalogue(path: Path, locale: str | None = None) -> Catalog:
 
 def _serialise(catalog: Catalog, keep_obsolete: bool) -> bytes:
     buf = io.BytesIO()
-    write_po(buf, catalog, ignore_obsolete=not keep_obsolete, **_PO_OPTIONS)
+    write_po(buf, catalog, ignore_obsolete=not keep_obsolete, width=76, no_location=True,
+             sort_output=True)
     return buf.getvalue()
 
 
@@ -122,7 +122,7 @@ def _new_catalogue(locale: str, template: Catalog) -> Catalog:
     language = Locale.parse(locale).english_name
     return Catalog(locale=locale, project=template.project, version=template.version,
                    header_comment=_HEADER.format(what=f"{language} translations"),
-                   language_team=language, **_CATALOG_META)
+                   language_team=language, copyright_holder=_AUTHORS, last_translator=_AUTHORS)
 
 
 # --- update ----------------------------------------------------------------------------------
@@ -171,13 +171,25 @@ def tags(text: str) -> Counter[str]:
 
 
 def _key(message: Message) -> str:
-    return message.id[0] if _is_plural(message) else message.id
+    return message.id if isinstance(message.id, str) else message.id[0]
+
+
+def _ids(message: Message) -> list[str]:
+    """The msgid, or the singular and plural msgids."""
+    return [message.id] if isinstance(message.id, str) else list(message.id)
+
+
+def _forms(message: Message) -> list[str]:
+    """The translation, or its plural forms ("" for a missing one)."""
+    string = message.string
+    if isinstance(string, (list, tuple)):
+        return [form or "" for form in string]
+    return [string or ""]
 
 
 def message_problems(message: Message, num_plurals: int) -> list[str]:
     """Everything wrong with one catalogue entry's translation (empty list when it is fine)."""
-    ids = list(message.id) if _is_plural(message) else [message.id]
-    forms = list(message.string) if isinstance(message.string, (list, tuple)) else [message.string]
+    ids, forms = _ids(message), _forms(message)
     if not _translated(message):
         return ["untranslated"]
     problems = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from aiogram.filters.callback_data import CallbackData
@@ -77,7 +78,7 @@ class InlineKeyboardBuilder:
             i += size
         return markup_of(rows)
 
-    def _iter_sizes(self):
+    def _iter_sizes(self) -> Iterator[int]:
         yield from self._sizes
         while True:
             yield self._sizes[-1]

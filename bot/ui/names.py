@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from html import escape
+from typing import Any
 
 from engine import Phase
 
@@ -94,7 +95,7 @@ def display(_: Callable[[str], str], raw: str, user_id: int, seat: int = 0,
     return text if visible(text) else fallback(_, user_id, seat, host)
 
 
-def with_names(st, raw: Mapping[int, str], _: Callable[[str], str]):
+def with_names(st: Any, raw: Mapping[int, str], _: Callable[[str], str]) -> Any:
     """``st`` with each player's and the host's current display name (see :func:`display`).
 
     ``raw`` maps user ids to their current names (a user missing from it keeps the name in
@@ -105,7 +106,7 @@ def with_names(st, raw: Mapping[int, str], _: Callable[[str], str]):
         return st
     changed = {}
     for uid, p in st.players.items():
-        name = display(_, raw.get(uid, p.name), uid, getattr(p, "seat", None))
+        name = display(_, raw.get(uid, p.name), uid, getattr(p, "seat", None) or 0)
         if name != p.name:
             q = copy.copy(p)
             q.name = name
@@ -122,7 +123,7 @@ def with_names(st, raw: Mapping[int, str], _: Callable[[str], str]):
     return new
 
 
-def show_names(presenter, g) -> None:
+def show_names(presenter: Any, g: Any) -> None:
     """Edit game ``g``'s lobby or table message to its current names (after a rename). Not at
     night: the table stays as it was then (a player's return must not show who acted)."""
     st, tr = g.state, getattr(presenter, "tr", None)

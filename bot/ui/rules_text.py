@@ -12,8 +12,12 @@ otherwise names the page in the bot's repository.
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from .i18n import N_
+
+if TYPE_CHECKING:
+    from .i18n import Gettext
 
 #: preset -> its page in docs/rules/
 PAGES = {"party": "party.md", "club": "club.md", "online": "online-sport.md",
@@ -85,7 +89,7 @@ SUMMARIES = {
 }
 
 
-def page_link(_, preset: str, base: str | None = None) -> str:
+def page_link(_: Gettext, preset: str, base: str | None = None) -> str:
     """"Full rules: <link>" for ``preset``; ``base``: the ``RULES_URL`` setting or None (see the
     module docstring)."""
     page = PAGES.get(preset, PAGES["party"])
@@ -97,7 +101,7 @@ def page_link(_, preset: str, base: str | None = None) -> str:
     return _("Full rules: {link}").format(link=f"<code>docs/rules/{escape(page)}</code>")
 
 
-def rules_text(_, preset: str, base: str | None = None) -> str:
+def rules_text(_: Gettext, preset: str, base: str | None = None) -> str:
     """The summary of ``preset`` (a preset name; unknown ones get party's) and its link
     (``base``: the ``RULES_URL`` setting, or None)."""
     summary = SUMMARIES.get(preset, SUMMARIES["party"])
