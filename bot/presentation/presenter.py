@@ -10,9 +10,9 @@ and to private chats, and hands every engine step to the presenter of the game's
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.deep_linking import create_deep_link
@@ -24,11 +24,15 @@ from ..ui.i18n import Translator
 from ..ui.keyboards import button, markup_of
 from ..ui.replies import reply_kwargs
 
+if TYPE_CHECKING:
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Gettext
+
 
 class Presenter:
     """Renders events. ``on_ui_change(game)`` is called when a message id becomes known."""
 
-    def __init__(self, sender, translator: Translator, bot_username: str,
+    def __init__(self, sender: Sender, translator: Translator, bot_username: str,
                  on_ui_change: Callable[[Any], None] | None = None) -> None:
         self.sender = sender
         self.tr = translator
@@ -49,7 +53,7 @@ class Presenter:
         self.webapp_url: str | None = None
         self.webapp_name: str | None = None
 
-    def game(self, ruleset: str):
+    def game(self, ruleset: str) -> Any:
         """The presenter of the game ``ruleset`` (one per game, built on first use). Raises
         ``KeyError`` for a game with no bot package."""
         p = self._games.get(ruleset)
@@ -58,60 +62,61 @@ class Presenter:
         return p
 
     # --- entry point -------------------------------------------------------------------------
-    def present(self, g, before: GameState | None, after: GameState, events: list) -> None:
+    def present(self, g: Any, before: GameState | None, after: GameState, events: list) -> None:
         """Queue the messages of one engine step (``before`` -> ``after``, its ``events``)."""
         self.game(after.ruleset).present(g, before, after, events)
 
-    def deadline_moved(self, g) -> None:
+    def deadline_moved(self, g: Any) -> None:
         """The running deadline ``g.deadline`` was moved on after its step was shown (BOT-X01,
         ``bot/services/visible_clock.py``): the game shows the new end (BOT-X03) and re-arms its clocks."""
         moved = getattr(self.game(g.state.ruleset), "deadline_moved", None)
         if moved is not None:
             moved(g)
 
-    def arm_clock(self, g, what: str, run_at: datetime, func, *args) -> None:
+    def arm_clock(self, g: Any, what: str, run_at: datetime, func: Callable[..., Awaitable[Any]],
+                  *args: Any) -> None:
         """``await func(*args)`` at ``run_at`` (aware UTC) on the deadline clock, as the job
         ``clock:{game}:{what}`` (armed again: replaced; cancelled with the game's deadlines).
         Nothing without a deadline clock (no deadline is armed either)."""
         if self.deadlines is not None:
             self.deadlines.arm_job(f"clock:{g.id}:{what}", run_at, func, *args)
 
-    def restarted(self, g, now) -> None:
+    def restarted(self, g: Any, now: datetime) -> None:
         """After a restart: let the game re-arm what it shows on a clock (``now``: aware UTC)."""
         self.game(g.state.ruleset).restarted(g, now)
 
-    def unreachable(self, g, user_id: int) -> None:
+    def unreachable(self, g: Any, user_id: int) -> None:
         """A DM to ``user_id`` failed with 403 and his game records nothing for it (NOIR): the
         game's presenter may tell the group (once)."""
         tell = getattr(self.game(g.state.ruleset), "unreachable", None)
         if tell is not None:
             tell(g, user_id)
 
-    def reached(self, g, user_id: int) -> None:
+    def reached(self, g: Any, user_id: int) -> None:
         """``user_id`` wrote to the bot (a private message, /start): a game that noted him as
         unreachable (NOIR) may send him again what he missed."""
         again = getattr(self.game(g.state.ruleset), "reached", None)
         if again is not None:
             again(g, user_id)
 
-    def send_foul_panel(self, g, _, st: GameState, chat_id: int) -> None:
+    def send_foul_panel(self, g: Any, _: Gettext, st: GameState, chat_id: int) -> None:
         """The judge's console (CLUB-36..39, CLUB-Q08) in ``chat_id``."""
         self.game(st.ruleset).send_console(g, _, st, chat_id)
 
-    def send_moderation_panel(self, g, _, st: GameState, chat_id: int) -> None:
+    def send_moderation_panel(self, g: Any, _: Gettext, st: GameState, chat_id: int) -> None:
         """The host's moderation console (FORUM-17, 18) in ``chat_id``."""
         self.game(st.ruleset).send_console(g, _, st, chat_id)
 
     # --- refs to standing messages -----------------------------------------------------------
-    def ref(self, g, key: str):
+    def ref(self, g: Any, key: str) -> Any:
         """The message id (or the pending send) of the standing message ``key``, or None."""
         return g.refs.get(key) or g.ui.get(key)
 
-    def keep(self, g, key: str, future) -> None:
+    def keep(self, g: Any, key: str, future: asyncio.Future[Any]) -> None:
         """Remember the send ``future`` as the standing message ``key``."""
         g.refs[key] = future
 
-        def done(f: asyncio.Future) -> None:
+        def done(f: asyncio.Future[Any]) -> None:
             msg = f.result() if not f.cancelled() else None
             if msg is not None and getattr(msg, "message_id", None):
                 g.ui[key] = msg.message_id
@@ -122,7 +127,8 @@ class Presenter:
 
         future.add_done_callback(done)
 
-    def edit(self, g, key: str, chat_id: int, text: str, markup=None) -> None:
+    def edit(self, g: Any, key: str, chat_id: int, text: str,
+             markup: InlineKeyboardMarkup | None = None) -> None:
         """Edit a standing message unless it already shows exactly this (saves the group budget)."""
         ref = self.ref(g, key)
         if ref is None:
@@ -133,19 +139,21 @@ class Presenter:
         g.refs["shown:" + key] = shown
         self.sender.edit(chat_id, ref, text, markup)
 
-    def remember(self, g, key: str, text: str, markup=None) -> None:
+    def remember(self, g: Any, key: str, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Note what the standing message ``key`` shows (``edit`` skips an identical edit)."""
         g.refs["shown:" + key] = (text, markup.model_dump_json() if markup is not None else None)
 
     # --- sending -----------------------------------------------------------------------------
-    def group(self, g, text: str, markup=None, **kw):
+    def group(self, g: Any, text: str, markup: InlineKeyboardMarkup | None = None,
+              **kw: Any) -> asyncio.Future[Any]:
         kw = {**reply_kwargs(g.chat_id), **kw}  # an answer to a command replies to it
         fut = self.sender.send(g.chat_id, text, markup, **kw)
         if markup is None and self.on_group_text is not None:
             self.on_group_text(g, text)
         return fut
 
-    def dm(self, user_id: int, text: str, markup=None, **kw):
+    def dm(self, user_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
+           **kw: Any) -> asyncio.Future[Any]:
         return self.sender.send(user_id, text, markup, **kw)
 
     def deep_link(self, payload: str) -> str:
@@ -155,7 +163,7 @@ class Presenter:
         return f"https://t.me/{self.bot_username}"
 
     # --- the Mini App (bot/webapp/) ----------------------------------------------------------
-    def with_webapp(self, _, g, markup: InlineKeyboardMarkup | None, *, group: bool = False
+    def with_webapp(self, _: Gettext, g: Any, markup: InlineKeyboardMarkup | None, *, group: bool = False
                     ) -> InlineKeyboardMarkup | None:
         """``markup`` plus a row that opens the live table of ``g`` -- in a private chat a
         ``web_app`` button, in the group (where Telegram allows no ``web_app`` button) a link

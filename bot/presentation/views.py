@@ -4,14 +4,19 @@ the registry (``bot.games``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine import GameState
 
 from ..games import bot_game
 from ..ui.timings import TEMPO_NAMES, tempo_name, timing_labels
 from ..ui.timings import timings_text as _timings_text
 
+if TYPE_CHECKING:
+    from ..ui.i18n import Gettext
 
-def timings_text(_, timings: dict, ruleset: str) -> str:
+
+def timings_text(_: Gettext, timings: dict, ruleset: str) -> str:
     """The durations the game ``ruleset`` uses, e.g. "speech 60 s · defence 30 s · …"
     (seconds); an unknown name shows the party preset's."""
     try:
@@ -21,11 +26,11 @@ def timings_text(_, timings: dict, ruleset: str) -> str:
     return _timings_text(_, timings, keys)
 
 
-def timings_line(_, st: GameState) -> str:
+def timings_line(_: Gettext, st: GameState) -> str:
     return timings_text(_, st.timings, st.ruleset)
 
 
-def table_text(_, st: GameState) -> str:
+def table_text(_: Gettext, st: GameState) -> str:
     """The game's table message (HTML) for ``st``."""
     return bot_game(st.ruleset).table_text(_, st)
 
