@@ -3,7 +3,9 @@
 * ``game_service`` — :class:`~bot.services.game_service.GameService`: one command at a time per
   game, ``engine.apply``, the log in the database, the deadlines, the listeners; ``index``
   (which game a chat or a user is in) and ``ops`` (lobbies, the deal, pauses, delivery failures)
-  are its mixins; ``recovery`` replays the open games at start-up;
+  are its parts, ``base`` declares what they share, ``live`` is the game in memory
+  (``LiveGame``), ``roster`` the lobby commands by type; ``recovery`` replays the open games at
+  start-up;
 * ``deadlines`` — the games' timers as APScheduler jobs; ``visible_clock`` — a phase's clock
   starts when its messages are visible (BOT-X01); ``afk`` — the AFK clock (ONLINE-48);
 * ``onlookers`` (ONLINE-43/44/45), ``said`` (ONLINE-41), ``discipline`` (who may write in the

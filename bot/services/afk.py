@@ -12,12 +12,19 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
-from engine import IllegalCommand, MarkAfk, find_game
+from engine import GameState, IllegalCommand, MarkAfk, find_game
+from engine.core.events import Event
 from engine.mafia import events as ev
 
 from ..storage.failures import database_failure
+from .deadlines import Deadlines
+from .live import LiveGame
 from .ops import NotOwner
+
+if TYPE_CHECKING:
+    from .game_service import GameService
 
 logger = logging.getLogger(__name__)
 
@@ -30,12 +37,13 @@ def afk_after(ruleset: str) -> int:
 
 
 class AfkClock:
-    def __init__(self, service, deadlines) -> None:
+    def __init__(self, service: GameService, deadlines: Deadlines) -> None:
         self.service = service
         self.deadlines = deadlines
 
     # --- listener ----------------------------------------------------------------------------
-    async def on_step(self, g, before, after, events) -> None:
+    async def on_step(self, g: LiveGame, before: GameState | None, after: GameState,
+                      events: list[Event]) -> None:
         if not afk_after(after.ruleset):
             return
         clock = dict(g.ui.get("afk") or {})
@@ -74,10 +82,10 @@ class AfkClock:
         self.service.persist_ui_soon(g)
         self.arm_all(g)
 
-    def _due(self, st) -> datetime:
+    def _due(self, st: GameState) -> datetime:
         return self.service.clock() + timedelta(seconds=afk_after(st.ruleset))
 
-    def arm_all(self, g) -> None:
+    def arm_all(self, g: LiveGame) -> None:
         """(Re-)arm every running AFK clock of the game (also after a restart)."""
         for uid, entry in (g.ui.get("afk") or {}).items():
             if "due" in entry:

@@ -12,9 +12,10 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import Any
 
-from apscheduler.jobstores.base import JobLookupError
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]  # APScheduler 3 ships no types
+from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]  # (no py.typed)
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ class Deadlines:
             if job.id.startswith(game_jobs(game_id)):
                 self.cancel_job(job.id)
 
-    def arm_job(self, job_id: str, run_at: datetime, func, *args) -> None:
+    def arm_job(self, job_id: str, run_at: datetime, func: Callable[..., Awaitable[Any]], *args: Any) -> None:
         """Another deadline with its own fixed id (e.g. ``afk:{game}:{user}``), replaced when
         armed again; ``func(*args)`` is awaited at ``run_at``."""
         self.scheduler.add_job(func, "date", run_date=run_at, args=list(args), id=job_id,
@@ -93,7 +94,7 @@ class ManualDeadlines(Deadlines):
     def cancel(self, game_id: int) -> None:
         self.pending.pop(game_id, None)
 
-    def arm_job(self, job_id: str, run_at: datetime, func, *args) -> None:
+    def arm_job(self, job_id: str, run_at: datetime, func: Callable[..., Awaitable[Any]], *args: Any) -> None:
         self.jobs[job_id] = (run_at, func, args)
 
     def cancel_game(self, game_id: int) -> None:

@@ -16,6 +16,8 @@ by mistake.
 
 from __future__ import annotations
 
+from enum import Enum
+
 from engine import GameState, Phase
 
 from ..games import GAMES
@@ -27,15 +29,16 @@ LAST_WORD_PARTS = 3
 
 
 def _phase(st: GameState) -> str:
-    return getattr(st.phase, "value", st.phase)
+    phase = st.phase
+    return phase.value if isinstance(phase, Enum) else phase
 
 
-def preset_name(preset) -> str:
+def preset_name(preset: object) -> str:
     """A rule set, or its name, as the name ``may_write`` dispatches on."""
     return str(getattr(preset, "name", preset) or "")
 
 
-def may_write(st: GameState, user_id: int, preset) -> bool:
+def may_write(st: GameState, user_id: int, preset: object) -> bool:
     """True if ``user_id`` may post in the game's group now under ``preset`` (a rule set or its
     name). Pure: reads only ``st``."""
     name = preset_name(preset)

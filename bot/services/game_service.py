@@ -12,10 +12,9 @@ import asyncio
 import logging
 import weakref
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from engine import Command, GameOver, GameState, apply, decode_log, game_of
 from engine.core.events import Event
@@ -24,7 +23,10 @@ from ..storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
 from ..telegram.shown import KEY as SHOWN
 from ..telegram.shown import Watermarks, replay_unshown, reshow
 from ..ui.names import with_names
+from .base import MaybeState
+from .deadlines import Deadlines
 from .index import GameIndex, members_of
+from .live import LiveGame
 from .ops import GameOps, NotOwner, random_seed
 from .recovery import recover_games
 from .roster import ADDS, HOSTS, JOINS, LEAVES, STARTS
@@ -40,38 +42,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass
-class LiveGame:
-    """A game held in memory: its record's fixed fields, current state and presentation refs.
-
-    ``ui`` holds message ids (ints) persisted in ``games.ui``; ``refs`` may hold futures of
-    messages still queued in the sender.
-    """
-
-    id: int
-    chat_id: int
-    locale: str
-    seed: int
-    state: GameState | None = None
-    deadline: datetime | None = None
-    ui: dict[str, Any] = field(default_factory=dict)
-    refs: dict[str, Any] = field(default_factory=dict)
-    #: user id -> his current name as Telegram gives it (bot/ui/names.py); the state's names are
-    #: the display names made from it. Renames are persisted in ``ui["names"]``.
-    raw_names: dict[int, str] = field(default_factory=dict)
-    #: steps ``(before, after, events)`` rebuilt from the log whose messages may never have
-    #: left before a crash (bot/telegram/shown.py); presented again when the owner loads the game
-    unshown: list = field(default_factory=list)
-    #: users the store lists in ``game_players`` (joined or became host, did not leave):
-    #: who :meth:`GameService.game_for_user` finds in this game (bot/services/index.py)
-    members: set[int] = field(default_factory=set)
-
-
 class GameService(GameOps, GameIndex):
     """Runs commands for games. All public coroutines are safe to call concurrently."""
 
-    def __init__(self, storage: Storage, presenter, *, deadlines=None, clock: Clock = utcnow,
-                 lobby_timeout: int = 1800) -> None:
+    def __init__(self, storage: Storage, presenter: Any, *, deadlines: Deadlines | None = None,
+                 clock: Clock = utcnow, lobby_timeout: int = 1800) -> None:
         self.storage = storage
         self.presenter = presenter
         self.deadlines = deadlines
@@ -181,7 +156,10 @@ class GameService(GameOps, GameIndex):
             cmd = command(g) if callable(command) and not isinstance(command, Command) else command
             for attempt in range(2):
                 before = g.state
-                new, events = apply(before, cmd)
+                applied, events = apply(before, cmd)
+                # the game's own state type (GameState, or NOIR's of the same shape): apply() says
+                # only ``object``
+                new = cast(GameState, applied)
                 game = game_of(new)
                 status, winner = self._status_change(game, before, new)
                 stored = game_of(before, cmd).to_dict(cmd)
@@ -207,7 +185,7 @@ class GameService(GameOps, GameIndex):
                     self.complete = False  # another process writes games: ask the store
                     self.games.pop(game_id, None)
                     g = await self._load(game_id)
-            if isinstance(cmd, ADDS) and getattr(cmd, "name", ""):
+            if isinstance(cmd, ADDS) and cmd.name and cmd.user_id is not None:
                 g.raw_names[cmd.user_id] = cmd.name  # a rejoin brings his name of today
             g.state = new = self._named(g, new)
             for op in players:  # the game_players rows just stored, mirrored (index.py)
@@ -231,7 +209,7 @@ class GameService(GameOps, GameIndex):
             return events
 
     @staticmethod
-    def _status_change(game, before: GameState | None, new: GameState
+    def _status_change(game: Any, before: GameState | None, new: GameState
                        ) -> tuple[str | None, str | None]:
         """The games row's new (status, winner), asked of the game object (any game)."""
         status = game.status(new)
@@ -246,12 +224,13 @@ class GameService(GameOps, GameIndex):
     def _player_ops(self, g: LiveGame, new: GameState, cmd: Command) -> tuple[PlayerOp, ...]:
         """The ``game_players`` rows the command changes, stored with it (one transaction);
         the dealt seats with the names shown at the table."""
-        if isinstance(cmd, JOINS):  # exclusive: one active game per user, on every worker (issue 12)
-            return (PlayerOp(cmd.user_id, cmd.name, exclusive=True),)
-        if isinstance(cmd, HOSTS):
-            return (PlayerOp(cmd.user_id, cmd.name or "host", exclusive=True),)
-        if isinstance(cmd, LEAVES):
-            return (PlayerOp(cmd.user_id, None),)
+        uid = cmd.user_id  # None: the system's commands (timers), which seat nobody
+        if uid is not None and isinstance(cmd, JOINS):  # exclusive: one active game per user,
+            return (PlayerOp(uid, cmd.name, exclusive=True),)  # on every worker (issue 12)
+        if uid is not None and isinstance(cmd, HOSTS):
+            return (PlayerOp(uid, cmd.name or "host", exclusive=True),)
+        if uid is not None and isinstance(cmd, LEAVES):
+            return (PlayerOp(uid, None),)
         if isinstance(cmd, STARTS):
             st = self._named(g, new)
             return tuple(PlayerOp(uid, pname, seat) for uid, pname, seat in game_of(st).seats(st))
@@ -290,10 +269,10 @@ class GameService(GameOps, GameIndex):
         self._locks.pop(game_id, None)
 
     # --- names (bot/ui/names.py) ---------------------------------------------------------------
-    def _named(self, g: LiveGame, st: GameState | None) -> GameState | None:
+    def _named(self, g: LiveGame, st: MaybeState) -> MaybeState:
         """``st`` with the current display names of ``g.raw_names`` (presentation only)."""
         if st is None:
-            return None
+            return st
         for uid, p in st.players.items():
             g.raw_names.setdefault(uid, p.name)
         if st.host is not None and st.host not in st.players and st.host_name:
@@ -309,12 +288,12 @@ class GameService(GameOps, GameIndex):
             g.state = self._named(g, g.state)
 
     # --- start-up --------------------------------------------------------------------------
-    async def recover(self, chats=None) -> int:
+    async def recover(self, chats: Callable[[int], bool] | None = None) -> int:
         """Reload every lobby/running game and re-arm its deadline (``bot/services/recovery.py``);
         ``chats(chat_id) -> bool``: only those chats' games. Returns the number recovered."""
         return await recover_games(self, chats)
 
-    async def release(self, game_ids) -> None:
+    async def release(self, game_ids: Iterable[int]) -> None:
         """Many workers (issue 12): hand these games over, their chat's shard having moved to
         another worker. Each waits for a command in progress, has its presentation state stored
         and its timers cancelled, and is forgotten; the presenter's clocks on it go quiet (its

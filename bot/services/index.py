@@ -30,9 +30,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..ui.names import show_names
+from .base import ServiceBase
+from .live import LiveGame
 from .roster import ADDS, LEAVES
 
-LiveGame = Any  #: bot.services.game_service.LiveGame (that module imports this one)
 logger = logging.getLogger("bot.services.game_service")
 
 
@@ -41,6 +42,8 @@ def members_of(commands: Iterable[Any]) -> set[int]:
     (decoded commands of its log, in order): who joined or became host, less who left."""
     members: set[int] = set()
     for cmd in commands:
+        if cmd.user_id is None:  # the system's commands (timers) seat nobody
+            continue
         if isinstance(cmd, ADDS):
             members.add(cmd.user_id)
         elif isinstance(cmd, LEAVES):
@@ -48,14 +51,10 @@ def members_of(commands: Iterable[Any]) -> set[int]:
     return members
 
 
-class GameIndex:
+class GameIndex(ServiceBase):
     """In-memory lookups of the open game of a chat or user, and the renames and returns
     :meth:`seen` notices through them (mixed into ``GameService``, whose ``games``, ``owns``,
     ``storage`` and locks they use)."""
-
-    #: True once memory holds every open game of the store (see the module docstring); set by
-    #: ``recover`` (one process, every game replayed), never with many workers.
-    complete: bool = False
 
     def _init_index(self) -> None:
         #: chat id -> ids of games in memory in that chat (stale ids are skipped when read)
@@ -91,7 +90,7 @@ class GameIndex:
         for game_id in list(ids):
             g = self.games.get(game_id)
             st = g.state if g is not None else None
-            if st is None or st.over or (user_id not in st.players and user_id != st.host):
+            if g is None or st is None or st.over or (user_id not in st.players and user_id != st.host):
                 ids.discard(game_id)  # ended, forgotten or left: drop the stale entry
                 continue
             if g.raw_names.get(user_id) != name:

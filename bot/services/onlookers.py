@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiolimiter import AsyncLimiter
 
@@ -38,6 +38,12 @@ from engine.mafia import events as ev
 
 from ..ui.texts import label
 from .discipline import LAST_WORD_LIMIT
+from .live import LiveGame
+
+if TYPE_CHECKING:
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
+    from .game_service import GameService
 
 logger = logging.getLogger(__name__)
 
@@ -50,12 +56,12 @@ RELAY_LIMIT = 1000
 RELAY_PER_MINUTE = 10
 
 
-def onlookers_of(g) -> list[int]:
+def onlookers_of(g: LiveGame) -> list[int]:
     """The user ids following game ``g`` (a LiveGame), oldest first."""
     return list(g.ui.get(KEY) or [])
 
 
-def running(g) -> bool:
+def running(g: LiveGame) -> bool:
     st = g.state
     return st is not None and not st.over and getattr(st.phase, "value", st.phase) != \
         Phase.LOBBY.value  # NOIR's phase is a plain string
@@ -67,18 +73,18 @@ def seated(st: GameState | None, user_id: int) -> bool:
     return bool(p and getattr(p, "seat", True))
 
 
-def _plays(st, user_id: int) -> bool:
+def _plays(st: GameState, user_id: int) -> bool:
     """A living player (NOIR's players never leave the table)."""
     alive = getattr(st, "is_alive", None)
     return alive(user_id) if alive is not None else user_id in st.players
 
 
-def outside(g) -> list[int]:
+def outside(g: LiveGame) -> list[int]:
     """The players of ``g`` who left its group and have not come back (``g.ui["outside"]``)."""
     return list(g.ui.get(OUTSIDE) or [])
 
 
-def gets_copies(g, user_id: int) -> bool:
+def gets_copies(g: LiveGame, user_id: int) -> bool:
     """BOT-X02: onlooker ``user_id`` of ``g`` gets private copies of the group's announcements:
     he is no player of the game (a voluntary onlooker), or an eliminated player who is not in
     the group (he left it or was removed). A living player never does."""
@@ -97,7 +103,7 @@ class Onlookers:
     Every method that changes a list persists ``g.ui`` (``service.persist_ui_soon``).
     """
 
-    def __init__(self, service, sender, translator) -> None:
+    def __init__(self, service: GameService, sender: Sender, translator: Translator) -> None:
         self.service = service
         self.sender = sender
         self.tr = translator
@@ -105,7 +111,7 @@ class Onlookers:
         self._limits: dict[int, AsyncLimiter] = {}
 
     # --- the lists ---------------------------------------------------------------------------
-    def add(self, g, user_id: int) -> bool:
+    def add(self, g: LiveGame, user_id: int) -> bool:
         """Make ``user_id`` an onlooker of ``g``; he stops following any other game. Returns
         False if he already follows ``g``."""
         for other in list(self.service.games.values()):
@@ -118,7 +124,7 @@ class Onlookers:
         self.service.persist_ui_soon(g)
         return True
 
-    def remove(self, g, user_id: int) -> bool:
+    def remove(self, g: LiveGame, user_id: int) -> bool:
         ids = onlookers_of(g)
         if user_id not in ids:
             return False
@@ -127,7 +133,7 @@ class Onlookers:
         self.service.persist_ui_soon(g)
         return True
 
-    def watched_by(self, user_id: int):
+    def watched_by(self, user_id: int) -> LiveGame | None:
         """The running game ``user_id`` follows as an onlooker, or None."""
         for g in list(self.service.games.values()):
             if user_id in onlookers_of(g) and running(g):
@@ -140,7 +146,7 @@ class Onlookers:
             if not seated(g.state, user_id):  # an eliminated player stays (he may come back)
                 self.remove(g, user_id)
 
-    def left_group(self, g, user_id: int) -> bool:
+    def left_group(self, g: LiveGame, user_id: int) -> bool:
         """Player ``user_id`` of ``g`` left its group or was removed (PARTY-Q20 b): once
         eliminated he gets the copies of the announcements (BOT-X02). Returns False if nothing
         changed (no player of ``g``, or noted already)."""
@@ -151,7 +157,7 @@ class Onlookers:
         self.service.persist_ui_soon(g)
         return True
 
-    def back_in_group(self, g, user_id: int) -> bool:
+    def back_in_group(self, g: LiveGame, user_id: int) -> bool:
         """``user_id`` is a member of the group of ``g`` again: no more copies for him."""
         ids = outside(g)
         if user_id not in ids:
@@ -162,7 +168,7 @@ class Onlookers:
         return True
 
     # --- copies of the group's announcements ----------------------------------------------------
-    def fan_out(self, g, text: str) -> None:
+    def fan_out(self, g: LiveGame, text: str) -> None:
         """Queue a copy of a plain group text for the onlookers of ``g`` who do not see the
         group (:func:`gets_copies`, BOT-X02); the texts of one step go out together as one
         private message per onlooker, without a notification."""
@@ -195,11 +201,11 @@ class Onlookers:
         await limiter.acquire()  # returns at once: the capacity is there
         return True
 
-    def relay(self, g, user_id: int, name: str, text: str) -> int:
+    def relay(self, g: LiveGame, user_id: int, name: str, text: str) -> int:
         """Send ``text`` from onlooker ``user_id`` (shown as ``name``, already HTML-safe) to the
         other onlookers of ``g``, never to a living player. Returns the number of recipients."""
         st = g.state
-        author = label(st, user_id) if seated(st, user_id) else name
+        author = label(st, user_id) if st is not None and seated(st, user_id) else name
         body = f"👁 {author}: {escape(text[:RELAY_LIMIT])}"
         recipients = [u for u in onlookers_of(g)
                       if u != user_id and (st is None or not _plays(st, u))]
@@ -208,11 +214,11 @@ class Onlookers:
         return len(recipients)
 
     # --- service listener ----------------------------------------------------------------------
-    async def on_step(self, g, before: GameState | None, after: GameState, events: list) -> None:
+    async def on_step(self, g: LiveGame, before: GameState | None, after: GameState, events: list) -> None:
         """``GameService.listeners``: :meth:`step_messages`."""
         self.step_messages(g, before, after, events)
 
-    def step_messages(self, g, before: GameState | None, after: GameState, events: list) -> None:
+    def step_messages(self, g: LiveGame, before: GameState | None, after: GameState, events: list) -> None:
         """The eliminated join the onlookers; a last word's speaker learns he may send it here;
         the lists are dropped when the game is over (after the final message was copied). Safe to
         run twice for one step (``GameService.step_senders``: a step lost in a crash is shown

@@ -10,15 +10,16 @@ import logging
 import random
 import secrets
 from datetime import timedelta
-from typing import Any
 
-from engine import Command, CreateGame, IllegalCommand, find_game, game_of
+from engine import Command, IllegalCommand, find_game, game_of
+from engine.core.commands import CreateGame
 from engine.core.events import Event
 
 from ..games import bot_game
 from ..storage.failures import database_failure
+from .base import ServiceBase
+from .live import LiveGame
 
-LiveGame = Any  #: bot.services.game_service.LiveGame (that module imports this one)
 logger = logging.getLogger("bot.services.game_service")
 
 
@@ -37,7 +38,7 @@ def random_seed(chat_id: int) -> int:
     return secrets.randbits(62)
 
 
-class GameOps:
+class GameOps(ServiceBase):
     """High-level operations used by handlers (mixed into ``GameService``)."""
 
     async def new_game(self, chat_id: int, user_id: int, locale: str, settings: dict,
@@ -82,7 +83,9 @@ class GameOps:
         """Deal with the game's seed (replayable) and start. Raises IllegalCommand."""
 
         def build(g: LiveGame) -> Command:
-            return bot_game(g.state.ruleset).deal(g.state, user_id, random.Random(g.seed))
+            st = g.state
+            assert st is not None  # a loaded game has its state (CreateGame is its first command)
+            return bot_game(st.ruleset).deal(st, user_id, random.Random(g.seed))
 
         return await self.execute(game_id, build)
 

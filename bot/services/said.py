@@ -16,17 +16,22 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from html import escape
+from typing import TYPE_CHECKING
 
 from engine import GameState
 
 from ..ui.texts import label
+from .live import LiveGame
+
+if TYPE_CHECKING:
+    from ..ui.i18n import Gettext
 
 KEEP = 100  # messages kept per player
 TEXT_LIMIT = 300  # characters kept per message
 SHOWN = 30  # newest messages shown by one /said
 
 
-def record(g, user_id: int, text: str, at: datetime | None = None) -> None:
+def record(g: LiveGame, user_id: int, text: str, at: datetime | None = None) -> None:
     """Keep ``text`` (a group message or a published last word) of a seated player."""
     st = g.state
     p = st.players.get(user_id) if st is not None else None
@@ -39,16 +44,16 @@ def record(g, user_id: int, text: str, at: datetime | None = None) -> None:
     del lines[:-KEEP]
 
 
-def since(g) -> datetime | None:
+def since(g: LiveGame) -> datetime | None:
     """When the record of this game starts (the first message seen), or None."""
     return (g.refs.get("said") or {}).get("since")
 
 
-def messages(g, user_id: int) -> list[tuple[datetime, str]]:
+def messages(g: LiveGame, user_id: int) -> list[tuple[datetime, str]]:
     return list((g.refs.get("said") or {}).get(user_id, []))
 
 
-def said_text(_, st: GameState, user_id: int, lines: list[tuple[datetime, str]],
+def said_text(_: Gettext, st: GameState, user_id: int, lines: list[tuple[datetime, str]],
               start: datetime | None) -> str:
     """The answer to ``/said n``: the newest :data:`SHOWN` messages with their times (UTC)."""
     who = label(st, user_id)

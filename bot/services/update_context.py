@@ -9,9 +9,13 @@ one from it (issue 12: a command is applied once).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from aiogram.types import Update
 
 
 @dataclass
@@ -38,7 +42,8 @@ def current_update() -> UpdateTag | None:
     return None if tag is None or tag.done else tag
 
 
-async def tag_updates(handler, event, data: dict[str, Any]) -> Any:
+async def tag_updates(handler: Callable[[Update, dict[str, Any]], Awaitable[Any]], event: Update,
+                      data: dict[str, Any]) -> Any:
     """Outer update middleware: :data:`CURRENT_UPDATE` is the update being handled (kept when
     the caller already tagged this very update, e.g. as redelivered)."""
     current = CURRENT_UPDATE.get()
