@@ -12,8 +12,15 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import configure_logging, load_settings_or_exit
+
+if TYPE_CHECKING:  # imported where used: `python -m bot` answers queued presses before aiogram loads
+    from aiohttp import web
+
+    from .app import App
+    from .config import Settings
 
 logger = logging.getLogger("bot")
 STARTED = time.monotonic()  #: when the process began importing the bot (start-up is timed from here)
@@ -53,7 +60,7 @@ def ask_token_once(env_file: Path = Path(".env")) -> None:
     print(f"Saved to {env_file}.")
 
 
-def check_workers(settings) -> str | None:
+def check_workers(settings: Settings) -> str | None:
     """Why these settings cannot run as asked (``WEB_CONCURRENCY``, ``REDIS_URL``), or None."""
     if settings.web_concurrency > 1 and not settings.use_webhook:
         return (f"WEB_CONCURRENCY={settings.web_concurrency}: long polling runs one process "
@@ -144,7 +151,7 @@ async def run() -> None:
         await app.stop()
 
 
-async def recover_then_menu(app, started: float, database: str) -> None:
+async def recover_then_menu(app: App, started: float, database: str) -> None:
     """Recover the open games while the first updates are already being handled, then register
     the command menu (a nicety: it waits until the games are back)."""
     from .app import set_commands
@@ -159,7 +166,7 @@ async def recover_then_menu(app, started: float, database: str) -> None:
     await set_commands(app)
 
 
-async def menu_only(app) -> None:
+async def menu_only(app: App) -> None:
     """Many workers: the first one records the games that ended while their recording was
     pending and registers the command menu (each worker recovers its shards' games itself)."""
     from .app import set_commands
@@ -173,10 +180,13 @@ async def menu_only(app) -> None:
         await set_commands(app)
 
 
-async def run_webhook(app, settings, allowed) -> None:
+async def run_webhook(app: App, settings: Settings, allowed: list[str]) -> None:
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
     from aiohttp import web
 
+    endpoint = settings.webhook_endpoint
+    if endpoint is None:  # the caller runs it in webhook mode only
+        raise ValueError("run_webhook needs WEBHOOK_URL")
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     web_app = web.Application()
     SimpleRequestHandler(dispatcher=app.dp, bot=app.bot, secret_token=secret).register(
@@ -191,7 +201,7 @@ async def run_webhook(app, settings, allowed) -> None:
     site = web.TCPSite(runner, settings.web_host, settings.web_port)
     await site.start()
     # listening first: Telegram posts the pending updates at once, and retries refused ones late
-    await app.bot.set_webhook(settings.webhook_endpoint, secret_token=secret,
+    await app.bot.set_webhook(endpoint, secret_token=secret,
                               allowed_updates=allowed)
     logger.info("webhook server on %s:%s", settings.web_host, settings.web_port)
     stop = asyncio.Event()
@@ -206,7 +216,7 @@ async def run_webhook(app, settings, allowed) -> None:
         await runner.cleanup()
 
 
-async def start_webapp_server(app, settings):
+async def start_webapp_server(app: App, settings: Settings) -> web.AppRunner:
     """Polling mode with ``WEBAPP_URL``: the web server that serves the Mini App alone, on
     ``WEB_HOST``:``WEB_PORT``. Returns its runner (``cleanup()`` stops it)."""
     from aiohttp import web

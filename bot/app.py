@@ -10,7 +10,9 @@ import asyncio
 import contextlib
 import gc
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -60,7 +62,8 @@ def _pin_response_models() -> list:
     from aiogram import methods
     from aiogram.methods.base import Response
 
-    return [Response[m.__returning__] for m in vars(methods).values()
+    response: Any = Response  # parametrised at run time with each method's result type
+    return [response[m.__returning__] for m in vars(methods).values()
             if isinstance(m, type) and issubclass(m, methods.TelegramMethod)
             and m is not methods.TelegramMethod and hasattr(m, "__returning__")]
 
@@ -99,7 +102,7 @@ class App:
         self.deadlines.start()
         return await self.recover() if recover else 0
 
-    async def recover(self, chats=None) -> int:
+    async def recover(self, chats: Callable[[int], bool] | None = None) -> int:
         """Reload every lobby/running game and re-arm its timers, countdowns and AFK clocks;
         record games that ended while their recording was pending. Returns the games' count.
         ``chats``: only the games of the chats it accepts (``chats(chat_id) -> bool``; many
@@ -199,7 +202,8 @@ async def on_error(event: ErrorEvent) -> bool:
 
 
 def build_app(*, token: str, database_url: str, api_url: str | None = None,
-              session: BaseSession | None = None, deadlines_cls=Deadlines, clock=utcnow,
+              session: BaseSession | None = None, deadlines_cls: type[Deadlines] = Deadlines,
+              clock: Callable[[], datetime] = utcnow,
               default_locale: str = "ru", lobby_timeout: int = 1800,
               sender_kwargs: dict | None = None, rules_url: str | None = None,
               webapp_url: str | None = None, webapp_name: str | None = None,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from aiogram.types import Update
+    from aiogram.types import TelegramObject
 
 
 @dataclass
@@ -42,14 +42,16 @@ def current_update() -> UpdateTag | None:
     return None if tag is None or tag.done else tag
 
 
-async def tag_updates(handler: Callable[[Update, dict[str, Any]], Awaitable[Any]], event: Update,
-                      data: dict[str, Any]) -> Any:
-    """Outer update middleware: :data:`CURRENT_UPDATE` is the update being handled (kept when
-    the caller already tagged this very update, e.g. as redelivered)."""
+async def tag_updates(handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+                      event: TelegramObject, data: dict[str, Any]) -> Any:
+    """Outer update middleware (``dp.update``, so ``event`` is an ``Update``):
+    :data:`CURRENT_UPDATE` is the update being handled (kept when the caller already tagged this
+    very update, e.g. as redelivered)."""
+    update_id: int = event.update_id  # type: ignore[attr-defined]  # dp.update's events are Updates
     current = CURRENT_UPDATE.get()
-    if current is not None and current.update_id == event.update_id:
+    if current is not None and current.update_id == update_id:
         return await handler(event, data)
-    tag = UpdateTag(event.update_id)
+    tag = UpdateTag(update_id)
     token = CURRENT_UPDATE.set(tag)
     try:
         return await handler(event, data)
