@@ -15,7 +15,7 @@ ROLES = {"Join": roster.JOINS, "BecomeHost": roster.HOSTS, "Leave": roster.LEAVE
 
 
 def _subclasses(cls: type) -> set[type]:
-    found = set(cls.__subclasses__())
+    found: set[type] = set(cls.__subclasses__())
     for sub in list(found):
         found |= _subclasses(sub)
     return found
