@@ -18,7 +18,7 @@ from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.filters import Command, CommandStart
 from aiogram.types import Update
 
-from bot.callbacks import Act, Cfg, LobbyAct
+from bot.ui.callbacks import Act, Cfg, LobbyAct
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 

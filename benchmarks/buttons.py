@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.callbacks import Act
 from bot.games import bot_game
+from bot.ui.callbacks import Act
 from engine import GameState, Phase, legal_actions
 
 if TYPE_CHECKING:  # pragma: no cover

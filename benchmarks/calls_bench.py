@@ -1,7 +1,7 @@
 """CPU of one Bot API call made through the Sender: ``python -m benchmarks.calls_bench``.
 
 A keyboard is built as the views build one (12 player buttons), the call is queued on the
-:class:`bot.sender.Sender`, goes through the session middleware (:mod:`bot.telegram_faults`) and
+:class:`bot.telegram.sender.Sender`, goes through the session middleware (:mod:`bot.telegram.faults`) and
 aiogram's ``check_response`` parses a canned answer — a message with that keyboard, as Telegram
 returns for ``sendMessage`` and ``editMessageText``, ``true`` for ``answerCallbackQuery``. No
 network and no fake server work: what is timed is the bot's own CPU per call (main thread,
@@ -19,9 +19,9 @@ from typing import Any
 from aiogram import Bot
 from aiogram.client.session.base import BaseSession
 
-from bot.callbacks import Act
-from bot.keyboards import InlineKeyboardBuilder
-from bot.sender import Sender
+from bot.telegram.sender import Sender
+from bot.ui.callbacks import Act
+from bot.ui.keyboards import InlineKeyboardBuilder
 from tests.fakes.telegram import TEST_TOKEN
 
 CHAT = -1_009_000_000_001

@@ -29,16 +29,21 @@ from pathlib import Path
 
 from sqlalchemy import column, insert, table, text
 
-from bot.db_models import (
-    Game, GamePlayer, GameSummaryRow, PlayerResultRow, RatingRow, RoleStatRow,
-)
 from bot.handlers.history import knew_view, list_view, protocol_view, replay_view
 from bot.history import protocol as P
 from bot.history import render_stats as rs
 from bot.history.service import HistoryService
 from bot.history.stats import BASE_RATING, rate, standings
-from bot.i18n import Translator
 from bot.storage import Storage
+from bot.storage.models import (
+    Game,
+    GamePlayer,
+    GameSummaryRow,
+    PlayerResultRow,
+    RatingRow,
+    RoleStatRow,
+)
+from bot.ui.i18n import Translator
 from engine import RULESETS, to_dict
 from tests.engine.playout import play
 

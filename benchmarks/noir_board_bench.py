@@ -19,7 +19,6 @@ from bot.games.noir import board
 from bot.games.noir.names import SUSPECTS
 from bot.games.noir.views import caption
 from engine.noir import public_board
-
 from tests.engine.noir.playout import play
 
 

@@ -36,9 +36,9 @@ from typing import Any
 from aiogram.types import Update
 
 from bot.app import App
-from bot.callbacks import Act
 from bot.handlers.game import CONFIRM
-from bot.service import LiveGame
+from bot.services.game_service import LiveGame
+from bot.ui.callbacks import Act
 from engine import GameState, Phase, legal_actions
 from tests.fakes.session import RecordingSession
 from tests.fakes.updates import FakeUser, Updates

@@ -6,7 +6,7 @@ from collections import Counter
 
 from sqlalchemy.engine import make_url
 
-from bot.telegram_limits import GROUP_RATE
+from bot.telegram.limits import GROUP_RATE
 
 from .bare import BareRun
 from .figures import max_in_window, mean, peak_rss_mb, percentile

@@ -4,7 +4,7 @@
 Every table plays as in the throughput run (:mod:`benchmarks.players`: the same human delays), but
 waits on the wall clock until each action is due: game time runs ``compress`` times faster than
 real time, and the tables open their lobbies spread over the first ``--stagger`` game minutes.
-Telegram's limits (:mod:`bot.telegram_limits`: 20 calls per group per minute, 30 per second per
+Telegram's limits (:mod:`bot.telegram.limits`: 20 calls per group per minute, 30 per second per
 bot, 1 per second per private chat) are the Sender's, scaled by the same factor so that a game
 minute has a real minute's budget; the fake server counts every call beyond them.
 
@@ -29,9 +29,9 @@ from time import perf_counter, process_time
 from typing import Any
 
 from bot.app import build_app
-from bot.deadlines import ManualDeadlines
-from bot.service import utcnow
-from bot.telegram_limits import GLOBAL_RATE, GROUP_RATE, PRIVATE_RATE
+from bot.services.deadlines import ManualDeadlines
+from bot.services.game_service import utcnow
+from bot.telegram.limits import GLOBAL_RATE, GROUP_RATE, PRIVATE_RATE
 from tests.fakes.telegram import TEST_TOKEN
 from tests.fakes.updates import FakeUser, Updates
 

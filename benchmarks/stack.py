@@ -16,15 +16,15 @@ import os
 import random
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from time import perf_counter, process_time, thread_time
-from collections.abc import Callable
 from typing import Any
 
 from bot.app import App, build_app
-from bot.deadlines import ManualDeadlines
-from bot.service import utcnow
-from bot.service_ops import random_seed
+from bot.services.deadlines import ManualDeadlines
+from bot.services.game_service import utcnow
+from bot.services.ops import random_seed
 from engine import GameState
 from tests.fakes.telegram import TEST_TOKEN
 from tests.fakes.updates import FakeUser, Updates
@@ -33,7 +33,7 @@ from .figures import deep_sizeof
 from .players import BenchSession, Recorder, Table, table_clock
 from .sql_count import SqlCounter
 
-#: The sender's limits, lifted (calls per second); production uses bot.telegram_limits.
+#: The sender's limits, lifted (calls per second); production uses bot.telegram.limits.
 UNLIMITED = {"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
              "global_rate": (10_000, 1.0)}
 GROUP_BASE = -1_009_000_000_000  #: supergroup-like ids of the simulated group chats

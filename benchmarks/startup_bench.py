@@ -22,11 +22,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from bot.app import build_app
-from bot.deadlines import ManualDeadlines
+from bot.services.deadlines import ManualDeadlines
 from tests.bot.harness import FAST_RATES, FakeClock, Harness
 from tests.fakes.session import TEST_TOKEN, RecordingSession
 from tests.fakes.updates import FakeUser, Updates
@@ -93,8 +93,8 @@ async def clone(db_url: str, templates: int, games: int) -> None:
 
     from sqlalchemy import insert, select
 
-    from bot.db_models import Game, GameLogEntry, GamePlayer
     from bot.storage import Storage
+    from bot.storage.models import Game, GameLogEntry, GamePlayer
 
     tables = (Game.__table__, GameLogEntry.__table__, GamePlayer.__table__)
     storage = Storage(db_url)
@@ -155,7 +155,7 @@ async def _fill_one(app, h: Harness, session: RecordingSession, n: int) -> None:
 
 
 def _button(h: Harness, chat_id: int, action: str, phase_seq: int) -> tuple[int, str]:
-    from bot.callbacks import Act
+    from bot.ui.callbacks import Act
 
     session = h.session
     for mid in reversed(session.chat_messages.get(chat_id, ())):
@@ -184,7 +184,7 @@ async def measure(db_url: str, session: RecordingSession, clock: FakeClock) -> d
     open_games = await _open_games(app)
     rec = await app.storage.get_game(max(open_games))
     before = len(session.calls.calls_to("answerCallbackQuery"))
-    from bot.callbacks import Act
+    from bot.ui.callbacks import Act
     data = Act(g=rec.id, s=1, a="end").pack()  # an old turn's button: answered "out of date"
     someone = FakeUser(800_000_000_001, "P0x1")
     await app.dp.feed_update(app.bot, updates.callback(someone, (rec.chat_id, 1), data))

@@ -200,7 +200,7 @@ async def integrity(reader, game_ids: list[int]) -> int:
 async def _log_rows(reader, game_id: int) -> list[tuple[int | None, dict]]:
     from sqlalchemy import select
 
-    from bot.db_models import GameLogEntry
+    from bot.storage.models import GameLogEntry
 
     async with reader.engine.connect() as connection:
         result = await connection.execute(

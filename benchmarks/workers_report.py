@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.engine import make_url
 
-from bot.telegram_limits import GLOBAL_RATE, GROUP_RATE
+from bot.telegram.limits import GLOBAL_RATE, GROUP_RATE
 
 from .figures import percentile
 from .workers_bench import HEALTH_CHECK, PLAYERS

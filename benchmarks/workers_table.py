@@ -15,6 +15,7 @@ import asyncio
 import time
 from typing import Any
 
+
 def plan_for(st) -> Any:
     """What the simulated table decides, whatever the deal: each day a speaker nominates the
     first living townsman who is not himself, the mafia shoots the last, the doctor heals the

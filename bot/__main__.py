@@ -12,8 +12,15 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import configure_logging, load_settings_or_exit
+
+if TYPE_CHECKING:  # imported where used: `python -m bot` answers queued presses before aiogram loads
+    from aiohttp import web
+
+    from .app import App
+    from .config import Settings
 
 logger = logging.getLogger("bot")
 STARTED = time.monotonic()  #: when the process began importing the bot (start-up is timed from here)
@@ -53,14 +60,14 @@ def ask_token_once(env_file: Path = Path(".env")) -> None:
     print(f"Saved to {env_file}.")
 
 
-def check_workers(settings) -> str | None:
+def check_workers(settings: Settings) -> str | None:
     """Why these settings cannot run as asked (``WEB_CONCURRENCY``, ``REDIS_URL``), or None."""
     if settings.web_concurrency > 1 and not settings.use_webhook:
-        return ("WEB_CONCURRENCY=%d: long polling runs one process (Telegram gives updates to one "
-                "poller); set WEBHOOK_URL and REDIS_URL for many workers" % settings.web_concurrency)
+        return (f"WEB_CONCURRENCY={settings.web_concurrency}: long polling runs one process "
+                "(Telegram gives updates to one poller); set WEBHOOK_URL and REDIS_URL for many workers")
     if settings.web_concurrency > 1 and not settings.redis_url:
-        return ("WEB_CONCURRENCY=%d needs REDIS_URL: the workers share their games' updates, "
-                "timers and Telegram's limits through Redis" % settings.web_concurrency)
+        return (f"WEB_CONCURRENCY={settings.web_concurrency} needs REDIS_URL: the workers share "
+                "their games' updates, timers and Telegram's limits through Redis")
     if settings.clustered and settings.database_url.startswith("sqlite"):
         return ("many workers (REDIS_URL with WEBHOOK_URL) need a database they can share: set "
                 "DATABASE_URL=postgresql+asyncpg://...")
@@ -75,7 +82,7 @@ async def run() -> None:
         logger.warning("REDIS_URL is not used in long-polling mode: this one process serves "
                        "every group (set WEBHOOK_URL for many workers)")
     if not settings.use_webhook:  # before the heavy imports: Telegram's answer window is ~15 s
-        from .prestart import answer_pending_presses
+        from .telegram.prestart import answer_pending_presses
 
         await asyncio.to_thread(answer_pending_presses, settings.telegram_api_url,
                                 settings.bot_token.get_secret_value())
@@ -90,7 +97,9 @@ async def run() -> None:
                     redis_url=settings.redis_url if settings.clustered else None,
                     redis_prefix=settings.redis_prefix, workers=settings.web_concurrency)
     from aiogram.exceptions import (
-        AiogramError, TelegramNetworkError, TelegramUnauthorizedError,
+        AiogramError,
+        TelegramNetworkError,
+        TelegramUnauthorizedError,
     )
 
     started = STARTED
@@ -98,19 +107,20 @@ async def run() -> None:
         await app.start(recover=False)  # games are recovered while polling (App.start)
     except TelegramUnauthorizedError:
         await app.stop()
-        raise SystemExit("mafia-bot: Telegram rejected BOT_TOKEN; check it with @BotFather")
+        raise SystemExit("mafia-bot: Telegram rejected BOT_TOKEN; check it with @BotFather") from None
     except TelegramNetworkError as exc:
         await app.stop()
         raise SystemExit(f"mafia-bot: cannot reach the Bot API at {settings.telegram_api_url}: "
-                         f"{exc.message}")
+                         f"{exc.message}") from exc
     except AiogramError as exc:
         await app.stop()
         raise SystemExit(f"mafia-bot: the Bot API at {settings.telegram_api_url} answered "
-                         f"{type(exc).__name__}: is it a Telegram Bot API server?")
+                         f"{type(exc).__name__}: is it a Telegram Bot API server?") from exc
     except Exception as exc:  # noqa: BLE001 - a bad DATABASE_URL and the like: one clear line
         await app.stop()
         raise SystemExit(f"mafia-bot: cannot start with DATABASE_URL={settings.safe_database_url}: "
-                         f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+                         ) from exc
     # many workers: each recovers the games of the shards it takes (bot/cluster/worker.py)
     background = asyncio.create_task(
         menu_only(app) if settings.clustered
@@ -141,7 +151,7 @@ async def run() -> None:
         await app.stop()
 
 
-async def recover_then_menu(app, started: float, database: str) -> None:
+async def recover_then_menu(app: App, started: float, database: str) -> None:
     """Recover the open games while the first updates are already being handled, then register
     the command menu (a nicety: it waits until the games are back)."""
     from .app import set_commands
@@ -156,7 +166,7 @@ async def recover_then_menu(app, started: float, database: str) -> None:
     await set_commands(app)
 
 
-async def menu_only(app) -> None:
+async def menu_only(app: App) -> None:
     """Many workers: the first one records the games that ended while their recording was
     pending and registers the command menu (each worker recovers its shards' games itself)."""
     from .app import set_commands
@@ -170,10 +180,13 @@ async def menu_only(app) -> None:
         await set_commands(app)
 
 
-async def run_webhook(app, settings, allowed) -> None:
-    from aiohttp import web
+async def run_webhook(app: App, settings: Settings, allowed: list[str]) -> None:
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+    from aiohttp import web
 
+    endpoint = settings.webhook_endpoint
+    if endpoint is None:  # the caller runs it in webhook mode only
+        raise ValueError("run_webhook needs WEBHOOK_URL")
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     web_app = web.Application()
     SimpleRequestHandler(dispatcher=app.dp, bot=app.bot, secret_token=secret).register(
@@ -188,7 +201,7 @@ async def run_webhook(app, settings, allowed) -> None:
     site = web.TCPSite(runner, settings.web_host, settings.web_port)
     await site.start()
     # listening first: Telegram posts the pending updates at once, and retries refused ones late
-    await app.bot.set_webhook(settings.webhook_endpoint, secret_token=secret,
+    await app.bot.set_webhook(endpoint, secret_token=secret,
                               allowed_updates=allowed)
     logger.info("webhook server on %s:%s", settings.web_host, settings.web_port)
     stop = asyncio.Event()
@@ -203,7 +216,7 @@ async def run_webhook(app, settings, allowed) -> None:
         await runner.cleanup()
 
 
-async def start_webapp_server(app, settings):
+async def start_webapp_server(app: App, settings: Settings) -> web.AppRunner:
     """Polling mode with ``WEBAPP_URL``: the web server that serves the Mini App alone, on
     ``WEB_HOST``:``WEB_PORT``. Returns its runner (``cleanup()`` stops it)."""
     from aiohttp import web
@@ -232,10 +245,8 @@ def main() -> None:
 
         configure_logging(settings)
         raise SystemExit(supervise(settings.web_concurrency))
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

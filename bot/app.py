@@ -7,9 +7,12 @@ manual deadline clock), so both run exactly the same stack.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -27,24 +30,24 @@ from aiogram.exceptions import (
 from aiogram.types import BotCommand, ErrorEvent
 from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 
-from .afk import AfkClock
-from .deadlines import Deadlines
-from .handlers import discipline, fallback, game, history as history_handlers, lobby, moderation
-from .handlers import private
-from .handlers import settings as settings_handlers
+from .handlers import discipline, fallback, game, lobby, moderation, private
+from .handlers import history as history_handlers
 from .handlers import onlookers as onlooker_handlers
+from .handlers import settings as settings_handlers
 from .handlers.common import watch_users
 from .handlers.flat import flatten
 from .history.service import HistoryService
-from .i18n import Translator
-from .onlookers import Onlookers
-from .presenter import Presenter
-from .sender import Sender
-from .service import GameService, utcnow
+from .presentation.presenter import Presenter
+from .services.afk import AfkClock
+from .services.deadlines import Deadlines
+from .services.game_service import GameService, utcnow
+from .services.onlookers import Onlookers
+from .services.update_context import tag_updates
 from .storage import Storage
-from .telegram_faults import LeftChats, describe
-from .telegram_limits import GLOBAL_RATE, Limiter
-from .update_context import tag_updates
+from .telegram.faults import LeftChats, describe
+from .telegram.limits import GLOBAL_RATE, Limiter
+from .telegram.sender import Sender
+from .ui.i18n import Translator
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +62,8 @@ def _pin_response_models() -> list:
     from aiogram import methods
     from aiogram.methods.base import Response
 
-    return [Response[m.__returning__] for m in vars(methods).values()
+    response: Any = Response  # parametrised at run time with each method's result type
+    return [response[m.__returning__] for m in vars(methods).values()
             if isinstance(m, type) and issubclass(m, methods.TelegramMethod)
             and m is not methods.TelegramMethod and hasattr(m, "__returning__")]
 
@@ -98,7 +102,7 @@ class App:
         self.deadlines.start()
         return await self.recover() if recover else 0
 
-    async def recover(self, chats=None) -> int:
+    async def recover(self, chats: Callable[[int], bool] | None = None) -> int:
         """Reload every lobby/running game and re-arm its timers, countdowns and AFK clocks;
         record games that ended while their recording was pending. Returns the games' count.
         ``chats``: only the games of the chats it accepts (``chats(chat_id) -> bool``; many
@@ -122,12 +126,12 @@ class App:
     async def stop(self, drain_seconds: float = 15.0) -> None:
         """Stop: the queued messages get ``drain_seconds`` to leave (a group at Telegram's 20 a
         minute may hold more than that; what is left is shown again by the next start, as after
-        a crash: bot/shown.py), then everything is stored and closed."""
-        self.service.visible.cancel()  # deadlines stay as stored (bot/visible_clock.py)
+        a crash: bot/telegram/shown.py), then everything is stored and closed."""
+        self.service.visible.cancel()  # deadlines stay as stored (bot/services/visible_clock.py)
         self.deadlines.shutdown()
         try:
             await asyncio.wait_for(self.sender.drain(), drain_seconds)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             logger.warning("stopping with messages still queued; the next start shows their "
                            "steps again")
         else:
@@ -137,7 +141,7 @@ class App:
         await self.sender.limiter.close()
         await self.storage.close()
         await self.bot.session.close()
-        gc.unfreeze()  # what tune_gc and the recovery (bot/recovery.py) froze may be collected again
+        gc.unfreeze()  # what tune_gc and the recovery (bot/services/recovery.py) froze may be collected again
 
 
 #: The collector's thresholds once the bot runs (Python's default: 700, 10, 10). A command
@@ -180,7 +184,7 @@ def build_dispatcher() -> Dispatcher:
     return dp
 
 
-#: Telegram failing us (after the retries of bot.telegram_faults): one warning line, no traceback
+#: Telegram failing us (after the retries of bot.telegram.faults): one warning line, no traceback
 TELEGRAM_FAULTS = (TelegramNetworkError, TelegramServerError, TelegramRetryAfter,
                    TelegramForbiddenError, ClientDecodeError)
 
@@ -198,20 +202,21 @@ async def on_error(event: ErrorEvent) -> bool:
 
 
 def build_app(*, token: str, database_url: str, api_url: str | None = None,
-              session: BaseSession | None = None, deadlines_cls=Deadlines, clock=utcnow,
+              session: BaseSession | None = None, deadlines_cls: type[Deadlines] = Deadlines,
+              clock: Callable[[], datetime] = utcnow,
               default_locale: str = "ru", lobby_timeout: int = 1800,
               sender_kwargs: dict | None = None, rules_url: str | None = None,
               webapp_url: str | None = None, webapp_name: str | None = None,
               redis_url: str | None = None, redis_prefix: str = "mafia:", workers: int = 1,
               limiter: Limiter | None = None) -> App:
     """The whole bot. ``session``: an aiogram session (default aiohttp, against ``api_url``);
-    ``limiter``: who paces the Bot API calls (:class:`bot.telegram_limits.Limiter`); without one,
+    ``limiter``: who paces the Bot API calls (:class:`bot.telegram.limits.Limiter`); without one,
     ``redis_url`` (``REDIS_URL``) makes the Telegram limits shared by the ``workers`` workers
     through Redis under ``redis_prefix`` (:func:`shared_limiter`), else they are kept in memory;
     ``rules_url``: base URL of the published ``docs/rules/`` pages that ``/rules`` links to;
     ``webapp_url``: the Mini App's public HTTPS base URL (None: no Mini App, no button names it;
     ``webapp_name``: its short name from BotFather's /newapp, for the group's link);
-    the :class:`bot.telegram_faults.FaultTolerance` middleware is installed on it by the Sender,
+    the :class:`bot.telegram.faults.FaultTolerance` middleware is installed on it by the Sender,
     so every Bot API call is retried the same way."""
     if session is None:
         from aiogram.client.telegram import TelegramAPIServer
@@ -281,10 +286,10 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
 
 def shared_limiter(redis_url: str, prefix: str, workers: int,
                    sender_kwargs: dict[str, Any]) -> Limiter:
-    """The Redis-backed limiter of many workers (:class:`bot.limits_shared.SharedLimiter`), with
+    """The Redis-backed limiter of many workers (:class:`bot.telegram.shared_limits.SharedLimiter`), with
     the rates the Sender would use: ``sender_kwargs``' ``group_rate``, ``private_rate``,
     ``global_rate``, ``group_burst``, else the Sender's defaults (Telegram's limits)."""
-    from .limits_shared import SharedLimiter
+    from .telegram.shared_limits import SharedLimiter
 
     defaults = Sender.__init__.__kwdefaults__ or {}
     rates = {key: sender_kwargs.pop(key, defaults.get(key))
@@ -310,10 +315,8 @@ async def _bot_removed(service: GameService, chat_id: int) -> None:
     game_id = await service.game_for_chat(chat_id)
     if game_id is None:
         return
-    try:
+    with contextlib.suppress(IllegalCommand, KeyError):  # ended meanwhile
         await service.execute(game_id, lambda g: game_of(g.state).cancel("bot_removed"))
-    except (IllegalCommand, KeyError):
-        pass  # ended meanwhile
 
 
 COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "host", "next",
@@ -323,7 +326,7 @@ COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "ho
 
 async def set_commands(app: App) -> None:
     """Register the command menu in both languages (descriptions are translated)."""
-    from .i18n import N_
+    from .ui.i18n import N_
 
     descriptions = {
         "newgame": N_("open a game lobby"), "startgame": N_("start the game"),

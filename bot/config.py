@@ -64,7 +64,8 @@ class Settings(BaseSettings):
     )
     webhook_path: str = Field("/webhook", description="Path of the webhook endpoint on the web server.")
     webhook_secret: SecretStr | None = Field(
-        None, description="Secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -)."
+        None,
+        description="Secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (1-256 of A-Z a-z 0-9 _ -).",
     )
     web_host: str = Field("0.0.0.0", description="Interface the web server (webhook, Mini App) listens on.")
     web_port: int = Field(
@@ -210,7 +211,8 @@ class Settings(BaseSettings):
 
     @property
     def webhook_endpoint(self) -> str | None:
-        """Full URL registered with ``setWebhook``: ``WEBHOOK_URL`` + ``WEBHOOK_PATH``; None in polling mode."""
+        """Full URL registered with ``setWebhook``: ``WEBHOOK_URL`` + ``WEBHOOK_PATH``; None in
+        polling mode."""
         if self.webhook_url is None:
             return None
         return self.webhook_url + self.webhook_path

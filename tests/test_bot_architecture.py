@@ -1,7 +1,8 @@
-"""The bot side's layout (design.md §10, issue 8): each game's presentation, views and button
+"""The bot side's layout (design.md §10, issues 8 and 23): the layers as packages, each importing
+only those below it (docs/architecture.md, "Layers"), each game's presentation, views and button
 codec in its own package under ``bot/games/``, the shared adapter reaching a game only through
-the registry, no import cycle.  The rules are import-linter contracts (``pyproject.toml``,
-ids ``bot-*``); these tests run them."""
+the registry, no import cycle, no module over 400 lines.  The import rules are import-linter
+contracts (``pyproject.toml``, ids ``bot-*``); these tests run them."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOT_CONTRACTS = ("bot-games-independent", "bot-mafia-shared", "bot-shared-via-registry",
-                 "bot-acyclic")
+                 "bot-layers", "bot-acyclic")
+#: the longest a module of bot/ or engine/ may be (split it before: docs/architecture.md)
+MAX_LINES = 400
 
 
 def _contracts() -> dict[str, dict]:
@@ -53,7 +56,14 @@ def test_shared_contract_lists_every_shared_bot_module():
     ("bot/games/online/__init__.py", "from ..forum import codec as _forum_codec\n",
      "bot-games-independent"),
     ("bot/games/mafia/views.py", "from ..club import views as _club_views\n", "bot-mafia-shared"),
-    ("bot/keyboards.py", "from . import presenter as _presenter\n", "bot-acyclic"),
+    ("bot/ui/keyboards.py", "from ..presentation import presenter as _presenter\n", "bot-acyclic"),
+    ("bot/ui/names.py", "from . import keyboards as _keyboards\n", "bot-acyclic"),
+    # the layers: a lower layer reaching up, and two independent siblings meeting
+    ("bot/telegram/sender.py", "from ..ui import texts as _texts\n", "bot-layers"),
+    ("bot/storage/store.py", "from ..services import game_service as _gs\n", "bot-layers"),
+    ("bot/ui/texts.py", "from .. import games as _games\n", "bot-layers"),
+    ("bot/services/said.py", "from ..presentation import views as _views\n", "bot-layers"),
+    ("bot/handlers/common.py", "from ..webapp import server as _server\n", "bot-layers"),
 ])
 def test_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract):
     """The contracts do catch what they forbid: the same check on a copy with one bad import."""
@@ -75,3 +85,26 @@ def test_every_preset_has_its_bot_package():
         assert game.name == name
         assert game.presenter.__module__.startswith("bot.games.")
         assert type(game.codec).__module__.startswith("bot.games.")
+
+
+def _long_modules(root: pathlib.Path) -> dict[str, int]:
+    """The modules of ``root/bot`` and ``root/engine`` over :data:`MAX_LINES` lines: path -> lines."""
+    return {p.relative_to(root).as_posix(): n
+            for top in ("bot", "engine") for p in sorted((root / top).rglob("*.py"))
+            if "__pycache__" not in p.parts
+            and (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+
+
+def test_every_bot_and_engine_module_is_at_most_400_lines():
+    """No module of ``bot/`` or ``engine/`` passes :data:`MAX_LINES` lines (split it before)."""
+    long = _long_modules(ROOT)
+    assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_the_line_limit_catches_a_long_module(tmp_path):
+    """The check above can fail: a module one line too long is named, one at the limit is not."""
+    (tmp_path / "bot" / "ui").mkdir(parents=True)
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "bot" / "ui" / "long.py").write_text("x = 1\n" * (MAX_LINES + 1), encoding="utf-8")
+    (tmp_path / "engine" / "fits.py").write_text("x = 1\n" * MAX_LINES, encoding="utf-8")
+    assert _long_modules(tmp_path) == {"bot/ui/long.py": MAX_LINES + 1}

@@ -1,7 +1,7 @@
 """Catalogue completeness and consistency (locales/ru, locales/en) and the maintainer CLI.
 
 Extraction here uses Babel's API directly with the project's keywords, independently of
-bot/i18n_tools.py, so a bug in the tool cannot hide an untranslated message.
+bot/ui/i18n_tools.py, so a bug in the tool cannot hide an untranslated message.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
-from bot import i18n_tools
-from bot.i18n import DOMAIN, SUPPORTED_LOCALES, Translator
+from bot.ui import i18n_tools
+from bot.ui.i18n import DOMAIN, SUPPORTED_LOCALES, Translator
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_DIR = ROOT / "bot"
@@ -100,7 +100,7 @@ def test_extraction_finds_the_marked_messages():
 
 def test_every_marked_message_is_translated_in_both_catalogues():
     problems = untranslated(BOT_DIR, LOCALES)
-    assert not problems, ("untranslated messages; run `python -m bot.i18n_tools update` and fill "
+    assert not problems, ("untranslated messages; run `python -m bot.ui.i18n_tools update` and fill "
                           "locales/*/LC_MESSAGES/messages.po:\n" + "\n".join(problems))
 
 
@@ -116,7 +116,7 @@ def test_a_new_untranslated_message_is_caught(tmp_path):
 def test_template_is_up_to_date():
     with (LOCALES / f"{DOMAIN}.pot").open("rb") as f:
         pot = {m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(f) if m.id}
-    assert pot == set(extract(BOT_DIR)), "run `python -m bot.i18n_tools update`"
+    assert pot == set(extract(BOT_DIR)), "run `python -m bot.ui.i18n_tools update`"
 
 
 def test_headers():

@@ -1,4 +1,4 @@
-"""bot.limits_shared.SharedLimiter: Telegram's limits held by all workers together (issue 12).
+"""bot.telegram.shared_limits.SharedLimiter: Telegram's limits held by all workers together (issue 12).
 
 Two Senders, each with its own recording session and its own SharedLimiter on one Redis prefix,
 stand for two workers. Real Redis (``TEST_REDIS_URL``); each test has its own key prefix. Rates
@@ -16,9 +16,9 @@ import uuid
 import pytest
 from limits.errors import StorageError
 
-from bot.limits_shared import SharedLimiter, group_pace
-from bot.sender import Sender
-from bot.telegram_limits import LocalLimiter, divided
+from bot.telegram.limits import LocalLimiter, divided
+from bot.telegram.sender import Sender
+from bot.telegram.shared_limits import SharedLimiter, group_pace
 from tests.fakes import RecordingSession, make_bot
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL")
@@ -133,7 +133,7 @@ async def test_a_429_without_a_chat_holds_the_whole_bot(workers) -> None:
 async def test_redis_down_falls_back_to_local_limits_and_says_so_once(workers, caplog) -> None:
     sender, session = workers(CLOSED_PORT, workers=3, probe_every=0.0)
 
-    with caplog.at_level(logging.INFO, logger="bot.limits_shared"):
+    with caplog.at_level(logging.INFO, logger="bot.telegram.shared_limits"):
         futures = [sender.send(GROUP, f"m{i}", merge=False) for i in range(3)]
         futures += [sender.send(ALICE, "dm"), sender.answer("press")]
         assert all(await asyncio.gather(*futures))
@@ -150,7 +150,7 @@ async def test_outage_reminders_are_rate_limited(caplog) -> None:
     limiter = SharedLimiter(CLOSED_PORT, probe_every=60.0, remind_every=0.5,
                             global_rate=(1000, 1))  # the fallback's bucket does not hold them up
     try:
-        with caplog.at_level(logging.ERROR, logger="bot.limits_shared"):
+        with caplog.at_level(logging.ERROR, logger="bot.telegram.shared_limits"):
             for _ in range(20):
                 await limiter.acquire_global()  # 20 calls in far less than 0.5 s
             assert len(caplog.records) == 1
@@ -172,7 +172,7 @@ async def test_redis_back_is_used_again(workers, caplog, monkeypatch) -> None:
         raise StorageError(ConnectionError("Redis went away"))
 
     monkeypatch.setattr(limiter._windows, "hit", refused)
-    with caplog.at_level(logging.WARNING, logger="bot.limits_shared"):
+    with caplog.at_level(logging.WARNING, logger="bot.telegram.shared_limits"):
         assert await sender.send(ALICE, "during the outage")
         assert limiter.down_since is not None
         monkeypatch.setattr(limiter._windows, "hit", real_hit)
@@ -277,7 +277,8 @@ async def flood_left(limiter: SharedLimiter, chat_id: int | None) -> bool:
 async def test_a_whole_game_through_build_app_with_redis(tmp_path) -> None:
     """``build_app(redis_url=...)`` paces the whole bot through Redis (fast rates for the test)."""
     from tests.bot.driver import join_all, play_to_end
-    from tests.bot.harness import FAST_RATES, GROUP as GAME_GROUP, make_harness
+    from tests.bot.harness import FAST_RATES, make_harness
+    from tests.bot.harness import GROUP as GAME_GROUP
 
     prefix = f"test:{uuid.uuid4().hex}:"
     rates = {key: value for key, value in FAST_RATES.items() if key.endswith("_rate")}
@@ -306,7 +307,7 @@ async def test_a_whole_game_through_build_app_with_redis(tmp_path) -> None:
 def test_the_fallback_share_follows_the_live_workers() -> None:
     """Workers started one by one each learn how many are live from the heartbeats: without
     Redis, each keeps to its share of the bot's 30 calls per second."""
-    from bot.limits_shared import SharedLimiter
+    from bot.telegram.shared_limits import SharedLimiter
 
     limiter = SharedLimiter("redis://127.0.0.1:1/0", workers=1)
     assert limiter.fallback.global_rate == (30, 1.0)

@@ -16,9 +16,9 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.db_models import Base
 from bot.migrations import alembic_config, run_migrations
 from bot.storage import ActiveGameExists
+from bot.storage.models import Base
 from tests.fixtures_db import Database
 
 

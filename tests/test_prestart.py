@@ -1,9 +1,9 @@
-"""bot.prestart: the presses queued while the bot was down are answered before the heavy
+"""bot.telegram.prestart: the presses queued while the bot was down are answered before the heavy
 start-up (issue 10, item 5), and nothing is confirmed, so the dispatcher still handles them."""
 
 from __future__ import annotations
 
-from bot.prestart import answer_pending_presses
+from bot.telegram.prestart import answer_pending_presses
 
 TOKEN = "123456:SECRET-TOKEN"
 
@@ -34,7 +34,7 @@ def test_every_queued_press_is_answered_and_no_update_is_confirmed() -> None:
 
 
 def test_an_unreadable_bot_api_is_logged_once_without_the_token(caplog) -> None:
-    caplog.set_level("INFO", logger="bot.prestart")
+    caplog.set_level("INFO", logger="bot.telegram.prestart")
     telegram = FakeTelegram([], fail={"getUpdates"})
     assert answer_pending_presses("http://api.local", TOKEN, post=telegram) == 0
     assert TOKEN not in caplog.text and "<token>" in caplog.text

@@ -1,4 +1,4 @@
-"""bot.sender.Sender: order, coalescing, merging, rate limits, per-recipient error handling."""
+"""bot.telegram.sender.Sender: order, coalescing, merging, rate limits, per-recipient error handling."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from aiogram.types import (
     Message,
 )
 
-from bot.sender import (
+from bot.telegram.results import parsed
+from bot.telegram.sender import (
     GLOBAL_RATE,
     GROUP_RATE,
     MESSAGE_LIMIT,
@@ -28,7 +29,6 @@ from bot.sender import (
     utf16_len,
     window_limiter,
 )
-from bot.telegram_results import parsed
 from tests.fakes import (
     CHAT_NOT_FOUND,
     NOT_MODIFIED,
@@ -310,7 +310,7 @@ async def test_failing_on_forbidden_callback_is_contained(session, make_sender, 
 
     sender = make_sender(on_forbidden=on_forbidden)
     session.fail("sendMessage", chat_id=BOB, error_code=403)
-    with caplog.at_level(logging.ERROR, logger="bot.sender"):
+    with caplog.at_level(logging.ERROR, logger="bot.telegram.sender"):
         assert await sender.send(BOB, "x") is None
         await sender.drain()
     assert "storage is down" in caplog.text
@@ -324,7 +324,7 @@ async def test_ignored_errors_and_dropped_bad_requests(session, make_sender, cap
     session.fail("answerCallbackQuery", description=QUERY_TOO_OLD)
     session.fail("sendMessage", chat_id=OTHER_GROUP, description=f"Bad Request: odd {TEST_TOKEN}")
 
-    with caplog.at_level(logging.INFO, logger="bot.sender"):
+    with caplog.at_level(logging.INFO, logger="bot.telegram.sender"):
         assert await sender.edit(GROUP, table.message_id, "table 2") is None
         assert await sender.answer("17", "too late") is None
         assert caplog.text == ""  # ignored silently
@@ -477,7 +477,7 @@ async def test_documents_other_calls_and_bad_arguments(session, make_sender, cap
     assert await restricted is True and await commands is True
     assert sender.stats.max_calls_in_window(GROUP, 60.0) == 2  # the restriction used GROUP's lane
 
-    with caplog.at_level(logging.ERROR, logger="bot.sender"):
+    with caplog.at_level(logging.ERROR, logger="bot.telegram.sender"):
         assert await sender.edit(GROUP, "not a message id", "x") is None  # type: ignore[arg-type]
     assert "cannot build edit" in caplog.text
     assert isinstance(parsed(await sender.send(GROUP, "the lane goes on")), Message)

@@ -1,4 +1,4 @@
-"""bot/telegram_results.py: the Sender's messages are parsed only when read, errors unchanged."""
+"""bot/telegram/results.py: the Sender's messages are parsed only when read, errors unchanged."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from aiogram.methods import Response
 from aiogram.methods import SendMessage as AiogramSendMessage
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.telegram_results import (
+from bot.telegram.results import (
     EditMessageReplyMarkup,
     EditMessageText,
     LazyMessage,
@@ -75,7 +75,7 @@ async def test_errors_are_aiogram_s_own(session) -> None:
         await bot(SendMessage(chat_id=GROUP, text="x"))
     assert flood.value.retry_after == 3
     session.fail("sendMessage", error_code=502, body="<html>502 Bad Gateway</html>")
-    with pytest.raises(ClientDecodeError):  # bot/telegram_faults.py makes it a server error
+    with pytest.raises(ClientDecodeError):  # bot/telegram/faults.py makes it a server error
         await bot(SendMessage(chat_id=GROUP, text="x"))
     session.fail("sendMessage", error_code=500)
     with pytest.raises(TelegramServerError):

@@ -37,7 +37,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from ..service import LiveGame, NotOwner
+from ..services.game_service import LiveGame, NotOwner
 from .inbox import STREAM_MAXLEN, stream_key
 from .routing import shard_of
 

@@ -15,7 +15,7 @@ game it concerns:
   1. a game id in the update: the deep link ``/start <kind>_<game>`` (``join``, ``host``:
      ``bot/handlers/lobby.py``; ``spectate``: ``bot/handlers/onlookers.py``; ``knew``,
      ``export``: ``bot/handlers/history.py``), or a button's callback data naming a game
-     (``Act`` and ``LobbyAct`` ``g``, ``Hist`` ``g`` when not 0: ``bot/callbacks.py``);
+     (``Act`` and ``LobbyAct`` ``g``, ``Hist`` ``g`` when not 0: ``bot/ui/callbacks.py``);
   2. ``/unspectate``: the game the user watches as an onlooker first;
   3. the user's lobby or running game as a player or host (``Storage.active_chat_for_user``)
      -- but a plain text of a user whose game is still a lobby goes to the *running* game he
@@ -41,7 +41,7 @@ __all__ = ["route_chat", "shard_of", "GAME_LINKS"]
 
 #: ``/start <kind>_<game id>`` payloads that name a game (every ``deep_link(...)`` of bot/).
 GAME_LINKS = ("join", "host", "spectate", "knew", "export")
-#: Callback data prefixes (``bot/callbacks.py``) -> the position of the game id among the
+#: Callback data prefixes (``bot/ui/callbacks.py``) -> the position of the game id among the
 #: ``:``-separated fields after the prefix (``Act``: a:<g>:<s>:<a>:<t>; ``LobbyAct``: l:<g>:<a>:<v>;
 #: ``Hist``: h:<a>:<g>:<p>:<b>).
 GAME_CALLBACKS = {"a": 0, "l": 0, "h": 1}

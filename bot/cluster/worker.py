@@ -36,9 +36,9 @@ from typing import Any
 
 from redis.exceptions import RedisError, ResponseError
 
-from ..service import NotOwner
+from ..services.game_service import NotOwner
+from ..services.update_context import CURRENT_UPDATE, UpdateTag
 from ..storage.failures import database_failure
-from ..update_context import CURRENT_UPDATE, UpdateTag
 from .inbox import Inbox, stream_key
 from .leases import Leases
 from .routing import shard_of

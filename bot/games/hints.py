@@ -2,7 +2,7 @@
 
 ``Gettext``: a ``gettext`` bound to one locale (``Translator.get``); ``NGettext``: its plural
 form (``Translator.nget``: singular, plural, count).  :class:`Live` is the live game
-(``bot.service.LiveGame``) and :class:`Out` the shared presenter (``bot.presenter.Presenter``)
+(``bot.services.game_service.LiveGame``) and :class:`Out` the shared presenter (``bot.presentation.presenter.Presenter``)
 as the games use them: protocols, since both of those modules import the games' registry (an
 import of them from here would close a cycle, which the import contracts forbid)."""
 
@@ -18,8 +18,8 @@ from aiogram.types import InlineKeyboardMarkup
 from engine import GameState
 
 if TYPE_CHECKING:
-    from ..i18n import Translator
-    from ..sender import Sender
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
 
 Gettext = Callable[[str], str]
 NGettext = Callable[[str, str, int], str]
@@ -49,7 +49,7 @@ class Out(Protocol):
     """The shared presenter: the Sender, the translator, the chats' titles (for DMs), the
     service's clock, the callbacks ``on_ui_change(game)`` (a message id became known) and
     ``on_group_text(game, text)`` (the onlookers' copy of a plain group text), the Mini App's
-    URL (None: off), and the standing messages' refs and sends (``bot/presenter.py``)."""
+    URL (None: off), and the standing messages' refs and sends (``bot/presentation/presenter.py``)."""
 
     sender: Sender
     tr: Translator

@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton
 
 from engine import GameState
 
-from ..callbacks import Act
+from ..ui.callbacks import Act
 from .hints import Gettext
 
 if TYPE_CHECKING:
@@ -47,14 +47,14 @@ class BotGame:
     """A game's bot side.
 
     ``name``: the engine rule set's name; ``presenter``: its presenter class, built once with
-    the shared :class:`bot.presenter.Presenter` (``presenter(out)``) and called with every
+    the shared :class:`bot.presentation.presenter.Presenter` (``presenter(out)``) and called with every
     engine step; ``codec``: its button codec (code -> engine command, phase-bound codes,
     confirmations; see ``bot/games/mafia/codec.py``); ``toggled_roles(st, name)``: the lobby's
     optional roles after a toggle (``LobbyAct(a="role")``), for games that have them;
     ``deal(st, user_id, rng)``: the game's start command for the lobby ``st``, its chance drawn
     from ``rng`` (the game's seeded ``random.Random``; the engine draws none);
     ``chat_policy(st, user_id, phase)``: whether a seated, living player may write in the group
-    now (``phase``: ``st.phase``'s value; asked by ``bot.discipline.may_write`` in a running,
+    now (``phase``: ``st.phase``'s value; asked by ``bot.services.discipline.may_write`` in a running,
     unpaused game) -- None: the honour system, the bot never deletes a message;
     ``has_host``: whether a non-playing host may run the game (``/host``);
     ``timing_limits``: the game's own timings a chat may set with ``/settings <key> <seconds>``
@@ -66,7 +66,7 @@ class BotGame:
     shows the interface) -- None: the mafia presets' shared one (``bot/history``);
     ``webapp``: the game's view for the Mini App (``bot/webapp/``, docs/miniapp.md): an object
     with ``table(_, st, viewer, events, g)`` and ``buttons(_, st, viewer, g)`` (``g``: the live
-    game, for the viewer's drafts, ``bot/drafts.py``) -- None: the game has no live table page
+    game, for the viewer's drafts, ``bot/ui/drafts.py``) -- None: the game has no live table page
     yet."""
 
     name: str
@@ -95,7 +95,7 @@ class BotGame:
 class Press:
     """One press of an in-game button, as the shared handler hands it to the game's codec.
 
-    ``g``: the live game (``bot.service``), ``st``: its state, ``service``: the GameService,
+    ``g``: the live game (``bot.services.game_service``), ``st``: its state, ``service``: the GameService,
     ``presenter``: the game's presenter (``bot/games/<name>/presenter.py``), ``_``: gettext in
     the game's language."""
 

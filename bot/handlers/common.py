@@ -10,9 +10,9 @@ from aiogram.types import Message, User
 
 from engine import GameState, IllegalCommand
 
-from ..i18n import Translator
-from ..replies import answering, reply_kwargs
-from ..texts import ERRORS
+from ..ui.i18n import Translator
+from ..ui.replies import answering, reply_kwargs
+from ..ui.texts import ERRORS
 
 logger = logging.getLogger(__name__)
 ADMIN_STATUSES = ("creator", "administrator")
@@ -25,7 +25,7 @@ def refusal(tr: Translator, locale: str | None, error: IllegalCommand) -> str:
 
 def display_name(user: User) -> str:
     """The user's name as Telegram gives it now (raw: neither escaped nor isolated; an invisible
-    one stays invisible here and gets its fallback where it is shown, bot/names.py)."""
+    one stays invisible here and gets its fallback where it is shown, bot/ui/names.py)."""
     name = user.full_name.strip() or (user.username or str(user.id))
     return name[:64]
 

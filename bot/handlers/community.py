@@ -1,7 +1,7 @@
 """Community commands: /stats and /top (group), /me (group: this group; private: every group),
 /nextgame (group: a private message when the next lobby opens here; ``/nextgame off`` cancels);
 and the bot's own membership of a group (``my_chat_member``): removed or left, the group is marked
-in :class:`bot.telegram_faults.LeftChats` at once (its queued messages are dropped, nothing more is
+in :class:`bot.telegram.faults.LeftChats` at once (its queued messages are dropped, nothing more is
 sent there, its open game is cancelled and the players are told privately); added back, the mark
 is cleared. The update then goes on to the other routers (rights cache, greeting).
 """

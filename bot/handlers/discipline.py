@@ -2,7 +2,7 @@
 message (ONLINE-42).
 
 * A plain group message (not a command) from someone who may not write now
-  (:func:`bot.discipline.may_write`) is deleted when the bot is an admin with the right to delete
+  (:func:`bot.services.discipline.may_write`) is deleted when the bot is an admin with the right to delete
   messages; otherwise the bot says once per game that it cannot enforce the chat rules and the
   host should foul. It never touches messages of bots, group admins or anonymous admins.
   The bot's rights are read once per game (``getChatMember`` on itself) and kept in
@@ -27,10 +27,10 @@ from aiogram.types import ChatMemberUpdated, Message
 
 from engine import game_of
 
-from .. import said
-from ..discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, last_word_speaker, may_write
-from ..onlookers import running
-from ..texts import label
+from ..services import said
+from ..services.discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, last_word_speaker, may_write
+from ..services.onlookers import running
+from ..ui.texts import label
 from .common import ADMIN_STATUSES, say
 
 logger = logging.getLogger(__name__)

@@ -10,11 +10,11 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from engine import HostNext, IllegalCommand, MarkActive, MarkInactive, TakeOver, game_of
 
-from ..callbacks import Act, Pressed
 from ..games import CONFIRM, bot_game
 from ..games.spec import BotGame, Press
-from ..replies import answering
-from .common import reply, chat_locale, is_chat_admin, refusal
+from ..ui.callbacks import Act, Pressed
+from ..ui.replies import answering
+from .common import chat_locale, is_chat_admin, refusal, reply
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 __all__ = ["CONFIRM", "router"]  # CONFIRM: every game's confirmations (tests/e2e read it)

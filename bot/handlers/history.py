@@ -16,12 +16,13 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
-from ..callbacks import Hist, Pressed
 from ..history import keyboards as kb
 from ..history import render
 from ..history.export import FORMAT, VERSION
 from ..history.service import HistoryService, Loaded, export_filename
-from . import community, history_boards as boards
+from ..ui.callbacks import Hist, Pressed
+from . import community
+from . import history_boards as boards
 from .common import is_chat_admin, say
 
 PAGE_SIZE = 10  # games per page of the list

@@ -11,12 +11,12 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from engine import BecomeHost, ChangeSettings, IllegalCommand, find_game, game_of
 
-from ..callbacks import LobbyAct, Pressed
 from ..games import bot_game
-from ..replies import answering
 from ..storage import ActiveGameExists, UserInAnotherGame
+from ..ui.callbacks import LobbyAct, Pressed
+from ..ui.replies import answering
+from .common import chat_locale, display_name, is_group_member, may_manage, refusal, reply, say
 from .community import group_only
-from .common import reply, say, chat_locale, display_name, is_group_member, may_manage, refusal
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 #: Presets the Telegram layer can run (the engine may know more, e.g. forum, still without screens).
@@ -238,7 +238,7 @@ async def lobby_press(service, bot: Bot, tr, g, uid: int, chat_id: int, act: str
         elif act == "cancel":
             await service.execute(g.id, lambda live: game_of(live.state).cancel("cancelled", by=uid))
         elif act == "role" and g.state.ruleset == "forum":  # FORUM-03: toggle an optional role
-            from ..views import toggled_roles
+            from ..presentation.views import toggled_roles
             options = {**(g.state.settings.get("options") or {}),
                        "roles": toggled_roles(g.state, value)}
             await service.execute(g.id, ChangeSettings(user_id=uid, settings={"options": options}))

@@ -16,11 +16,16 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from engine import (
-    CancelFoul, Disqualify, IllegalCommand, IssueFoul, UndoNomination, find_ruleset,
+    CancelFoul,
+    Disqualify,
+    IllegalCommand,
+    IssueFoul,
+    UndoNomination,
+    find_ruleset,
 )
 
-from .. import views
-from ..replies import answering
+from ..presentation import views
+from ..ui.replies import answering
 from .common import is_chat_admin, no_seat_text, refusal, reply, seat_user
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})

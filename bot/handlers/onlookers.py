@@ -20,10 +20,10 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from engine import GameState
 
-from .. import views
-from ..callbacks import Act, Pressed
-from ..onlookers import gets_copies, onlookers_of, running, seated
-from ..names import isolate
+from ..presentation import views
+from ..services.onlookers import gets_copies, onlookers_of, running, seated
+from ..ui.callbacks import Act, Pressed
+from ..ui.names import isolate
 from .common import chat_locale, display_name, say
 from .discipline import game_in_chat
 

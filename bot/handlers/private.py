@@ -4,21 +4,27 @@ membership updates (kicked bot, players leaving, supergroup migration)."""
 from __future__ import annotations
 
 import logging
-from html import escape
 import re
+from html import escape
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import ChatMemberUpdated, Message
 
 from engine import (
-    find_game, find_ruleset, game_of, IllegalCommand, MarkInactive, Phase, RelayMessage,
+    IllegalCommand,
+    MarkInactive,
+    Phase,
+    RelayMessage,
+    find_game,
+    find_ruleset,
+    game_of,
 )
 
-from .. import said
-from ..onlookers import running, seated
-from ..rules_text import rules_text
-from ..said import said_text
+from ..services import said
+from ..services.onlookers import running, seated
+from ..services.said import said_text
+from ..ui.rules_text import rules_text
 from .common import no_seat_text, reply, say, seat_user
 
 logger = logging.getLogger(__name__)
@@ -71,7 +77,7 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
 async def rules_cmd(message: Message, command: CommandObject, service, storage, tr,
                     sender, rules_url: str | None = None) -> None:
     """``/rules``: the summary of the chat's running or lobby preset (party when none), or of
-    the preset named: ``/rules club`` (bot/rules_text.py)."""
+    the preset named: ``/rules club`` (bot/ui/rules_text.py)."""
     locale, preset = None, "party"
     if message.chat.type != "private":
         locale = (await storage.get_chat_settings(message.chat.id)).locale
@@ -164,7 +170,7 @@ async def member_left(message: Message, service, onlookers) -> None:
 
 async def said_cmd(message: Message, command: CommandObject, service, tr, sender) -> None:
     """ONLINE-41: ``/said 4`` (or ``/said №4``) in the private chat: the messages of seat 4 in
-    the asker's running game that the bot saw (bot/said.py), with their times."""
+    the asker's running game that the bot saw (bot/services/said.py), with their times."""
     uid = message.from_user.id if message.from_user else 0
     if message.chat.type != "private":
         _ = tr.get((await service.storage.get_chat_settings(message.chat.id)).locale)

@@ -19,11 +19,10 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 from engine import BadSetup, ChangeSettings, IllegalCommand, Phase, find_ruleset
 from engine.mafia.rules import TIMING_LIMITS
 
-from ..callbacks import Cfg, Pressed
 from ..games import GAMES
-from ..i18n import SUPPORTED_LOCALES
-from ..views import tempo_name, timings_text
-from ..i18n import N_
+from ..presentation.views import tempo_name, timings_text
+from ..ui.callbacks import Cfg, Pressed
+from ..ui.i18n import N_, SUPPORTED_LOCALES
 from .common import may_manage, refusal, reply
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ..callbacks import Hist
+from ..ui.callbacks import Hist
 
 Gettext = Callable[[str], str]
 GAMES_PER_ROW = 5

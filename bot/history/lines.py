@@ -1,7 +1,7 @@
 """One fact, one line: how each fact of a replay or protocol reads (HTML, localized), plus the
 small pieces every history page uses (player labels, role/team/preset names, dates, lengths).
 
-``_`` is a gettext function (:meth:`bot.i18n.Translator.get`); every name is HTML-escaped here.
+``_`` is a gettext function (:meth:`bot.ui.i18n.Translator.get`); every name is HTML-escaped here.
 """
 
 from __future__ import annotations
@@ -14,10 +14,15 @@ from babel.dates import format_datetime
 
 from engine import Role, Team
 
-from ..names import isolate
-from ..i18n import N_
-from ..texts import (
-    ELIMINATION_CAUSES, INACTIVE_REASONS, NO_ELIMINATION, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES,
+from ..ui.i18n import N_
+from ..ui.names import isolate
+from ..ui.texts import (
+    ELIMINATION_CAUSES,
+    INACTIVE_REASONS,
+    NO_ELIMINATION,
+    ROLE_ICONS,
+    ROLE_NAMES,
+    TEAM_NAMES,
 )
 from . import protocol as P
 

@@ -34,11 +34,26 @@ from engine import Role
 
 from .facts import *  # noqa: F403 - re-exported: callers use ``protocol.Vote`` etc.
 from .facts import (
-    BestMove, Cancelled, Eliminated, Entry, Foul, PauseFact, Presence, Relay, Replay, Result,
-    RoleFact, Turn,
+    BestMove,
+    Cancelled,
+    Eliminated,
+    Entry,
+    Foul,
+    PauseFact,
+    Presence,
+    Relay,
+    Replay,
+    Result,
+    RoleFact,
+    Turn,
 )
 from .replay import (  # noqa: F401 - re-exported
-    CHAPTER_OF_PHASE, TURN_PHASES, all_events, build_replay, entries_from, participants,
+    CHAPTER_OF_PHASE,
+    TURN_PHASES,
+    all_events,
+    build_replay,
+    entries_from,
+    participants,
     visible_events,
 )
 

@@ -3,7 +3,7 @@
 Every page is at most :data:`PAGE_LIMIT` UTF-16 code units of HTML, so it fits one Telegram
 message (4096) with room for the header the handler adds.  Pages are cut at line breaks (a line
 longer than a page only between entities and tags), so no HTML tag is ever split.  ``_`` is a
-gettext function, ``ngettext`` its plural twin (:meth:`bot.i18n.Translator.get` / ``nget``).
+gettext function, ``ngettext`` its plural twin (:meth:`bot.ui.i18n.Translator.get` / ``nget``).
 How single facts read is in :mod:`.lines`; keyboards are in :mod:`.keyboards`.
 """
 
@@ -12,12 +12,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from ..telegram_limits import MESSAGE_LIMIT, utf16_len
+from ..telegram.limits import MESSAGE_LIMIT, utf16_len
 from . import games
 from . import protocol as P
 from .lines import (  # noqa: F401 - re-exported for the handlers and /stats texts
-    Gettext, Labels, duration_text, fact_lines, game_summary_line, preset_text, result_lines,
-    role_text, team_text, when, winner_text,
+    Gettext,
+    Labels,
+    duration_text,
+    fact_lines,
+    game_summary_line,
+    preset_text,
+    result_lines,
+    role_text,
+    team_text,
+    when,
+    winner_text,
 )
 
 #: Body budget of one page; the handler's header line(s) and the page counter fit in the rest.

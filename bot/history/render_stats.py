@@ -7,8 +7,8 @@ from html import escape
 
 from babel.numbers import format_decimal
 
-from ..names import isolate
 from ..storage.history import ChatOverview, RoleTotals
+from ..ui.names import isolate
 from . import games
 from .render import duration_text, preset_text, team_text
 from .stats import MIN_GAMES_FOR_TOP, Standing, percent

@@ -14,8 +14,8 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from bot.db_models import Base
 from bot.storage.engine import BEGIN_IMMEDIATE
+from bot.storage.models import Base
 
 config = context.config
 target_metadata = Base.metadata

@@ -21,7 +21,6 @@ from bot.storage.group_commit import PlayerOp
 from bot.storage.history import HistoryStorage
 from bot.storage.log import LogStorage
 from bot.storage.people import PeopleStorage
-from bot.storage.stats import StatsStorage
 from bot.storage.records import (
     KEEP,
     ActiveGameExists,
@@ -34,6 +33,7 @@ from bot.storage.records import (
     StorageError,
     UserInAnotherGame,
 )
+from bot.storage.stats import StatsStorage
 from bot.storage.store import Storage as _CoreStorage
 
 

@@ -69,10 +69,12 @@ def _install_sqlite_hooks(engine: AsyncEngine) -> None:
 def upsert(engine: AsyncEngine, table: Table) -> Any:
     """``INSERT`` supporting ``on_conflict_do_update`` for the engine's dialect (SQLite, PostgreSQL)."""
     if engine.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
-    return dialect_insert(table)
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql.insert(table)
+    from sqlalchemy.dialects import sqlite
+
+    return sqlite.insert(table)
 
 
 _STATEMENTS: dict[tuple[str, str], Any] = {}
@@ -90,7 +92,8 @@ def statement(engine: AsyncEngine, name: str, build: Callable[[AsyncEngine], Any
     return built
 
 
-_MIGRATION_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+_MIGRATION_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary())
 
 
 def migration_lock() -> asyncio.Lock:

@@ -15,16 +15,24 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, exists, func, insert, select, update
+from sqlalchemy import Select, bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.db_models import (
-    Game, GameDeletion, GameLogEntry, GameSummaryRow, NextGameSubscription, PlayerResultRow,
-    RatingRow, RoleStatRow, utcnow,
-)
 from bot.storage.engine import statement, upsert
+from bot.storage.models import (
+    Game,
+    GameDeletion,
+    GameLogEntry,
+    GameSummaryRow,
+    NextGameSubscription,
+    PlayerResultRow,
+    RatingRow,
+    RoleStatRow,
+    utcnow,
+)
 from bot.storage.stats import ChatOverview, RatingTrack, RoleTotals
+from bot.storage.store import Storage as CoreStorage
 
 __all__ = ["ChatOverview", "HistoryRecord", "HistoryStorage", "RateFn", "RatingTrack", "RoleTotals"]
 
@@ -85,7 +93,7 @@ class HistoryRecord:
     finished_at: datetime
 
 
-class HistoryStorage:
+class HistoryStorage(CoreStorage):
     """Mixed into :class:`bot.storage.Storage`; uses its ``_read``/``_write``/``engine``."""
 
     # -- the log -----------------------------------------------------------------------------
@@ -138,9 +146,9 @@ class HistoryStorage:
         # the newest name on the players' other tracks too (one statement, run per player)
         await c.execute(_RENAME, [{"cid": chat_id, "uid": p.user_id, "new_name": p.name,
                                    "old_name": p.name} for p in players])
-        await c.execute(statement(self.engine, "role_stats upsert", _role_stats_upsert), [{"chat_id": chat_id, "user_id": p.user_id, "team": p.team,
-                                "role": p.role, "games": 1, "wins": int(p.won),
-                                "survived": int(p.survived), "fouls": p.fouls} for p in players])
+        await c.execute(statement(self.engine, "role_stats upsert", _role_stats_upsert), [
+            {"chat_id": chat_id, "user_id": p.user_id, "team": p.team, "role": p.role, "games": 1,
+             "wins": int(p.won), "survived": int(p.survived), "fouls": p.fouls} for p in players])
 
     async def unrecorded_games(self) -> list[int]:
         """Finished games with no summary that were not deleted, oldest finish first."""
@@ -161,7 +169,7 @@ class HistoryStorage:
             last = attempt == 2
             async with (self._write() if last else self._read()) as c:
                 marker = await self._marker(c, chat_id)
-                rows = []
+                rows: list[tuple[Any, ...]] = []
                 result = await c.stream(_results_in_order(chat_id))
                 async for part in result.partitions(5_000):
                     rows.extend(tuple(r) for r in part)
@@ -288,7 +296,7 @@ class HistoryStorage:
     # -- supergroup migration ----------------------------------------------------------------
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """The core move (games, settings) plus the history rows of the chat."""
-        moved = await super().move_chat(old_chat_id, new_chat_id)  # type: ignore[misc]
+        moved = await super().move_chat(old_chat_id, new_chat_id)
         async with self._write() as c:
             for table in (summaries, results, deletions):
                 await c.execute(update(table).where(table.c.chat_id == old_chat_id)
@@ -304,7 +312,7 @@ class HistoryStorage:
         return moved
 
 
-def _results_in_order(chat_id: int):
+def _results_in_order(chat_id: int) -> Select[Any]:
     return (select(results.c.game_id, results.c.user_id, results.c.team, results.c.role,
                    results.c.won, results.c.survived, results.c.fouls, results.c.name,
                    summaries.c.winner)

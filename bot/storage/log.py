@@ -11,14 +11,15 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot.db_models import GameLogEntry
 from bot.storage.group_commit import LogWrite, PlayerOp
+from bot.storage.models import GameLogEntry
 from bot.storage.records import KEEP, _Keep
+from bot.storage.store import Storage as CoreStorage
 
 game_log = GameLogEntry.__table__
 
 
-class LogStorage:
+class LogStorage(CoreStorage):
     """Mixed into :class:`bot.storage.Storage`; uses its ``_read`` and ``_group``."""
 
     # -- the command log --------------------------------------------------------------------

@@ -12,9 +12,10 @@ from typing import Any
 from sqlalchemy import delete, select, text
 from sqlalchemy.exc import IntegrityError
 
-from bot.db_models import ACTIVE_STATUSES, ActivePlayer, ChatSettingsRow, Game, GamePlayer, utcnow
 from bot.storage.engine import upsert
+from bot.storage.models import ACTIVE_STATUSES, ActivePlayer, ChatSettingsRow, Game, GamePlayer, utcnow
 from bot.storage.records import KEEP, ChatSettings, GameNotFound, PlayerRecord, _Keep
+from bot.storage.store import Storage as CoreStorage
 
 __all__ = ["PeopleStorage"]
 
@@ -28,7 +29,7 @@ SHARED_SETTINGS_TTL = 30.0
 GAME_CHATS_KEPT = 100_000
 
 
-class PeopleStorage:
+class PeopleStorage(CoreStorage):
     """Player and chat-settings queries; ``self`` is the Storage (``engine``, ``_read``,
     ``_write``)."""
 
@@ -36,7 +37,8 @@ class PeopleStorage:
 
     async def set_player(self, game_id: int, user_id: int, name: str, seat: int | None = None) -> None:
         """Add the user to the game, or update their name and seat. Raises :class:`GameNotFound`."""
-        statement = upsert(self.engine, game_players).values(game_id=game_id, user_id=user_id, name=name, seat=seat)
+        statement = upsert(self.engine, game_players).values(game_id=game_id, user_id=user_id, name=name,
+                                                             seat=seat)
         statement = statement.on_conflict_do_update(
             index_elements=[game_players.c.game_id, game_players.c.user_id],
             set_={"name": statement.excluded.name, "seat": statement.excluded.seat},
@@ -51,7 +53,8 @@ class PeopleStorage:
         """Remove the user from the game; False if they were not in it."""
         async with self._write() as connection:
             result = await connection.execute(
-                delete(game_players).where(game_players.c.game_id == game_id, game_players.c.user_id == user_id)
+                delete(game_players).where(game_players.c.game_id == game_id,
+                                           game_players.c.user_id == user_id)
             )
             await connection.execute(delete(active_players).where(
                 active_players.c.game_id == game_id, active_players.c.user_id == user_id))
@@ -97,7 +100,7 @@ class PeopleStorage:
 
     async def watched_game_for_user(self, user_id: int) -> tuple[int, int] | None:
         """``(game_id, chat_id)`` of the running game whose ``ui["onlookers"]`` lists the user
-        (``bot/onlookers.py``; the newest if several), or None.
+        (``bot/services/onlookers.py``; the newest if several), or None.
 
         Cost: the onlooker lists live inside each game's ``ui`` JSON, which no index covers, so
         this reads the ``ui`` of every *running* game -- linear in their number. PostgreSQL

@@ -71,7 +71,7 @@ class StatusError(StorageError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One row of ``games`` (see :class:`bot.db_models.Game` for the meaning of each column)."""
+    """One row of ``games`` (see :class:`bot.storage.models.Game` for the meaning of each column)."""
 
     id: int
     chat_id: int

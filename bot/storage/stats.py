@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func, select
 
-from bot.db_models import GameSummaryRow, RatingRow, RoleStatRow
+from bot.storage.models import GameSummaryRow, RatingRow, RoleStatRow
+from bot.storage.store import Storage as CoreStorage
 
 __all__ = ["ChatOverview", "RatingTrack", "RoleTotals", "StatsStorage", "overview_of"]
 
@@ -55,7 +57,7 @@ class RatingTrack:
     wins: int
 
 
-def overview_of(rows) -> ChatOverview:
+def overview_of(rows: Sequence[Sequence[Any]]) -> ChatOverview:
     """A :class:`ChatOverview` from ``(winner, games, Σ players, Σ days, Σ duration, timed)``
     rows (one a winner; rows of several rulesets may be concatenated)."""
     wins: dict[str | None, int] = {}
@@ -70,7 +72,7 @@ def overview_of(rows) -> ChatOverview:
         avg_duration=sum(r[4] or 0 for r in rows) / timed if timed else None)
 
 
-class StatsStorage:
+class StatsStorage(CoreStorage):
     """Statistics queries; ``self`` is the Storage (``_read``)."""
 
     # -- statistics --------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from ..i18n import N_
+from ..ui.i18n import N_
 from .auth import Unauthorized, check_ticket, init_data_of, make_ticket, verify
 from .service import NoAccess, WebApp
 

@@ -17,15 +17,15 @@ from pydantic import ValidationError
 
 from engine import IllegalCommand, game_of
 
-from ..callbacks import Act
 from ..games import bot_game
 from ..games.spec import Press, Viewer
 from ..handlers.common import is_chat_admin, is_group_member, may_manage, refusal
 from ..handlers.lobby import join_lobby, lobby_press
-from ..i18n import N_
-from ..service import NotOwner
-from ..timings import timing_labels
-from ..views import timings_text
+from ..presentation.views import timings_text
+from ..services.game_service import NotOwner
+from ..ui.callbacks import Act
+from ..ui.i18n import N_
+from ..ui.timings import timing_labels
 from .log import EventLog, visible
 from .texts import page_texts
 

@@ -3,7 +3,7 @@ catalogue of its own): key -> msgid."""
 
 from __future__ import annotations
 
-from ..i18n import N_
+from ..ui.i18n import N_
 
 PAGE_TEXTS = {
     "title": N_("Live table"),

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.service_ops
-
+import bot.services.ops
 from tests.bot.harness import Harness, make_harness
 
 
@@ -23,7 +22,7 @@ def deterministic_deals(monkeypatch: pytest.MonkeyPatch, request: pytest.Fixture
     """Game seeds (seating and role deal) follow the test's id, so every run plays the same
     games; the bot draws them with ``secrets.randbits``."""
     rng = random.Random(request.node.nodeid)
-    monkeypatch.setattr(bot.service_ops, "secrets", types.SimpleNamespace(randbits=rng.getrandbits))
+    monkeypatch.setattr(bot.services.ops, "secrets", types.SimpleNamespace(randbits=rng.getrandbits))
 
 
 @pytest.fixture

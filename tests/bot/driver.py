@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from bot.callbacks import Act
+from bot.ui.callbacks import Act
 from engine import Phase, Role
 from tests.bot.harness import GROUP, Harness
 

@@ -24,10 +24,10 @@ from datetime import datetime, timedelta, timezone
 from aiogram.types import Update
 
 from bot.app import App, build_app
-from bot.callbacks import Act
-from bot.deadlines import ManualDeadlines
+from bot.services.deadlines import ManualDeadlines
+from bot.ui.callbacks import Act
 from tests.fakes.calls import Call
-from tests.fakes.session import RecordingSession, TEST_TOKEN
+from tests.fakes.session import TEST_TOKEN, RecordingSession
 from tests.fakes.telegram import plain_text
 from tests.fakes.updates import FakeUser, Updates
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.callbacks import Act
-from bot.i18n import SUPPORTED_LOCALES, Translator
-from bot.texts import ROLE_ICONS, ROLE_NAMES
+from bot.ui.callbacks import Act
+from bot.ui.i18n import SUPPORTED_LOCALES, Translator
+from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import GameState, Phase
 from tests.bot.driver import join_all, press_action, step
 from tests.bot.harness import GROUP, Harness

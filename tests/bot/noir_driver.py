@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from bot.callbacks import Act, LobbyAct
 from bot.games.noir.drafting import draft, stamp
+from bot.ui.callbacks import Act, LobbyAct
 from engine.noir import legal_actions
 from tests.bot.harness import GROUP, Harness
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.games.mafia.live import LIVE_GAP
 from engine import Phase, Role
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_users
 from tests.bot.helpers import act, drive_until, end_speech, start_game, to_day, to_voting
-from bot.games.mafia.live import LIVE_GAP
 
 CONFIRMATIONS = {"✅", "▶️", "⏹", "🎯", "🗳", "❌", "🕶", "🔎", "💉", "💤", "⏸", "⏭"}
 

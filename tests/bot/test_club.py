@@ -3,7 +3,7 @@ fouls from the judge's commands and console (docs/rules/club.md)."""
 
 from __future__ import annotations
 
-from bot.texts import ROLE_ICONS, ROLE_NAMES
+from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import Phase, Role
 from engine.club.state import fouls_of
 from tests.bot.driver import play_to_end, press_action

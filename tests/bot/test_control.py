@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.texts import ROLE_ICONS, ROLE_NAMES
+from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import Phase
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness

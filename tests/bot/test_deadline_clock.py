@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.deadline_text import clock_time
+from bot.ui.deadline_text import clock_time
 from engine import Phase
 from tests.bot import noir_driver as nd
 from tests.bot.driver import press_action

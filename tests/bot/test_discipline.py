@@ -1,5 +1,5 @@
 """Group chat discipline (CLUB-06/14, ONLINE-35/38, ONLINE-Q18) and last words by private message
-(ONLINE-42): the pure policy ``bot.discipline.may_write`` per preset and phase, and the bot through
+(ONLINE-42): the pure policy ``bot.services.discipline.may_write`` per preset and phase, and the bot through
 ``feed_update``: deletion when it is an admin, the said-once note when it is not, admins and the
 honour system of party games left alone, rights refreshed by ``my_chat_member``, last words
 published in a quote block."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, may_write
-from engine import GameState, Phase, Player, Role, OnlinePhase
+from bot.services.discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, may_write
+from engine import GameState, OnlinePhase, Phase, Player, Role
 from engine.core.state import PauseState, Timer
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import drive_until, end_speech, nominate, start_game, to_day

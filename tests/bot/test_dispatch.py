@@ -1,6 +1,6 @@
 """The dispatch path: the routers flattened onto the Dispatcher (bot/handlers/flat.py) try the
 handlers in the routers' depth-first order, and refuse what flattening would lose; the cheaper
-press filter (``bot.callbacks.Pressed``) answers exactly as aiogram's ``X.filter()``."""
+press filter (``bot.ui.callbacks.Pressed``) answers exactly as aiogram's ``X.filter()``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from aiogram.types import CallbackQuery, User
 from pydantic import ValidationError
 
 from bot.app import build_dispatcher
-from bot.callbacks import Act, Cfg, Hist, LobbyAct, Pressed
 from bot.handlers.flat import flatten
+from bot.ui.callbacks import Act, Cfg, Hist, LobbyAct, Pressed
 
 
 def _names(observer) -> list[str]:

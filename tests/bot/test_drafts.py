@@ -1,15 +1,22 @@
-"""Issue 10, item 6: drafts (multi-tap choices in progress, bot/drafts.py) survive a restart:
+"""Issue 10, item 6: drafts (multi-tap choices in progress, bot/ui/drafts.py) survive a restart:
 the online best move's picks, the forum Journalist's first player and the bonus form."""
 
 from __future__ import annotations
 
-from bot import drafts
-from engine import Phase, Role, legal_actions, OnlinePhase
+from bot.ui import drafts
+from engine import OnlinePhase, Phase, Role, legal_actions
 from tests.bot.driver import press_action
 from tests.bot.harness import make_harness
 from tests.bot.test_forum import _day, open_forum
 from tests.bot.test_online import (
-    all_pass, blacks, night, night_1, reds, seat_of, start_online, state,
+    all_pass,
+    blacks,
+    night,
+    night_1,
+    reds,
+    seat_of,
+    start_online,
+    state,
 )
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.test_club import club_game
 from tests.bot.harness import GROUP, make_harness
+from tests.bot.test_club import club_game
 from tests.fakes.updates import FakeUser
 
 ADMIN = FakeUser(900_000_000_001, "Admin")

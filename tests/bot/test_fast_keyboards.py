@@ -12,8 +12,8 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import ValidationError
 
-from bot.callbacks import Act, Cfg, FastPack, Hist, LobbyAct
-from bot.keyboards import InlineKeyboardBuilder, button, markup_of
+from bot.ui.callbacks import Act, Cfg, FastPack, Hist, LobbyAct
+from bot.ui.keyboards import InlineKeyboardBuilder, button, markup_of
 
 
 class Mixed(FastPack, CallbackData, prefix="t"):

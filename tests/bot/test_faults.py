@@ -118,7 +118,7 @@ async def test_a_dropped_connection_on_a_plain_announcement_is_sent_again(h: Har
 async def test_a_creating_call_may_be_kept_from_resending_after_an_ambiguous_failure(h: Harness):
     """``RetryPolicy.resend_ambiguous=False``: a send whose connection dropped is not repeated
     (the error reaches the caller), while a refused connection is retried."""
-    from bot.telegram_faults import RetryPolicy, current_policy
+    from bot.telegram.faults import RetryPolicy, current_policy
 
     token = current_policy.set(RetryPolicy(resend_ambiguous=False, budget=3.0))
     try:

@@ -4,7 +4,7 @@ gate's count, the speech turn, the read role card, the host's old «Next» (real
 
 from __future__ import annotations
 
-from bot.callbacks import Act
+from bot.ui.callbacks import Act
 from engine import Phase
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Phase, Role, legal_actions, ForumPhase
+from engine import ForumPhase, Phase, Role, legal_actions
 from engine.forum import team_chat
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from bot.texts import ROLE_NAMES
-from engine import Phase, Role, Team, ForumPhase
+from bot.ui.texts import ROLE_NAMES
+from engine import ForumPhase, Phase, Role, Team
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.fakes.telegram import plain_text

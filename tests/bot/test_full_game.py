@@ -4,15 +4,14 @@ the bot sent them): they end with the result and the full reveal, and no secret 
 
 from __future__ import annotations
 
-from bot.callbacks import Act
-
 import pytest
 
-from bot.texts import ROLE_ICONS, ROLE_NAMES
+from bot.ui.callbacks import Act
+from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import Phase, Team
 from tests.bot.driver import play_to_end
 from tests.bot.harness import GROUP, Harness, make_harness
-from tests.bot.helpers import role_pairs, start_game, role_card_heads
+from tests.bot.helpers import role_card_heads, role_pairs, start_game
 from tests.fakes.telegram import plain_text
 
 GAMES = [(5, 11), (5, 12), (7, 21), (7, 22), (10, 31)]

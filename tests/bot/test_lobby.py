@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.callbacks import LobbyAct
 from bot.games.mafia.live import LIVE_GAP
+from bot.ui.callbacks import LobbyAct
 from engine import Phase
 from tests.bot.harness import GROUP, Harness, make_harness, make_users
 from tests.bot.helpers import start_game

@@ -1,4 +1,4 @@
-"""Which game a chat or user is in, answered from memory (issue 11, bot/service_index.py): the
+"""Which game a chat or user is in, answered from memory (issue 11, bot/services/index.py): the
 same answers as the store's at every step of a game, without a query once memory holds every
 open game, and the store asked whenever memory cannot know."""
 

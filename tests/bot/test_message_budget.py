@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from types import SimpleNamespace
 
-from bot.deadlines import ManualDeadlines
 from bot.games.mafia import presenter as mafia_presenter
 from bot.games.mafia.live import LIVE_GAP
-from bot.presenter import Presenter
+from bot.presentation.presenter import Presenter
+from bot.services.deadlines import ManualDeadlines
 from engine import Phase
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness

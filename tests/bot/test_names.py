@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.names import FSI, PDI, isolate, visible
+from bot.ui.names import FSI, PDI, isolate, visible
 from engine import Phase
 from tests.bot.harness import GROUP, make_harness
 from tests.bot.helpers import start_game, to_day

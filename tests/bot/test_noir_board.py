@@ -12,7 +12,6 @@ from PIL import Image, ImageFont
 from bot.games.noir import board
 from bot.games.noir.names import SUSPECTS
 from engine.noir import public_board
-
 from tests.engine.noir.playout import play
 
 EN = list(SUSPECTS)

@@ -10,7 +10,6 @@ import random
 
 from bot.games.noir.deal import deal
 from engine.noir import Join
-
 from tests.bot.harness import GROUP
 from tests.engine.noir.playout import random_action
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
-from bot.callbacks import Act, LobbyAct
 from bot.games.noir.drafting import stamp
 from bot.games.noir.names import SUSPECTS
+from bot.ui.callbacks import Act, LobbyAct
 from engine.noir import legal_actions
 from tests.bot import noir_driver as nd
 from tests.bot.harness import GROUP, Harness, make_harness

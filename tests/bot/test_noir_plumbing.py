@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import random
 
-from engine.noir import Join, NoirState, legal_actions
 from bot.games.noir.deal import deal
-
+from engine.noir import Join, NoirState, legal_actions
 from tests.bot.harness import GROUP, make_harness
 from tests.engine.noir.playout import random_action
 

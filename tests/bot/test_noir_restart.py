@@ -3,8 +3,8 @@ did not deliver (a menu's edit, the board's edit, the news) is shown again after
 
 from __future__ import annotations
 
-from bot.callbacks import Act
 from bot.games.noir.drafting import stamp
+from bot.ui.callbacks import Act
 from engine.noir import Role, legal_actions
 from tests.bot import noir_driver as nd
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -81,7 +81,7 @@ async def test_NOIR_X31_start_after_a_403_during_his_turn_sends_his_card_and_men
 async def test_NOIR_player_names_are_bidi_isolated_everywhere(h: Harness):
     import re
 
-    from bot.names import FSI, PDI
+    from bot.ui.names import FSI, PDI
     from tests.fakes.updates import FakeUser
     rlo = "\u202e"
     old = h.users[1]

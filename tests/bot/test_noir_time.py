@@ -4,8 +4,8 @@ Bomber's detonation draft, and the text board when photos cannot go."""
 
 from __future__ import annotations
 
-from bot.callbacks import Act
 from bot.games.noir.drafting import draft
+from bot.ui.callbacks import Act
 from engine.noir import Role, chain_links, legal_actions
 from tests.bot import noir_driver as nd
 from tests.bot.harness import GROUP, Harness, make_harness

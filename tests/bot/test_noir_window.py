@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from bot.callbacks import Act
 from bot.games.noir.drafting import stamp
+from bot.ui.callbacks import Act
 from engine.noir import Kill, Protect, Role, apply, legal_actions
 from engine.noir.grid import neighbours
 from tests.bot import noir_driver as nd

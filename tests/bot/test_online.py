@@ -18,13 +18,21 @@ from datetime import timedelta
 
 import pytest
 
-from bot.callbacks import Act
-from bot.texts import ROLE_ICONS, ROLE_NAMES
+from bot.games.mafia.live import LIVE_GAP
+from bot.ui.callbacks import Act
+from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import (
-    BestMove, GameState, OnlinePhase, Phase, Role, Team, command_from_dict, legal_actions, replay,
+    BestMove,
+    GameState,
+    OnlinePhase,
+    Phase,
+    Role,
+    Team,
+    command_from_dict,
+    legal_actions,
+    replay,
 )
 from engine.online import choices
-from bot.games.mafia.live import LIVE_GAP
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import act, role_card_heads, role_pairs

@@ -5,7 +5,7 @@ player (nor a dead mafioso's team), the eliminated joining automatically, refuse
 
 from __future__ import annotations
 
-from bot.onlookers import RELAY_PER_MINUTE
+from bot.services.onlookers import RELAY_PER_MINUTE
 from engine import GameState, Phase, Team
 from tests.bot.driver import play_to_end, press_action
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -32,7 +32,7 @@ def texts_containing(h: Harness, needle: str) -> set[int]:
 
 
 def strip_isolates(text: str) -> str:
-    """The raw HTML without the bidi isolation marks around names (bot/names.py)."""
+    """The raw HTML without the bidi isolation marks around names (bot/ui/names.py)."""
     return text.translate({0x2068: None, 0x2069: None})
 
 

@@ -1,4 +1,4 @@
-"""After a crash (issue 12, bot/shown.py): a step whose messages were still queued in the Sender
+"""After a crash (issue 12, bot/telegram/shown.py): a step whose messages were still queued in the Sender
 when the process died is shown again when its game is recovered; a clean stop, and a game stored
 before the "shown" watermark existed, show nothing again.
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.callbacks import Act
 from bot.games.noir.drafting import stamp
-from bot.shown import KEY
+from bot.telegram.shown import KEY
+from bot.ui.callbacks import Act
 from engine import Phase
 from engine.noir import legal_actions
 from tests.bot import noir_driver as nd

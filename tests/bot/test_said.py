@@ -1,11 +1,11 @@
 """ONLINE-41: ``/said 4`` in the private chat lists the messages of seat 4 in this game that the
-bot saw, with their times; it says plainly that it has only what it saw (bot/said.py)."""
+bot saw, with their times; it says plainly that it has only what it saw (bot/services/said.py)."""
 
 from __future__ import annotations
 
-from tests.fakes.updates import FakeUser
 from tests.bot.harness import GROUP, make_harness
 from tests.bot.test_online import night_1, start_online
+from tests.fakes.updates import FakeUser
 
 
 async def test_ONLINE_41_said_lists_one_seats_messages_in_this_game(sqlite_url: str):

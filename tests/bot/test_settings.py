@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.callbacks import Cfg
 from bot.handlers.settings import settings_text
+from bot.ui.callbacks import Cfg
 from engine import Phase
-from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.driver import join_all
+from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import start_game, to_day
 from tests.fakes.telegram import plain_text
 

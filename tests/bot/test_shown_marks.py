@@ -1,4 +1,4 @@
-"""The "shown" watermark's bookkeeping (bot/shown.py), without a bot: futures noted while a step
+"""The "shown" watermark's bookkeeping (bot/telegram/shown.py), without a bot: futures noted while a step
 is presented hold the watermark until they resolve, in log order; a task started during a step
 adds nothing to it once the step is over."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot.shown import KEY, SAVE_LAG, Watermarks, note
+from bot.telegram.shown import KEY, SAVE_LAG, Watermarks, note
 
 
 @dataclass

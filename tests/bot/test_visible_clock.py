@@ -1,6 +1,6 @@
 """BOT-X01 (docs/rules/README.md): a phase's clock starts when its message has left, not when
 the command that opened it was stored — a vote window whose message waited in a busy group's
-queue is not lost (bot/visible_clock.py)."""
+queue is not lost (bot/services/visible_clock.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from datetime import timedelta
 
 import pytest
 
-from bot.visible_clock import HOLD_MAX
+from bot.services.visible_clock import HOLD_MAX
 from engine import Phase
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness
-from tests.bot.helpers import nominate, end_speech, start_game, to_day
+from tests.bot.helpers import end_speech, nominate, start_game, to_day
 
 
 async def _open_vote_while_the_group_waits(h: Harness, waited: float) -> tuple:

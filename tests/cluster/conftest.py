@@ -7,8 +7,9 @@ import os
 from collections.abc import AsyncIterator
 
 import pytest
+
 from tests.fixtures_db import fresh_postgres_database
-from tests.fixtures_redis import redis_namespace, fresh_prefix
+from tests.fixtures_redis import fresh_prefix, redis_namespace
 
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None

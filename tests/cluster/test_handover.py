@@ -27,7 +27,7 @@ async def cluster(pg_url: str, redis_url: str, prefix: str):
 async def test_newgame_on_a_worker_not_serving_the_chat_stores_nothing(cluster: Cluster) -> None:
     """A worker that does not serve the group refuses to create its lobby before inserting the
     game (an empty lobby left behind would make the owner's /newgame answer "already open")."""
-    from bot.service import NotOwner
+    from bot.services.game_service import NotOwner
 
     owner = cluster.owner_of(GROUP)
     other = next(n for n in cluster.nodes if n is not owner)

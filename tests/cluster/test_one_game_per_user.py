@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.service import GameService
+from bot.services.game_service import GameService
 from bot.storage import UserInAnotherGame
 from engine import BecomeHost, IllegalCommand, game_of
 from tests.bot.harness import GROUP, make_harness

@@ -3,7 +3,7 @@ and an update handled again after its worker died (redelivered) applies nothing 
 
 from __future__ import annotations
 
-from bot.update_context import CURRENT_UPDATE, UpdateTag
+from bot.services.update_context import CURRENT_UPDATE, UpdateTag
 from engine import game_of
 from tests.bot.driver import join_all
 from tests.bot.harness import make_harness
@@ -56,7 +56,7 @@ async def test_a_lobby_whose_first_command_fails_leaves_the_chat_free(db_url: st
     """/newgame stores the game's row, then its CreateGame: when the second step fails (the
     chat's shard moved to another worker meanwhile) the row is cancelled, never left as an
     empty open game that would block the chat."""
-    from bot.service import NotOwner
+    from bot.services.game_service import NotOwner
 
     h = await make_harness(db_url, n_users=2)
     try:

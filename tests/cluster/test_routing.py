@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.callbacks import Act, Hist, LobbyAct
 from bot.cluster.routing import route_chat, shard_of
+from bot.ui.callbacks import Act, Hist, LobbyAct
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import start_game
 from tests.fakes.updates import FakeUser

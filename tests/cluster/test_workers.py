@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from bot.callbacks import Act
 from bot.cluster.routing import shard_of
+from bot.ui.callbacks import Act
 from engine import Phase
 from tests.bot.driver import join_all, play_to_end, step
 from tests.bot.harness import GROUP
@@ -171,8 +171,8 @@ async def test_redis_down_refuses_updates_and_moves_the_games_safely(
     the game goes on there; when Redis is back the worker serves again."""
     from urllib.parse import urlparse
 
-    from aiohttp.test_utils import TestClient, TestServer
     from aiohttp import web
+    from aiohttp.test_utils import TestClient, TestServer
 
     from tests.cluster.tcp_proxy import TcpProxy
 

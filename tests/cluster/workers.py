@@ -26,7 +26,7 @@ from bot.cluster.routing import route_chat, shard_of
 from bot.cluster.serve import redis_client
 from bot.cluster.worker import GROUP as STREAM_GROUP
 from bot.cluster.worker import ShardWorker
-from bot.deadlines import ManualDeadlines
+from bot.services.deadlines import ManualDeadlines
 from tests.bot.harness import FAST_RATES, FakeClock, make_users
 from tests.fakes.session import TEST_TOKEN, RecordingSession
 from tests.fakes.updates import Updates

@@ -71,7 +71,7 @@ if sys.platform == "linux":  # die with the test run, even if it is killed
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != {parent}:
         sys.exit("mafia-bot e2e: the test run is gone")
-from bot.sender import Sender
+from bot.telegram.sender import Sender
 defaults = Sender.__init__.__kwdefaults__
 assert "group_rate" in defaults, "Sender has no group_rate keyword any more"
 {group_rate}defaults.update({sender!r})

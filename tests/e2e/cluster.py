@@ -36,7 +36,6 @@ import pytest_asyncio
 
 from bot.cluster.leases import rendezvous
 from bot.cluster.routing import shard_of
-
 from tests.fixtures_db import fresh_postgres_database
 from tests.fixtures_redis import fresh_prefix, redis_namespace
 

@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 import pytest
 import pytest_asyncio
 
-from bot.callbacks import Act
 from bot.handlers.game import CONFIRM
-from bot.i18n import Translator
 from bot.storage import Storage
-from tests.fixtures_db import fresh_postgres_database
-from bot.texts import ROLE_ICONS, ROLE_NAMES
+from bot.ui.callbacks import Act
+from bot.ui.i18n import Translator
+from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import GameState, Phase, Role, Team, command_from_dict, replay
+from tests.fixtures_db import fresh_postgres_database
 
 from .botproc import BotProcess
 from .cluster import cluster_api, cluster_db, cluster_prefix, cluster_redis  # noqa: F401 - fixtures
@@ -121,7 +121,7 @@ def ids(st: GameState, role: Role, *, alive: bool = True) -> list[int]:
 
 
 def seat_label(st: GameState, user_id: int) -> str:
-    """How the bot names a seated player: ``№3 ⁨Anna⁩`` (the name bidi-isolated, bot/names.py)."""
+    """How the bot names a seated player: ``№3 ⁨Anna⁩`` (the name bidi-isolated, bot/ui/names.py)."""
     p = st.players[user_id]
     return f"№{p.seat} \u2068{p.name}\u2069"
 

@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import chats_api, media_api, messages_api  # noqa: F401 - registers the Bot API methods
+from .faults import FAULT_KINDS, RandomFaultsMixin
 from .model import (
     BOT_FIRST_NAME,
     BOT_USERNAME,
@@ -54,7 +55,6 @@ from .model import (
     full_rights,
 )
 from .protocol import METHODS, ApiError, Params, UploadedFile
-from .faults import FAULT_KINDS, RandomFaultsMixin
 from .rates import RateCountersMixin
 from .updates import UpdatesMixin
 from .users import SimUser

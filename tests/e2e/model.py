@@ -317,5 +317,5 @@ class CallbackAnswer:
 
 
 def unisolated(text: str | None) -> str:
-    """``text`` without the bidi isolation marks the bot puts around names (bot/names.py)."""
+    """``text`` without the bidi isolation marks the bot puts around names (bot/ui/names.py)."""
     return (text or "").translate({0x2066: None, 0x2067: None, 0x2068: None, 0x2069: None})

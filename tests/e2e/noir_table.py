@@ -26,10 +26,10 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from bot.callbacks import Act
 from bot.games.noir.choices import TOKEN_KINDS, VIEWS
 from bot.games.noir.drafting import stamp
 from bot.games.noir.names import ROLES, SUSPECTS
+from bot.ui.callbacks import Act
 from engine.core.game import apply as core_apply
 from engine.core.game import decode_log
 from engine.noir import LegalActions, NoirState, Team, chain_links, legal_actions

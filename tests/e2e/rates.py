@@ -1,7 +1,7 @@
 """What the stand-in Bot API saw of Telegram's sending limits (a mixin of FakeBotAPI).
 
 Telegram allows about 20 messages per minute per group and about 30 per second per bot
-(bot/telegram_limits.py).  These counters read the recorded calls (``api.calls``, every request
+(bot/telegram/limits.py).  These counters read the recorded calls (``api.calls``, every request
 but getUpdates, with its arrival time) and give the most calls seen in any window of that length,
 whoever made them, so a test with several bot processes can check the limits held across all of
 them together (issue 12).  Unlike ``enable_flood_control`` (which refuses calls over the limit and

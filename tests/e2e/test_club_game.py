@@ -32,16 +32,15 @@ import re
 
 import pytest
 
-from bot.callbacks import Act
-from bot.texts import ROLE_NAMES
+from bot.ui.callbacks import Act
+from bot.ui.texts import ROLE_NAMES
 from engine import GameState, Phase, Role, Team
 from engine.club.state import fouls_of
 
-from .model import unisolated
 from .botproc import BotProcess
 from .conftest import TIMEOUT, Table, ids, seat_label
 from .fake_api import FakeBotAPI
-from .model import StoredMessage
+from .model import StoredMessage, unisolated
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

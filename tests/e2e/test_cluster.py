@@ -13,12 +13,16 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.storage import Storage
 from bot.handlers.game import CONFIRM
+from bot.storage import Storage
 from engine import Phase, Role, Team, command_from_dict
 
 from .cluster import (
-    GROUP_RATE, LEASE_SECONDS, TAKEOVER_BOUND, Workers, needs_services,
+    GROUP_RATE,
+    LEASE_SECONDS,
+    TAKEOVER_BOUND,
+    Workers,
+    needs_services,
 )
 from .conftest import Plan, Table, ids, seat_label, short_game_plan
 from .fake_api import FakeBotAPI
@@ -168,7 +172,7 @@ async def test_the_worker_holding_the_game_is_killed_mid_vote(
     answer = await asyncio.wait_for(asyncio.shield(pressed), 20)
     assert answer.text == CONFIRM["vote"], answer
     # the steps whose messages had not all left the killed worker are shown again by the new
-    # owner (bot/shown.py): the vote may stand in a fresh message now
+    # owner (bot/telegram/shown.py): the vote may stand in a fresh message now
     def newest_vote():
         return api.message(GROUP, table.message_with(GROUP, vote_button))
 

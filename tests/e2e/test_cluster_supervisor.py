@@ -28,7 +28,11 @@ from engine import Phase
 
 from .botproc import _SETTINGS_ENV, PROJECT_ROOT, BotProcess, BotProcessError
 from .cluster import (
-    LEASE_SECONDS, SHARDS, TAKEOVER_BOUND, TEST_REDIS_URL, needs_services,
+    LEASE_SECONDS,
+    SHARDS,
+    TAKEOVER_BOUND,
+    TEST_REDIS_URL,
+    needs_services,
 )
 from .conftest import Plan, Table
 from .fake_api import FakeBotAPI

@@ -35,9 +35,10 @@ from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 from PIL import Image
 
+from tests.fakes.telegram import EntityError, plain_text
+
 from .fake_api import FakeBotAPI
 from .markup import MarkupError, parse_html, user_entities
-from tests.fakes.telegram import EntityError, plain_text
 
 TOKEN = "123456:TEST"
 GROUP = -1001234567890

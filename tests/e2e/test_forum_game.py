@@ -26,16 +26,15 @@ import re
 
 import pytest
 
-from bot.callbacks import Act
 from bot.handlers.game import CONFIRM
-from engine import GameState, Phase, Role, Team, legal_actions, ForumPhase
+from bot.ui.callbacks import Act
+from engine import ForumPhase, GameState, Phase, Role, Team, legal_actions
 from engine.forum import team_chat, winners
 
-from .model import unisolated
 from .botproc import BotProcess
 from .conftest import TIMEOUT, Table, seat_label
 from .fake_api import FakeBotAPI
-from .model import StoredMessage
+from .model import StoredMessage, unisolated
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.texts import ROLE_NAMES
+from bot.ui.texts import ROLE_NAMES
 from engine import Phase, Role, Team
 
 from .botproc import BotProcess

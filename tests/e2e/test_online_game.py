@@ -28,7 +28,7 @@ import asyncio
 
 import pytest
 
-from engine import GameState, Phase, Role, Team, OnlinePhase
+from engine import GameState, OnlinePhase, Phase, Role, Team
 
 from .botproc import BotProcess
 from .conftest import TIMEOUT, Table, ids, seat_label

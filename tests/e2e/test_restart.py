@@ -64,12 +64,12 @@ async def test_game_survives_a_crash_during_a_vote(bot_api: FakeBotAPI, bot_proc
     await after[0].press(GROUP, vote_message.message_id, vote_button, wait_answer=False)
     queued = list(bot_api.callback_waiters.values())[-1]
     await bot_proc.start()
-    assert queued.done(), "answered before the bot even began polling (bot.prestart)"
+    assert queued.done(), "answered before the bot even began polling (bot.telegram.prestart)"
     assert "answered 1 of 1 press(es) queued while the bot was down" in bot_proc.log_text()
     # it polls first (the queued press is answered at once) and recovers meanwhile
     await table.wait(lambda: "1 open game(s) recovered" in bot_proc.log_text(), "recover the game")
     # the steps whose messages had not all left when it was killed (the players' private lanes go
-    # at 1 call/s) are shown again (bot/shown.py): the vote may stand in a fresh message now
+    # at 1 call/s) are shown again (bot/telegram/shown.py): the vote may stand in a fresh message now
     def newest_vote():
         return bot_api.message(GROUP, table.message_with(GROUP, vote_button))
 

@@ -39,7 +39,7 @@ _TAG = re.compile(r"<[^>]+>")
 def plain_text(text: str, *, strict: bool = True, isolates: bool = False) -> str:
     """What Telegram shows for HTML ``text``: tags dropped, entities unescaped, and (unless
     ``isolates``) the invisible bidi isolation marks around user names (U+2066..U+2069,
-    bot/names.py) dropped, so tests compare what users read; the raw request text keeps them.
+    bot/ui/names.py) dropped, so tests compare what users read; the raw request text keeps them.
 
     With ``strict``, malformed HTML raises :class:`EntityError` like Telegram's "can't parse
     entities" (this is what an unescaped user name such as ``Bob <b>`` causes)."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import zlib
 
-from engine import RULESETS, Phase, to_dict
 from bot.history.protocol import Entry
+from engine import RULESETS, Phase, to_dict
 from tests.engine.playout import Playout, play
 
 #: (ruleset, players) of the playout cases: every preset, several table sizes
@@ -68,7 +68,7 @@ async def bulk_store(storage, chat_id: int, po: Playout, *, finished_at=None, se
 
     from sqlalchemy import insert
 
-    from bot.db_models import Game, GameLogEntry, GamePlayer
+    from bot.storage.models import Game, GameLogEntry, GamePlayer
 
     entries = entries_of(po)
     first = entries[0].command

@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import engine
+from bot.history.protocol import Entry
 from engine import CreateGame
 from engine.noir import CreateGame as NoirCreateGame
 from engine.noir import to_dict
-from bot.history.protocol import Entry
 from tests.engine.noir.playout import Playout, play
 
 

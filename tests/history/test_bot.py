@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from sqlalchemy import delete
 
-from bot.callbacks import Hist
-from bot.db_models import GameSummaryRow, PlayerResultRow
 from bot.history import export as X
 from bot.history import protocol as P
 from bot.history.render import Labels, replay_pages, role_text
+from bot.storage.models import GameSummaryRow, PlayerResultRow
+from bot.ui.callbacks import Hist
 from engine import Role, command_from_dict, replay
 from tests.bot.driver import play_to_end
 from tests.bot.harness import GROUP, Harness, make_harness

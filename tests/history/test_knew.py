@@ -8,7 +8,7 @@ import pytest
 
 from bot.history import protocol as P
 from bot.history.render import Labels, chapter_blocks, role_text
-from bot.i18n import Translator
+from bot.ui.i18n import Translator
 from engine import Role
 from tests.history.helpers import entries_of, playouts
 

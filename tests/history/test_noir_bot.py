@@ -10,14 +10,13 @@ import random
 
 from sqlalchemy import update
 
-from bot.callbacks import Hist
-from bot.db_models import GameLogEntry
 from bot.history import export as X
+from bot.storage.models import GameLogEntry
+from bot.ui.callbacks import Hist
 from engine.noir import CancelGame, Join, Role
-
 from tests.bot.harness import GROUP, Harness, make_harness
-from tests.fakes.updates import FakeUser
 from tests.engine.noir.playout import random_action
+from tests.fakes.updates import FakeUser
 from tests.history.helpers import bulk_store, sample_playouts
 from tests.history.noir_helpers import finished, store_noir
 from tests.history.test_bot import OTHER_GROUP, button, buttons_of, last_group_message

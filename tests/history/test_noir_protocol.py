@@ -10,15 +10,32 @@ from html import unescape
 import pytest
 from babel.support import NullTranslations
 
-from engine.core.audience import Private
-from engine.noir import (
-    Accused, Arrested, Collapsed, Detonated, GameEnded, GameStarted, IdentityCard,
-    IdentityChanged, Interrogated, KillAttempted, PlayerJoined, Profiled, Shifted, SuspectKilled,
-    ThreatsPlaced, TokensCleared, TurnStarted, TurnTimedOut, public_board, to_dict,
-)
 from bot.games import bot_game
 from bot.games.noir.boards import CAPTION_LIMIT
 from bot.history.protocol import Entry
+from engine.core.audience import Private
+from engine.noir import (
+    Accused,
+    Arrested,
+    Collapsed,
+    Detonated,
+    GameEnded,
+    GameStarted,
+    IdentityCard,
+    IdentityChanged,
+    Interrogated,
+    KillAttempted,
+    PlayerJoined,
+    Profiled,
+    Shifted,
+    SuspectKilled,
+    ThreatsPlaced,
+    TokensCleared,
+    TurnStarted,
+    TurnTimedOut,
+    public_board,
+    to_dict,
+)
 
 from .noir_helpers import finished, noir_entries
 
@@ -206,7 +223,7 @@ def test_scoped_teams_feed_no_elo_track():
 
 
 def test_the_protocol_and_the_cards_in_russian():
-    from bot.i18n import Translator
+    from bot.ui.i18n import Translator
 
     tr = Translator()
     ru, nru = tr.get("ru"), tr.nget("ru")

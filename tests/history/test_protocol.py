@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.history import protocol as P
+from engine import RULESETS, Phase
 from engine.club.state import fouls_of
-from engine import Phase, RULESETS
 from tests.history.helpers import entries_of, playouts
 
 CASES = list(playouts(per_case=4))

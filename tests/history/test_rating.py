@@ -9,7 +9,14 @@ import pytest
 
 from bot.history import protocol as P
 from bot.history.stats import (
-    BASE_RATING, K_FACTOR, MIN_GAMES_FOR_TOP, expected, overall, rate, ranked, standings,
+    BASE_RATING,
+    K_FACTOR,
+    MIN_GAMES_FOR_TOP,
+    expected,
+    overall,
+    ranked,
+    rate,
+    standings,
     summarize,
 )
 from tests.history.helpers import entries_of, sample_playouts

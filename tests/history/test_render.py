@@ -8,15 +8,15 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from bot.callbacks import Hist
 from bot.handlers.history import knew_view, list_view, protocol_view, replay_view
 from bot.history import keyboards as kb
 from bot.history import protocol as P
 from bot.history.render import PAGE_LIMIT, list_text, paginate
 from bot.history.service import Loaded
-from bot.i18n import Translator
 from bot.storage.history import HistoryRecord
-from bot.telegram_limits import MESSAGE_LIMIT, utf16_len
+from bot.telegram.limits import MESSAGE_LIMIT, utf16_len
+from bot.ui.callbacks import Hist
+from bot.ui.i18n import Translator
 from engine import RelayedMessage, to_dict
 from tests.engine.playout import play
 from tests.fakes.telegram import plain_text

@@ -124,7 +124,7 @@ async def test_FORUM_56_the_bonus_round_form_from_the_page(sqlite_url):
         label = next(b["label"] for b in data["buttons"] if b["a"] == "bg"
                      and b["t"] == first["t"])
         role = la.bonus_roles[0]
-        from bot.texts import ROLE_NAMES
+        from bot.ui.texts import ROLE_NAMES
         assert label.endswith(ROLE_NAMES[role]) and "❔" not in label
         assert (await tap("bgs", s=st.phase_seq - 1))["text"] == "This button is out of date."
         assert await tap("bgs") == {"ok": True, "text": "📨"}

@@ -1,6 +1,6 @@
 """The club's group chat policy (CLUB-06, CLUB-14, CLUB-37): during a speech, defence or last
 word only the speaker -- not during a nomination-only turn after three fouls; nobody during the
-votes and at night.  ``bot.discipline.may_write`` calls it for a seated, living player of a
+votes and at night.  ``bot.services.discipline.may_write`` calls it for a seated, living player of a
 running, unpaused game (``phase``: ``st.phase``'s value)."""
 
 from __future__ import annotations

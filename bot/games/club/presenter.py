@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine import GameState, Phase
 from engine.club import events as clev
 
-from ...texts import label
+from ...ui.texts import label
 from ..hints import Gettext
 from ..mafia import views
 from ..mafia.presenter import MafiaPresenter

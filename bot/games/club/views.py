@@ -7,8 +7,8 @@ from aiogram.types import InlineKeyboardMarkup
 from engine import GameState
 from engine.club.state import fouls_of
 
-from ...callbacks import Act
-from ...keyboards import InlineKeyboardBuilder
+from ...ui.callbacks import Act
+from ...ui.keyboards import InlineKeyboardBuilder
 
 
 def foul_keyboard(game_id: int, st: GameState) -> InlineKeyboardMarkup:

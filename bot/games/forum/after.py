@@ -11,7 +11,7 @@ from engine.forum import events as fev
 from engine.forum import winners
 from engine.mafia import events as ev
 
-from ...texts import label
+from ...ui.texts import label
 from ..hints import Gettext
 from ..mafia.base import PresenterBase
 from . import views as vf

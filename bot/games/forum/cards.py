@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Role
 
-from ...texts import ROLE_ICONS, ROLE_NAMES
+from ...ui.texts import ROLE_ICONS, ROLE_NAMES
 from ..hints import Gettext
 
 

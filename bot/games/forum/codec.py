@@ -21,7 +21,7 @@ from engine import (
     VoteBestPlayer,
 )
 
-from ... import drafts
+from ...ui import drafts
 from ..mafia.codec import MafiaCodec, Press, need
 from .views import legal_actions, next_role
 
@@ -65,7 +65,7 @@ class ForumCodec(MafiaCodec):
         return await super().run(press)
 
     async def draft(self, press: Press) -> str:
-        """The two-step choices kept as drafts (bot/drafts.py, durable) until complete: the Journalist's pair
+        """The two-step choices kept as drafts (bot/ui/drafts.py, durable) until complete: the Journalist's pair
         (``cmp``: the first tap, then the second sends ``ComparePlayers``) and the bonus
         round's form (``bg`` cycles a player's role, ``bgs`` sends it, ``bgx`` sends no guess).
         Raises IllegalCommand as the engine does."""

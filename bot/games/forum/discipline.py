@@ -1,6 +1,6 @@
 """The forum's group chat policy (FORUM-16): ``engine.forum.may_write`` -- the living during the
 discussion, the speaker in his last word, nobody otherwise; once the game is decided (the bonus
-round, the best player) the table may talk.  ``bot.discipline.may_write`` calls it for a seated,
+round, the best player) the table may talk.  ``bot.services.discipline.may_write`` calls it for a seated,
 living player of a running, unpaused game (``phase``: ``st.phase``'s value)."""
 
 from __future__ import annotations

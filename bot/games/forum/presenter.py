@@ -17,8 +17,8 @@ from engine.forum import team_chat
 from engine.mafia import events as ev
 from engine.mafia.roles import Role
 
-from ... import drafts
-from ...texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
+from ...ui import drafts
+from ...ui.texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
 from ..hints import Gettext
 from ..mafia import views
 from ..mafia.base import Markup

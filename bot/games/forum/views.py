@@ -17,11 +17,11 @@ from engine.forum import team_chat
 from engine.forum.actions import ForumActions
 from engine.forum.setup import OPTIONAL_ROLES
 
-from ...callbacks import Act, LobbyAct
-from ...deadline_text import until
-from ...keyboards import InlineKeyboardBuilder
-from ...keyboards import plain_label as _plain_label
-from ...texts import ROLE_ICONS, ROLE_NAMES, label
+from ...ui.callbacks import Act, LobbyAct
+from ...ui.deadline_text import until
+from ...ui.keyboards import InlineKeyboardBuilder
+from ...ui.keyboards import plain_label as _plain_label
+from ...ui.texts import ROLE_ICONS, ROLE_NAMES, label
 from ..hints import Gettext
 from ..mafia.views import current_vote
 

@@ -13,9 +13,9 @@ from engine import GameState, Role, Team
 from engine.forum.actions import ForumActions
 from engine.mafia.queries import LegalActions
 
-from ... import drafts
-from ...keyboards import plain_label
-from ...texts import ROLE_ICONS, ROLE_NAMES
+from ...ui import drafts
+from ...ui.keyboards import plain_label
+from ...ui.texts import ROLE_ICONS, ROLE_NAMES
 from ..hints import Gettext
 from ..mafia.webapp import Event, MafiaWebView
 from ..spec import Viewer, act_of
@@ -90,7 +90,7 @@ class ForumWebView(MafiaWebView):
     @staticmethod
     def bonus_form(_: Gettext, st: GameState, viewer: Viewer, g: Live) -> list[dict]:
         """The bonus round's form (FORUM-56, Q23) as the DM shows it (``bonus_keyboard`` of
-        his draft, ``bot/drafts.py``): per survivor a ``bg`` button (each tap cycles the guessed
+        his draft, ``bot/ui/drafts.py``): per survivor a ``bg`` button (each tap cycles the guessed
         role), ``bgs`` sends the form, ``bgx`` sends no guess."""
         form = drafts.bonus(g, viewer.user_id)
         markup = bonus_keyboard(_, g.id, st, viewer.user_id, form)

@@ -1,5 +1,5 @@
 """What every part of :class:`~bot.games.mafia.presenter.MafiaPresenter` stands on: the shared
-output (``self.out``, the shared :class:`bot.presenter.Presenter`: the sender, the translator,
+output (``self.out``, the shared :class:`bot.presentation.presenter.Presenter`: the sender, the translator,
 the refs of standing messages), reached through the same few methods by every part.
 
 The presenter is put together from parts (``lobby.py``, ``live.py``, ``clock.py``, ``day.py``,
@@ -22,8 +22,8 @@ from engine import GameState
 from ..hints import Gettext
 
 if TYPE_CHECKING:
-    from ...i18n import Translator
-    from ...sender import Sender
+    from ...telegram.sender import Sender
+    from ...ui.i18n import Translator
     from ..hints import Live, Out
 
 

@@ -4,10 +4,10 @@ next to the timer"; docs/rules/README.md, BOT-X03).
 
 * **The end as clock time.** A turn (speech, defence, last word), the ready gate's wait and a
   preset's timed standing message (the online ballot, the forum's debate and ballot) show their
-  deadline as a ``<tg-time>`` entity (``bot/deadline_text.py``): each client renders it in its
+  deadline as a ``<tg-time>`` entity (``bot/ui/deadline_text.py``): each client renders it in its
   viewer's own time zone. What a message shows is noted (``g.refs["until:<key>"]``).
 * **The end moves, the message follows once.** When BOT-X01 moves the running deadline on (its
-  step's messages waited in the Sender) by :data:`~bot.deadline_text.MOVED_MIN` seconds or more
+  step's messages waited in the Sender) by :data:`~bot.ui.deadline_text.MOVED_MIN` seconds or more
   from what the message shows, and after a resume, the message is edited once to the new end;
   never otherwise (no edit every second, no edit for a smaller move).
 * **One countdown edit**, :data:`COUNTDOWN` seconds before the end of a turn of
@@ -38,7 +38,7 @@ from datetime import timedelta
 
 from engine import Phase
 
-from ...deadline_text import MOVED_MIN, until
+from ...ui.deadline_text import MOVED_MIN, until
 from . import views
 
 #: seconds before the end: the turn's one countdown edit

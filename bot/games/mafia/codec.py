@@ -23,7 +23,7 @@ from engine import (
 )
 from engine.core.commands import Command
 
-from ...callbacks import Act
+from ...ui.callbacks import Act
 from ..spec import Press
 
 

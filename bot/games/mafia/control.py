@@ -22,8 +22,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Phase
 
-from ...callbacks import Act
-from ...texts import INACTIVE_REASONS, label
+from ...ui.callbacks import Act
+from ...ui.texts import INACTIVE_REASONS, label
 from . import views
 
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 from engine import Phase
 
-from ...texts import ELIMINATION_CAUSES, NO_ELIMINATION, label
+from ...ui.texts import ELIMINATION_CAUSES, NO_ELIMINATION, label
 from . import views
 
 

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ...callbacks import Act
-from ...texts import ROLE_ICONS, ROLE_NAMES, label
+from ...ui.callbacks import Act
+from ...ui.texts import ROLE_ICONS, ROLE_NAMES, label
 from . import views
 
 

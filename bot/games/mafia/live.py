@@ -52,7 +52,7 @@ JOIN = "\n\n"
 
 class LiveMessages(PresenterBase):
     """The call-saving helpers; ``self`` is the game's presenter (``self.out`` the shared
-    :class:`bot.presenter.Presenter`)."""
+    :class:`bot.presentation.presenter.Presenter`)."""
 
     # --- announcements -------------------------------------------------------------------------
     def begin_step(self, g: Live) -> None:
@@ -125,7 +125,7 @@ class LiveMessages(PresenterBase):
         return fut
 
     def _replying(self, g: Live) -> bool:
-        from ...replies import reply_kwargs
+        from ...ui.replies import reply_kwargs
 
         return bool(reply_kwargs(g.chat_id))
 

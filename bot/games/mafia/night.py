@@ -8,10 +8,10 @@ from aiogram.types import InlineKeyboardMarkup
 
 from engine import GameState, Team, find_ruleset, legal_actions
 
-from ...callbacks import Act
-from ...keyboards import InlineKeyboardBuilder
-from ...keyboards import plain_label as _plain_label
-from ...texts import label
+from ...ui.callbacks import Act
+from ...ui.keyboards import InlineKeyboardBuilder
+from ...ui.keyboards import plain_label as _plain_label
+from ...ui.texts import label
 from ..hints import Gettext
 
 

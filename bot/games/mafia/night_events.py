@@ -21,7 +21,7 @@ from html import escape
 
 from engine import Phase, Role, Team, find_ruleset
 
-from ...texts import label
+from ...ui.texts import label
 from . import night as night_views
 
 

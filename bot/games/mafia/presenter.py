@@ -1,5 +1,5 @@
 """The presenter every mafia preset extends: engine events × audience → messages queued on the
-Sender (design.md §1), through the shared :class:`bot.presenter.Presenter` (the message refs,
+Sender (design.md §1), through the shared :class:`bot.presentation.presenter.Presenter` (the message refs,
 the group and private sends).
 
 Group chat: one lobby message (edited), one table message (pinned, edited), one message per
@@ -34,10 +34,10 @@ import logging
 
 from engine import HostOnly, Phase, Private, Team, TeamChat
 
-from ...callbacks import Act
-from ...keyboards import button, markup_of
-from ...texts import ROLE_ICONS, ROLE_NAMES, label
-from ...timings import timings_text
+from ...ui.callbacks import Act
+from ...ui.keyboards import button, markup_of
+from ...ui.texts import ROLE_ICONS, ROLE_NAMES, label
+from ...ui.timings import timings_text
 from . import views
 from .clock import ClockEvents
 from .control import ControlEvents
@@ -52,7 +52,7 @@ logger = logging.getLogger(__name__)
 
 class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightEvents,
                      ControlEvents, HostEvents):
-    """Renders one game's events. ``out`` is the shared :class:`bot.presenter.Presenter`:
+    """Renders one game's events. ``out`` is the shared :class:`bot.presentation.presenter.Presenter`:
     the sender, the translator and the refs of standing messages live there, once."""
 
     #: the timings this preset uses, in the order the lobby and /settings show them
@@ -117,7 +117,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
 
     @staticmethod
     def table_text(_: Gettext, st: GameState) -> str:
-        """The pinned table (also the onlookers' copy: ``bot.views.table_text``)."""
+        """The pinned table (also the onlookers' copy: ``bot.presentation.views.table_text``)."""
         return views.table_text(_, st)
 
     def on_SettingsChanged(self, g: Live, _: Gettext, before: GameState | None, st: GameState,

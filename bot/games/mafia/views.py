@@ -16,13 +16,13 @@ from aiogram.types import InlineKeyboardMarkup
 from engine import GameState, Phase, Role, find_ruleset, legal_actions
 from engine.mafia.state import Player, VoteRound
 
-from ...callbacks import Act, LobbyAct
-from ...deadline_text import clock_time, until
-from ...keyboards import InlineKeyboardBuilder, button, markup_of
-from ...keyboards import plain_label as _plain_label
-from ...names import isolate
-from ...texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
-from ...timings import tempo_name
+from ...ui.callbacks import Act, LobbyAct
+from ...ui.deadline_text import clock_time, until
+from ...ui.keyboards import InlineKeyboardBuilder, button, markup_of
+from ...ui.keyboards import plain_label as _plain_label
+from ...ui.names import isolate
+from ...ui.texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
+from ...ui.timings import tempo_name
 from ..hints import Gettext, NGettext
 
 ROLE_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF, Role.COMMISSAR, Role.DOCTOR, Role.MANIAC,

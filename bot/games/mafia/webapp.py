@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from engine import GameState, Phase, Role, Team, legal_actions
 from engine.mafia.queries import LegalActions
 
-from ...keyboards import plain_label
-from ...texts import ROLE_ICONS, ROLE_NAMES, TEAM_NAMES
+from ...ui.keyboards import plain_label
+from ...ui.texts import ROLE_ICONS, ROLE_NAMES, TEAM_NAMES
 from ..hints import Gettext
 from ..spec import Viewer
 from .night import ACTION_CODES

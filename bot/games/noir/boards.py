@@ -40,8 +40,8 @@ from engine.noir import (
     public_board,
 )
 
-from ...names import isolate
-from ...telegram_limits import utf16_len
+from ...telegram.limits import utf16_len
+from ...ui.names import isolate
 from . import board as drawing
 from .names import SUSPECTS, role_name, suspect_name
 from .story import Story, team_of

@@ -1,7 +1,7 @@
 """NOIR's button codec (issue 9): every press of a NOIR DM button, turned into a draft step or
 into ONE engine command.
 
-Callback data is :class:`bot.callbacks.Act` ``(g, s, a, t)``: ``g`` the game, ``s`` the stamp of
+Callback data is :class:`bot.ui.callbacks.Act` ``(g, s, a, t)``: ``g`` the game, ``s`` the stamp of
 the step the button was offered in (``drafting.stamp``: the turn and its step, or the Suit's
 window), ``a`` the code, ``t`` its argument.  A press whose ``s`` is not the current stamp, or
 from a player with nothing to do now, is answered "This button is out of date." and changes
@@ -31,7 +31,7 @@ z     «I'm back» after auto-pass        0 (``s`` = 0: valid whenever)
 
 Answers: a draft step shows no popup (the menu message is edited in place); a command "✅"
 (the menu then shows what he did, without buttons); the Suit's answer "Your answer is
-noted."; refusals as above, or the engine's (``bot.texts.ERRORS``, ``noir_*`` codes).
+noted."; refusals as above, or the engine's (``bot.ui.texts.ERRORS``, ``noir_*`` codes).
 
 The cell picker's ``c`` means what the draft waits for: the target of a kill, shot, bomb,
 autopsy, shield or accusation; the Psycho's swap (first, then second) and threats (a toggle,

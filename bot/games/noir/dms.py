@@ -21,8 +21,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.noir import Command, Event, NoirState, Resumed, TurnTimedOut, legal_actions
 
-from ...callbacks import Act
-from ...deadline_text import clock_time
+from ...ui.callbacks import Act
+from ...ui.deadline_text import clock_time
 from ..hints import Gettext
 from .codec import done_text
 from .drafting import draft, stamp
@@ -30,7 +30,7 @@ from .live import NoirLive
 from .menus import view
 
 if TYPE_CHECKING:
-    from ...i18n import Translator
+    from ...ui.i18n import Translator
     from ..hints import Out
 
 logger = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ logger = logging.getLogger(__name__)
 
 def clock_text(at: datetime | None) -> str | None:
     """A deadline (aware UTC) as HTML clock time, each viewer's own (BOT-X03,
-    ``bot/deadline_text.py``: ``<tg-time unix=… format="T">12:02:30 UTC</tg-time>``), None
+    ``bot/ui/deadline_text.py``: ``<tg-time unix=… format="T">12:02:30 UTC</tg-time>``), None
     without one."""
     return clock_time(at) if at is not None else None
 

@@ -13,7 +13,7 @@ a press with any other stamp is out of date.  Two windows of one turn are for tw
 suspects (a chain link or a threatened neighbour dies once), so they never share a stamp.
 
 A **draft** is a dict (JSON) in ``games.ui["drafts"]["noir:<user>"]`` through
-:mod:`bot.drafts`, stamped with the same number, so it reads as empty once the step moved on and
+:mod:`bot.ui.drafts`, stamped with the same number, so it reads as empty once the step moved on and
 survives a restart (``GameService.persist_ui_soon`` writes it)::
 
     {"k": "shift"} -> {"k": "shift", "line": "row"} -> {"k": "shift", "line": "row", "i": 2}
@@ -32,7 +32,7 @@ from typing import Any
 
 from engine.noir import NoirState
 
-from ... import drafts
+from ...ui import drafts
 from .live import NoirLive
 
 

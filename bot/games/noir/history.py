@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from ...i18n import N_
-from ...names import isolate
+from ...ui.i18n import N_
+from ...ui.names import isolate
 from ..hints import Gettext, NGettext
 from . import boards
 from .names import role_name, suspect_name

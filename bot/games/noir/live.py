@@ -1,4 +1,4 @@
-"""The live game as NOIR's modules use it (``bot.service.LiveGame`` holding a NOIR state).
+"""The live game as NOIR's modules use it (``bot.services.game_service.LiveGame`` holding a NOIR state).
 
 ``LiveGame.state`` is annotated with the mafia presets' ``GameState``; a NOIR game keeps a
 :class:`~engine.noir.NoirState` there, so NOIR's modules read the live game through this

@@ -9,8 +9,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.noir import NoirState
 
-from ...callbacks import LobbyAct
-from ...names import isolate
+from ...ui.callbacks import LobbyAct
+from ...ui.names import isolate
 from ..hints import NGettext
 
 Gettext = Callable[[str], str]

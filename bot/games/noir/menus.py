@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.noir import LegalActions, NoirState, Role, cell_name, legal_actions, positions
 
-from ...callbacks import Act
+from ...ui.callbacks import Act
 from . import choices
 from .drafting import stamp
 from .names import role_name, suspect_name

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...i18n import N_
+from ...ui.i18n import N_
 
 #: suspect id -> its name (msgid); 49 = the 7x7 grid of 8 players
 SUSPECTS: tuple[str, ...] = (

@@ -26,7 +26,7 @@ from engine.noir import (
     TurnTimedOut,
 )
 
-from ...names import isolate
+from ...ui.names import isolate
 from .names import role_name, suspect_name
 
 Gettext = Callable[[str], str]

@@ -15,7 +15,7 @@ from aiogram.types import InlineKeyboardButton
 
 from engine.noir import NoirState
 
-from ...callbacks import Act
+from ...ui.callbacks import Act
 from .names import suspect_name
 
 #: the width of a cell's name on a button (phones show 7 buttons a row)

@@ -36,8 +36,8 @@ from engine.noir import (
     public_board,
 )
 
-from ...deadline_text import MOVED_MIN
-from ...names import isolate
+from ...ui.deadline_text import MOVED_MIN
+from ...ui.names import isolate
 from ..hints import Gettext
 from . import board as drawing
 from .dms import MenuMixin
@@ -88,7 +88,7 @@ class NoirPresenter(MenuMixin):
     def deadline_moved(self, g: NoirLive) -> None:
         """BOT-X01 moved the running turn's deadline on (its messages waited in the Sender):
         the board's caption and the open menus show the new end once, when it moved by
-        :data:`~bot.deadline_text.MOVED_MIN` seconds or more from what they show (BOT-X03)."""
+        :data:`~bot.ui.deadline_text.MOVED_MIN` seconds or more from what they show (BOT-X03)."""
         st, shown = g.state, g.refs.get("until")
         if st is None or st.phase != "play" or g.deadline is None or shown is None \
                 or abs((g.deadline - shown).total_seconds()) < MOVED_MIN:

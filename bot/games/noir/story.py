@@ -17,8 +17,8 @@ from typing import Any
 
 from engine.noir import Role, cell_name
 
-from ...i18n import N_
-from ...names import isolate
+from ...ui.i18n import N_
+from ...ui.names import isolate
 from .names import role_name, suspect_name
 
 Gettext = Callable[[str], str]

@@ -9,7 +9,7 @@ from html import escape
 
 from engine.noir import NoirState, PrivateCard, PublicBoard
 
-from ...names import isolate
+from ...ui.names import isolate
 from .names import role_name, suspect_name
 
 Gettext = Callable[[str], str]

@@ -36,7 +36,7 @@ from engine.noir import (
     public_board,
 )
 
-from ...names import isolate_plain
+from ...ui.names import isolate_plain
 from ..hints import Gettext
 from ..spec import Viewer, act_of
 from . import board as drawing

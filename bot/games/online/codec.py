@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import ChooseBestMove, IllegalCommand, NightAction, TapLift, TapVote
 
-from ... import drafts
+from ...ui import drafts
 from ..mafia.codec import MafiaCodec, Press
 from .views import legal_actions
 
@@ -38,7 +38,7 @@ class OnlineCodec(MafiaCodec):
         return await super().run(press)
 
     async def best_move_pick(self, press: Press) -> str:
-        """ONLINE-08: the victim taps three names one by one (a draft, bot/drafts.py, kept with
+        """ONLINE-08: the victim taps three names one by one (a draft, bot/ui/drafts.py, kept with
         the game until the third), then the three go to the engine at once. Raises
         IllegalCommand as the engine does."""
         g, st, uid, _ = press.g, press.st, press.user_id, press._

@@ -1,7 +1,7 @@
 """The online preset's group chat policy (ONLINE-35, 38, Q11, Q18): the day discussion (with its
 vote): every living player; night (and a readiness gate): nobody; last word and defence turns
 (the tied candidates' sub-phases before a revote or a lift vote): only the speaker; the revote,
-the lift vote and the best move: nobody.  ``bot.discipline.may_write`` calls it for a seated,
+the lift vote and the best move: nobody.  ``bot.services.discipline.may_write`` calls it for a seated,
 living player of a running, unpaused game (``phase``: ``st.phase``'s value)."""
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from engine import GameState, OnlinePhase, Team
 from engine.mafia import events as ev
 from engine.online import events as oev
 
-from ... import drafts
-from ...texts import label
+from ...ui import drafts
+from ...ui.texts import label
 from ..hints import Gettext
 from ..mafia.base import Markup
 from ..mafia.presenter import MafiaPresenter

@@ -10,10 +10,10 @@ from engine import legal_actions as engine_actions
 from engine.online import lift_needed
 from engine.online.actions import OnlineActions
 
-from ...callbacks import Act
-from ...keyboards import InlineKeyboardBuilder
-from ...keyboards import plain_label as _plain_label
-from ...texts import label
+from ...ui.callbacks import Act
+from ...ui.keyboards import InlineKeyboardBuilder
+from ...ui.keyboards import plain_label as _plain_label
+from ...ui.texts import label
 from ..hints import Gettext
 
 PRE, FINAL = "·", "✔"

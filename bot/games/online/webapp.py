@@ -10,7 +10,7 @@ from engine import GameState
 from engine.mafia.queries import LegalActions
 from engine.online.actions import OnlineActions
 
-from ...keyboards import plain_label
+from ...ui.keyboards import plain_label
 from ..hints import Gettext
 from ..mafia.webapp import MafiaWebView
 from ..spec import Viewer
