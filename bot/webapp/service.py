@@ -5,10 +5,10 @@ live streams' wake-ups after every stored command (``GameService.listeners``).""
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
 import time
-from collections import defaultdict
+from collections.abc import Hashable
 from typing import Any
 
 from aiogram import Bot
@@ -27,15 +27,19 @@ from ..service import NotOwner
 from ..timings import timing_labels
 from ..views import timings_text
 from .log import EventLog, visible
-from .texts import page_texts
+from .streams import Stream, Streams, ViewCache
+from .texts import CONFIRMS, JUDGE_WORDS, page_texts
 
 #: the codecs' own refusals (answered, nothing changed): the page shows them as failures
 REFUSED = (N_("This button is out of date."), N_("You can't choose that now."),
            N_("You can't choose that cell now."), N_("You can't choose that player now."),
            N_("The game is paused."))
 logger = logging.getLogger(__name__)
-#: seconds a group's answer "is he an admin / a member" is trusted
-MEMBERSHIP_TTL = 300
+#: seconds a group's answer "is he an admin / a member" is trusted; a leave or a join the bot
+#: sees (``left_chat_member``, ``chat_member``: :meth:`WebApp.membership_changed`) acts at once
+MEMBERSHIP_TTL = 120
+#: a table's fields that change without anything in it changing (the server's clock)
+VOLATILE = ("now",)
 
 
 class NoAccess(Exception):
@@ -59,7 +63,8 @@ class WebApp:
         self.bot = bot
         self.url = url.rstrip("/")
         self.log = EventLog(service.storage)
-        self._streams: defaultdict[int, set[asyncio.Queue]] = defaultdict(set)
+        self.streams = Streams()
+        self.views = ViewCache()
         self._members: dict[tuple[str, int, int], tuple[float, bool]] = {}
         #: many workers (issue 12): the :class:`bot.cluster.miniapp.MiniAppRelay` reading,
         #: streaming and acting on the games another worker serves; None: one process
@@ -151,9 +156,27 @@ class WebApp:
         out["table"] = view.table(_, st, viewer, events, g)
         phase_bound = bot_game(st.ruleset).codec.PHASE_BOUND
         out["buttons"] = [] if st.over else [  # a view may stamp its own (NOIR: its step)
-            {**b, "s": b["s"] if "s" in b else st.phase_seq if b["a"] in phase_bound else 0}
+            self.worded(_, st, {**b, "s": b["s"] if "s" in b else
+                                st.phase_seq if b["a"] in phase_bound else 0})
             for b in view.buttons(_, st, viewer, g)]
         return out
+
+    @staticmethod
+    def worded(_, st, button: dict[str, Any]) -> dict[str, Any]:
+        """``button`` with the judge's words (``title``: "Foul: №3 Anna", for the page's title
+        and aria-label; the console shows the icon) and, for a disqualification, ``confirm``:
+        the question the page asks before sending it (nothing takes it back)."""
+        code, seat = button.get("a"), button.get("t")
+        if code not in JUDGE_WORDS or not seat:
+            return button
+        try:
+            name = st.by_seat(seat).name
+        except (KeyError, AttributeError):
+            name = ""
+        button["title"] = _(JUDGE_WORDS[code]).format(seat=seat, name=name).strip()
+        if code in CONFIRMS:
+            button["confirm"] = _(CONFIRMS[code]).format(seat=seat, name=name)
+        return button
 
     async def lobby_buttons(self, _, g, viewer: Viewer) -> list[dict]:
         """The lobby's buttons (kind 'lobby', ``s`` 0): «Join» for a group member not in it,
@@ -196,7 +219,7 @@ class WebApp:
             press_data = Act(g=g.id, s=int(data.get("s", 0)), a=str(data.get("a", "")),
                              t=int(data.get("t", 0)))
             press_data.pack()  # what a button could carry: ≤ 64 bytes, no ':' in the code
-        except (ValidationError, TypeError, ValueError):
+        except (ValidationError, TypeError, ValueError, OverflowError):  # int(1e999) overflows
             return {"ok": False, "text": _("This button is out of date.")}
         if st is None or st.over:
             return {"ok": False, "text": _("This game is over.")}
@@ -278,48 +301,80 @@ class WebApp:
         return True
 
     # --- live --------------------------------------------------------------------------------
-    def subscribe(self, game_id: int) -> asyncio.Queue:
-        """A queue that gets the log's length after every stored command of the game."""
-        q: asyncio.Queue = asyncio.Queue()
-        self._streams[game_id].add(q)
-        return q
+    def open_stream(self, g, user_id: int) -> Stream:
+        """A stream of the game ``g`` for ``user_id``, woken after every stored command. Raises
+        :class:`.streams.TooMany` when the game has its cap of streams here; ends the user's
+        oldest stream of the game when he holds his cap (:mod:`.streams`)."""
+        return self.streams.open(g.id, user_id, g.chat_id)
 
-    def unsubscribe(self, game_id: int, q: asyncio.Queue) -> None:
-        subs = self._streams.get(game_id)
-        if subs is not None:
-            subs.discard(q)
-            if not subs:
-                del self._streams[game_id]
+    def close_stream(self, stream: Stream) -> None:
+        self.streams.close(stream)
+        if not self.streams.count(stream.game_id):
+            self.views.forget(stream.game_id)
 
     async def follow(self, game_id: int) -> None:
-        """A stream of the game opened here (after :meth:`subscribe`): with many workers, hear
-        of the commands stored by the worker serving it (``relay.follow``)."""
+        """A stream of the game opened here (after :meth:`open_stream`): with many workers,
+        hear of the commands stored by the worker serving it (``relay.follow``)."""
         if self.relay is not None:
             await self.relay.follow(game_id)
 
     async def unfollow(self, game_id: int) -> None:
-        """A stream of the game closed here (after :meth:`unsubscribe`)."""
+        """A stream of the game closed here (after :meth:`close_stream`)."""
         if self.relay is not None:
             await self.relay.unfollow(game_id)
 
     def wake(self, game_id: int, length: int) -> None:
         """Tell the game's local streams its log's ``length`` now (-1: unknown, re-read)."""
-        for q in self._streams.get(game_id, ()):
-            q.put_nowait(length)
+        self.streams.wake(game_id, length)
 
     async def on_step(self, g, before, after, events) -> None:
         """``GameService.listeners``: a command was stored; wake the game's streams (with many
-        workers, those on every worker: ``relay.publish``)."""
+        workers, those on every worker: ``relay.publish``). A stream shows a finished game's
+        last table, then ends."""
         self.log.on_step(g, before, after, events)
         self.wake(g.id, after.commands)
         if self.relay is not None:
             self.relay.publish(g.id, after.commands)
 
+    def membership_changed(self, chat_id: int, user_id: int, member: bool) -> None:
+        """The bot saw ``user_id`` leave (``member`` False) or join the group ``chat_id``
+        (``bot/handlers/private.py``): the cached answers are replaced at once, and a leaver's
+        open streams of the group's games re-check his access (an onlooker's end)."""
+        self._members[("member", chat_id, user_id)] = (time.monotonic(), member)
+        self._members.pop(("admin", chat_id, user_id), None)
+        if not member:
+            self.streams.recheck_user(chat_id, user_id)
+
     def close_streams(self) -> None:
         """Shutting down: every open stream ends."""
-        for subs in self._streams.values():
-            for q in subs:
-                q.put_nowait(None)
+        self.streams.end_all()
+
+    @staticmethod
+    def view_key(g, viewer: Viewer) -> Hashable:
+        """Which viewers see the same table (and buttons): a group member outside the game
+        shares his view with every other such onlooker (judge or not); anyone in the game, the
+        host, and everybody in a lobby (whose buttons are his own) sees his own -- with a
+        multi-part choice's draft, the draft's too (NOIR, ``draft_tag``)."""
+        st = g.state
+        if viewer.kind == "onlooker" and viewer.user_id not in st.players \
+                and game_of(st).status(st) != "lobby":
+            return ("onlooker", viewer.judge)
+        view = bot_game(st.ruleset).webapp
+        draft = view.draft_tag(g, viewer.user_id) if hasattr(view, "draft_tag") else None
+        return (viewer.kind, viewer.judge, viewer.user_id, draft)
+
+    async def stream_view(self, g, viewer: Viewer) -> tuple[str, bytes]:
+        """The viewer's table as a server-sent ``table`` event: (its fingerprint but for
+        :data:`VOLATILE` fields, the event's bytes), computed once per stored command for all
+        the streams that show the same view (:meth:`view_key`)."""
+        async def render() -> tuple[str, bytes]:
+            data = await self.table(g, viewer)
+            stable = json.dumps({k: v for k, v in data.items() if k not in VOLATILE},
+                                ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            return stable, f"event: table\ndata: {body}\n\n".encode()
+
+        return await self.views.get(g.id, g.state.commands, self.view_key(g, viewer), render)
 
 
 __all__ = ["NoAccess", "WebApp"]
