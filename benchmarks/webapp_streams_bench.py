@@ -1,0 +1,156 @@
+"""Mini App event streams under load (issue 20): N open streams on one game, the latency of a
+press from the page while every stream is fed.
+
+``python -m benchmarks.webapp_streams_bench [--streams 1000] [--presses 200] [--no-share]``
+
+The whole bot (the Mini App tests' harness: a fake Bot API, a fresh SQLite file) serves its web
+server on a local port; ``--streams`` group members who are not in the game (onlookers: the
+view they all share) open the game's event stream, each read by its own client task. Then one
+player presses «Pause» and «Resume» from the page, one after the other (``POST
+/webapp/api/act``): each press stores a command that changes every onlooker's table, so every
+stream gets a new table. Printed: the press's latency (request to answer) p50 / p99 / max in
+ms, the time until the last stream has the new table (the fan-out) p50 / p99, and the event
+loop's busiest stall. ``--no-share`` computes each stream's table on its own (no
+:class:`bot.webapp.streams.ViewCache`): the cost before issue 20. The clients run on the same
+event loop as the bot (one process): their reading is part of the figures, in both modes.
+Figures only: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import aiohttp
+
+from .figures import percentile
+
+
+async def _reader(session: aiohttp.ClientSession, url: str, got: dict[int, float],
+                  key: int, ready: asyncio.Event) -> None:
+    """Read one stream; note (monotonic) when its latest table arrived."""
+    async with session.get(url) as resp:
+        if resp.status != 200:
+            raise RuntimeError(f"stream refused: {resp.status} {await resp.text()}")
+        async for line in resp.content:
+            if line.startswith(b"data: "):
+                got[key] = time.monotonic()
+                ready.set()
+
+
+async def _club_with_judge(h, judge) -> int:
+    """A started club game of the harness's 10 users, hosted by ``judge``."""
+    h.session.register_user(judge)
+    await h.command(h.users[0], "/newgame club")
+    g = await h.game()
+    await h.dm(judge, f"/start host_{g.id}")
+    for u in h.users:
+        await h.dm(u, f"/start join_{g.id}")
+    await h.command(h.users[0], "/startgame")
+    return g.id
+
+
+async def _lag_probe(stop: asyncio.Event, worst: list[float]) -> None:
+    """The event loop's longest stall (a 10 ms sleep that took longer)."""
+    while not stop.is_set():
+        t0 = time.monotonic()
+        await asyncio.sleep(0.01)
+        worst[0] = max(worst[0], time.monotonic() - t0 - 0.01)
+
+
+async def run(streams: int, presses: int, share: bool) -> dict:
+    from tests.fakes.updates import FakeUser
+    from tests.webapp.support import auth, served
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"
+        async with served(url, n_users=10) as (h, client):
+            webapp = h.app.webapp
+            if not share:  # every stream renders its own table (before issue 20)
+                async def unshared(game_id, length, key, render):
+                    return await render()
+                webapp.views.get = unshared
+            judge = FakeUser(909_000_000_001, "Judge")
+            game_id = await _club_with_judge(h, judge)
+            seat = (await h.game()).state.seated()[0].seat
+            base = str(client.make_url("/webapp/api/"))
+            connector = aiohttp.TCPConnector(limit=0)
+            timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
+            got: dict[int, float] = {}
+            readers = []
+            t_open = time.monotonic()
+            async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+                for i in range(streams):
+                    watcher = FakeUser(910_000_000_000 + i, f"Watcher{i}")
+                    async with session.get(base + "table", params={"g": str(game_id)},
+                                           headers=auth(h, watcher)) as resp:
+                        ticket = (await resp.json())["ticket"]
+                    ready = asyncio.Event()
+                    stream_url = f"{base}stream?g={game_id}&ticket={ticket}"
+                    readers.append(asyncio.create_task(
+                        _reader(session, stream_url, got, i, ready)))
+                    await ready.wait()
+                opened = time.monotonic() - t_open
+                latencies, fanouts = [], []
+                stop, worst = asyncio.Event(), [0.0]
+                probe = asyncio.create_task(_lag_probe(stop, worst))
+                for n in range(presses):
+                    code = "foul" if n % 2 == 0 else "unfoul"
+                    t0 = time.monotonic()
+                    async with session.post(base + "act", headers=auth(h, judge),
+                                            json={"g": game_id, "a": code, "t": seat}) as resp:
+                        answer = await resp.json()
+                    latencies.append(time.monotonic() - t0)
+                    if not answer.get("ok"):
+                        raise RuntimeError(f"press refused: {answer}")
+                    while len([k for k, t in got.items() if t >= t0]) < streams:
+                        await asyncio.sleep(0.002)
+                    fanouts.append(max(got.values()) - t0)
+                stop.set()
+                await probe
+                for task in readers:
+                    task.cancel()
+                await asyncio.gather(*readers, return_exceptions=True)
+    ms = [x * 1000 for x in latencies]
+    fan = [x * 1000 for x in fanouts]
+    return {"streams": streams, "presses": presses, "shared_views": share,
+            "open_s": round(opened, 2),
+            "press_ms": {"p50": round(percentile(ms, 50), 1), "p99": round(percentile(ms, 99), 1),
+                         "max": round(max(ms), 1)},
+            "fanout_ms": {"p50": round(percentile(fan, 50), 1),
+                          "p99": round(percentile(fan, 99), 1)},
+            "worst_loop_stall_ms": round(worst[0] * 1000, 1)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.webapp_streams_bench",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--streams", type=int, default=1000, metavar="N",
+                        help="open streams on the game (default 1000)")
+    parser.add_argument("--presses", type=int, default=200, metavar="P",
+                        help="presses measured (default 200)")
+    parser.add_argument("--no-share", action="store_true",
+                        help="render each stream's table on its own (the cost before issue 20)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    out = asyncio.run(run(args.streams, args.presses, not args.no_share))
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{out['streams']} open streams on one game ({'shared views' if out['shared_views'] else 'one table per stream'}), "
+          f"opened in {out['open_s']} s; {out['presses']} presses (the judge's foul / its undo from the page)")
+    p, f = out["press_ms"], out["fanout_ms"]
+    print(f"  press latency: p50 {p['p50']} ms, p99 {p['p99']} ms, max {p['max']} ms")
+    print(f"  last stream has the new table: p50 {f['p50']} ms, p99 {f['p99']} ms")
+    print(f"  longest event-loop stall: {out['worst_loop_stall_ms']} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
