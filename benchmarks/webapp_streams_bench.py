@@ -143,8 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{out['streams']} open streams on one game ({'shared views' if out['shared_views'] else 'one table per stream'}), "
-          f"opened in {out['open_s']} s; {out['presses']} presses (the judge's foul / its undo from the page)")
+    mode = "shared views" if out["shared_views"] else "one table per stream"
+    print(f"{out['streams']} open streams on one game ({mode}), opened in {out['open_s']} s; "
+          f"{out['presses']} presses (the judge's foul / its undo from the page)")
     p, f = out["press_ms"], out["fanout_ms"]
     print(f"  press latency: p50 {p['p50']} ms, p99 {p['p99']} ms, max {p['max']} ms")
     print(f"  last stream has the new table: p50 {f['p50']} ms, p99 {f['p99']} ms")

@@ -21,14 +21,17 @@ import hashlib
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
+from ..games.spec import Viewer
 from ..i18n import N_
 from . import redact
 from .auth import Unauthorized, check_ticket, init_data_of, make_ticket, verify
 from .service import NoAccess, WebApp
 from .streams import END, RECHECK, TooMany
+from .texts import Gettext
 
 logger = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -118,7 +121,7 @@ UNAVAILABLE = N_("The game did not answer in time; nothing was done. Please try 
 UNKNOWN = N_("The game did not answer in time. Look at the table before you try again.")
 
 
-def _refused(cls, reason: str, _) -> web.HTTPException:
+def _refused(cls: type[web.HTTPException], reason: str, _: Gettext) -> web.HTTPException:
     """``cls`` (an aiohttp HTTP error) with ``{"error": reason, "text": <for the user>}``."""
     body = {"error": reason, "text": _(REFUSALS[cls.status_code])}
     return cls(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
@@ -131,10 +134,11 @@ def _language(request: web.Request) -> str | None:
                       request.app[WEBAPP_KEY].service.clock())
     except Unauthorized:
         return None
-    return data.user.language_code
+    return data.user.language_code if data.user is not None else None
 
 
-async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = False):
+async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = False
+                   ) -> tuple[WebApp, Any, Viewer, int]:
     """(webapp, live game, viewer, user id) of an API request (``ticket``: authenticated by a
     stream ticket instead of ``initData``). Raises web errors."""
     webapp = request.app[WEBAPP_KEY]
@@ -150,10 +154,13 @@ async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = F
             uid = check_ticket(token, request.query.get("ticket", ""), game_id, now)
         else:
             data = verify(token, init_data_of(request.headers), now)
-            uid, lang = data.user.id, data.user.language_code
-            request[NAME_KEY] = " ".join(x for x in (data.user.first_name, data.user.last_name)
-                                         if x).strip() or data.user.username or str(uid)
-            request[WRITE_KEY] = bool(data.user.allows_write_to_pm)
+            user = data.user
+            if user is None:  # verify() refuses it already; for the type checker
+                raise Unauthorized("no user")
+            uid, lang = user.id, user.language_code
+            request[NAME_KEY] = " ".join(x for x in (user.first_name, user.last_name)
+                                         if x).strip() or user.username or str(uid)
+            request[WRITE_KEY] = bool(user.allows_write_to_pm)
             game_id = _game_param(wanted, data.start_param)
     except Unauthorized as exc:
         raise _refused(web.HTTPUnauthorized, str(exc), webapp.tr.get(lang)) from None
@@ -179,7 +186,7 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"not JSON: {name}")
 
 
-def _strict_loads(text: str):
+def _strict_loads(text: str) -> Any:
     """``json.loads`` without Python's extensions ``NaN``, ``Infinity``, ``-Infinity`` (not
     JSON; ``int(Infinity)`` would raise ``OverflowError``): a ``ValueError`` like any bad body."""
     return json.loads(text, parse_constant=_no_constant)
@@ -238,7 +245,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
         while not g.state.over:
             try:
                 seq = await asyncio.wait_for(q.get(), KEEPALIVE)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 await resp.write(b": keep-alive\n\n")
                 seq = RECHECK  # his right again; many workers: a lost notice is caught up
             told = [seq]

@@ -8,14 +8,15 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from pydantic import ValidationError
 
-from engine import IllegalCommand, game_of
+from engine import IllegalCommand
+from engine.core.game import game_of
 
 from ..callbacks import Act
 from ..games import bot_game
@@ -28,7 +29,7 @@ from ..timings import timing_labels
 from ..views import timings_text
 from .log import EventLog, visible
 from .streams import Stream, Streams, ViewCache
-from .texts import CONFIRMS, JUDGE_WORDS, page_texts
+from .texts import CONFIRMS, JUDGE_WORDS, Gettext, page_texts
 
 #: the codecs' own refusals (answered, nothing changed): the page shows them as failures
 REFUSED = (N_("This button is out of date."), N_("You can't choose that now."),
@@ -56,7 +57,7 @@ class WebApp:
     ``tr``: the Translator; ``bot``: for the group-membership and admin checks; ``url``: the
     public HTTPS base URL the page is served under (``WEBAPP_URL``)."""
 
-    def __init__(self, service, presenter, tr, bot: Bot, url: str) -> None:
+    def __init__(self, service: Any, presenter: Any, tr: Any, bot: Bot, url: str) -> None:
         self.service = service
         self.presenter = presenter
         self.tr = tr
@@ -81,7 +82,7 @@ class WebApp:
         self._members[key] = (time.monotonic(), ok)
         return ok
 
-    async def viewer(self, g, user_id: int) -> Viewer:
+    async def viewer(self, g: Any, user_id: int) -> Viewer:
         """What ``user_id`` is to the game ``g``. Raises :class:`NoAccess` for a user who is
         neither in the game nor in its group."""
         st = g.state
@@ -100,7 +101,7 @@ class WebApp:
             raise NoAccess()
         return Viewer(user_id, "onlooker", judge=judge)
 
-    async def game_of(self, user_id: int, wanted: int | None):
+    async def game_of(self, user_id: int, wanted: int | None) -> Any:
         """The live game ``wanted`` (or, None, the user's running game). Raises NoAccess."""
         game_id = wanted if wanted is not None else await self.service.game_for_user(user_id)
         if game_id is None:
@@ -110,7 +111,7 @@ class WebApp:
         except KeyError:
             raise NoAccess(missing=True) from None
 
-    async def load(self, game_id: int):
+    async def load(self, game_id: int) -> Any:
         """The game: live where this worker serves it, else (many workers) read-only from the
         store (``relay.snapshot``: ``read_only``, never changed here). Raises ``KeyError``."""
         try:
@@ -121,7 +122,7 @@ class WebApp:
             return await self.relay.snapshot(game_id)
 
     # --- the table ---------------------------------------------------------------------------
-    async def table(self, g, viewer: Viewer) -> dict[str, Any]:
+    async def table(self, g: Any, viewer: Viewer) -> dict[str, Any]:
         """The table of ``g`` as ``viewer`` may see it: the game's view (``BotGame.webapp``)
         of the state and of the events he was shown, his buttons, the clock (``deadline``: Unix
         seconds, the page counts down), the page's texts in the game's language."""
@@ -162,7 +163,7 @@ class WebApp:
         return out
 
     @staticmethod
-    def worded(_, st, button: dict[str, Any]) -> dict[str, Any]:
+    def worded(_: Gettext, st: Any, button: dict[str, Any]) -> dict[str, Any]:
         """``button`` with the judge's words (``title``: "Foul: №3 Anna", for the page's title
         and aria-label; the console shows the icon) and, for a disqualification, ``confirm``:
         the question the page asks before sending it (nothing takes it back)."""
@@ -178,7 +179,7 @@ class WebApp:
             button["confirm"] = _(CONFIRMS[code]).format(seat=seat, name=name)
         return button
 
-    async def lobby_buttons(self, _, g, viewer: Viewer) -> list[dict]:
+    async def lobby_buttons(self, _: Gettext, g: Any, viewer: Viewer) -> list[dict]:
         """The lobby's buttons (kind 'lobby', ``s`` 0): «Join» for a group member not in it,
         «Leave» for a player, «Start» for whoever may start it (the organiser, the host, a
         group admin) -- the lobby message's own buttons (``bot/handlers/lobby.py``)."""
@@ -191,17 +192,18 @@ class WebApp:
         return out
 
     @staticmethod
-    def timings(_, st) -> dict[str, Any]:
+    def timings(_: Gettext, st: Any) -> dict[str, Any]:
         """The judge's timings, read-only (docs/miniapp.md): ``all`` the game's durations
         ("speech 60 s · defence 30 s · …"), ``current`` the running timer's ("speech 60 s") or
         None (a kind without a name, a pause, no timer)."""
         timer = getattr(st, "timer", None)
         label = timing_labels(_).get(timer.kind) if timer is not None else None
         return {"all": timings_text(_, st.timings, st.ruleset),
-                "current": label.format(n=timer.seconds) if label else None}
+                "current": label.format(n=timer.seconds) if label and timer is not None
+                else None}
 
     # --- acting ------------------------------------------------------------------------------
-    async def act(self, g, user_id: int, data: dict, name: str | None = None,
+    async def act(self, g: Any, user_id: int, data: dict, name: str | None = None,
                   writable: bool = False) -> dict[str, Any]:
         """Run one press from the page: ``data`` = {a: code, t: seat (0), s: phase_seq (0),
         d: the draft's tag the button was drawn for (optional; views with ``draft_tag``)}.
@@ -246,7 +248,7 @@ class WebApp:
         except IllegalCommand as exc:
             return {"ok": False, "text": refusal(self.tr, g.locale, exc)}
 
-    async def perform(self, g, user_id: int, data: dict, name: str | None = None,
+    async def perform(self, g: Any, user_id: int, data: dict, name: str | None = None,
                       writable: bool = False) -> dict[str, Any]:
         """:meth:`act` where the game lives: here, or (many workers, ``g.read_only``) on the
         worker serving it (``relay.forward_act``). The answer ``{"status": 200, "body"}``;
@@ -260,7 +262,7 @@ class WebApp:
         except NotOwner:  # the shard moved between reading the game and acting on it
             return {"status": 503}
 
-    async def lobby_act(self, g, user_id: int, code: str, name: str | None,
+    async def lobby_act(self, g: Any, user_id: int, code: str, name: str | None,
                         writable: bool = False) -> dict[str, Any]:
         """«Join», «Leave» or «Start» from the page: the deep link's and the lobby buttons'
         own path (``bot.handlers.lobby.join_lobby`` / ``lobby_press``): the same checks (a
@@ -275,9 +277,9 @@ class WebApp:
                     "I can't write to you yet: open the private chat with the bot and press "
                     "«Start» ({link}), then you join the game.").format(link=link)}
             before = g.state.commands
-            text = await join_lobby(self.service, self.bot, self.tr, g, user_id,
-                                    (name or str(user_id))[:64])
-            return {"ok": g.state.commands > before, "text": text}
+            joined = await join_lobby(self.service, self.bot, self.tr, g, user_id,
+                                      (name or str(user_id))[:64])
+            return {"ok": g.state.commands > before, "text": joined}
         if code in ("leave", "start"):
             before = g.state.commands
             text, _alert = await lobby_press(self.service, self.bot, self.tr, g, user_id,
@@ -301,7 +303,7 @@ class WebApp:
         return True
 
     # --- live --------------------------------------------------------------------------------
-    def open_stream(self, g, user_id: int) -> Stream:
+    def open_stream(self, g: Any, user_id: int) -> Stream:
         """A stream of the game ``g`` for ``user_id``, woken after every stored command. Raises
         :class:`.streams.TooMany` when the game has its cap of streams here; ends the user's
         oldest stream of the game when he holds his cap (:mod:`.streams`)."""
@@ -327,7 +329,7 @@ class WebApp:
         """Tell the game's local streams its log's ``length`` now (-1: unknown, re-read)."""
         self.streams.wake(game_id, length)
 
-    async def on_step(self, g, before, after, events) -> None:
+    async def on_step(self, g: Any, before: Any, after: Any, events: Sequence[Any]) -> None:
         """``GameService.listeners``: a command was stored; wake the game's streams (with many
         workers, those on every worker: ``relay.publish``). A stream shows a finished game's
         last table, then ends."""
@@ -350,7 +352,7 @@ class WebApp:
         self.streams.end_all()
 
     @staticmethod
-    def view_key(g, viewer: Viewer) -> Hashable:
+    def view_key(g: Any, viewer: Viewer) -> Hashable:
         """Which viewers see the same table (and buttons): a group member outside the game
         shares his view with every other such onlooker (judge or not); anyone in the game, the
         host, and everybody in a lobby (whose buttons are his own) sees his own -- with a
@@ -363,7 +365,7 @@ class WebApp:
         draft = view.draft_tag(g, viewer.user_id) if hasattr(view, "draft_tag") else None
         return (viewer.kind, viewer.judge, viewer.user_id, draft)
 
-    async def stream_view(self, g, viewer: Viewer) -> tuple[str, bytes]:
+    async def stream_view(self, g: Any, viewer: Viewer) -> tuple[str, bytes]:
         """The viewer's table as a server-sent ``table`` event: (its fingerprint but for
         :data:`VOLATILE` fields, the event's bytes), computed once per stored command for all
         the streams that show the same view (:meth:`view_key`)."""

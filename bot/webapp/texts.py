@@ -3,7 +3,12 @@ catalogue of its own): key -> msgid."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..i18n import N_
+
+#: gettext in one language: msgid -> text
+Gettext = Callable[[str], str]
 
 PAGE_TEXTS = {
     "title": N_("Live table"),
@@ -50,7 +55,7 @@ PAGE_TEXTS = {
     "left_disqualified": N_("You were disqualified."),
     "left_removed": N_("You were removed from the game."),
     "left_watch": N_("You watch the rest of the game: the table shows what the group sees."),
-    "out_killed": N_("killed"),
+    "out_killed": N_("killed at night"),
     "out_voted": N_("voted out"),
     "out_disqualified": N_("disqualified"),
     "out_removed": N_("removed"),
@@ -80,9 +85,9 @@ CONFIRMS = {
 }
 
 
-def page_texts(_) -> dict[str, str]:
+def page_texts(_: Gettext) -> dict[str, str]:
     """Every page text in the language of ``_`` (gettext)."""
     return {key: _(msgid) for key, msgid in PAGE_TEXTS.items()}
 
 
-__all__ = ["CONFIRMS", "JUDGE_WORDS", "PAGE_TEXTS", "page_texts"]
+__all__ = ["CONFIRMS", "Gettext", "JUDGE_WORDS", "PAGE_TEXTS", "page_texts"]

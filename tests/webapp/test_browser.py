@@ -138,7 +138,8 @@ async def test_the_judge_fouls_from_the_page(sqlite_url, browser, tmp_path):
         button = await asyncio.to_thread(
             browser.find_element, By.CSS_SELECTOR, f'#judge button[data-a="foul"][data-t="{target.seat}"]')
         await asyncio.to_thread(button.click)
-        await wait_for(browser, js(f"""return (document.querySelector('#players li[data-seat="{target.seat}"] .fouls')
+        fouls = f'#players li[data-seat="{target.seat}"] .fouls'
+        await wait_for(browser, js(f"""return (document.querySelector('{fouls}')
                                            || {{}}).textContent === '⚠️'"""))
         assert fouls_of((await h.game()).state, target.user_id) == 1
         assert any("Foul to" in t for t in h.texts(GROUP))
@@ -180,7 +181,8 @@ async def test_noir_board_a_kill_tapped_on_a_cell(sqlite_url, browser, tmp_path)
                                        f'#noir-grid .cell.tap[data-s="{target}"]')
         await asyncio.to_thread(cell.click)
         await wait_for(browser, js(f"""return (document.querySelector('#noir-grid .cell[data-s="{target}"]')
-                                          || {{classList: {{contains: () => true}}}}).classList.contains('last')"""))
+                                          || {{classList: {{contains: () => true}}}})
+                                          .classList.contains('last')"""))
         assert (await h.service.live(gid)).state.last_action[0] == "kill"
         # later in the game, an onlooker's board (dark theme): marks, no identity anywhere
         import random
@@ -195,7 +197,8 @@ async def test_noir_board_a_kill_tapped_on_a_cell(sqlite_url, browser, tmp_path)
         await wait_for(browser, js("return document.querySelectorAll('#noir-grid .cell').length"))
         hidden = await asyncio.to_thread(browser.execute_script, """
             return [document.getElementById('me').hidden,
-                    document.querySelectorAll('#noir-grid .own, #noir-grid .mate, #noir-grid .tap').length]""")
+                    document.querySelectorAll(
+                      '#noir-grid .own, #noir-grid .mate, #noir-grid .tap').length]""")
         assert hidden == [True, 0]
         dead = await asyncio.to_thread(browser.execute_script, """
             return [...document.querySelectorAll('#noir-grid .cell.dead')].map(c => +c.dataset.s)""")
@@ -245,7 +248,8 @@ async def rects(driver, selector: str) -> list[dict]:
           return {{a: n.dataset.a || n.className, left: r.left, right: r.right, top: r.top}}; }});""")
 
 
-async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_first(sqlite_url, browser):
+async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_first(sqlite_url,
+                                                                                   browser):
     async with served(sqlite_url, n_users=10) as (h, client):
         game_id = await club_with_judge(h)
         st = (await h.game()).state
@@ -263,7 +267,8 @@ async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_fir
         foul = await asyncio.to_thread(browser.find_element, By.CSS_SELECTOR,
                                        f'{row} button[data-a="foul"]')
         await asyncio.to_thread(foul.click)
-        await wait_for(browser, js(f"return !!document.querySelector('{row} button[data-a=\"unfoul\"]')"))
+        await wait_for(browser, js(
+            f"return !!document.querySelector('{row} button[data-a=\"unfoul\"]')"))
         toast = await asyncio.to_thread(lambda: browser.find_element(By.ID, "toast").text)
         assert "Foul" in toast  # words, not only "⚠️"
         after = await rects(browser, f"{row} > *")
@@ -274,7 +279,8 @@ async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_fir
         foul = await asyncio.to_thread(browser.find_element, By.CSS_SELECTOR,
                                        f'{row} button[data-a="foul"]')
         await asyncio.to_thread(foul.click)
-        await wait_for(browser, js(f"""return (document.querySelector('#players li[data-seat="{target.seat}"] .fouls')
+        fouls = f'#players li[data-seat="{target.seat}"] .fouls'
+        await wait_for(browser, js(f"""return (document.querySelector('{fouls}')
                                            || {{}}).textContent === '⚠️⚠️'"""))
         assert fouls_of((await h.game()).state, target.user_id) == 2
         # the disqualification asks first: Cancel changes nothing
@@ -292,7 +298,8 @@ async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_fir
         await asyncio.to_thread(dq.click)
         await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
         await asyncio.to_thread(browser.find_element(By.CSS_SELECTOR, "#confirm button.yes").click)
-        await wait_for(browser, js(f"""return document.querySelector('#players li[data-seat="{target.seat}"]')
+        seat_row = f'#players li[data-seat="{target.seat}"]'
+        await wait_for(browser, js(f"""return document.querySelector('{seat_row}')
                                           .classList.contains('out')"""))
         assert not (await h.game()).state.players[target.user_id].alive
 
@@ -313,12 +320,14 @@ async def test_a_64_character_name_fits_a_390_px_phone(sqlite_url, browser, tmp_
             width, scroll = await asyncio.to_thread(browser.execute_script, """
                 return [document.documentElement.clientWidth, document.documentElement.scrollWidth]""")
             wide = await asyncio.to_thread(browser.execute_script, """
-                return [...document.querySelectorAll('body *')].filter(n => n.getBoundingClientRect().right > 391)
-                  .map(n => n.tagName + '#' + n.id + '.' + n.className + ':' + Math.round(n.getBoundingClientRect().right)).slice(0, 12)""")
+                return [...document.querySelectorAll('body *')]
+                  .filter(n => n.getBoundingClientRect().right > 391)
+                  .map(n => n.tagName + '.' + n.className).slice(0, 12)""")
             assert width == 390 and scroll <= width, wide
             overflow = await asyncio.to_thread(browser.execute_script, """
                 const w = document.documentElement.clientWidth;
-                return [...document.querySelectorAll('#players li, #players .tag, #judge .seatrow > *, #me')]
+                const all = '#players li, #players .tag, #judge .seatrow > *, #me';
+                return [...document.querySelectorAll(all)]
                   .filter(n => n.getBoundingClientRect().right > w + 0.5).map(n => n.textContent);""")
             assert overflow == []
             row = await asyncio.to_thread(browser.execute_script, f"""

@@ -28,7 +28,7 @@ async def ended(resp) -> bool:
     try:
         while await asyncio.wait_for(resp.content.readline(), 5):
             pass
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return False
     return True
 
