@@ -337,3 +337,26 @@ async def test_a_64_character_name_fits_a_390_px_phone(sqlite_url, browser, tmp_
                         !!li.querySelector('[data-role]') || !!li.querySelector('.tag')];""")
             assert row[0] and row[1] <= 390 and row[2]  # cut with an ellipsis; its tags shown
         await shoot(browser, "phone-long-name.png", tmp_path)
+
+
+async def test_the_commissars_check_marks_the_checked_seat(sqlite_url, browser):
+    from engine import Phase, Role, Team
+    from tests.bot.helpers import drive_until
+
+    async with served(sqlite_url) as (h, client):
+        game_id = await start_game(h)
+        st = await drive_until(h, lambda s: s.phase is Phase.NIGHT and s.night == 2, seed=3)
+        cop = next(p for p in st.alive() if p.role is Role.COMMISSAR)
+        target = next(p for p in st.alive() if p.user_id != cop.user_id)
+        assert await press_action(h, h.user(cop.user_id), cop.user_id, "check",
+                                  target.seat) == "🔎"
+        await asyncio.to_thread(browser.get, page_url(client, h, h.user(cop.user_id), game_id,
+                                                      LIGHT))
+        await wait_for(browser, js("return document.querySelectorAll('#players li').length"))
+        marks = await asyncio.to_thread(browser.execute_script, """
+            return [...document.querySelectorAll('#players li')]
+              .filter(li => li.querySelector('.tag.checked'))
+              .map(li => [+li.dataset.seat, li.querySelector('.tag.checked').textContent,
+                          li.querySelector('.tag.checked').title]);""")
+        verdict = "mafia" if target.team is Team.MAFIA else "not mafia"
+        assert marks == [[target.seat, f"🔎 {verdict}", f"checked: №{cop.seat}, night 2"]]

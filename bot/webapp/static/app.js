@@ -129,7 +129,7 @@
       if (p.fouls) tags.append(el("span", "tag fouls", "⚠️".repeat(Math.min(p.fouls, 4))));
       for (const c of checked.get(p.seat) || []) {
         const mark = el("span", "tag checked" + (c.result && c.kind !== "sheriff" ? " mafia" : ""),
-                        (c.kind === "sheriff" ? "⭐ " : "🔎 ") + verdict(c));
+                        (c.kind === "sheriff" ? "🎩 " : "🔎 ") + verdict(c));
         mark.title = T("checked") + ": №" + c.checker + (c.night ? ", " + T("night_n").replace("{n}", c.night) : "");
         li.dataset.checked = c.result ? "yes" : "no";
         tags.append(mark);
