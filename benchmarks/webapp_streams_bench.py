@@ -11,8 +11,8 @@ player presses «Pause» and «Resume» from the page, one after the other (``PO
 stream gets a new table. Printed: the press's latency (request to answer) p50 / p99 / max in
 ms, the time from a foul until the last stream has the undo's table (two commands' fan-out)
 p50 / p99, and the event loop's longest stall. ``--no-share`` computes each stream's table on its own (no
-:class:`bot.webapp.streams.ViewCache`): the cost before issue 20. The clients run on the same
-event loop as the bot (one process): their reading is part of the figures, in both modes.
+:class:`bot.webapp.streams.ViewCache`): the cost before issue 20. The streams are read by a
+second process (its own event loop): the figures are the bot's.
 Figures only: nothing is asserted.
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import sys
 import tempfile
 import time
@@ -32,16 +33,31 @@ import aiohttp
 from .figures import percentile
 
 
-async def _reader(session: aiohttp.ClientSession, url: str, got: dict[int, float],
-                  key: int, ready: asyncio.Event) -> None:
-    """Read one stream; note (monotonic) when its latest table arrived."""
-    async with session.get(url) as resp:
-        if resp.status != 200:
-            raise RuntimeError(f"stream refused: {resp.status} {await resp.text()}")
-        async for line in resp.content:
-            if line.startswith(b"data: "):
-                got[key] = time.monotonic()
-                ready.set()
+def _readers_main(urls: list[str], arrived, opened) -> None:
+    """The client process: open every stream of ``urls``; ``arrived[i]``: when stream ``i``'s
+    latest table came (``time.monotonic``, the same clock as the bot's process on one machine);
+    ``opened``: how many had their first table."""
+    async def read(session: aiohttp.ClientSession, i: int, url: str) -> None:
+        async with session.get(url) as resp:
+            if resp.status != 200:
+                raise RuntimeError(f"stream refused: {resp.status} {await resp.text()}")
+            first = True
+            async for line in resp.content:
+                if line.startswith(b"data: "):
+                    arrived[i] = time.monotonic()
+                    if first:
+                        first = False
+                        with opened.get_lock():
+                            opened.value += 1
+
+    async def main() -> None:
+        connector = aiohttp.TCPConnector(limit=0)
+        timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+            await asyncio.gather(*(read(session, i, url) for i, url in enumerate(urls)),
+                                 return_exceptions=True)
+
+    asyncio.run(main())
 
 
 async def _club_with_judge(h, judge) -> int:
@@ -81,21 +97,25 @@ async def run(streams: int, presses: int, share: bool) -> dict:
             seat = (await h.game()).state.seated()[0].seat
             base = str(client.make_url("/webapp/api/"))
             connector = aiohttp.TCPConnector(limit=0)
-            timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
-            got: dict[int, float] = {}
-            readers = []
             t_open = time.monotonic()
-            async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+            async with aiohttp.ClientSession(connector=connector) as session:
+                urls = []
                 for i in range(streams):
                     watcher = FakeUser(910_000_000_000 + i, f"Watcher{i}")
                     async with session.get(base + "table", params={"g": str(game_id)},
                                            headers=auth(h, watcher)) as resp:
                         ticket = (await resp.json())["ticket"]
-                    ready = asyncio.Event()
-                    stream_url = f"{base}stream?g={game_id}&ticket={ticket}"
-                    readers.append(asyncio.create_task(
-                        _reader(session, stream_url, got, i, ready)))
-                    await ready.wait()
+                    urls.append(f"{base}stream?g={game_id}&ticket={ticket}")
+                mp = multiprocessing.get_context("spawn")
+                arrived = mp.RawArray("d", streams)
+                opened_count = mp.Value("i", 0)
+                readers = mp.Process(target=_readers_main, args=(urls, arrived, opened_count),
+                                     daemon=True)
+                readers.start()
+                while opened_count.value < streams:
+                    if not readers.is_alive():
+                        raise RuntimeError("the client process died")
+                    await asyncio.sleep(0.05)
                 opened = time.monotonic() - t_open
                 latencies, fanouts = [], []
                 stop, worst = asyncio.Event(), [0.0]
@@ -111,14 +131,13 @@ async def run(streams: int, presses: int, share: bool) -> dict:
                         if not answer.get("ok"):
                             raise RuntimeError(f"press refused: {answer}")
                     last = time.monotonic()
-                    while len([k for k, t in got.items() if t >= last]) < streams:
+                    while min(arrived) < last:
                         await asyncio.sleep(0.002)
-                    fanouts.append(max(got.values()) - start)
+                    fanouts.append(max(arrived) - start)
                 stop.set()
                 await probe
-                for task in readers:
-                    task.cancel()
-                await asyncio.gather(*readers, return_exceptions=True)
+                readers.kill()
+                readers.join()
     ms = [x * 1000 for x in latencies]
     fan = [x * 1000 for x in fanouts]
     return {"streams": streams, "presses": presses, "shared_views": share,
