@@ -241,6 +241,20 @@ async def club_with_judge(h, long_name: bool = False) -> int:
     return g.id
 
 
+async def click(driver, selector: str) -> None:
+    """A real click on the element ``selector`` names now (found again if a table redrew it)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(5):
+        try:
+            node = await asyncio.to_thread(driver.find_element, By.CSS_SELECTOR, selector)
+            await asyncio.to_thread(node.click)
+            return
+        except StaleElementReferenceException:
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"{selector} kept being redrawn")
+
+
 async def rects(driver, selector: str) -> list[dict]:
     return await asyncio.to_thread(driver.execute_script, f"""
         return [...document.querySelectorAll('{selector}')].map(n => {{
@@ -256,6 +270,7 @@ async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_fir
         target = st.seated()[3]
         await asyncio.to_thread(browser.get, page_url(client, h, JUDGE, game_id, LIGHT))
         await wait_for(browser, js("return document.querySelectorAll('#judge button').length"))
+        await wait_for(browser, js("return +document.body.dataset.renders >= 2"))  # the stream's
         row = f'#judge .seatrow[data-seat="{target.seat}"]'
         before = await rects(browser, f"{row} > *")
         words = await asyncio.to_thread(browser.execute_script, f"""
@@ -264,9 +279,7 @@ async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_fir
                     document.querySelector('{row} button[data-a="dq"]').getAttribute('aria-label')];""")
         assert words == [f"Foul: №{target.seat} {target.name}"] * 2 \
             + [f"Disqualify: №{target.seat} {target.name}"]
-        foul = await asyncio.to_thread(browser.find_element, By.CSS_SELECTOR,
-                                       f'{row} button[data-a="foul"]')
-        await asyncio.to_thread(foul.click)
+        await click(browser, f'{row} button[data-a="foul"]')
         await wait_for(browser, js(
             f"return !!document.querySelector('{row} button[data-a=\"unfoul\"]')"))
         toast = await asyncio.to_thread(lambda: browser.find_element(By.ID, "toast").text)
@@ -276,28 +289,24 @@ async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_fir
         assert [(r["left"], r["right"]) for r in after] == [(r["left"], r["right"]) for r in before]
         assert [r["a"] for r in after][1:] == ["foul", "unfoul", "dq"]
         # a second tap where the foul was is a second foul, not a disqualification
-        foul = await asyncio.to_thread(browser.find_element, By.CSS_SELECTOR,
-                                       f'{row} button[data-a="foul"]')
-        await asyncio.to_thread(foul.click)
+        await click(browser, f'{row} button[data-a="foul"]')
         fouls = f'#players li[data-seat="{target.seat}"] .fouls'
         await wait_for(browser, js(f"""return (document.querySelector('{fouls}')
                                            || {{}}).textContent === '⚠️⚠️'"""))
         assert fouls_of((await h.game()).state, target.user_id) == 2
         # the disqualification asks first: Cancel changes nothing
         dq_css = f'{row} button[data-a="dq"]'
-        dq = await asyncio.to_thread(browser.find_element, By.CSS_SELECTOR, dq_css)
-        await asyncio.to_thread(dq.click)
+        await click(browser, dq_css)
         await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
         question = await asyncio.to_thread(lambda: browser.find_element(By.ID, "confirm").text)
         assert f"Disqualify №{target.seat} {target.name}?" in question
-        await asyncio.to_thread(browser.find_element(By.CSS_SELECTOR, "#confirm button.no").click)
+        await click(browser, "#confirm button.no")
         await wait_for(browser, js("return document.getElementById('confirm').hidden"))
         await asyncio.sleep(0.3)
         assert (await h.game()).state.players[target.user_id].alive
-        dq = await asyncio.to_thread(browser.find_element, By.CSS_SELECTOR, dq_css)
-        await asyncio.to_thread(dq.click)
+        await click(browser, dq_css)
         await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
-        await asyncio.to_thread(browser.find_element(By.CSS_SELECTOR, "#confirm button.yes").click)
+        await click(browser, "#confirm button.yes")
         seat_row = f'#players li[data-seat="{target.seat}"]'
         await wait_for(browser, js(f"""return document.querySelector('{seat_row}')
                                           .classList.contains('out')"""))
