@@ -278,6 +278,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["left"] = left
     dp["history"] = history
     dp["onlookers"] = onlookers
+    dp["webapp"] = webapp  # None without WEBAPP_URL (membership updates tell the Mini App)
     dp["rules_url"] = rules_url
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
                service=service, deadlines=deadlines, translator=translator, history=history,

@@ -146,12 +146,15 @@ async def relay(message: Message, service, tr, sender) -> None:
         say(sender, message.chat.id, closed)
 
 
-async def member_left(message: Message, service, onlookers) -> None:
+async def member_left(message: Message, service, onlookers, webapp=None) -> None:
     """A player who leaves the group becomes inactive (PARTY-Q20 b); once eliminated he gets the
-    onlookers' copies of the announcements, which the group no longer shows him (BOT-X02)."""
+    onlookers' copies of the announcements, which the group no longer shows him (BOT-X02). The
+    Mini App (``webapp``) refuses a leaver at once, and ends his open onlooker's streams."""
     user = message.left_chat_member
     if user is None or user.is_bot:
         return
+    if webapp is not None:
+        webapp.membership_changed(message.chat.id, user.id, member=False)
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         return
@@ -206,18 +209,20 @@ async def _back(service, onlookers, chat_id: int, user_id: int) -> None:
             onlookers.back_in_group(g, user_id)  # BOT-X02: he sees the group again
 
 
-async def members_joined(message: Message, service, onlookers) -> None:
+async def members_joined(message: Message, service, onlookers, webapp=None) -> None:
     """A player or the host who left the group and comes back is active again at once; a game
-    that waited for its host resumes by itself."""
+    that waited for its host resumes by itself (the Mini App lets him in at once)."""
     for user in message.new_chat_members or ():
         if not user.is_bot:
+            if webapp is not None:
+                webapp.membership_changed(message.chat.id, user.id, member=True)
             await _back(service, onlookers, message.chat.id, user.id)
 
 
 MEMBER = ("member", "administrator", "creator", "restricted")
 
 
-async def member_changed(update: ChatMemberUpdated, service, onlookers) -> None:
+async def member_changed(update: ChatMemberUpdated, service, onlookers, webapp=None) -> None:
     """The same from a ``chat_member`` update (sent to the bot when it is an admin): a member
     who left (or was removed) and is a member again. A player who left or was removed is noted
     for the onlookers' copies (BOT-X02; the ``left_chat_member`` message marks him inactive)."""
@@ -225,6 +230,8 @@ async def member_changed(update: ChatMemberUpdated, service, onlookers) -> None:
     user = update.new_chat_member.user
     if user.is_bot:
         return
+    if webapp is not None and (old in MEMBER) != (new in MEMBER):  # the Mini App: at once
+        webapp.membership_changed(update.chat.id, user.id, member=new in MEMBER)
     if old in ("left", "kicked") and new in MEMBER:
         await _back(service, onlookers, update.chat.id, user.id)
     elif old in MEMBER and new in ("left", "kicked"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from aiogram.utils.web_app import WebAppInitData, safe_parse_webapp_init_data
@@ -23,7 +24,7 @@ class Unauthorized(Exception):
     """The request's ``initData`` is missing, forged, malformed or too old (HTTP 401)."""
 
 
-def init_data_of(headers) -> str:
+def init_data_of(headers: Mapping[str, str]) -> str:
     """The raw ``initData`` of a request's ``Authorization: tma <initData>`` header; empty when
     there is none."""
     header = headers.get("Authorization", "")

@@ -5,9 +5,10 @@ the engine's audience model (``engine/core/audience.py``; the same reading as th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from engine import game_of
+from engine.core.game import game_of
 
 from ..games.spec import Viewer
 from ..history.replay import entries_from, visible_events
@@ -19,7 +20,7 @@ class EventLog:
     """``storage``: the bot's Storage (``load_events``). One cached list per game: the events of
     each stored command, in log order."""
 
-    def __init__(self, storage) -> None:
+    def __init__(self, storage: Any) -> None:
         self.storage = storage
         self._games: dict[int, list[list[Event]]] = {}
 
@@ -32,7 +33,7 @@ class EventLog:
             self._games[game_id] = cached
         return cached[:count]
 
-    def on_step(self, g, before, after, events) -> None:
+    def on_step(self, g: Any, before: Any, after: Any, events: Sequence[Any]) -> None:
         """A stored command (``GameService.listeners``): extend the game's cache if it is
         complete up to it, else drop it (it is reloaded when asked for)."""
         cached = self._games.get(g.id)

@@ -21,12 +21,17 @@ import hashlib
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
+from ..games.spec import Viewer
 from ..ui.i18n import N_
+from . import redact
 from .auth import Unauthorized, check_ticket, init_data_of, make_ticket, verify
 from .service import NoAccess, WebApp
+from .streams import END, RECHECK, TooMany
+from .texts import Gettext
 
 logger = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -42,8 +47,10 @@ NAME_KEY = web.RequestKey("mafia_webapp_name", str)
 #: initData's ``user.allows_write_to_pm`` (a join from the page needs the bot to reach him)
 WRITE_KEY = web.RequestKey("mafia_webapp_write", bool)
 #: the page's own scripts and styles only, Telegram's script, requests to this server
+#: framed only by Telegram's web clients (web.telegram.org: /k/, /a/); the apps open it in a webview
 CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
-       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
+       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+       "frame-ancestors https://web.telegram.org https://*.web.telegram.org")
 
 
 def page_html() -> str:
@@ -61,6 +68,7 @@ def setup(app: web.Application, webapp: WebApp, token: str) -> None:
     app[WEBAPP_KEY] = webapp
     app[TOKEN_KEY] = token
     app[PAGE_KEY] = page_html()
+    redact.install()  # the stream's ticket and initData stay out of aiohttp's logs
     app.router.add_get("/webapp/", page)
     app.router.add_get("/webapp", to_page)
     app.router.add_static("/webapp/static/", STATIC)
@@ -96,7 +104,7 @@ def _game_param(value: str | None, start_param: str | None) -> int | None:
         raw = start_param[1:]
     if not raw:
         return None
-    if not raw.isdigit() or len(raw) > 18:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:  # "²".isdigit() is True
         raise NoAccess(missing=True)
     return int(raw)
 
@@ -105,14 +113,15 @@ def _game_param(value: str | None, start_param: str | None) -> int | None:
 REFUSALS = {401: N_("Open this page from the bot's button."),
             403: N_("Only the game's players and the group's members see this table."),
             404: N_("You are not in a running game."),
-            413: N_("This request is too large.")}
+            413: N_("This request is too large."),
+            429: N_("Too many open pages of this game; close one and try again.")}
 #: a press the game's worker did not answer in time (many workers; nothing was applied)
 UNAVAILABLE = N_("The game did not answer in time; nothing was done. Please try again.")
 #: ... taken by the game's worker, which fell silent (it may have been applied)
 UNKNOWN = N_("The game did not answer in time. Look at the table before you try again.")
 
 
-def _refused(cls, reason: str, _) -> web.HTTPException:
+def _refused(cls: type[web.HTTPException], reason: str, _: Gettext) -> web.HTTPException:
     """``cls`` (an aiohttp HTTP error) with ``{"error": reason, "text": <for the user>}``."""
     body = {"error": reason, "text": _(REFUSALS[cls.status_code])}
     return cls(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
@@ -125,10 +134,11 @@ def _language(request: web.Request) -> str | None:
                       request.app[WEBAPP_KEY].service.clock())
     except Unauthorized:
         return None
-    return data.user.language_code
+    return data.user.language_code if data.user is not None else None
 
 
-async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = False):
+async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = False
+                   ) -> tuple[WebApp, Any, Viewer, int]:
     """(webapp, live game, viewer, user id) of an API request (``ticket``: authenticated by a
     stream ticket instead of ``initData``). Raises web errors."""
     webapp = request.app[WEBAPP_KEY]
@@ -144,10 +154,13 @@ async def _resolve(request: web.Request, wanted: str | None, *, ticket: bool = F
             uid = check_ticket(token, request.query.get("ticket", ""), game_id, now)
         else:
             data = verify(token, init_data_of(request.headers), now)
-            uid, lang = data.user.id, data.user.language_code
-            request[NAME_KEY] = " ".join(x for x in (data.user.first_name, data.user.last_name)
-                                         if x).strip() or data.user.username or str(uid)
-            request[WRITE_KEY] = bool(data.user.allows_write_to_pm)
+            user = data.user
+            if user is None:  # verify() refuses it already; for the type checker
+                raise Unauthorized("no user")
+            uid, lang = user.id, user.language_code
+            request[NAME_KEY] = " ".join(x for x in (user.first_name, user.last_name)
+                                         if x).strip() or user.username or str(uid)
+            request[WRITE_KEY] = bool(user.allows_write_to_pm)
             game_id = _game_param(wanted, data.start_param)
     except Unauthorized as exc:
         raise _refused(web.HTTPUnauthorized, str(exc), webapp.tr.get(lang)) from None
@@ -169,9 +182,19 @@ async def table(request: web.Request) -> web.Response:
     return web.json_response(data, headers={"Cache-Control": "no-store"})
 
 
+def _no_constant(name: str) -> None:
+    raise ValueError(f"not JSON: {name}")
+
+
+def _strict_loads(text: str) -> Any:
+    """``json.loads`` without Python's extensions ``NaN``, ``Infinity``, ``-Infinity`` (not
+    JSON; ``int(Infinity)`` would raise ``OverflowError``): a ``ValueError`` like any bad body."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
 async def act(request: web.Request) -> web.Response:
     try:
-        body = await request.json()
+        body = await request.json(loads=_strict_loads)
     except web.HTTPRequestEntityTooLarge:  # aiohttp's own answer is plain text
         _ = request.app[WEBAPP_KEY].tr.get(_language(request))
         return web.json_response({"error": "too large", "text": _(REFUSALS[413])}, status=413)
@@ -196,10 +219,19 @@ async def act(request: web.Request) -> web.Response:
 
 
 async def stream(request: web.Request) -> web.StreamResponse:
-    """Server-sent events: the viewer's table now and whenever a stored command changed it."""
+    """Server-sent events: the viewer's table now and whenever a stored command changed it;
+    the viewer's right is re-checked at every wake-up and keep-alive (a member who left the
+    group is refused from then on); a finished game's stream sends its last table, then an
+    ``end`` event, and closes. 429 when the game has its cap of streams here (:mod:`.streams`)."""
     webapp, g, viewer, uid = await _resolve(request, request.query.get("g"), ticket=True)
     game_id = g.id
-    q = webapp.subscribe(game_id)
+    try:
+        sub = webapp.open_stream(g, uid)
+    except TooMany:
+        lang = request.query.get("lang", "")[:8] or None
+        raise _refused(web.HTTPTooManyRequests, "too many streams", webapp.tr.get(lang)) \
+            from None
+    q = sub.queue
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                        "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     try:
@@ -208,50 +240,43 @@ async def stream(request: web.Request) -> web.StreamResponse:
             g = await webapp.load(game_id)
             viewer = await webapp.viewer(g, uid)
         await resp.prepare(request)
-        sent = await _send(resp, await webapp.table(g, viewer), None)
+        sent = await _send(resp, await webapp.stream_view(g, viewer), None)
         shown = g.state.commands  # the log's length the viewer's table is of
-        while True:
+        while not g.state.over:
             try:
                 seq = await asyncio.wait_for(q.get(), KEEPALIVE)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 await resp.write(b": keep-alive\n\n")
-                if webapp.relay is None:
-                    continue
-                seq = -1  # many workers: a lost notice is caught up here
+                seq = RECHECK  # his right again; many workers: a lost notice is caught up
             told = [seq]
             while not q.empty():  # several commands at once: one table
                 told.append(q.get_nowait())
-            if None in told:
+            if END in told:
                 break
-            if -1 not in told and max(told) <= shown:  # told twice (here, through Redis)
-                continue
+            if RECHECK not in told and max(t for t in told if t is not None) <= shown:
+                continue  # told twice (here, through Redis)
             g = await webapp.load(game_id)
-            viewer = await webapp.viewer(g, uid)  # a player who was eliminated sees less now
-            sent = await _send(resp, await webapp.table(g, viewer), sent)
+            viewer = await webapp.viewer(g, uid)  # eliminated: sees less; left: NoAccess
+            sent = await _send(resp, await webapp.stream_view(g, viewer), sent)
             shown = g.state.commands
+        if g.state.over:
+            await resp.write(b"event: end\ndata: {}\n\n")
     except (ConnectionResetError, NoAccess, KeyError):  # gone, or lost his access
         pass
     finally:
-        webapp.unsubscribe(game_id, q)
+        webapp.close_stream(sub)
         await asyncio.shield(webapp.unfollow(game_id))  # even when the request is cancelled
     return resp
 
 
-#: a table's fields that change without anything in it changing (the server's clock)
-VOLATILE = ("now",)
-
-
-async def _send(resp: web.StreamResponse, data: dict, sent: str | None) -> str:
-    """Write ``data`` as a ``table`` event unless it is the table last ``sent`` to this viewer
-    (its fingerprint) but for :data:`VOLATILE` fields: a viewer learns of a command only when
-    his own table changed -- an onlooker cannot count or time the night's hidden actions (a
-    mafioso re-picking, the Commissar checking). Returns the fingerprint of what he has."""
-    stable = json.dumps({k: v for k, v in data.items() if k not in VOLATILE},
-                        ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    if stable == sent:
-        return sent
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    await resp.write(f"event: table\ndata: {body}\n\n".encode())
+async def _send(resp: web.StreamResponse, view: tuple[str, bytes], sent: str | None) -> str:
+    """Write ``view`` (:meth:`WebApp.stream_view`: fingerprint, event) unless it is the table
+    last ``sent`` to this viewer (its fingerprint): a viewer learns of a command only when his
+    own table changed -- an onlooker cannot count or time the night's hidden actions (a mafioso
+    re-picking, the Commissar checking). Returns the fingerprint of what he has."""
+    stable, event = view
+    if stable != sent:
+        await resp.write(event)
     return stable
 
 

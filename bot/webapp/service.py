@@ -5,17 +5,18 @@ live streams' wake-ups after every stored command (``GameService.listeners``).""
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
 import time
-from collections import defaultdict
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError
 from pydantic import ValidationError
 
-from engine import IllegalCommand, game_of
+from engine import IllegalCommand
+from engine.core.game import game_of
 
 from ..games import bot_game
 from ..games.spec import Press, Viewer
@@ -27,15 +28,19 @@ from ..ui.callbacks import Act
 from ..ui.i18n import N_
 from ..ui.timings import timing_labels
 from .log import EventLog, visible
-from .texts import page_texts
+from .streams import Stream, Streams, ViewCache
+from .texts import CONFIRMS, JUDGE_WORDS, Gettext, page_texts
 
 #: the codecs' own refusals (answered, nothing changed): the page shows them as failures
 REFUSED = (N_("This button is out of date."), N_("You can't choose that now."),
            N_("You can't choose that cell now."), N_("You can't choose that player now."),
            N_("The game is paused."))
 logger = logging.getLogger(__name__)
-#: seconds a group's answer "is he an admin / a member" is trusted
-MEMBERSHIP_TTL = 300
+#: seconds a group's answer "is he an admin / a member" is trusted; a leave or a join the bot
+#: sees (``left_chat_member``, ``chat_member``: :meth:`WebApp.membership_changed`) acts at once
+MEMBERSHIP_TTL = 120
+#: a table's fields that change without anything in it changing (the server's clock)
+VOLATILE = ("now",)
 
 
 class NoAccess(Exception):
@@ -52,14 +57,15 @@ class WebApp:
     ``tr``: the Translator; ``bot``: for the group-membership and admin checks; ``url``: the
     public HTTPS base URL the page is served under (``WEBAPP_URL``)."""
 
-    def __init__(self, service, presenter, tr, bot: Bot, url: str) -> None:
+    def __init__(self, service: Any, presenter: Any, tr: Any, bot: Bot, url: str) -> None:
         self.service = service
         self.presenter = presenter
         self.tr = tr
         self.bot = bot
         self.url = url.rstrip("/")
         self.log = EventLog(service.storage)
-        self._streams: defaultdict[int, set[asyncio.Queue]] = defaultdict(set)
+        self.streams = Streams()
+        self.views = ViewCache()
         self._members: dict[tuple[str, int, int], tuple[float, bool]] = {}
         #: many workers (issue 12): the :class:`bot.cluster.miniapp.MiniAppRelay` reading,
         #: streaming and acting on the games another worker serves; None: one process
@@ -76,7 +82,7 @@ class WebApp:
         self._members[key] = (time.monotonic(), ok)
         return ok
 
-    async def viewer(self, g, user_id: int) -> Viewer:
+    async def viewer(self, g: Any, user_id: int) -> Viewer:
         """What ``user_id`` is to the game ``g``. Raises :class:`NoAccess` for a user who is
         neither in the game nor in its group."""
         st = g.state
@@ -95,7 +101,7 @@ class WebApp:
             raise NoAccess()
         return Viewer(user_id, "onlooker", judge=judge)
 
-    async def game_of(self, user_id: int, wanted: int | None):
+    async def game_of(self, user_id: int, wanted: int | None) -> Any:
         """The live game ``wanted`` (or, None, the user's running game). Raises NoAccess."""
         game_id = wanted if wanted is not None else await self.service.game_for_user(user_id)
         if game_id is None:
@@ -105,7 +111,7 @@ class WebApp:
         except KeyError:
             raise NoAccess(missing=True) from None
 
-    async def load(self, game_id: int):
+    async def load(self, game_id: int) -> Any:
         """The game: live where this worker serves it, else (many workers) read-only from the
         store (``relay.snapshot``: ``read_only``, never changed here). Raises ``KeyError``."""
         try:
@@ -116,7 +122,7 @@ class WebApp:
             return await self.relay.snapshot(game_id)
 
     # --- the table ---------------------------------------------------------------------------
-    async def table(self, g, viewer: Viewer) -> dict[str, Any]:
+    async def table(self, g: Any, viewer: Viewer) -> dict[str, Any]:
         """The table of ``g`` as ``viewer`` may see it: the game's view (``BotGame.webapp``)
         of the state and of the events he was shown, his buttons, the clock (``deadline``: Unix
         seconds, the page counts down), the page's texts in the game's language."""
@@ -151,11 +157,29 @@ class WebApp:
         out["table"] = view.table(_, st, viewer, events, g)
         phase_bound = bot_game(st.ruleset).codec.PHASE_BOUND
         out["buttons"] = [] if st.over else [  # a view may stamp its own (NOIR: its step)
-            {**b, "s": b["s"] if "s" in b else st.phase_seq if b["a"] in phase_bound else 0}
+            self.worded(_, st, {**b, "s": b["s"] if "s" in b else
+                                st.phase_seq if b["a"] in phase_bound else 0})
             for b in view.buttons(_, st, viewer, g)]
         return out
 
-    async def lobby_buttons(self, _, g, viewer: Viewer) -> list[dict]:
+    @staticmethod
+    def worded(_: Gettext, st: Any, button: dict[str, Any]) -> dict[str, Any]:
+        """``button`` with the judge's words (``title``: "Foul: №3 Anna", for the page's title
+        and aria-label; the console shows the icon) and, for a disqualification, ``confirm``:
+        the question the page asks before sending it (nothing takes it back)."""
+        code, seat = button.get("a"), button.get("t")
+        if code not in JUDGE_WORDS or not seat:
+            return button
+        try:
+            name = st.by_seat(seat).name
+        except (KeyError, AttributeError):
+            name = ""
+        button["title"] = _(JUDGE_WORDS[code]).format(seat=seat, name=name).strip()
+        if code in CONFIRMS:
+            button["confirm"] = _(CONFIRMS[code]).format(seat=seat, name=name)
+        return button
+
+    async def lobby_buttons(self, _: Gettext, g: Any, viewer: Viewer) -> list[dict]:
         """The lobby's buttons (kind 'lobby', ``s`` 0): «Join» for a group member not in it,
         «Leave» for a player, «Start» for whoever may start it (the organiser, the host, a
         group admin) -- the lobby message's own buttons (``bot/handlers/lobby.py``)."""
@@ -168,17 +192,18 @@ class WebApp:
         return out
 
     @staticmethod
-    def timings(_, st) -> dict[str, Any]:
+    def timings(_: Gettext, st: Any) -> dict[str, Any]:
         """The judge's timings, read-only (docs/miniapp.md): ``all`` the game's durations
         ("speech 60 s · defence 30 s · …"), ``current`` the running timer's ("speech 60 s") or
         None (a kind without a name, a pause, no timer)."""
         timer = getattr(st, "timer", None)
         label = timing_labels(_).get(timer.kind) if timer is not None else None
         return {"all": timings_text(_, st.timings, st.ruleset),
-                "current": label.format(n=timer.seconds) if label else None}
+                "current": label.format(n=timer.seconds) if label and timer is not None
+                else None}
 
     # --- acting ------------------------------------------------------------------------------
-    async def act(self, g, user_id: int, data: dict, name: str | None = None,
+    async def act(self, g: Any, user_id: int, data: dict, name: str | None = None,
                   writable: bool = False) -> dict[str, Any]:
         """Run one press from the page: ``data`` = {a: code, t: seat (0), s: phase_seq (0),
         d: the draft's tag the button was drawn for (optional; views with ``draft_tag``)}.
@@ -196,7 +221,7 @@ class WebApp:
             press_data = Act(g=g.id, s=int(data.get("s", 0)), a=str(data.get("a", "")),
                              t=int(data.get("t", 0)))
             press_data.pack()  # what a button could carry: ≤ 64 bytes, no ':' in the code
-        except (ValidationError, TypeError, ValueError):
+        except (ValidationError, TypeError, ValueError, OverflowError):  # int(1e999) overflows
             return {"ok": False, "text": _("This button is out of date.")}
         if st is None or st.over:
             return {"ok": False, "text": _("This game is over.")}
@@ -223,7 +248,7 @@ class WebApp:
         except IllegalCommand as exc:
             return {"ok": False, "text": refusal(self.tr, g.locale, exc)}
 
-    async def perform(self, g, user_id: int, data: dict, name: str | None = None,
+    async def perform(self, g: Any, user_id: int, data: dict, name: str | None = None,
                       writable: bool = False) -> dict[str, Any]:
         """:meth:`act` where the game lives: here, or (many workers, ``g.read_only``) on the
         worker serving it (``relay.forward_act``). The answer ``{"status": 200, "body"}``;
@@ -237,7 +262,7 @@ class WebApp:
         except NotOwner:  # the shard moved between reading the game and acting on it
             return {"status": 503}
 
-    async def lobby_act(self, g, user_id: int, code: str, name: str | None,
+    async def lobby_act(self, g: Any, user_id: int, code: str, name: str | None,
                         writable: bool = False) -> dict[str, Any]:
         """«Join», «Leave» or «Start» from the page: the deep link's and the lobby buttons'
         own path (``bot.handlers.lobby.join_lobby`` / ``lobby_press``): the same checks (a
@@ -252,9 +277,9 @@ class WebApp:
                     "I can't write to you yet: open the private chat with the bot and press "
                     "«Start» ({link}), then you join the game.").format(link=link)}
             before = g.state.commands
-            text = await join_lobby(self.service, self.bot, self.tr, g, user_id,
-                                    (name or str(user_id))[:64])
-            return {"ok": g.state.commands > before, "text": text}
+            joined = await join_lobby(self.service, self.bot, self.tr, g, user_id,
+                                      (name or str(user_id))[:64])
+            return {"ok": g.state.commands > before, "text": joined}
         if code in ("leave", "start"):
             before = g.state.commands
             text, _alert = await lobby_press(self.service, self.bot, self.tr, g, user_id,
@@ -278,48 +303,80 @@ class WebApp:
         return True
 
     # --- live --------------------------------------------------------------------------------
-    def subscribe(self, game_id: int) -> asyncio.Queue:
-        """A queue that gets the log's length after every stored command of the game."""
-        q: asyncio.Queue = asyncio.Queue()
-        self._streams[game_id].add(q)
-        return q
+    def open_stream(self, g: Any, user_id: int) -> Stream:
+        """A stream of the game ``g`` for ``user_id``, woken after every stored command. Raises
+        :class:`.streams.TooMany` when the game has its cap of streams here; ends the user's
+        oldest stream of the game when he holds his cap (:mod:`.streams`)."""
+        return self.streams.open(g.id, user_id, g.chat_id)
 
-    def unsubscribe(self, game_id: int, q: asyncio.Queue) -> None:
-        subs = self._streams.get(game_id)
-        if subs is not None:
-            subs.discard(q)
-            if not subs:
-                del self._streams[game_id]
+    def close_stream(self, stream: Stream) -> None:
+        self.streams.close(stream)
+        if not self.streams.count(stream.game_id):
+            self.views.forget(stream.game_id)
 
     async def follow(self, game_id: int) -> None:
-        """A stream of the game opened here (after :meth:`subscribe`): with many workers, hear
-        of the commands stored by the worker serving it (``relay.follow``)."""
+        """A stream of the game opened here (after :meth:`open_stream`): with many workers,
+        hear of the commands stored by the worker serving it (``relay.follow``)."""
         if self.relay is not None:
             await self.relay.follow(game_id)
 
     async def unfollow(self, game_id: int) -> None:
-        """A stream of the game closed here (after :meth:`unsubscribe`)."""
+        """A stream of the game closed here (after :meth:`close_stream`)."""
         if self.relay is not None:
             await self.relay.unfollow(game_id)
 
     def wake(self, game_id: int, length: int) -> None:
         """Tell the game's local streams its log's ``length`` now (-1: unknown, re-read)."""
-        for q in self._streams.get(game_id, ()):
-            q.put_nowait(length)
+        self.streams.wake(game_id, length)
 
-    async def on_step(self, g, before, after, events) -> None:
+    async def on_step(self, g: Any, before: Any, after: Any, events: Sequence[Any]) -> None:
         """``GameService.listeners``: a command was stored; wake the game's streams (with many
-        workers, those on every worker: ``relay.publish``)."""
+        workers, those on every worker: ``relay.publish``). A stream shows a finished game's
+        last table, then ends."""
         self.log.on_step(g, before, after, events)
         self.wake(g.id, after.commands)
         if self.relay is not None:
             self.relay.publish(g.id, after.commands)
 
+    def membership_changed(self, chat_id: int, user_id: int, member: bool) -> None:
+        """The bot saw ``user_id`` leave (``member`` False) or join the group ``chat_id``
+        (``bot/handlers/private.py``): the cached answers are replaced at once, and a leaver's
+        open streams of the group's games re-check his access (an onlooker's end)."""
+        self._members[("member", chat_id, user_id)] = (time.monotonic(), member)
+        self._members.pop(("admin", chat_id, user_id), None)
+        if not member:
+            self.streams.recheck_user(chat_id, user_id)
+
     def close_streams(self) -> None:
         """Shutting down: every open stream ends."""
-        for subs in self._streams.values():
-            for q in subs:
-                q.put_nowait(None)
+        self.streams.end_all()
+
+    @staticmethod
+    def view_key(g: Any, viewer: Viewer) -> Hashable:
+        """Which viewers see the same table (and buttons): a group member outside the game
+        shares his view with every other such onlooker (judge or not); anyone in the game, the
+        host, and everybody in a lobby (whose buttons are his own) sees his own -- with a
+        multi-part choice's draft, the draft's too (NOIR, ``draft_tag``)."""
+        st = g.state
+        if viewer.kind == "onlooker" and viewer.user_id not in st.players \
+                and game_of(st).status(st) != "lobby":
+            return ("onlooker", viewer.judge)
+        view = bot_game(st.ruleset).webapp
+        draft = view.draft_tag(g, viewer.user_id) if hasattr(view, "draft_tag") else None
+        return (viewer.kind, viewer.judge, viewer.user_id, draft)
+
+    async def stream_view(self, g: Any, viewer: Viewer) -> tuple[str, bytes]:
+        """The viewer's table as a server-sent ``table`` event: (its fingerprint but for
+        :data:`VOLATILE` fields, the event's bytes), computed once per stored command for all
+        the streams that show the same view (:meth:`view_key`)."""
+        async def render() -> tuple[str, bytes]:
+            data = await self.table(g, viewer)
+            stable = json.dumps({k: v for k, v in data.items() if k not in VOLATILE},
+                                ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+            return stable, f"event: table\ndata: {body}\n\n".encode()
+
+        return await self.views.get(g.id, g.state.commands, self.view_key(g, viewer), render)
 
 
 __all__ = ["NoAccess", "WebApp"]

@@ -3,7 +3,12 @@ catalogue of its own): key -> msgid."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..ui.i18n import N_
+
+#: gettext in one language: msgid -> text
+Gettext = Callable[[str], str]
 
 PAGE_TEXTS = {
     "title": N_("Live table"),
@@ -43,14 +48,46 @@ PAGE_TEXTS = {
     "timings": N_("Timings"),
     "lobby": N_("Lobby"),
     "lobby_players": N_("Joined"),
+    "cancel": N_("Cancel"),
+    "confirm_title": N_("Are you sure?"),
+    "left_killed": N_("You were killed at night."),
+    "left_voted": N_("You were voted out."),
+    "left_disqualified": N_("You were disqualified."),
+    "left_removed": N_("You were removed from the game."),
+    "left_watch": N_("You watch the rest of the game: the table shows what the group sees."),
+    "out_killed": N_("killed at night"),
+    "out_voted": N_("voted out"),
+    "out_disqualified": N_("disqualified"),
+    "out_removed": N_("removed"),
+    "morning": N_("Morning"),
+    "morning_killed": N_("Killed at night: {player}"),
+    "morning_nobody": N_("Nobody was killed at night."),
+    "morning_saved": N_("Nobody was killed at night: the Doctor saved the target."),
+    "checked": N_("checked"),
+    "night_n": N_("night {n}"),
     "timings_note": N_("Set with /settings before a game; a running timer is changed only by "
                        "a pause, «Next» or the end of a speech."),
 }
 
 
-def page_texts(_) -> dict[str, str]:
+#: the judge's tools in words (the console shows only their icons; the page puts these in each
+#: button's title and aria-label): code -> msgid with ``{seat}`` and ``{name}``
+JUDGE_WORDS = {
+    "foul": N_("Foul: №{seat} {name}"),
+    "dq": N_("Disqualify: №{seat} {name}"),
+    "unfoul": N_("Take a foul back: №{seat} {name}"),
+    "warn": N_("Warning: №{seat} {name}"),
+}
+#: the presses the page asks to confirm first (nothing to take back): code -> question
+CONFIRMS = {
+    "dq": N_("Disqualify №{seat} {name}? The player leaves the game at once, without a last "
+             "word."),
+}
+
+
+def page_texts(_: Gettext) -> dict[str, str]:
     """Every page text in the language of ``_`` (gettext)."""
     return {key: _(msgid) for key, msgid in PAGE_TEXTS.items()}
 
 
-__all__ = ["PAGE_TEXTS", "page_texts"]
+__all__ = ["CONFIRMS", "Gettext", "JUDGE_WORDS", "PAGE_TEXTS", "page_texts"]

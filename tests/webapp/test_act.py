@@ -104,7 +104,11 @@ async def test_the_judge_fouls_from_his_console_and_a_player_cannot(sqlite_url):
         tools = (await (await client.get("/webapp/api/table", params={"g": str(game_id)},
                                          headers=auth(h, JUDGE))).json())["buttons"]
         assert {"a": "foul", "t": target.seat, "label": f"⚠️ №{target.seat}", "icon": "⚠️",
-                "kind": "judge", "s": 0} in tools
+                "kind": "judge", "s": 0,
+                "title": f"Foul: №{target.seat} {target.name}"} in tools
+        dq = next(b for b in tools if b["a"] == "dq" and b["t"] == target.seat)
+        assert dq["title"] == f"Disqualify: №{target.seat} {target.name}"
+        assert dq["confirm"].startswith(f"Disqualify №{target.seat} {target.name}?")
         assert await post(client, h, JUDGE, game_id, a="foul", t=target.seat) == \
             {"ok": True, "text": "⚠️"}
         st = (await h.game()).state

@@ -168,7 +168,8 @@ async def test_the_commissar_sees_his_checks_and_only_he(sqlite_url):
             t = (await (await get_table(client, h, h.user(p.user_id), game_id)).json())["table"]
             if p.user_id == cop.user_id:
                 assert t["checks"] == [{"checker": cop.seat, "target": target.seat,
-                                        "kind": "mafia", "result": target.team is Team.MAFIA}]
+                                        "kind": "mafia", "result": target.team is Team.MAFIA,
+                                        "night": 2}]
             else:
                 assert t["checks"] == []
 
@@ -185,7 +186,11 @@ async def test_an_onlooker_and_an_eliminated_player_see_the_public_table(sqlite_
         data = await (await get_table(client, h, h.user(out.user_id), game_id)).json()
         assert data["viewer"]["kind"] == "onlooker"
         others_hidden(data["table"], None)
-        assert "me" not in data["table"]
+        row = next(r for r in data["table"]["players"] if r["seat"] == out.seat)
+        assert row["left"] in ("killed", "voted")
+        assert data["table"]["me"] == {"seat": out.seat, "alive": False,  # how he left only
+                                       "left": row["left"]}
+        assert "role" not in data["table"]["me"]
 
 
 async def test_the_host_sees_every_role(sqlite_url):

@@ -138,7 +138,8 @@ async def test_the_judge_fouls_from_the_page(sqlite_url, browser, tmp_path):
         button = await asyncio.to_thread(
             browser.find_element, By.CSS_SELECTOR, f'#judge button[data-a="foul"][data-t="{target.seat}"]')
         await asyncio.to_thread(button.click)
-        await wait_for(browser, js(f"""return (document.querySelector('#players li[data-seat="{target.seat}"] .fouls')
+        fouls = f'#players li[data-seat="{target.seat}"] .fouls'
+        await wait_for(browser, js(f"""return (document.querySelector('{fouls}')
                                            || {{}}).textContent === '⚠️'"""))
         assert fouls_of((await h.game()).state, target.user_id) == 1
         assert any("Foul to" in t for t in h.texts(GROUP))
@@ -180,7 +181,8 @@ async def test_noir_board_a_kill_tapped_on_a_cell(sqlite_url, browser, tmp_path)
                                        f'#noir-grid .cell.tap[data-s="{target}"]')
         await asyncio.to_thread(cell.click)
         await wait_for(browser, js(f"""return (document.querySelector('#noir-grid .cell[data-s="{target}"]')
-                                          || {{classList: {{contains: () => true}}}}).classList.contains('last')"""))
+                                          || {{classList: {{contains: () => true}}}})
+                                          .classList.contains('last')"""))
         assert (await h.service.live(gid)).state.last_action[0] == "kill"
         # later in the game, an onlooker's board (dark theme): marks, no identity anywhere
         import random
@@ -195,7 +197,8 @@ async def test_noir_board_a_kill_tapped_on_a_cell(sqlite_url, browser, tmp_path)
         await wait_for(browser, js("return document.querySelectorAll('#noir-grid .cell').length"))
         hidden = await asyncio.to_thread(browser.execute_script, """
             return [document.getElementById('me').hidden,
-                    document.querySelectorAll('#noir-grid .own, #noir-grid .mate, #noir-grid .tap').length]""")
+                    document.querySelectorAll(
+                      '#noir-grid .own, #noir-grid .mate, #noir-grid .tap').length]""")
         assert hidden == [True, 0]
         dead = await asyncio.to_thread(browser.execute_script, """
             return [...document.querySelectorAll('#noir-grid .cell.dead')].map(c => +c.dataset.s)""")
@@ -216,3 +219,153 @@ async def test_a_strangers_page_shows_the_refusal_and_no_empty_card(sqlite_url, 
         assert await asyncio.to_thread(browser.execute_script, """
             return [...document.querySelectorAll('main section')]
                 .filter(s => s.offsetParent !== null).map(s => s.id)""") == ["status"]
+
+
+#: Telegram's longest name: first name and last name, 64 characters (no space to break at)
+LONG_NAME = ("Wolfgang" * 8)[:64]
+
+
+async def club_with_judge(h, long_name: bool = False) -> int:
+    """A club game hosted by :data:`JUDGE`; ``long_name``: seat holder 5 is named
+    :data:`LONG_NAME`."""
+    h.session.register_user(JUDGE)
+    if long_name:
+        h.users[4] = FakeUser(h.users[4].id, LONG_NAME)
+        h.session.register_user(h.users[4])
+    await h.command(h.users[0], "/newgame club")
+    g = await h.game()
+    await h.dm(JUDGE, f"/start host_{g.id}")
+    for u in h.users:
+        await h.dm(u, f"/start join_{g.id}")
+    await h.command(h.users[0], "/startgame")
+    return g.id
+
+
+async def click(driver, selector: str) -> None:
+    """A real click on the element ``selector`` names now (found again if a table redrew it)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(5):
+        try:
+            node = await asyncio.to_thread(driver.find_element, By.CSS_SELECTOR, selector)
+            await asyncio.to_thread(node.click)
+            return
+        except StaleElementReferenceException:
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"{selector} kept being redrawn")
+
+
+async def rects(driver, selector: str) -> list[dict]:
+    return await asyncio.to_thread(driver.execute_script, f"""
+        return [...document.querySelectorAll('{selector}')].map(n => {{
+          const r = n.getBoundingClientRect();
+          return {{a: n.dataset.a || n.className, left: r.left, right: r.right, top: r.top}}; }});""")
+
+
+async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_first(sqlite_url,
+                                                                                   browser):
+    async with served(sqlite_url, n_users=10) as (h, client):
+        game_id = await club_with_judge(h)
+        st = (await h.game()).state
+        target = st.seated()[3]
+        await asyncio.to_thread(browser.get, page_url(client, h, JUDGE, game_id, LIGHT))
+        await wait_for(browser, js("return document.querySelectorAll('#judge button').length"))
+        await wait_for(browser, js("return +document.body.dataset.renders >= 2"))  # the stream's
+        row = f'#judge .seatrow[data-seat="{target.seat}"]'
+        before = await rects(browser, f"{row} > *")
+        words = await asyncio.to_thread(browser.execute_script, f"""
+            const b = document.querySelector('{row} button[data-a="foul"]');
+            return [b.title, b.getAttribute('aria-label'),
+                    document.querySelector('{row} button[data-a="dq"]').getAttribute('aria-label')];""")
+        assert words == [f"Foul: №{target.seat} {target.name}"] * 2 \
+            + [f"Disqualify: №{target.seat} {target.name}"]
+        await click(browser, f'{row} button[data-a="foul"]')
+        await wait_for(browser, js(
+            f"return !!document.querySelector('{row} button[data-a=\"unfoul\"]')"))
+        toast = await asyncio.to_thread(lambda: browser.find_element(By.ID, "toast").text)
+        assert "Foul" in toast  # words, not only "⚠️"
+        after = await rects(browser, f"{row} > *")
+        # the undo took its reserved slot: the foul and the disqualification did not move
+        assert [(r["left"], r["right"]) for r in after] == [(r["left"], r["right"]) for r in before]
+        assert [r["a"] for r in after][1:] == ["foul", "unfoul", "dq"]
+        # a second tap where the foul was is a second foul, not a disqualification
+        await click(browser, f'{row} button[data-a="foul"]')
+        fouls = f'#players li[data-seat="{target.seat}"] .fouls'
+        await wait_for(browser, js(f"""return (document.querySelector('{fouls}')
+                                           || {{}}).textContent === '⚠️⚠️'"""))
+        assert fouls_of((await h.game()).state, target.user_id) == 2
+        # the disqualification asks first: Cancel changes nothing
+        dq_css = f'{row} button[data-a="dq"]'
+        await click(browser, dq_css)
+        await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
+        question = await asyncio.to_thread(lambda: browser.find_element(By.ID, "confirm").text)
+        assert f"Disqualify №{target.seat} {target.name}?" in question
+        await click(browser, "#confirm button.no")
+        await wait_for(browser, js("return document.getElementById('confirm').hidden"))
+        await asyncio.sleep(0.3)
+        assert (await h.game()).state.players[target.user_id].alive
+        await click(browser, dq_css)
+        await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
+        await click(browser, "#confirm button.yes")
+        seat_row = f'#players li[data-seat="{target.seat}"]'
+        await wait_for(browser, js(f"""return document.querySelector('{seat_row}')
+                                          .classList.contains('out')"""))
+        assert not (await h.game()).state.players[target.user_id].alive
+
+
+async def test_a_64_character_name_fits_a_390_px_phone(sqlite_url, browser, tmp_path):
+    async with served(sqlite_url, n_users=10) as (h, client):
+        game_id = await club_with_judge(h, long_name=True)
+        st = (await h.game()).state
+        long = st.players[h.users[4].id]
+        assert len(long.name) == 64
+        await asyncio.to_thread(browser.execute_cdp_cmd, "Emulation.setDeviceMetricsOverride",
+                                {"width": 390, "height": 844, "deviceScaleFactor": 3,
+                                 "mobile": True})
+        for viewer in (JUDGE, h.users[4]):  # every role on the host's rows; the player's own
+            await asyncio.to_thread(browser.get, page_url(client, h, viewer, game_id, LIGHT))
+            await asyncio.to_thread(browser.refresh)
+            await wait_for(browser, js("return document.querySelectorAll('#players li').length"))
+            width, scroll = await asyncio.to_thread(browser.execute_script, """
+                return [document.documentElement.clientWidth, document.documentElement.scrollWidth]""")
+            wide = await asyncio.to_thread(browser.execute_script, """
+                return [...document.querySelectorAll('body *')]
+                  .filter(n => n.getBoundingClientRect().right > 391)
+                  .map(n => n.tagName + '.' + n.className).slice(0, 12)""")
+            assert width == 390 and scroll <= width, wide
+            overflow = await asyncio.to_thread(browser.execute_script, """
+                const w = document.documentElement.clientWidth;
+                const all = '#players li, #players .tag, #judge .seatrow > *, #me';
+                return [...document.querySelectorAll(all)]
+                  .filter(n => n.getBoundingClientRect().right > w + 0.5).map(n => n.textContent);""")
+            assert overflow == []
+            row = await asyncio.to_thread(browser.execute_script, f"""
+                const li = document.querySelector('#players li[data-seat="{long.seat}"]');
+                const name = li.querySelector('.name');
+                return [name.scrollWidth > name.clientWidth, li.getBoundingClientRect().width,
+                        !!li.querySelector('[data-role]') || !!li.querySelector('.tag')];""")
+            assert row[0] and row[1] <= 390 and row[2]  # cut with an ellipsis; its tags shown
+        await shoot(browser, "phone-long-name.png", tmp_path)
+
+
+async def test_the_commissars_check_marks_the_checked_seat(sqlite_url, browser):
+    from engine import Phase, Role, Team
+    from tests.bot.helpers import drive_until
+
+    async with served(sqlite_url) as (h, client):
+        game_id = await start_game(h)
+        st = await drive_until(h, lambda s: s.phase is Phase.NIGHT and s.night == 2, seed=3)
+        cop = next(p for p in st.alive() if p.role is Role.COMMISSAR)
+        target = next(p for p in st.alive() if p.user_id != cop.user_id)
+        assert await press_action(h, h.user(cop.user_id), cop.user_id, "check",
+                                  target.seat) == "🔎"
+        await asyncio.to_thread(browser.get, page_url(client, h, h.user(cop.user_id), game_id,
+                                                      LIGHT))
+        await wait_for(browser, js("return document.querySelectorAll('#players li').length"))
+        marks = await asyncio.to_thread(browser.execute_script, """
+            return [...document.querySelectorAll('#players li')]
+              .filter(li => li.querySelector('.tag.checked'))
+              .map(li => [+li.dataset.seat, li.querySelector('.tag.checked').textContent,
+                          li.querySelector('.tag.checked').title]);""")
+        verdict = "mafia" if target.team is Team.MAFIA else "not mafia"
+        assert marks == [[target.seat, f"🔎 {verdict}", f"checked: №{cop.seat}, night 2"]]

@@ -114,13 +114,13 @@ async def test_a_stream_ends_cleanly_when_the_client_leaves(sqlite_url):
         game_id = await start_game(h)
         async with stream(client, h, h.users[0], game_id) as resp:
             await next_table(resp)
-            assert h.app.webapp._streams[game_id]
+            assert h.app.webapp.streams.count(game_id)
         await press_action(h, h.users[0], h.users[0].id, "ready")  # wakes the closed stream
         for _ in range(50):
-            if not h.app.webapp._streams.get(game_id):
+            if not h.app.webapp.streams.count(game_id):
                 break
             await asyncio.sleep(0.02)
-        assert not h.app.webapp._streams.get(game_id)
+        assert not h.app.webapp.streams.count(game_id)
 
 
 async def test_shutting_the_server_down_ends_the_open_streams(sqlite_url):
@@ -130,7 +130,7 @@ async def test_shutting_the_server_down_ends_the_open_streams(sqlite_url):
             await next_table(resp)
             h.app.webapp.close_streams()  # what the web server's on_shutdown does
             assert await asyncio.wait_for(resp.content.read(), 10) == b""  # the end
-        assert not h.app.webapp._streams.get(game_id)
+        assert not h.app.webapp.streams.count(game_id)
 
 
 async def test_a_hidden_night_pick_reaches_only_those_who_see_it(sqlite_url):

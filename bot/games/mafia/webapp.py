@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from ..hints import Live
 
 Event = dict[str, Any]
+#: ``PlayerEliminated.cause`` -> how the page words it (``left_<key>``)
+LEFT = {"night": "killed", "vote": "voted", "sole_nominee": "voted", "exclude_all": "voted",
+        "lift": "voted", "disqualified": "disqualified"}
 
 
 class MafiaWebView:
@@ -62,6 +65,8 @@ class MafiaWebView:
             team = known["teams"].get(p.user_id)
             if team is not None:
                 row["team"] = {"id": team.value, "name": _(TEAM_NAMES.get(team, team.value))}
+            if p.user_id in known["left"]:
+                row["left"] = known["left"][p.user_id]
             row.update(self.player_extra(_, st, p.user_id))
             players.append(row)
         out: dict[str, Any] = {
@@ -75,13 +80,15 @@ class MafiaWebView:
             "host": st.host_name if st.host is not None else None,
             "winner": (_(TEAM_NAMES.get(st.winner, st.winner.value))
                        if st.winner is not None else None),
-            "checks": known["checks"],
+            "checks": known["checks"], "morning": known["morning"],
         }
         if me is not None and viewer.kind == "player":
             out["me"] = {"seat": me.seat, "alive": me.alive}
             role = known["roles"].get(me.user_id)
             if role is not None:
                 out["me"]["role"] = self.role_json(_, role)
+        elif me is not None and me.seat and not me.alive:  # how he left (public)
+            out["me"] = {"seat": me.seat, "alive": False, "left": known["left"].get(me.user_id)}
         if known["picks"] is not None:
             out["picks"] = known["picks"]
         out.update(self.table_extra(_, st, viewer))
@@ -89,14 +96,30 @@ class MafiaWebView:
 
     def knowledge(self, st: GameState, viewer: Viewer, events: Sequence[Event]) -> dict:
         """What the viewer was told: ``roles`` {user: Role}, ``teams`` {user: Team}, ``checks``
-        [{checker, target, kind, result}] by seats, ``picks`` (the mafia's picks tonight, seats)
-        or None.  The host knows every role (HostRoles, the state)."""
+        [{checker, target, kind, result, night}] by seats, ``picks`` (the mafia's picks
+        tonight, seats) or None, ``left`` {user: 'killed' | 'voted' | 'disqualified' |
+        'removed'} (public), ``morning`` the last night's result until the next night
+        ({night, killed: seat or None, saved}) or None.  The host knows every role (HostRoles,
+        the state) and sees each check of the running night as it is made, with its result
+        (CLUB-33 tells the Don and the Sheriff theirs at dawn)."""
         roles: dict[int, Role] = {}
         teams: dict[int, Team] = {}
         checks: list[dict] = []
         picks = None
+        left: dict[int, str] = {}
+        morning: dict | None = None
+        night = 0
         for e in events:
             t = e.get("type")
+            if t == "PhaseStarted":
+                night = int(e.get("night") or 0)
+                if morning is not None and night > morning["night"]:
+                    morning = None  # a new night: the last morning is history
+            if t == "NightResult":
+                morning = {"night": night, "killed": self.seat(st, e.get("killed")),
+                           "saved": bool(e.get("saved"))}
+            elif t == "PlayerEliminated":
+                left[int(e["user_id"])] = LEFT.get(e.get("cause", ""), "removed")
             if t == "RoleAssigned":
                 roles[int(e["user_id"])] = Role(e["role"])
                 teams[int(e["user_id"])] = Team(e["team"])
@@ -110,11 +133,11 @@ class MafiaWebView:
             elif t == "CheckResult":
                 checks.append({"checker": self.seat(st, e["checker"]),
                                "target": self.seat(st, e["target"]), "kind": "mafia",
-                               "result": bool(e["is_mafia"])})
+                               "result": bool(e["is_mafia"]), "night": night})
             elif t == "DonCheckResult":
                 checks.append({"checker": self.seat(st, e["checker"]),
                                "target": self.seat(st, e["target"]), "kind": "sheriff",
-                               "result": bool(e["is_sheriff"])})
+                               "result": bool(e["is_sheriff"]), "night": night})
             elif t == "MafiaPicks":
                 picks = [[self.seat(st, u), self.seat(st, p)] for u, p in e["picks"]]
             elif t == "PhaseStarted":
@@ -131,9 +154,30 @@ class MafiaWebView:
                     teams[p.user_id] = p.team
             if st.phase is Phase.NIGHT:
                 picks = [[self.seat(st, u), self.seat(st, t)] for u, t in st.mafia_picks.items()]
+                checks.extend(self.live_checks(st, checks))
         for uid, role in roles.items():
             teams.setdefault(uid, role.team)
-        return {"roles": roles, "teams": teams, "checks": checks, "picks": picks}
+        return {"roles": roles, "teams": teams, "checks": checks, "picks": picks,
+                "left": left, "morning": morning}
+
+    def live_checks(self, st: GameState, told: list[dict]) -> list[dict]:
+        """The host's view of tonight's checks made so far (``night_actions``), with their
+        results from the roles, but for those already told (a preset without CLUB-33's dawn:
+        the checker learnt it at once, the event is in ``told``)."""
+        out = []
+        for uid, (action, target) in st.night_actions.items():
+            if action not in ("check", "sheriff_check", "don_check") or target is None:
+                continue
+            role = st.players[target].role
+            check = {"checker": self.seat(st, uid), "target": self.seat(st, target),
+                     "kind": "sheriff" if action == "don_check" else "mafia",
+                     "result": (role is Role.SHERIFF if action == "don_check"
+                                else role is not None and role.team is Team.MAFIA),
+                     "night": st.night}
+            if not any(c["checker"] == check["checker"] and c["target"] == check["target"]
+                       and c["night"] == st.night for c in told):
+                out.append(check)
+        return out
 
     @staticmethod
     def role_json(_: Gettext, role: Role) -> dict:

@@ -64,10 +64,22 @@
     return p ? "№" + p.seat + " " + p.name : "№" + seat;
   }
 
+  // an eliminated player is told how he left (t.me.left: killed / voted / disqualified)
+  function drawLeft(box, me) {
+    box.hidden = false;
+    box.append(el("div", "icon", me.left === "disqualified" ? "🟥" : me.left === "killed" ? "🔪" : "🚪"));
+    const col = el("div");
+    col.append(el("div", "role", T("left_" + (me.left || "removed"))), el("div", "sub", T("left_watch")));
+    box.append(col);
+    box.dataset.left = me.left || "removed";
+  }
+
   function drawMe(t) {
     const box = $("me");
     box.replaceChildren();
+    delete box.dataset.left;
     const role = t.me && t.me.role;
+    if (!role && t.me && t.me.alive === false && !t.over) { drawLeft(box, t.me); return; }
     box.hidden = !role;
     if (!role) return;
     box.append(el("div", "icon", role.icon));
@@ -78,8 +90,27 @@
     box.append(col);
   }
 
+  // the viewer's checks by the checked seat (the Commissar's, the Don's; the host's: all)
+  function checksBySeat(t) {
+    const by = new Map();
+    for (const c of t.checks || []) {
+      if (c.kind === "same" || !c.target) continue;
+      if (!by.has(c.target)) by.set(c.target, []);
+      by.get(c.target).push(c);
+    }
+    return by;
+  }
+
+  function verdict(c) {
+    return c.result === null ? "🤷"
+      : c.kind === "sheriff" ? (c.result ? T("is_sheriff") : T("not_sheriff"))
+      : c.kind === "same" ? (c.result ? "=" : "≠")
+      : (c.result ? T("is_mafia") : T("is_town"));
+  }
+
   function drawPlayers(t) {
     $("players-title").textContent = T("players");
+    const checked = checksBySeat(t);
     const list = $("players");
     list.replaceChildren();
     for (const p of t.players) {
@@ -96,7 +127,14 @@
       if (p.nominated) tags.append(el("span", "tag", "🎯"));
       if (p.ready) tags.append(el("span", "tag", "✅ " + T("ready")));
       if (p.fouls) tags.append(el("span", "tag fouls", "⚠️".repeat(Math.min(p.fouls, 4))));
-      if (!p.alive) tags.append(el("span", "tag", T("out")));
+      for (const c of checked.get(p.seat) || []) {
+        const mark = el("span", "tag checked" + (c.result && c.kind !== "sheriff" ? " mafia" : ""),
+                        (c.kind === "sheriff" ? "🎩 " : "🔎 ") + verdict(c));
+        mark.title = T("checked") + ": №" + c.checker + (c.night ? ", " + T("night_n").replace("{n}", c.night) : "");
+        li.dataset.checked = c.result ? "yes" : "no";
+        tags.append(mark);
+      }
+      if (!p.alive) tags.append(el("span", "tag", p.left ? T("out_" + p.left) : T("out")));
       else if (!p.active) tags.append(el("span", "tag", T("inactive")));
       if (p.role) {
         const black = p.team && p.team.id === "mafia" ? " mafia" : "";
@@ -156,12 +194,9 @@
     box.replaceChildren();
     const lines = [];
     for (const c of t.checks || []) {
-      const verdict = c.result === null ? "🤷"
-        : c.kind === "sheriff" ? (c.result ? T("is_sheriff") : T("not_sheriff"))
-        : c.kind === "same" ? (c.result ? "=" : "≠")
-        : (c.result ? T("is_mafia") : T("is_town"));
       const whom = c.kind === "same" ? seatName(c.target) + " · " + seatName(c.second) : seatName(c.target);
-      lines.push("№" + c.checker + " → " + whom + ": " + verdict);
+      const night = c.night ? T("night_n").replace("{n}", c.night) + " · " : "";
+      lines.push(night + "№" + c.checker + " → " + whom + ": " + verdict(c));
     }
     if (lines.length) {
       box.append(el("h2", null, T("checks")));
@@ -174,6 +209,18 @@
     box.hidden = box.childElementCount === 0;
   }
 
+
+  // the last night's result, until the next night
+  function drawMorning(t) {
+    const box = $("morning");
+    box.replaceChildren();
+    const m = t.morning;
+    box.hidden = !m || t.over;
+    if (box.hidden) return;
+    box.append(el("h2", null, T("morning") + " · " + T("night_n").replace("{n}", m.night)));
+    box.append(el("div", "row", m.killed ? T("morning_killed").replace("{player}", seatName(m.killed))
+      : m.saved ? T("morning_saved") : T("morning_nobody")));
+  }
 
   // NOIR's board (noir.js)
   const noirView = window.MiniAppNoir({ $: $, el: el, T: T, press: (b, node) => press(b, node) });
@@ -202,29 +249,73 @@
     const btn = el("button", null, text);
     btn.dataset.a = b.a;
     btn.dataset.t = b.t;
-    btn.title = b.label;
-    btn.setAttribute("aria-label", b.label);
+    btn.title = b.title || b.label;
+    btn.setAttribute("aria-label", b.title || b.label);
     btn.addEventListener("click", () => press(b, btn));
     return btn;
   }
 
-  // the judge's console: one row per seat (its tools as icons), then the rest
+  // the judge's console: one row per seat, its tools as icons in fixed slots -- a slot is kept
+  // (empty) where a tool is not offered now, so that nothing moves under the judge's finger
+  // (a foul's undo appears after the first foul); the disqualification stands apart, last,
+  // and asks to confirm. Tools that come and go with the phase (a nomination taken back) go
+  // below the rows, with words.
+  const SLOTS = ["foul", "warn", "unfoul", "dq"];
+  const COMPANION = { unfoul: "foul" };  // its slot is kept wherever the first one is offered
   function drawConsole(box, list) {
     const bySeat = new Map();
     const rest = el("div", "buttons");
+    const codes = new Set();
     for (const b of list) {
-      if (!b.t || !b.icon) { rest.append(button(b, b.label)); continue; }
-      if (!bySeat.has(b.t)) bySeat.set(b.t, []);
-      bySeat.get(b.t).push(b);
+      if (!b.t || !b.icon || !SLOTS.includes(b.a)) { rest.append(button(b, b.label)); continue; }
+      if (!bySeat.has(b.t)) bySeat.set(b.t, new Map());
+      bySeat.get(b.t).set(b.a, b);
+      codes.add(b.a);
     }
+    const slots = SLOTS.filter((a) => codes.has(a) || codes.has(COMPANION[a]));
     for (const [seat, tools] of [...bySeat].sort((x, y) => x[0] - y[0])) {
       const row = el("div", "seatrow");
       row.dataset.seat = seat;
       row.append(el("span", "who", seatName(seat)));
-      for (const b of tools) row.append(button(b, b.icon));
+      for (const a of slots) {
+        const b = tools.get(a);
+        const node = b ? button(b, b.icon) : el("span", "slot");
+        node.classList.add("slot-" + a);
+        row.append(node);
+      }
       box.append(row);
     }
     if (rest.childElementCount) box.append(rest);
+  }
+
+  // a press that nothing takes back (a disqualification) is confirmed first, in the page
+  function confirmed(b) {
+    if (!b.confirm) return Promise.resolve(true);
+    const box = $("confirm");
+    box.replaceChildren();
+    const card = el("div", "card");
+    card.append(el("h2", null, T("confirm_title")), el("p", null, b.confirm));
+    const row = el("div", "buttons");
+    const no = el("button", "no", T("cancel"));
+    const yes = el("button", "yes", b.title || b.label);
+    row.append(no, yes);
+    card.append(row);
+    box.append(card);
+    box.hidden = false;
+    return new Promise((resolve) => {
+      const done = (answer) => { box.hidden = true; box.replaceChildren(); resolve(answer); };
+      no.addEventListener("click", () => done(false));
+      yes.addEventListener("click", () => done(true));
+      box.addEventListener("click", (ev) => { if (ev.target === box) done(false); });
+      no.focus();
+    });
+  }
+
+  // a toast always has words: an emoji-only answer gets the button's own words
+  function answerText(text, b) {
+    if (!text || /\p{L}/u.test(text)) return text;
+    const words = b.title || b.label || "";
+    return words.startsWith(text) ? words : text + " " + words;
   }
 
   // the judge's timings, read-only (the engine has no command to change a running timer)
@@ -271,11 +362,13 @@
       noirView.draw(t, data.buttons || []);
       $("vote").hidden = true;
       $("checks").hidden = true;
+      $("morning").hidden = true;
     } else if (t) {
       drawMe(t);
       drawPlayers(t);
       drawVote(t);
       drawChecks(t);
+      drawMorning(t);
     }
     drawButtons(data.buttons || []);
     drawTimings(data.timings);
@@ -315,6 +408,7 @@
     busy = true;
     btn.disabled = true;
     try {
+      if (!(await confirmed(b))) return;
       if (b.kind === "lobby" && b.a === "join") await writeAccess();
       const resp = await fetch(apiUrl("act"), {
         method: "POST",
@@ -323,7 +417,7 @@
       });
       const answer = await resp.json();
       if (answer.url && !answer.ok) refusedWithLink(answer);
-      else if (answer.text) toast(answer.text);
+      else if (answer.text) toast(answerText(answer.text, b));
       refresh();
       if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred(answer.ok ? "success" : "error");
     } catch (e) {
@@ -341,11 +435,15 @@
     const lang = (user && user.language_code) || "";
     const source = new EventSource(apiUrl("stream", { ticket: ticket, lang: lang }));
     source.addEventListener("table", (ev) => render(JSON.parse(ev.data)));
+    source.addEventListener("end", () => source.close());  // the game is over: no reconnecting
     source.onerror = () => {
+      if (over()) { source.close(); return; }
       if (data) $("status").textContent = T("offline");
       if (source.readyState === EventSource.CLOSED) setTimeout(start, 2000);
     };
   }
+
+  function over() { return !!(data && data.table && data.table.over); }
 
   // the table again after a press: a step of a multi-part choice (a draft) stores no command,
   // so no stream event brings it
@@ -375,7 +473,7 @@
     const first = await resp.json();
     game = String(first.game);
     render(first);
-    live(first.ticket);
+    if (!over()) live(first.ticket);
   }
   start();
 })();
