@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from engine import Role
+from engine.scoring.sheet import LEFT_BY_CAUSE
 
 from .facts import *  # noqa: F403 - re-exported: callers use ``protocol.Vote`` etc.
 from .facts import (
@@ -41,6 +42,10 @@ from .replay import (  # noqa: F401 - re-exported
     CHAPTER_OF_PHASE, TURN_PHASES, all_events, build_replay, entries_from, participants,
     visible_events,
 )
+
+
+#: the foul that removes a player (CLUB-38); his disqualification then reads 'fourth_foul'
+FOURTH_FOUL = 4
 
 
 def team_of(role: str | None) -> str | None:
@@ -62,6 +67,9 @@ class PlayerLine:
     alive: bool = True
     out: tuple[str, int, str] | None = None  # ("day" | "night", number, cause)
     fouls: int = 0
+    #: how he left, in the score sheet's words (SCORE-X06): None (at the table at the end) |
+    #: 'killed' | 'voted_out' | 'disqualified' | 'fourth_foul' | another preset's cause
+    left: str | None = None
 
 
 @dataclass
@@ -104,6 +112,7 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
     best: list[BestMove] = []
     result = cancelled = None
     out: dict[int, tuple[str, int, str]] = {}
+    fourth: set[int] = set()  # players whose last foul was their fourth (CLUB-38)
     for ch in rp.chapters:
         if ch.kind == "setup":
             for f in ch.facts:
@@ -135,6 +144,10 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
                 out.setdefault(f.user_id, (kind, number, f.cause))
             elif isinstance(f, Foul):
                 fouls.append(f)
+                if f.kind == "foul" and f.count is not None and f.count >= FOURTH_FOUL:
+                    fourth.add(f.user_id)
+                elif f.kind == "cancelled":
+                    fourth.discard(f.user_id)
             elif isinstance(f, BestMove):
                 best.append(f)
             rnd.facts.append(f)
@@ -158,8 +171,13 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
     for uid, (seat, name) in sorted(rp.players.items(), key=lambda kv: kv[1][0]):
         role, team = roles.get(uid, (None, None))
         team = team or team_of(role)
+        left = None
+        if uid in out:
+            left = LEFT_BY_CAUSE.get(out[uid][2], out[uid][2])
+            if left == "disqualified" and uid in fourth:
+                left = "fourth_foul"
         players.append(PlayerLine(uid, seat, name, role, team, alive=uid not in out,
-                                  out=out.get(uid), fouls=fouls_of.get(uid, 0)))
+                                  out=out.get(uid), fouls=fouls_of.get(uid, 0), left=left))
     return Protocol(ruleset=rp.ruleset, players=players, rounds=rounds, host=rp.host,
                     host_name=rp.host_name, last_words=last_words, fouls=fouls, best_moves=best,
                     result=result, cancelled=cancelled)
