@@ -28,21 +28,38 @@ and 2) and this one (step 3); everything is re-exported here, so ``protocol.X`` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from engine import Role
+from engine.mafia.roles import Role
 from engine.scoring.sheet import LEFT_BY_CAUSE
 
 from .facts import *  # noqa: F403 - re-exported: callers use ``protocol.Vote`` etc.
 from .facts import (
-    BestMove, Cancelled, Eliminated, Entry, Foul, PauseFact, Presence, Relay, Replay, Result,
-    RoleFact, Turn,
+    BestMove,
+    Cancelled,
+    Eliminated,
+    Entry,
+    Fact,
+    Foul,
+    PauseFact,
+    Presence,
+    Relay,
+    Replay,
+    Result,
+    RoleFact,
+    Turn,
 )
 from .replay import (  # noqa: F401 - re-exported
-    CHAPTER_OF_PHASE, TURN_PHASES, all_events, build_replay, entries_from, participants,
+    CHAPTER_OF_PHASE,
+    TURN_PHASES,
+    all_events,
+    build_replay,
+    entries_from,
+    participants,
     visible_events,
 )
-
 
 #: the foul that removes a player (CLUB-38); his disqualification then reads 'fourth_foul'
 FOURTH_FOUL = 4
@@ -81,7 +98,7 @@ class Round:
     facts: list[Fact] = field(default_factory=list)
     last_words: list[int] = field(default_factory=list)
 
-    def of(self, cls) -> list:
+    def of(self, cls: type) -> list[Any]:
         return [f for f in self.facts if isinstance(f, cls)]
 
 
@@ -157,7 +174,7 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
             step = 1 if f.kind == "foul" else -1
             fouls_of[f.user_id] = f.count if f.count is not None \
                 else max(0, fouls_of.get(f.user_id, 0) + step)
-    def scored(f):  # a best move's hits, now that the roles are known
+    def scored(f: Fact) -> Fact:  # a best move's hits, now that the roles are known
         if not isinstance(f, BestMove) or f.hits is not None:
             return f
         return replace(f, hits=sum(1 for t in f.targets
@@ -169,14 +186,15 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
         rnd.facts = [scored(f) for f in rnd.facts]
     players = []
     for uid, (seat, name) in sorted(rp.players.items(), key=lambda kv: kv[1][0]):
-        role, team = roles.get(uid, (None, None))
-        team = team or team_of(role)
-        left = None
+        known = roles.get(uid)
+        p_role = known[0] if known else None
+        p_team = (known[1] if known else None) or team_of(p_role)
+        left: str | None = None
         if uid in out:
             left = LEFT_BY_CAUSE.get(out[uid][2], out[uid][2])
             if left == "disqualified" and uid in fourth:
                 left = "fourth_foul"
-        players.append(PlayerLine(uid, seat, name, role, team, alive=uid not in out,
+        players.append(PlayerLine(uid, seat, name, p_role, p_team, alive=uid not in out,
                                   out=out.get(uid), fouls=fouls_of.get(uid, 0), left=left))
     return Protocol(ruleset=rp.ruleset, players=players, rounds=rounds, host=rp.host,
                     host_name=rp.host_name, last_words=last_words, fouls=fouls, best_moves=best,

@@ -18,7 +18,8 @@ from html import escape as _escape
 
 from babel.numbers import format_decimal
 
-from engine import Role, command_from_dict
+from engine.core.serialize import command_from_dict
+from engine.mafia.roles import Role
 from engine.scoring import NotFinished, ScoreSheet, ScoringSystem, sheet_of_log
 from engine.scoring.sheet import LEFT_BY_CAUSE
 
@@ -271,12 +272,12 @@ def _cell(_: Gettext, rnd: P.Round, s: Callable[[int], Span],
         elif isinstance(f, P.Foul) and f.kind == "cancelled":
             out.append((Span(_("Foul taken back:") + " "), s(f.user_id)))
     if fouls:
-        spans: list[Span] = [Span(_("Fouls:") + " ")]
+        counted: list[Span] = [Span(_("Fouls:") + " ")]
         for i, uid in enumerate(dict.fromkeys(fouls)):
             n = fouls.count(uid)
-            spans += [Span(", ")] if i else []
-            spans += [s(uid), *([Span(f" ×{n}")] if n > 1 else [])]
-        out.append(tuple(spans))
+            counted += [Span(", ")] if i else []
+            counted += [s(uid), *([Span(f" ×{n}")] if n > 1 else [])]
+        out.append(tuple(counted))
     title = (_("Night {n}") if rnd.kind == "night" else _("Day {n}")).format(n=rnd.number)
     return Cell(title, tuple(out))
 

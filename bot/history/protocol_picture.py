@@ -39,6 +39,12 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT), size)
 
 
+@lru_cache(maxsize=4096)
+def _length(text: str, size: int) -> float:
+    """The width in px of ``text`` at ``size`` (cached: the same seat numbers recur)."""
+    return _font(size).getlength(text)
+
+
 def _bold(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
           fill: tuple[int, int, int], anchor: str = "la") -> None:
     """Text drawn a little heavier (DejaVu Sans Bold is not shipped: a thin stroke)."""
@@ -47,17 +53,16 @@ def _bold(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
 
 def _fit(text: str, size: int, width: float) -> str:
     """``text`` cut with an ellipsis to fit ``width`` px at ``size``."""
-    font = _font(size)
-    if font.getlength(text) <= width:
+    if _length(text, size) <= width:
         return text
-    while text and font.getlength(text + "…") > width:
+    while text and _length(text + "…", size) > width:
         text = text[:-1]
     return text + "…"
 
 
 def _size(text: str, size: int, width: float, least: int = 16) -> int:
     """The largest size from ``size`` down to ``least`` at which ``text`` fits ``width``."""
-    while size > least and _font(size).getlength(text) > width:
+    while size > least and _length(text, size) > width:
         size -= 1
     return size
 
@@ -69,7 +74,6 @@ Piece = tuple[str, tuple[int, int, int], bool]  # text, colour, heavier
 def wrap(line: Line, size: int, width: float) -> list[list[Piece]]:
     """``line`` as visual lines of at most ``width`` px at ``size``: broken at spaces only
     (``8→5`` stays whole), mafia seats red; leading spaces indent every visual line."""
-    font = _font(size)
     words: list[list[Piece]] = [[]]  # pieces between spaces; [] marks a space
     for span in line:
         color = RED if span.team == "mafia" else INK
@@ -82,13 +86,14 @@ def wrap(line: Line, size: int, width: float) -> list[list[Piece]]:
     indent = 0
     while indent < len(words) - 1 and not words[indent]:
         indent += 1
-    space, pad = font.getlength(" "), font.getlength(" ") * indent
+    space = _length(" ", size)
+    pad = space * indent
     rows: list[list[Piece]] = [[]]
     used = pad
     for word in words[indent:]:
         if not word:
             continue
-        w = sum(font.getlength(t) for t, _c, _h in word)
+        w = sum(_length(t, size) for t, _c, _h in word)
         gap = space if rows[-1] else 0.0
         if rows[-1] and used + gap + w > width:
             rows.append([])
@@ -113,7 +118,7 @@ def draw(card: Card) -> bytes:
     """The protocol as PNG bytes (see the module's docstring): no metadata, no time, so the
     same card gives the same bytes."""
     out = io.BytesIO()
-    image(card).save(out, format="PNG", compress_level=6)
+    image(card).save(out, format="PNG", compress_level=3)  # 6 is ~5% smaller, ~30% slower
     return out.getvalue()
 
 
@@ -181,13 +186,20 @@ def _cell(d: ImageDraw.ImageDraw, item: _Laid, x: int, y: int, w: int, h: int, *
 
 
 def _pieces(d: ImageDraw.ImageDraw, row: list[Piece], x: float, y: int, size: int) -> None:
-    font = _font(size)
+    """Draw one visual line; neighbouring pieces of one style go in one call."""
+    runs: list[Piece] = []
     for text, color, heavy in row:
+        if runs and runs[-1][1:] == (color, heavy):
+            runs[-1] = (runs[-1][0] + text, color, heavy)
+        else:
+            runs.append((text, color, heavy))
+    font = _font(size)
+    for text, color, heavy in runs:
         if heavy:
             _bold(d, (x, y + 3), text, size, color)
         else:
             d.text((x, y + 3), text, font=font, fill=color)
-        x += font.getlength(text)
+        x += _length(text, size)
 
 
 def _table(d: ImageDraw.ImageDraw, card: Card, cols: list[tuple[str, int]], y: int) -> int:
@@ -244,7 +256,7 @@ def _seat_row(d: ImageDraw.ImageDraw, row: SeatRow, cols: list[tuple[str, int]],
     x += widths[3]
     if row.out:
         _bold(d, (x + 10, mid), row.out, 21, INK, anchor="lm")
-        ox = x + 10 + _font(21).getlength(row.out) + 10
+        ox = x + 10 + _length(row.out, 21) + 10
         d.text((ox, mid), _fit(row.how, 19, x + widths[4] - ox - 6), font=_font(19), fill=DIM,
                anchor="lm")
     x += widths[4]
