@@ -143,3 +143,20 @@ def test_the_text_fallback_has_the_seats_points_rounds_and_escaped_names():
     assert "N5 disqualified · <b>−0.5</b> (Pen. −0.5)" in text
     assert "<b>Night 6</b>\nShots: 5→2\nKilled: 2" in text
     assert "Total: 3" in text and "P8 <b>&" not in text
+
+
+@pytest.mark.parametrize("ruleset,seed,host", [("club", 3, False), ("club", 5, True),
+                                               ("online", 4, True), ("party", 1, False)])
+def test_seeded_games_draw_and_their_text_fits_messages(ruleset, seed, host):
+    from bot.history.render import PAGE_LIMIT
+    from bot.telegram_limits import utf16_len
+    from tests.engine.playout import play
+    from tests.history.helpers import entries_of
+
+    po = play(seed=seed, n=10 if ruleset != "party" else 8, host=host, chaos=0.3, ruleset=ruleset)
+    card = card_of(entries_of(po), "ru")
+    img = Image.open(io.BytesIO(draw(card)))
+    assert img.size[0] == WIDTH and img.size[1] + img.size[0] <= 10_000  # Telegram's photo limit
+    pages = text_pages(Translator().get("ru"), card)
+    assert pages and all(utf16_len(p) <= PAGE_LIMIT for p in pages)
+    assert [r.seat for r in card.rows] == sorted(r.seat for r in card.rows)
