@@ -279,7 +279,7 @@ def _cell(_: Gettext, rnd: P.Round, s: Callable[[int], Span],
             counted += [s(uid), *([Span(f" ×{n}")] if n > 1 else [])]
         out.append(tuple(counted))
     title = (_("Night {n}") if rnd.kind == "night" else _("Day {n}")).format(n=rnd.number)
-    return Cell(title, tuple(out))
+    return Cell(title, tuple(out) or ((Span(_("Nothing happened.")),),))
 
 
 # --- the text fallback -------------------------------------------------------------------------
@@ -314,7 +314,7 @@ def text_pages(_: Gettext, card: Card) -> list[str]:
     for pair in card.grid:
         for cell in pair:
             if cell is not None:
-                body = [_plain(line) for line in cell.lines] or [_("Nothing happened.")]
+                body = [_plain(line) for line in cell.lines]
                 blocks.append("\n".join([f"<b>{escape(cell.title)}</b>", *body]))
     blocks.append("\n".join([*(_plain(n) for n in card.notes), escape(card.legend)]))
     return paginate(blocks)
