@@ -18,6 +18,7 @@ from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH, CallbackData
 from aiogram.types import CallbackQuery
 from pydantic import ConfigDict, Field
 
+
 class FastPack:
     """Mixin for our ``CallbackData`` classes (put it first among the bases): ``pack()`` gives
     exactly aiogram's string — the prefix, then every field in declaration order, ``str()`` of
@@ -92,7 +93,8 @@ class Hist(FastPack, CallbackData, prefix="h"):
     a private chat) | p (protocol page ``p`` of game ``g``) |
     r (replay step ``p``; a game with its own history: a new board message) | rb (board
     ``p`` of that replay, edited in place) | kn (send me "what I knew") | k (step ``p`` of "what I knew", in a
-    private chat) | x (export) | d (ask to delete) | dy (delete, confirmed). ``b``: the list page
+    private chat) | pp (the protocol picture of a club or online game, a new photo) | x (export) |
+    d (ask to delete) | dy (delete, confirmed). ``b``: the list page
     to go back to."""
 
     model_config = ConfigDict(frozen=True)
