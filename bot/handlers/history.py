@@ -13,18 +13,24 @@ import asyncio
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import BufferedInputFile, CallbackQuery, Message
+from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from ..history import keyboards as kb
 from ..history import render
 from ..history.export import FORMAT, VERSION
+from ..history.lines import Gettext
 from ..history.service import HistoryService, Loaded, export_filename
+from ..presentation.presenter import Presenter
+from ..storage import Storage
+from ..telegram.sender import Sender
 from ..ui.callbacks import Hist, Pressed
+from ..ui.i18n import Translator
 from . import community
 from . import history_boards as boards
 from .common import is_chat_admin, say
 
+View = tuple[str, InlineKeyboardMarkup | None]  # a message's text and keyboard
 PAGE_SIZE = 10  # games per page of the list
 DM_WAIT = 5.0  # seconds to wait for a private message before offering the deep link instead
 DEEP_LINK = r"^(knew|export)_\d{1,19}$"
@@ -40,12 +46,12 @@ def router() -> Router:
     return r
 
 
-async def chat_locale(storage, tr, chat_id: int) -> str:
+async def chat_locale(storage: Storage, tr: Translator, chat_id: int) -> str:
     return tr.locale((await storage.get_chat_settings(chat_id)).locale)
 
 
 # --- views (text, keyboard) --------------------------------------------------------------------
-async def list_view(storage, tr, chat_id: int, page: int):
+async def list_view(storage: Storage, tr: Translator, chat_id: int, page: int) -> View:
     locale = await chat_locale(storage, tr, chat_id)
     _, ngettext = tr.get(locale), tr.nget(locale)
     total = await storage.history_count(chat_id)
@@ -56,7 +62,7 @@ async def list_view(storage, tr, chat_id: int, page: int):
     return text, kb.list_keyboard([i.game_id for i in infos], page, pages)
 
 
-def protocol_view(tr, locale: str, loaded: Loaded, page: int, back: int):
+def protocol_view(tr: Translator, locale: str, loaded: Loaded, page: int, back: int) -> View:
     _, ngettext = tr.get(locale), tr.nget(locale)
     if loaded.hook is not None:  # a game with its own history (NOIR)
         pages = render.hooked_protocol_pages(_, ngettext, locale, loaded.info, loaded.hook,
@@ -68,10 +74,11 @@ def protocol_view(tr, locale: str, loaded: Loaded, page: int, back: int):
     if len(pages) > 1:
         text = _("📜 Game #{id} · page {k}/{n}").format(id=loaded.info.game_id, k=page + 1,
                                                        n=len(pages)) + "\n\n" + text
-    return text, kb.protocol_keyboard(_, loaded.info.game_id, page, len(pages), back)
+    return text, kb.protocol_keyboard(_, loaded.info.game_id, page, len(pages), back,
+                                      picture=boards.has_picture(loaded))
 
 
-def replay_view(tr, locale: str, loaded: Loaded, step: int, back: int):
+def replay_view(tr: Translator, locale: str, loaded: Loaded, step: int, back: int) -> View:
     _ = tr.get(locale)
     pages = render.replay_pages(_, loaded.replay())
     step = min(max(0, step), len(pages) - 1)
@@ -81,7 +88,7 @@ def replay_view(tr, locale: str, loaded: Loaded, step: int, back: int):
                                                          len(pages), back)
 
 
-def knew_view(tr, locale: str, loaded: Loaded, viewer: int, step: int):
+def knew_view(tr: Translator, locale: str, loaded: Loaded, viewer: int, step: int) -> View:
     """The replay limited to what ``viewer`` saw (an onlooker: the public part)."""
     _ = tr.get(locale)
     if loaded.hook is not None:  # a game with its own history (NOIR): his identity cards
@@ -98,7 +105,7 @@ async def delivered(future: asyncio.Future) -> bool:
     """Whether a queued private message got through (still pending after DM_WAIT counts)."""
     try:
         return await asyncio.wait_for(asyncio.shield(future), DM_WAIT) is not None
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return True
 
 
@@ -106,13 +113,13 @@ def export_file(loaded: Loaded, data: bytes) -> BufferedInputFile:
     return BufferedInputFile(data, filename=export_filename(loaded.info.game_id))
 
 
-def export_caption(_, loaded: Loaded) -> str:
+def export_caption(_: Gettext, loaded: Loaded) -> str:
     return _("📄 Game #{id}: the full log ({format}, version {version}).").format(
         id=loaded.info.game_id, format=FORMAT, version=VERSION)
 
 
 # --- handlers ----------------------------------------------------------------------------------
-async def my_games_view(storage, tr, user_id: int, page: int):
+async def my_games_view(storage: Storage, tr: Translator, user_id: int, page: int) -> View:
     """The private /history: the user's own games (all groups); each opens "what I knew"."""
     locale = tr.locale(None)
     _, ngettext = tr.get(locale), tr.nget(locale)
@@ -124,18 +131,21 @@ async def my_games_view(storage, tr, user_id: int, page: int):
     return text, kb.my_games_keyboard([r[0].game_id for r in rows], page, pages)
 
 
-async def history_cmd(message: Message, storage, tr, sender) -> None:
+async def history_cmd(message: Message, storage: Storage, tr: Translator, sender: Sender) -> None:
     if message.chat.type == "private":
+        assert message.from_user is not None  # a command always has its sender
         text, markup = await my_games_view(storage, tr, message.from_user.id, 0)
     else:
         text, markup = await list_view(storage, tr, message.chat.id, 0)
     say(sender, message.chat.id, text, markup)
 
 
-async def start_link(message: Message, command: CommandObject, bot: Bot, storage, tr, sender,
-                     history: HistoryService) -> None:
+async def start_link(message: Message, command: CommandObject, bot: Bot, storage: Storage,
+                     tr: Translator, sender: Sender, history: HistoryService) -> None:
     """``/start knew_<id>`` and ``/start export_<id>`` in the private chat."""
     kind, _sep, raw = (command.args or "").partition("_")
+    if message.from_user is None:
+        return
     uid = message.from_user.id
     loaded = await history.load(int(raw))
     if loaded is None:
@@ -157,9 +167,9 @@ async def start_link(message: Message, command: CommandObject, bot: Bot, storage
                              caption=export_caption(_, loaded))
 
 
-async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, storage, tr,
-                         sender, presenter, history: HistoryService,
-                         callback_answer: CallbackAnswer) -> None:
+async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, storage: Storage,
+                         tr: Translator, sender: Sender, presenter: Presenter,
+                         history: HistoryService, callback_answer: CallbackAnswer) -> None:
     msg = query.message
     if msg is None:
         return
@@ -202,13 +212,17 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
     if a == "p":
         text, markup = protocol_view(tr, locale, loaded, callback_data.p, back)
         sender.edit(chat_id, msg.message_id, text, markup)
+    elif a == "pp" and boards.has_picture(loaded):  # the clubs' protocol picture
+        await boards.send_picture(sender, tr, locale, loaded, chat_id)
     elif a in ("r", "rb") and loaded.hook is not None:  # the boards' replay (NOIR)
         if not boards.replayable(loaded):
             callback_answer.text = _("Nothing to show.")
         elif a == "r":  # a message of its own
             await boards.open_replay(sender, tr, locale, loaded, chat_id, back)
-        else:
+        elif isinstance(msg, Message):
             await boards.step_replay(sender, tr, locale, loaded, msg, callback_data.p, back)
+        else:  # too old to edit
+            callback_answer.text = _("This button is out of date.")
     elif a == "r":
         text, markup = replay_view(tr, locale, loaded, callback_data.p, back)
         sender.edit(chat_id, msg.message_id, text, markup)
@@ -238,7 +252,8 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
         callback_answer.text = _("This button is out of date.")
 
 
-async def _to_private(future, presenter, callback_answer: CallbackAnswer, _, payload: str) -> None:
+async def _to_private(future: asyncio.Future, presenter: Presenter, callback_answer: CallbackAnswer,
+                      _: Gettext, payload: str) -> None:
     if await delivered(future):
         callback_answer.text = _("Sent to your private chat with me.")
     else:  # the user never opened the bot: the answer opens it with the request as payload

@@ -1,4 +1,6 @@
-"""/history's replay of the boards, for a game with its own history (NOIR; docs/history.md):
+"""/history's pictures: the protocol as clubs print it, for a club or online game (one photo
+sent when 🖼 is pressed under the protocol; its text pages when the photo cannot go), and the
+replay of the boards, for a game with its own history (NOIR; docs/history.md):
 one photo message per replay, sent when 🎬 Replay is pressed under the protocol, then edited in
 place (``editMessageMedia``, as the live board) by ⏮ ◀ ▶ ⏭ (``Hist(a="rb")``).  When the
 photo cannot go (no media right, an upload error: the send resolves to None or fails) the
@@ -8,17 +10,53 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from html import escape
 
 from aiogram.methods import EditMessageMedia, SendPhoto
-from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 
 from ..history import keyboards as kb
+from ..history.protocol_card import Card, build_card, text_pages
+from ..history.protocol_picture import draw
 from ..history.service import Loaded
+from ..ui.i18n import Translator
+from ..telegram.sender import Sender
 
 logger = logging.getLogger(__name__)
+#: the presets whose protocol also goes as the clubs' picture (sport mafia)
+PICTURE_PRESETS = ("club", "online")
 
 
-async def render_step(tr, locale: str, loaded: Loaded, step: int, back: int):
+def has_picture(loaded: Loaded) -> bool:
+    return loaded.hook is None and loaded.info.ruleset in PICTURE_PRESETS
+
+
+async def send_picture(sender: Sender, tr: Translator, locale: str, loaded: Loaded,
+                       chat_id: int) -> None:
+    """Send the game's protocol picture to ``chat_id`` as a new photo; its text pages instead
+    when the photo does not go.  No points yet: the published score sheet is not stored."""
+    _ = tr.get(locale)
+
+    def render() -> tuple[Card, bytes]:
+        card = build_card(_, locale, loaded.protocol(), None, game_id=loaded.info.game_id)
+        return card, draw(card)
+
+    card, png = await asyncio.to_thread(render)
+    fut = sender.call(SendPhoto(chat_id=chat_id, photo=BufferedInputFile(png, "protocol.png"),
+                                caption=f"📜 {escape(card.title)}", parse_mode="HTML"), chat_id)
+
+    def sent(f: asyncio.Future) -> None:
+        if not f.cancelled() and f.exception() is None and f.result() is not None:
+            return
+        logger.info("history: the protocol picture did not go to %s; its text instead", chat_id)
+        for page in text_pages(_, card):
+            sender.send(chat_id, page)
+
+    fut.add_done_callback(sent)
+
+
+async def render_step(tr: Translator, locale: str, loaded: Loaded, step: int, back: int
+                      ) -> tuple[int, int, str, bytes, str, InlineKeyboardMarkup | None]:
     """(step, steps, caption, PNG, text board, keyboard) of ``step`` (clamped)."""
     _ = tr.get(locale)
     steps = loaded.steps()
@@ -40,7 +78,8 @@ def replayable(loaded: Loaded) -> bool:
         return False
 
 
-async def open_replay(sender, tr, locale: str, loaded: Loaded, chat_id: int, back: int) -> None:
+async def open_replay(sender: Sender, tr: Translator, locale: str, loaded: Loaded, chat_id: int,
+                      back: int) -> None:
     """Send step 1 as a new photo message (the text grid if the photo does not go)."""
     _s, _n, caption, png, text, markup = await render_step(tr, locale, loaded, 0, back)
     fut = sender.call(SendPhoto(chat_id=chat_id, photo=BufferedInputFile(png, "board.png"),
@@ -55,8 +94,8 @@ async def open_replay(sender, tr, locale: str, loaded: Loaded, chat_id: int, bac
     fut.add_done_callback(sent)
 
 
-async def step_replay(sender, tr, locale: str, loaded: Loaded, msg: Message, step: int,
-                      back: int) -> None:
+async def step_replay(sender: Sender, tr: Translator, locale: str, loaded: Loaded, msg: Message,
+                      step: int, back: int) -> None:
     """Show ``step`` on the pressed replay message: a new photo, or its text grid."""
     _s, _n, caption, png, text, markup = await render_step(tr, locale, loaded, step, back)
     if msg.photo:

@@ -48,12 +48,16 @@ def my_games_keyboard(game_ids: Sequence[int], page: int, pages: int) -> InlineK
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 
 
-def protocol_keyboard(_: Gettext, game_id: int, page: int, pages: int, back: int
-                      ) -> InlineKeyboardMarkup:
+def protocol_keyboard(_: Gettext, game_id: int, page: int, pages: int, back: int,
+                      *, picture: bool = False) -> InlineKeyboardMarkup:
+    """The protocol's buttons; ``picture``: a club or online game, whose protocol also goes as
+    the clubs' picture (``pp``)."""
     rows = []
     nav = nav_row(lambda p: Hist(a="p", g=game_id, p=p, b=back), page, pages)
     if nav:
         rows.append(nav)
+    if picture:
+        rows.append([_btn(_("🖼 Protocol picture"), Hist(a="pp", g=game_id, b=back))])
     rows.append([_btn(_("🎬 Replay"), Hist(a="r", g=game_id, b=back)),
                  _btn(_("🧠 What I knew"), Hist(a="kn", g=game_id, b=back))])
     rows.append([_btn(_("📄 Export"), Hist(a="x", g=game_id, b=back)),

@@ -28,9 +28,12 @@ and 2) and this one (step 3); everything is re-exported here, so ``protocol.X`` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from engine import Role
+from engine.mafia.roles import Role
+from engine.scoring.sheet import LEFT_BY_CAUSE
 
 from .facts import *  # noqa: F403 - re-exported: callers use ``protocol.Vote`` etc.
 from .facts import (
@@ -38,6 +41,7 @@ from .facts import (
     Cancelled,
     Eliminated,
     Entry,
+    Fact,
     Foul,
     PauseFact,
     Presence,
@@ -56,6 +60,9 @@ from .replay import (  # noqa: F401 - re-exported
     participants,
     visible_events,
 )
+
+#: the foul that removes a player (CLUB-38); his disqualification then reads 'fourth_foul'
+FOURTH_FOUL = 4
 
 
 def team_of(role: str | None) -> str | None:
@@ -77,6 +84,9 @@ class PlayerLine:
     alive: bool = True
     out: tuple[str, int, str] | None = None  # ("day" | "night", number, cause)
     fouls: int = 0
+    #: how he left, in the score sheet's words (SCORE-X06): None (at the table at the end) |
+    #: 'killed' | 'voted_out' | 'disqualified' | 'fourth_foul' | another preset's cause
+    left: str | None = None
 
 
 @dataclass
@@ -88,7 +98,7 @@ class Round:
     facts: list[Fact] = field(default_factory=list)
     last_words: list[int] = field(default_factory=list)
 
-    def of(self, cls) -> list:
+    def of(self, cls: type) -> list[Any]:
         return [f for f in self.facts if isinstance(f, cls)]
 
 
@@ -119,6 +129,7 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
     best: list[BestMove] = []
     result = cancelled = None
     out: dict[int, tuple[str, int, str]] = {}
+    fourth: set[int] = set()  # players whose last foul was their fourth (CLUB-38)
     for ch in rp.chapters:
         if ch.kind == "setup":
             for f in ch.facts:
@@ -150,6 +161,10 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
                 out.setdefault(f.user_id, (kind, number, f.cause))
             elif isinstance(f, Foul):
                 fouls.append(f)
+                if f.kind == "foul" and f.count is not None and f.count >= FOURTH_FOUL:
+                    fourth.add(f.user_id)
+                elif f.kind == "cancelled":
+                    fourth.discard(f.user_id)
             elif isinstance(f, BestMove):
                 best.append(f)
             rnd.facts.append(f)
@@ -159,7 +174,7 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
             step = 1 if f.kind == "foul" else -1
             fouls_of[f.user_id] = f.count if f.count is not None \
                 else max(0, fouls_of.get(f.user_id, 0) + step)
-    def scored(f):  # a best move's hits, now that the roles are known
+    def scored(f: Fact) -> Fact:  # a best move's hits, now that the roles are known
         if not isinstance(f, BestMove) or f.hits is not None:
             return f
         return replace(f, hits=sum(1 for t in f.targets
@@ -171,10 +186,16 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
         rnd.facts = [scored(f) for f in rnd.facts]
     players = []
     for uid, (seat, name) in sorted(rp.players.items(), key=lambda kv: kv[1][0]):
-        role, team = roles.get(uid, (None, None))
-        team = team or team_of(role)
-        players.append(PlayerLine(uid, seat, name, role, team, alive=uid not in out,
-                                  out=out.get(uid), fouls=fouls_of.get(uid, 0)))
+        known = roles.get(uid)
+        p_role = known[0] if known else None
+        p_team = (known[1] if known else None) or team_of(p_role)
+        left: str | None = None
+        if uid in out:
+            left = LEFT_BY_CAUSE.get(out[uid][2], out[uid][2])
+            if left == "disqualified" and uid in fourth:
+                left = "fourth_foul"
+        players.append(PlayerLine(uid, seat, name, p_role, p_team, alive=uid not in out,
+                                  out=out.get(uid), fouls=fouls_of.get(uid, 0), left=left))
     return Protocol(ruleset=rp.ruleset, players=players, rounds=rounds, host=rp.host,
                     host_name=rp.host_name, last_words=last_words, fouls=fouls, best_moves=best,
                     result=result, cancelled=cancelled)

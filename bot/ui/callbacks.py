@@ -93,7 +93,8 @@ class Hist(FastPack, CallbackData, prefix="h"):
     a private chat) | p (protocol page ``p`` of game ``g``) |
     r (replay step ``p``; a game with its own history: a new board message) | rb (board
     ``p`` of that replay, edited in place) | kn (send me "what I knew") | k (step ``p`` of "what I knew", in a
-    private chat) | x (export) | d (ask to delete) | dy (delete, confirmed). ``b``: the list page
+    private chat) | pp (the protocol picture of a club or online game, a new photo) | x (export) |
+    d (ask to delete) | dy (delete, confirmed). ``b``: the list page
     to go back to."""
 
     model_config = ConfigDict(frozen=True)
