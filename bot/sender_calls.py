@@ -144,8 +144,8 @@ class CallPolicy:
         while True:
             tries += 1
             if not acquired:
-                if lane is not None:
-                    await self.limiter.acquire(lane.chat_id)
+                if lane is not None:  # after a migration: the new chat's budget
+                    await self.limiter.acquire(chat_id if isinstance(chat_id, int) else lane.chat_id)
                 else:
                     await self.limiter.acquire_global()
             acquired = False
