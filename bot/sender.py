@@ -54,7 +54,7 @@ from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 from bot.sender_calls import CallPolicy
 from bot.sender_ops import EDITS, Lane, Op, resolve_future
 from bot.sender_replace import Replacement
-from bot.shown import note
+from bot.shown import note, suppressed
 from bot.telegram_faults import BlockedUsers, LeftChats, install
 from bot.telegram_limits import (
     GLOBAL_RATE,
@@ -365,7 +365,7 @@ class Sender(Replacement, CallPolicy):
             resolve_future(op.future, None)
             return op.future
         op.chat_id = self._resolve(op.chat_id)
-        if op.chat_id in self.left or op.chat_id in self.blocked:
+        if op.chat_id in self.left or op.chat_id in self.blocked or suppressed(op.chat_id):
             logger.debug("chat %s is unreachable; dropping %s", op.chat_id, op.kind)
             resolve_future(op.future, None)
             return op.future

@@ -15,6 +15,7 @@ from typing import Any
 
 from aiogram.methods import DeleteMessage, PinChatMessage, TelegramMethod, UnpinChatMessage
 
+from bot.shown import note_chat
 from bot.telegram_results import EditMessageReplyMarkup, EditMessageText, SendDocument, SendMessage
 
 #: operations that change an existing message and fold into one another
@@ -40,6 +41,9 @@ class Op:
     method: TelegramMethod[Any] | None = None
     mergeable: bool = False
     replaces: asyncio.Future[Any] | None = None
+
+    def __post_init__(self) -> None:
+        note_chat(self.future, self.chat_id)  # the step being presented knows its chats
 
     def build(self, chat_id: int) -> TelegramMethod[Any]:
         """The Bot API method for this operation in ``chat_id`` (the lane's current id, which a

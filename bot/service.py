@@ -93,6 +93,7 @@ class GameService(GameOps, GameIndex):
         self._deadline_retries: dict[int, int] = {}
         #: the "shown" watermark of every game in memory (bot/shown.py)
         self.shown = Watermarks()
+        self.shown.on_advance = lambda g: self.persist_ui_soon(g)  # stored at once (issue 19)
         #: a new deadline moves on by the time its step's messages waited (bot/visible_clock.py)
         self.visible = VisibleClock(self)
         #: ``sender(game, before, after, events)``: synchronous senders of a step's messages
