@@ -144,7 +144,7 @@ class SharedLimiter:
         self._pace = None if pace is None else _item(pace, "pace")
         self._global_rate = global_rate
         self.fallback = LocalLimiter(group_rate, private_rate, divided(global_rate, workers),
-                                     group_burst, group_margin, restarted=False)
+                                     group_burst, group_margin / group_rate[1], restarted=False)
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=timeout,
                                     socket_timeout=timeout, retry=Retry(NoBackoff(), 0))
         self.key_prefix = f"{prefix}limits"

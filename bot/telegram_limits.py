@@ -22,11 +22,12 @@ MESSAGE_LIMIT = 4096  #: Telegram's maximum text length, counted here in UTF-16 
 GROUP_RATE = (20, 60.0)  #: at most 20 calls per group chat in any 60 s
 PRIVATE_RATE = (1, 1.0)  #: at most 1 call per private chat per second
 GLOBAL_RATE = (30, 1.0)  #: at most 30 calls per bot in any second
-#: seconds added to a group's window by the limiters (20 in any 61 s): a call reaches Telegram a
-#: little after it took its token, so an exact 20 per 60 s could be 21 in Telegram's 60 s
-GROUP_MARGIN = 1.0
-#: seconds added to a private chat's window (1 call per 1.15 s): a retry that takes its token the
-#: moment the bucket allows would otherwise reach Telegram within its second as often as not
+#: share of a group's window added to it by the limiters (20 in any 61 s): a call reaches Telegram
+#: a little after it took its token, so an exact 20 per 60 s could be 21 in Telegram's 60 s
+#: (a share, not seconds, so that a benchmark on a compressed clock keeps the same proportions)
+GROUP_MARGIN = 1 / 60
+#: share of a private chat's window added to it (1 call per 1.15 s): a retry that takes its token
+#: the moment the bucket allows would otherwise reach Telegram within its second as often as not
 PRIVATE_MARGIN = 0.15
 
 Rate = tuple[int, float]
@@ -81,9 +82,9 @@ class Limiter(Protocol):
 
 class LocalLimiter:
     """A :class:`Limiter` in this process's memory: one :func:`window_limiter` per chat (rates
-    ``(max_calls, window_seconds)``; ``group_burst`` as there; a group's window is
-    ``group_margin`` seconds longer, see :data:`GROUP_MARGIN`, a private chat's
-    ``private_margin``, :data:`PRIVATE_MARGIN`) and one global bucket. A 429
+    ``(max_calls, window_seconds)``; ``group_burst`` as there; a group's window is longer by
+    ``group_margin`` of it, see :data:`GROUP_MARGIN`, a private chat's by ``private_margin``,
+    :data:`PRIVATE_MARGIN`) and one global bucket. A 429
     pauses only the lane that got it, which waits inside its own retry, so :meth:`flood` has
     nothing to record; every retry takes tokens again (Telegram counts each attempt).
 
@@ -121,10 +122,11 @@ class LocalLimiter:
                     del self._chats[idle]
             if chat_id < 0:
                 max_calls, window = self.group_rate
-                limiter = window_limiter(max_calls, window + self.group_margin, self.group_burst)
+                limiter = window_limiter(max_calls, window * (1 + self.group_margin),
+                                         self.group_burst)
             else:
                 max_calls, window = self.private_rate
-                limiter = window_limiter(max_calls, window + self.private_margin)
+                limiter = window_limiter(max_calls, window * (1 + self.private_margin))
             self._chats[chat_id] = limiter
         return limiter
 
