@@ -7,6 +7,7 @@ edit not found"."""
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 
 import pytest
 from aiogram.types import (
@@ -122,7 +123,7 @@ async def test_a_group_message_of_his_does_not_make_him_reachable(made) -> None:
     assert await sender.send(ALICE, "card") is None
     user = User(id=ALICE, is_bot=False, first_name="Alice")
     said = Update(update_id=6, message=Message(
-        message_id=1, date=0, chat=Chat(id=GROUP, type="group"), from_user=user, text="hi"))
+        message_id=1, date=datetime.now(UTC), chat=Chat(id=GROUP, type="group"), from_user=user, text="hi"))
 
     async def handler(event, data) -> None:
         return None

@@ -158,11 +158,12 @@ async def test_a_standing_message_sent_afresh_on_a_reshow_takes_the_old_ones_but
             text="x", callback_data="a:1:9:end:1")]])
         old = await h.app.sender.send(GROUP, "the turn, before the crash", markup)
         g.ui["probe"] = old.message_id
-        token = shown._suppressing.set(shown._Suppress(frozenset()))  # a step shown again
+        again = shown._Suppress(frozenset())  # a step shown again
+        token = shown._suppressing.set(again)
         try:
             h.app.presenter.keep(g, "probe", h.app.sender.send(GROUP, "the turn, again", markup))
         finally:
-            shown._suppressing.get().open = False
+            again.open = False
             shown._suppressing.reset(token)
         await h.app.sender.drain()
         live = {mid for mid, b in h.buttons(GROUP) if b.get("callback_data") == "a:1:9:end:1"}

@@ -11,7 +11,7 @@ import pytest_asyncio
 
 from bot.callbacks import Act
 from bot.storage import Storage
-from engine import Phase
+from engine import GameState, Phase
 
 from .botproc import BotProcess
 from .conftest import Table, short_game_plan
@@ -69,7 +69,10 @@ async def test_kills_at_each_step_kind_post_nothing_twice(reshow_api: FakeBotAPI
         plan = short_game_plan(await table.state())
         restarts = 0
         for phase in KILL_AT:
-            st = await table.play(plan, until=lambda s, p=phase: s.phase is p)
+            def reached(s: GameState, wanted: Phase = phase) -> bool:
+                return s.phase is wanted
+
+            st = await table.play(plan, until=reached)
             if st.over:
                 break
             await api.settle(quiet=1.0, timeout=30)  # the step's messages are out
@@ -77,8 +80,10 @@ async def test_kills_at_each_step_kind_post_nothing_twice(reshow_api: FakeBotAPI
             assert await proc.kill() == -9
             await proc.start(timeout=60)
             restarts += 1
-            await table.wait(lambda n=restarts: proc.all_logs().count("open game(s) recovered") >= n,
-                             "recover the game")
+            def recovered(n: int = restarts) -> bool:
+                return proc.all_logs().count("open game(s) recovered") >= n
+
+            await table.wait(recovered, "recover the game")
             await api.settle(quiet=1.5, timeout=30)
             again = [text for text in group_sends(api)[len(seen):] if text in seen]
             assert again == [], f"posted again after a kill at {phase.value}: {again}"
