@@ -42,7 +42,7 @@ from .services.afk import AfkClock
 from .services.deadlines import Deadlines
 from .services.game_service import GameService, utcnow
 from .services.onlookers import Onlookers
-from .services.update_context import tag_updates
+from .telegram.update_context import tag_updates
 from .storage import Storage
 from .telegram.faults import LeftChats, describe
 from .telegram.limits import GLOBAL_RATE, Limiter

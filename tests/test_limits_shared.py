@@ -247,7 +247,7 @@ def test_rates_are_checked_and_divided() -> None:
     assert divided((30, 1.0), 60) == (1, 2.0)  # one call per 2 s per worker
     with pytest.raises(ValueError):
         divided((30, 1.0), 0)
-    assert LocalLimiter().retries_take_tokens is False
+    assert LocalLimiter().retries_take_tokens is True  # Telegram counts every attempt (issue 19)
 
 
 # ---------------------------------------------------------------------- helpers

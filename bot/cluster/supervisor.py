@@ -4,8 +4,10 @@ Stdlib only (the parent never imports aiogram). Each worker is ``python -m bot``
 ``MAFIA_WORKER_INDEX=i``; they share ``WEB_PORT`` through ``SO_REUSEPORT``. A worker that exits
 unexpectedly is started again, after 2 s, doubling up to 60 s while it keeps failing within a
 minute of its start (its shards meanwhile served by the others, and back to it by the rendezvous
-hash). A worker that exits with status 2 — a configuration error, e.g. settings that differ from
-the other workers' (bot/cluster/agreement.py) — stops them all: the supervisor exits 2 too.
+hash); one stopped on purpose (status 0 after SIGTERM: an operator's ``kill``) is started again
+after 2 s, logged at INFO. A worker that exits with status 2 — a configuration error, e.g.
+settings that differ from the other workers' (bot/cluster/agreement.py) — stops them all: the
+supervisor exits 2 too.
 SIGTERM or SIGINT is passed on to every worker, which hands its shards over and stops; the
 parent waits for them (then kills what is left after 30 s). On Linux a worker also gets SIGTERM
 when the supervisor itself dies (``PR_SET_PDEATHSIG``), so a killed supervisor leaves no
@@ -27,6 +29,9 @@ RESTART_PAUSE_MAX = 60.0
 HEALTHY_AFTER = 60.0  #: a worker that ran this long starts its next crash from the short pause
 STOP_WAIT = 30.0  #: seconds the workers get to hand their shards over on shutdown
 CONFIG_ERROR = 2  #: a worker's exit status for settings it cannot run with
+#: exit statuses of a worker stopped on purpose (SIGTERM or SIGINT, handled or not): logged at INFO
+#: and started again without a growing pause, so that ``WEB_CONCURRENCY`` workers keep running
+CLEAN_EXITS = (0, -signal.SIGTERM, -signal.SIGINT)
 
 
 def _die_with_parent() -> None:  # runs in the child between fork and exec
@@ -62,6 +67,8 @@ def supervise(count: int) -> int:
         time.sleep(0.5)
         now = time.monotonic()
         for index, proc in enumerate(workers):
+            if stopping:  # a SIGTERM to the whole group (systemd, Ctrl-C) stops the workers too
+                break
             if index in due:
                 if now >= due[index]:
                     del due[index]
@@ -75,6 +82,12 @@ def supervise(count: int) -> int:
                              "stopping every worker", index)
                 stopping, status = True, CONFIG_ERROR
                 break
+            if code in CLEAN_EXITS:  # stopped on purpose (its shards were handed over)
+                logger.info("worker %d (pid %s) stopped (exit status %s); starting it again in "
+                            "%.0f s to keep %d workers", index, proc.pid, code, RESTART_PAUSE,
+                            count)
+                due[index] = now + RESTART_PAUSE
+                continue
             if now - started[index] >= HEALTHY_AFTER:
                 pauses[index] = RESTART_PAUSE
             logger.error("worker %d (pid %s) exited with %s; starting it again in %.0f s",

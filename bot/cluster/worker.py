@@ -37,7 +37,7 @@ from typing import Any
 from redis.exceptions import RedisError, ResponseError
 
 from ..services.game_service import NotOwner
-from ..services.update_context import CURRENT_UPDATE, UpdateTag
+from ..telegram.update_context import CURRENT_UPDATE, UpdateTag
 from ..storage.failures import database_failure
 from .inbox import Inbox, stream_key
 from .leases import Leases

@@ -6,7 +6,7 @@ import logging
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
-from aiogram.types import Message, User
+from aiogram.types import Message, Update, User
 
 from engine import GameState, IllegalCommand
 
@@ -35,6 +35,10 @@ async def watch_users(handler, event, data):
     (renames, issue 10 item 4) and brings a lost host back (``GameService.seen``)."""
     user = data.get("event_from_user")
     service = data.get("service")
+    sender = data.get("sender")
+    if user is not None and sender is not None and user.id in sender.blocked \
+            and _heard_from(event, user.id):
+        sender.blocked.reachable(user.id)  # private messages go to him again (issue 19)
     if user is not None and not user.is_bot and service is not None:
         message = getattr(event, "message", None)
         text = (getattr(message, "text", None) or "").split("@")[0].split(" ")[0]
@@ -43,6 +47,19 @@ async def watch_users(handler, event, data):
         except Exception:  # noqa: BLE001 - a name is never a reason to drop the update
             logger.exception("watching user %s failed", user.id)
     return await handler(event, data)
+
+
+def _heard_from(update: Update, user_id: int) -> bool:
+    """Whether ``update`` shows that ``user_id`` can be written to: he pressed a button, wrote
+    to the bot in private, or unblocked it (``my_chat_member``: member again)."""
+    if update.callback_query is not None:
+        return True
+    message = update.message
+    if message is not None and message.chat.id == user_id:
+        return True
+    member = update.my_chat_member
+    return member is not None and member.chat.id == user_id and \
+        member.new_chat_member.status == "member"
 
 
 async def is_chat_admin(bot: Bot, chat_id: int, user_id: int) -> bool:

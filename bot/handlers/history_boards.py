@@ -19,8 +19,8 @@ from ..history import keyboards as kb
 from ..history.protocol_card import Card, build_card, text_pages
 from ..history.protocol_picture import draw
 from ..history.service import Loaded
-from ..ui.i18n import Translator
 from ..telegram.sender import Sender
+from ..ui.i18n import Translator
 
 logger = logging.getLogger(__name__)
 #: the presets whose protocol also goes as the clubs' picture (sport mafia)

@@ -20,6 +20,7 @@ from aiogram.utils.deep_linking import create_deep_link
 from engine import GameState
 
 from ..games import bot_game
+from ..telegram.shown import reshowing
 from ..ui.i18n import Translator
 from ..ui.keyboards import button, markup_of
 from ..ui.replies import reply_kwargs
@@ -113,12 +114,20 @@ class Presenter:
         return g.refs.get(key) or g.ui.get(key)
 
     def keep(self, g: Any, key: str, future: asyncio.Future[Any]) -> None:
-        """Remember the send ``future`` as the standing message ``key``."""
+        """Remember the send ``future`` as the standing message ``key``. A send dropped at once
+        (an unreachable chat, or a chat that had this step before a crash: bot/telegram/shown.py) leaves
+        the standing message known; one sent afresh for a step shown again supersedes the one
+        stored for ``key``, which loses its buttons (issue 19)."""
+        if future.done() and not future.cancelled() and future.result() is None:
+            return
         g.refs[key] = future
+        superseded = g.ui.get(key) if reshowing() else None
 
         def done(f: asyncio.Future[Any]) -> None:
             msg = f.result() if not f.cancelled() else None
             if msg is not None and getattr(msg, "message_id", None):
+                if superseded and superseded != msg.message_id:
+                    self.sender.edit_markup(msg.chat.id, superseded, None)
                 g.ui[key] = msg.message_id
                 if g.refs.get(key) is f:
                     del g.refs[key]

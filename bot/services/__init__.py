@@ -9,8 +9,7 @@
 * ``deadlines`` — the games' timers as APScheduler jobs; ``visible_clock`` — a phase's clock
   starts when its messages are visible (BOT-X01); ``afk`` — the AFK clock (ONLINE-48);
 * ``onlookers`` (ONLINE-43/44/45), ``said`` (ONLINE-41), ``discipline`` (who may write in the
-  group: CLUB-06/14, ONLINE-35/38) — the state kept beside a game and its policies;
-* ``update_context`` — which Telegram update the running code is handling.
+  group: CLUB-06/14, ONLINE-35/38) — the state kept beside a game and its policies.
 
 May import: ``engine``, the registry ``bot.games`` (never a game's package: see the contracts in
 ``pyproject.toml``), ``bot.ui``, ``bot.telegram``, ``bot.storage``, ``bot.config``. Never the

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from engine import Command, GameOver, GameState, apply, decode_log, game_of
-from engine.core.events import Event
+from engine.core.events import EventLike
 
 from ..storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
 from ..telegram.shown import KEY as SHOWN
@@ -30,7 +30,7 @@ from .live import LiveGame
 from .ops import GameOps, NotOwner, random_seed
 from .recovery import recover_games
 from .roster import ADDS, HOSTS, JOINS, LEAVES, STARTS
-from .update_context import current_update
+from ..telegram.update_context import current_update
 from .visible_clock import VisibleClock
 
 logger = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ class GameService(GameOps, GameIndex):
         self._deadline_retries: dict[int, int] = {}
         #: the "shown" watermark of every game in memory (bot/telegram/shown.py)
         self.shown = Watermarks()
+        self.shown.on_advance = lambda g: self.persist_ui_soon(g)  # stored at once (issue 19)
         #: a new deadline moves on by the time its step's messages waited (bot/services/visible_clock.py)
         self.visible = VisibleClock(self)
         #: ``sender(game, before, after, events)``: synchronous senders of a step's messages
@@ -135,13 +136,13 @@ class GameService(GameOps, GameIndex):
 
     # --- the one way to change a game ------------------------------------------------------
     async def execute(self, game_id: int, command: Command | Callable[[LiveGame], Command]
-                      ) -> list[Event]:
+                      ) -> list[EventLike]:
         """Apply ``command`` (or ``command(live_game)``, built under the lock) to the game.
 
         Returns the events. Raises :class:`engine.IllegalCommand` when the rules refuse it
         (nothing is stored or sent), ``KeyError`` for an unknown game id and
         :class:`NotOwner` when another worker serves the game's chat (issue 12). The command is
-        stored with the Telegram update being handled (``bot.services.update_context``); an update
+        stored with the Telegram update being handled (``bot.telegram.update_context``); an update
         handled again after its worker died applies nothing twice: when the log already has a
         command of it, nothing is applied and ``[]`` is returned.
         """

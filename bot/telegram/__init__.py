@@ -8,7 +8,9 @@
 * ``faults`` — what a failed call means (retry, give up, the chat is gone), ``results`` — Bot API
   answers parsed only when read;
 * ``shown`` — the "shown" watermark: which steps' messages have left (re-shown after a crash);
-* ``prestart`` — answering the presses queued while the bot was down (stdlib only).
+* ``prestart`` — answering the presses queued while the bot was down (stdlib only);
+* ``update_context`` — which Telegram update the running code is handling, and when it arrived
+  (a callback query's answer window is counted from it).
 
 May import: the standard library, aiogram, redis/limits, and ``bot.storage``/``bot.config``
 (below it). It knows no game, no engine rule and no text: callers hand it finished messages.

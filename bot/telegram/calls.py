@@ -29,6 +29,7 @@ from bot.telegram.faults import (
     current_policy,
     describe,
     is_transient,
+    within_answer_window,
 )
 from bot.telegram.ops import resolve_future
 from bot.telegram.state import SenderState
@@ -58,11 +59,16 @@ class CallPolicy(SenderState):
 
     def _policy(self, method: TelegramMethod[Any]) -> RetryPolicy:
         """This Sender's policy for ``method``: answers get Telegram's short window."""
-        return self._policy_within(short=method.__api_method__ == "answerCallbackQuery")
+        if method.__api_method__ == "answerCallbackQuery":
+            return within_answer_window(self._policy_within(short=True))
+        return self._policy_within(short=False)
 
     def _handler_policy(self, method: TelegramMethod[Any]) -> RetryPolicy:
         """For calls made outside the Sender — a handler's ``getChatMember``, the press answers
-        of ``CallbackAnswerMiddleware``: the short window too, as a press waits on them."""
+        of ``CallbackAnswerMiddleware``: the short window too, as a press waits on them (an
+        answer: until the press's window closes, :func:`bot.telegram.faults.within_answer_window`)."""
+        if method.__api_method__ == "answerCallbackQuery":
+            return within_answer_window(self._policy_within(short=True))
         return self._policy_within(short=True)
 
     async def _pace_outside(self, method: TelegramMethod[Any]) -> None:
@@ -90,7 +96,7 @@ class CallPolicy(SenderState):
 
     def _make_policy(self, short: bool) -> RetryPolicy:
         return RetryPolicy(
-            attempts=self.max_tries,
+            attempts=max(self.max_tries, ANSWER_POLICY.attempts) if short else self.max_tries,
             budget=min(self.retry_budget, ANSWER_POLICY.budget) if short else self.retry_budget,
             attempt_timeout=(min(self.attempt_timeout, ANSWER_POLICY.attempt_timeout) if short
                              else self.attempt_timeout),
@@ -99,6 +105,7 @@ class CallPolicy(SenderState):
             clock=self._clock,
             on_retry=self._on_retry,
             before_retry=self._before_retry if self.limiter.retries_take_tokens else None,
+            max_delay=ANSWER_POLICY.max_delay if short else RetryPolicy.max_delay,
         )
 
     def _on_retry(self, method: TelegramMethod[Any], error: BaseException) -> None:
@@ -144,8 +151,8 @@ class CallPolicy(SenderState):
         while True:
             tries += 1
             if not acquired:
-                if lane is not None:
-                    await self.limiter.acquire(lane.chat_id)
+                if lane is not None:  # after a migration: the new chat's budget
+                    await self.limiter.acquire(chat_id if isinstance(chat_id, int) else lane.chat_id)
                 else:
                     await self.limiter.acquire_global()
             acquired = False
@@ -163,6 +170,7 @@ class CallPolicy(SenderState):
                 ):
                     return self._drop(name, chat_id, "migration loop", error)
                 self._migrated[chat_id] = new_chat_id
+                self._since_migration.setdefault(new_chat_id, set())
                 if self.on_migrate is not None:
                     self._spawn(self._callback(self.on_migrate, chat_id, new_chat_id))
                 method = method.model_copy(update={"chat_id": new_chat_id})
@@ -204,6 +212,11 @@ class CallPolicy(SenderState):
     def _unreachable(self, name: str, chat_id: Any, error: TelegramAPIError) -> None:
         self.stats.errors["forbidden"] += 1
         logger.info("%s: chat %s unreachable: %s", name, chat_id, self._redact(error.message))
+        if isinstance(chat_id, int) and chat_id > 0 and isinstance(error, TelegramForbiddenError):
+            self.blocked.add(chat_id)  # nothing more until he is reachable again (issue 19)
+            lane = self._lanes.get(chat_id)
+            while lane is not None and lane.queue:
+                resolve_future(lane.queue.popleft().future, None)
         if chat_id in self.left:
             return None  # reported once when the chat was marked as left
         if self.on_forbidden is not None and isinstance(chat_id, int):

@@ -46,6 +46,8 @@ from aiogram.exceptions import (
 from aiogram.methods import GetUpdates, TelegramMethod
 from aiogram.utils.backoff import Backoff, BackoffConfig
 
+from bot.telegram.update_context import current_update
+
 if TYPE_CHECKING:
     from aiogram import Bot
     from aiogram.client.session.base import BaseSession
@@ -85,10 +87,18 @@ class RetryPolicy:
     #: awaited as ``before_retry(method)`` after the wait, just before each retry (a Sender with
     #: a shared limiter takes rate-limit tokens there); its time does not count against ``budget``
     before_retry: Callable[[TelegramMethod[Any]], Awaitable[Any]] | None = None
+    #: the longest backoff between two attempts, seconds (an answer's window is short)
+    max_delay: float = 8.0
 
 
-#: answers must land within Telegram's ~15 s window for a callback query
-ANSWER_POLICY = RetryPolicy(attempts=5, budget=9.0, attempt_timeout=4.0)
+#: seconds Telegram accepts a callback query's answer after the press ("query is too old" after)
+ANSWER_WINDOW = 15.0
+#: seconds of that window left unused: the update's way to the bot, the answer's way back
+ANSWER_MARGIN = 2.0
+#: answers are retried as often as the window allows (issue 19: bounded by the window, not by a
+#: count); ``budget``: when the press's arrival is unknown, seconds from the first attempt
+ANSWER_POLICY = RetryPolicy(attempts=1000, budget=ANSWER_WINDOW - ANSWER_MARGIN,
+                            attempt_timeout=4.0, max_delay=1.5)
 DEFAULT_POLICY = RetryPolicy()
 
 #: the policy of the call being made in this context (the Sender sets it for its lanes)
@@ -98,8 +108,19 @@ current_policy: ContextVar[RetryPolicy | None] = ContextVar("telegram_retry_poli
 def default_policy(method: TelegramMethod[Any]) -> RetryPolicy:
     """The policy for a call nobody chose one for: answers get a short budget."""
     if method.__api_method__ == "answerCallbackQuery":
-        return ANSWER_POLICY
+        return within_answer_window(ANSWER_POLICY)
     return DEFAULT_POLICY
+
+
+def within_answer_window(policy: RetryPolicy) -> RetryPolicy:
+    """``policy`` for the answer to the press being handled: no retry starts later than
+    :data:`ANSWER_WINDOW` - :data:`ANSWER_MARGIN` seconds after the update arrived
+    (``UpdateTag.received``); ``policy`` itself outside an update's handling."""
+    tag = current_update()
+    if tag is None:
+        return policy
+    left = ANSWER_WINDOW - ANSWER_MARGIN - (time.monotonic() - tag.received)
+    return replace(policy, budget=max(0.0, min(policy.budget, left)))
 
 
 def is_transient(error: BaseException) -> bool:
@@ -157,6 +178,35 @@ class LeftChats:
         self._chats.discard(chat_id)
 
 
+class BlockedUsers:
+    """Users whose private chat answered 403 (the bot was blocked, never started, the account is
+    gone): nothing more is sent to them until they are reachable again (:meth:`reachable`: he
+    pressed a button, wrote to the bot, or unblocked it). At most ``limit`` are remembered, the
+    oldest forgotten first (one more 403 each, then)."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self._users: dict[int, None] = {}
+        self.limit = limit
+
+    def __contains__(self, user_id: object) -> bool:
+        return user_id in self._users
+
+    def __len__(self) -> int:
+        return len(self._users)
+
+    def add(self, user_id: int) -> None:
+        if user_id not in self._users:
+            logger.info("user %s is unreachable: no private message until he is back", user_id)
+        self._users[user_id] = None
+        while len(self._users) > self.limit:
+            del self._users[next(iter(self._users))]
+
+    def reachable(self, user_id: int) -> None:
+        """``user_id`` was heard from: his private chat is written to again."""
+        if self._users.pop(user_id, 0) is None:
+            logger.info("user %s is reachable again", user_id)
+
+
 def left_error(method: TelegramMethod[Any], chat_id: int) -> TelegramForbiddenError:
     return TelegramForbiddenError(
         method=method, message=f"Forbidden: bot is not a member of chat {chat_id} (known)")
@@ -193,7 +243,8 @@ class FaultTolerance(BaseRequestMiddleware):
         timeout: float | None = policy.attempt_timeout
         if isinstance(method, GetUpdates):  # a long poll: its own timeout, a short budget
             policy, timeout = replace(policy, budget=min(policy.budget, 10.0)), None
-        backoff = Backoff(BACKOFF)
+        backoff = Backoff(BACKOFF if policy.max_delay >= BACKOFF.max_delay else
+                          replace(BACKOFF, max_delay=max(BACKOFF.min_delay, policy.max_delay)))
         started = policy.clock()
         attempt, flood_waits = 0, 0.0
         while True:

@@ -11,6 +11,7 @@ them in Redis for all workers together (issue 12, "Telegram limits shared").
 
 from __future__ import annotations
 
+import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -21,6 +22,13 @@ MESSAGE_LIMIT = 4096  #: Telegram's maximum text length, counted here in UTF-16 
 GROUP_RATE = (20, 60.0)  #: at most 20 calls per group chat in any 60 s
 PRIVATE_RATE = (1, 1.0)  #: at most 1 call per private chat per second
 GLOBAL_RATE = (30, 1.0)  #: at most 30 calls per bot in any second
+#: share of a group's window added to it by the limiters (20 in any 61 s): a call reaches Telegram
+#: a little after it took its token, so an exact 20 per 60 s could be 21 in Telegram's 60 s
+#: (a share, not seconds, so that a benchmark on a compressed clock keeps the same proportions)
+GROUP_MARGIN = 1 / 60
+#: share of a private chat's window added to it (1 call per 1.15 s): a retry that takes its token
+#: the moment the bucket allows would otherwise reach Telegram within its second as often as not
+PRIVATE_MARGIN = 0.15
 
 Rate = tuple[int, float]
 
@@ -50,8 +58,8 @@ class Limiter(Protocol):
     A chat's *lane* rate is the group rate for a negative ``chat_id``, else the private rate.
     """
 
-    #: whether a retry of a failed call (after a 429, a 5xx, a network error) takes tokens again;
-    #: False keeps the single process's behaviour (the retry is the same call, its lane waits)
+    #: whether a retry of a failed call (after a 429, a 5xx, a network error) takes tokens again
+    #: (both limiters here: a call whose answer was lost may have reached Telegram, which counts it)
     retries_take_tokens: bool
 
     async def acquire(self, chat_id: int) -> None:
@@ -74,18 +82,34 @@ class Limiter(Protocol):
 
 class LocalLimiter:
     """A :class:`Limiter` in this process's memory: one :func:`window_limiter` per chat (rates
-    ``(max_calls, window_seconds)``; ``group_burst`` as there) and one global bucket. This is the
-    single process's behaviour: a 429 pauses only the lane that got it, which waits inside its own
-    retry, so :meth:`flood` has nothing to record and retries take no tokens."""
+    ``(max_calls, window_seconds)``; ``group_burst`` as there; a group's window is longer by
+    ``group_margin`` of it, see :data:`GROUP_MARGIN`, a private chat's by ``private_margin``,
+    :data:`PRIVATE_MARGIN`) and one global bucket. A 429
+    pauses only the lane that got it, which waits inside its own retry, so :meth:`flood` has
+    nothing to record; every retry takes tokens again (Telegram counts each attempt).
 
-    retries_take_tokens = False
+    Across a restart (issue 19): the process before this one may have spent a group's budget
+    just before it died, and memory does not say. Each group's bucket therefore starts *full*
+    at the limiter's creation (``started``, ``time.monotonic()`` seconds): a bucket admits at
+    most ``burst + rate * T`` calls in any ``T`` seconds, so the dead process's calls in the
+    last ``window - s`` seconds before the restart (at most ``max_calls - rate * s``) and this
+    one's in its first ``s`` seconds (at most ``rate * s``, from a full bucket) are together at
+    most ``max_calls`` in any window. The cost: a group's first call after a restart waits
+    ``window / (max_calls - burst)`` seconds (4 s), its burst is back ``window / 4`` seconds
+    (15 s) after the start. ``restarted=False``: the buckets start empty (tests, a takeover)."""
+
+    retries_take_tokens = True
     #: beyond this many chat buckets, :meth:`acquire` forgets the full ones (bounds memory)
     SWEEP_AT = 4096
 
     def __init__(self, group_rate: Rate = GROUP_RATE, private_rate: Rate = PRIVATE_RATE,
-                 global_rate: Rate = GLOBAL_RATE, group_burst: int | None = None) -> None:
+                 global_rate: Rate = GLOBAL_RATE, group_burst: int | None = None,
+                 group_margin: float = GROUP_MARGIN, restarted: bool = True,
+                 private_margin: float = PRIVATE_MARGIN) -> None:
         self.group_rate, self.private_rate, self.global_rate = group_rate, private_rate, global_rate
-        self.group_burst = group_burst
+        self.group_burst, self.group_margin = group_burst, group_margin
+        self.private_margin = private_margin
+        self.started: float | None = time.monotonic() if restarted else None
         self._global = window_limiter(*global_rate)
         self._chats: dict[int, AsyncLimiter] = {}
 
@@ -96,14 +120,34 @@ class LocalLimiter:
             if len(self._chats) >= self.SWEEP_AT:
                 for idle in [c for c, b in self._chats.items() if b.has_capacity(b.max_rate)]:
                     del self._chats[idle]
-            rate = self.group_rate if chat_id < 0 else self.private_rate
-            burst = self.group_burst if chat_id < 0 else None
-            limiter = self._chats[chat_id] = window_limiter(*rate, burst=burst)
+            if chat_id < 0:
+                max_calls, window = self.group_rate
+                limiter = window_limiter(max_calls, window * (1 + self.group_margin),
+                                         self.group_burst)
+            else:
+                max_calls, window = self.private_rate
+                limiter = window_limiter(max_calls, window * (1 + self.private_margin))
+            self._chats[chat_id] = limiter
         return limiter
 
     async def acquire(self, chat_id: int) -> None:
-        await self.chat_limiter(chat_id).acquire()
+        await self.acquire_chat(chat_id)
         await self._global.acquire()
+
+    async def acquire_chat(self, chat_id: int) -> None:
+        """Wait for a token of ``chat_id``'s lane only (no global one)."""
+        fresh = chat_id not in self._chats
+        limiter = self.chat_limiter(chat_id)
+        if fresh and chat_id < 0 and self.started is not None:
+            # full at the start (see the class docstring), drained since: a fresh bucket's
+            # level is 0, so this takes no time
+            spent = limiter.max_rate - (time.monotonic() - self.started) * limiter.max_rate \
+                / limiter.time_period
+            if spent > 0:
+                await limiter.acquire(min(spent, limiter.max_rate))
+            else:
+                self.started = None  # every bucket made from now on is fresh
+        await limiter.acquire()
 
     async def acquire_global(self) -> None:
         await self._global.acquire()

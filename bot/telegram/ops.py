@@ -16,6 +16,7 @@ from typing import Any
 from aiogram.methods import DeleteMessage, PinChatMessage, TelegramMethod, UnpinChatMessage
 
 from bot.telegram.results import EditMessageReplyMarkup, EditMessageText, SendDocument, SendMessage
+from bot.telegram.shown import note_chat
 
 #: operations that change an existing message and fold into one another
 EDITS = ("edit", "edit_markup")
@@ -53,6 +54,9 @@ class Op:
         if not isinstance(self.message_id, int):
             raise ValueError(f"{self.kind} without a message id")
         return self.message_id
+
+    def __post_init__(self) -> None:
+        note_chat(self.future, self.chat_id)  # the step being presented knows its chats
 
     def build(self, chat_id: int) -> TelegramMethod[Any]:
         """The Bot API method for this operation in ``chat_id`` (the lane's current id, which a

@@ -24,6 +24,7 @@ from bot.telegram.results import SendMessage
 logger = logging.getLogger("bot.telegram.sender")
 
 MEMORY = 512  #: lost and replaced messages remembered per Sender
+_DROPPED = -1  #: :meth:`Replacement._left_behind`: the operation is dropped
 
 
 class Replacement(CallPolicy):
@@ -42,16 +43,47 @@ class Replacement(CallPolicy):
         except Exception:  # bad arguments from the caller must not stall the lane
             logger.exception("cannot build %s for chat %s", op.kind, chat_id)
             return None
+        moved = self._left_behind(op, chat_id)
+        if moved == _DROPPED:
+            return None
+        if moved is not None:
+            method = op.build(chat_id)
         # Sent again even after a failure that may have delivered it: every message the bot
         # sends is harmless to see twice (docs/architecture.md, "Talking to Telegram when it
         # misbehaves"); losing one is not.
         result = await self._perform(method, lane, acquired=True)
         if result is TRANSIENT:
             return await self._after_transient(lane, op, method)
+        new_chat = self._resolve(lane.chat_id)
+        if new_chat in self._since_migration and getattr(result, "message_id", None):
+            self._since_migration[new_chat].add(result.message_id)
+            if moved is not None:
+                self._remember(self._aliases, (new_chat, moved), result.message_id)
         if op.replaces is not None and result is not None:
             self._remember(self._replaced, op.replaces, result)
             self._lost.pop(op.replaces, None)
         return result
+
+    def _left_behind(self, op: Op, chat_id: int) -> int | None:
+        """An operation on a message of a group before it migrated to the supergroup ``chat_id``
+        (issue 19: Telegram answers "message to edit not found" there). An edit with buttons is
+        sent as a fresh message in the supergroup instead (returns the old id: later edits are
+        mapped to the new one); anything else on it is dropped (returns :data:`_DROPPED`).
+        None: not such an operation. An id the Sender got from the supergroup since the migration
+        is the supergroup's (its ids start at 1, a basic group's come from the bot's account-wide
+        sequence: they seldom meet)."""
+        sent_here = self._since_migration.get(chat_id)
+        ref = op.message_id
+        if sent_here is None or not isinstance(ref, int) or op.kind not in (*EDITS, "delete", "pin") \
+                or ref in sent_here:
+            return None
+        if op.kind == "edit" and op.reply_markup is not None:
+            logger.info("message %s stayed in the group before chat %s: sent afresh", ref, chat_id)
+            op.kind, op.message_id = "send", None
+            return ref
+        logger.info("%s of message %s dropped: it stayed in the group before chat %s", op.kind,
+                    ref, chat_id)
+        return _DROPPED
 
     def _rebind(self, op: Op, chat_id: int) -> None:
         """Point ``op`` at the message that stands in for the one it names, if any; turn an edit

@@ -25,10 +25,10 @@ folded into what is queued:
 Errors (the calls themselves: :mod:`bot.telegram.calls`; the retries: :mod:`bot.telegram.faults`):
 transient errors (5xx, an HTML error page, network errors, timeouts, 429) are retried with backoff
 within ``retry_budget`` seconds and ``max_tries`` attempts, the lane waiting meanwhile (so a 429
-pauses only that chat); 403 and "chat not found" call ``on_forbidden(chat_id)`` in a separate task
-and drop the item; "message is not modified" and "query is too old" are ignored; a group migration
-re-sends to the new supergroup and calls ``on_migrate(old, new)``; anything else is logged (token
-redacted, one line) and dropped.
+pauses only that chat); 403 and "chat not found" call ``on_forbidden(chat_id)`` in a task and drop
+the item (a user's 403: his chat gets nothing until he is heard from, ``blocked``); "message is not
+modified", "query is too old" are ignored; a migration re-sends to the supergroup, calls
+``on_migrate(old, new)``; anything else is logged (token redacted, one line) and dropped.
 
 A message with buttons that could not be sent because Telegram stayed unavailable is not lost for
 good: the next edit of it is sent as a fresh message (and later edits, pins and deletes follow
@@ -52,7 +52,7 @@ from aiogram import Bot
 from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 
 from bot.telegram.calls import CallPolicy
-from bot.telegram.faults import LeftChats, install
+from bot.telegram.faults import BlockedUsers, LeftChats, install
 from bot.telegram.limits import (
     GLOBAL_RATE,
     GROUP_RATE,
@@ -68,7 +68,7 @@ from bot.telegram.limits import (
 )
 from bot.telegram.ops import EDITS, Lane, Op, resolve_future
 from bot.telegram.replace import Replacement
-from bot.telegram.shown import note
+from bot.telegram.shown import note, suppressed
 from bot.telegram.state import OnForbidden, OnMigrate
 
 __all__ = [
@@ -137,13 +137,14 @@ class Sender(Replacement, CallPolicy):
         faults.pace = self._pace_outside
         self.left = faults.left
         self.left.listeners.append(self._drop_chat)
-        self.merge_group_text = merge_group_text
+        self.blocked, self.merge_group_text = BlockedUsers(), merge_group_text  # blocked: issue 19
         self.stats = SenderStats(history=stats_history)
         self._sleep, self._clock = sleep, clock
         self._policies: dict[tuple[Any, ...], Any] = {}  # bot.telegram.calls: made once
         self._lanes: dict[int, Lane] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._migrated: dict[int, int] = {}
+        self._since_migration: dict[int, set[int]] = {}  # supergroup -> ids sent there since
         self._closed = False
         # sends with buttons lost to Telegram's faults (their future -> the op), the fresh
         # messages sent in their place (future -> Message), and edited-away ids (old -> new)
@@ -363,8 +364,8 @@ class Sender(Replacement, CallPolicy):
             resolve_future(op.future, None)
             return op.future
         op.chat_id = self._resolve(op.chat_id)
-        if op.chat_id in self.left:
-            logger.debug("chat %s was left; dropping %s", op.chat_id, op.kind)
+        if op.chat_id in self.left or op.chat_id in self.blocked or suppressed(op.chat_id):
+            logger.debug("chat %s is unreachable; dropping %s", op.chat_id, op.kind)
             resolve_future(op.future, None)
             return op.future
         lane = self._lanes.get(op.chat_id)

@@ -34,6 +34,11 @@ windows (lists of call times) ``<p>:group/<chat>/20/61/second``, ``<p>:pace/<cha
 ``<p>:private/<chat>/1/1/second``, ``<p>:global/bot/30/1/second``, and the floods
 ``<p>:flood:<chat>``, ``<p>:flood:bot``.
 
+Redis emptied (restarted without its data, flushed): the windows are gone, but a group's calls
+also take a token of the worker's local bucket (:class:`bot.telegram.limits.LocalLimiter`, the
+same rate and margin), which still holds the group's last minute for the worker that owns it.
+(That bucket starts empty: after a worker's restart Redis holds the minute.)
+
 Redis down (a connection error, or no answer within ``timeout`` seconds): one ERROR line, then a
 reminder at most every ``remind_every`` seconds, and the calls go on through an in-memory
 :class:`bot.telegram.limits.LocalLimiter` whose global rate is divided by ``workers``, so the
@@ -140,7 +145,7 @@ class SharedLimiter:
         self._pace = None if pace is None else _item(pace, "pace")
         self._global_rate = global_rate
         self.fallback = LocalLimiter(group_rate, private_rate, divided(global_rate, workers),
-                                     group_burst)
+                                     group_burst, group_margin / group_rate[1], restarted=False)
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=timeout,
                                     socket_timeout=timeout, retry=Retry(NoBackoff(), 0))
         self.key_prefix = f"{prefix}limits"
@@ -170,8 +175,16 @@ class SharedLimiter:
     # ------------------------------------------------------------------ Limiter
 
     async def acquire(self, chat_id: int) -> None:
+        if chat_id >= 0:
+            if not await self._shared(self._acquire_chat, chat_id):
+                await self.fallback.acquire(chat_id)
+            return
+        # A group's calls take the local bucket too: a group's messages come from the one worker
+        # owning its shard, so the bucket remembers the group's minute if Redis forgets it
+        # (restarted empty, flushed), as if this worker had restarted (issue 19).
+        await self.fallback.acquire_chat(chat_id)
         if not await self._shared(self._acquire_chat, chat_id):
-            await self.fallback.acquire(chat_id)
+            await self.fallback.acquire_global()
 
     async def acquire_global(self) -> None:
         if not await self._shared(self._acquire_bot):

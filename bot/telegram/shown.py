@@ -14,17 +14,24 @@ a crash"), so the cure is to show such a step again, never to lose it:
   meanwhile (a countdown, a lane worker) inherits the variable, but adds nothing after that.
   When every future of the steps ``<= N`` has resolved (sent, or dropped for good), the game's
   watermark is ``N`` (commands counted from 1, i.e. the log length up to which all is shown),
-  kept in ``g.ui["shown"]`` (int). It costs no write of its own: it goes to the database with
-  the next ``ui`` write (``GameService.persist_ui_soon``, the presenter's ``on_ui_change``);
-  when no such write came for :data:`SAVE_LAG` commands, with the next command's log write (the
-  same group-commit transaction, :meth:`Watermarks.lagging`); and at a graceful stop or
+  kept in ``g.ui["shown"]`` (int). Per chat too (issue 19): a chat all of whose messages of the
+  steps ``<= M`` have left, ahead of the game's watermark, is noted in ``g.ui["shown_in"]``
+  (``{str(chat_id): M}``; absent when no chat is ahead). Either moving is stored at once
+  (``Watermarks.on_advance``: ``GameService.persist_ui_soon``, one ``ui`` write riding the next
+  group commit), so what was visibly sent is not shown again after a crash but for the few
+  milliseconds between a message leaving and that write; also with the next command's log write
+  when it lags by :data:`SAVE_LAG` (:meth:`Watermarks.lagging`), and at a graceful stop or
   hand-over after the Sender drained (:meth:`Watermarks.unsaved`).
 * **Re-presenting** (:func:`replay_unshown`, :func:`reshow`): a game rebuilt from the store by
   its owner (restart, many-worker takeover, a load on demand) whose ``ui["shown"]`` is below its
   log length has its last unshown steps (at most :data:`RESHOW_MAX`) replayed and presented
   again in order -- ``engine.apply`` is deterministic, so the same events -- before anything
   new happens to it. A game stored without ``"shown"`` (before this change) counts as fully
-  shown.
+  shown. A step is presented again only to the chats that had not had all of it
+  (``"shown_in"``): the Sender drops its calls to the others at once (:func:`suppressed`), and
+  the presenter keeps the standing messages it knows for them. A standing message a re-shown
+  step sends afresh supersedes the one stored for its key, which loses its buttons
+  (``Presenter.keep``, :func:`reshowing`).
 """
 
 from __future__ import annotations
@@ -38,7 +45,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from engine import Command, apply
+from engine import apply
+from engine.core.commands import CommandLike
 
 logger = logging.getLogger(__name__)
 
@@ -51,21 +59,55 @@ RESHOW_MAX = 10
 SAVE_LAG = 3
 #: ``g.ui`` key of the watermark: the number of log commands every message of which has left
 KEY = "shown"
+#: ``g.ui`` key of the chats ahead of the watermark: ``{str(chat_id): commands}``
+CHATS_KEY = "shown_in"
 
 Step = tuple[Any, Any, list]  # (state before, state after, events) of one stored command
 
 
 class _Collector:
-    """The futures of one step still being presented (``open`` until the step ends)."""
+    """The futures of one step still being presented (``open`` until the step ends) and the
+    chat each was queued for (``chats``; a future merged into another step's has none)."""
 
-    __slots__ = ("futures", "open")
+    __slots__ = ("chats", "futures", "open")
 
     def __init__(self) -> None:
         self.futures: list[asyncio.Future[Any]] = []
+        self.chats: dict[asyncio.Future[Any], int] = {}
         self.open = True
 
 
+class _Suppress:
+    """The chats a re-shown step is not sent to again (``open`` while it is presented)."""
+
+    __slots__ = ("chats", "open")
+
+    def __init__(self, chats: frozenset[int]) -> None:
+        self.chats, self.open = chats, True
+
+
 _collecting: ContextVar[_Collector | None] = ContextVar("bot_shown_collecting", default=None)
+_suppressing: ContextVar[_Suppress | None] = ContextVar("bot_shown_suppressing", default=None)
+
+
+def note_chat(future: asyncio.Future[Any], chat_id: int) -> None:
+    """Called by the Sender for each queued operation: ``future`` goes to ``chat_id``."""
+    collector = _collecting.get()
+    if collector is not None and collector.open:
+        collector.chats[future] = chat_id
+
+
+def suppressed(chat_id: int) -> bool:
+    """True while a step is presented again to chats other than ``chat_id``, which had all of
+    it before the crash: the Sender drops the call at once (its future resolves to None)."""
+    suppress = _suppressing.get()
+    return suppress is not None and suppress.open and chat_id in suppress.chats
+
+
+def reshowing() -> bool:
+    """True while a step lost in a crash is being presented again."""
+    suppress = _suppressing.get()
+    return suppress is not None and suppress.open
 
 
 def note(future: asyncio.Future[Any]) -> asyncio.Future[Any]:
@@ -87,6 +129,9 @@ class _Marks:
     last: int = 0
     pending: dict[int, set[asyncio.Future[Any]]] = field(default_factory=dict)
     saved: int | None = None
+    #: per pending step: its unresolved futures by chat (None: chat unknown), every chat it had
+    by_chat: dict[int, dict[int | None, set[asyncio.Future[Any]]]] = field(default_factory=dict)
+    chats: dict[int, set[int]] = field(default_factory=dict)
 
 
 class Watermarks:
@@ -94,6 +139,8 @@ class Watermarks:
 
     def __init__(self) -> None:
         self._games: dict[int, _Marks] = {}
+        #: ``on_advance(g)``: ``g.ui``'s watermarks moved (the service stores ``g.ui`` soon)
+        self.on_advance: Callable[[Any], None] | None = None
 
     @contextmanager
     def step(self, g: Any, commands: int) -> Iterator[_Collector]:
@@ -107,19 +154,24 @@ class Watermarks:
         finally:
             _collecting.reset(token)
             collector.open = False
-            self._close(g, commands, collector.futures)
+            self._close(g, commands, collector.futures, collector.chats)
 
-    def _close(self, g: Any, commands: int, futures: list[asyncio.Future[Any]]) -> None:
+    def _close(self, g: Any, commands: int, futures: list[asyncio.Future[Any]],
+               chats: dict[asyncio.Future[Any], int] | None = None) -> None:
         marks = self._games.get(g.id)
         if marks is None:
             marks = self._games[g.id] = _Marks(g, saved=g.ui.get(KEY))
         marks.g = g  # a game reloaded (a log conflict) is a new object
         marks.last = max(marks.last, commands)
+        chats = chats or {}
         waiting = {f for f in futures if not f.done()}
         if waiting:
             marks.pending.setdefault(commands, set()).update(waiting)
+            by_chat = marks.by_chat.setdefault(commands, {})
             for f in waiting:
+                by_chat.setdefault(chats.get(f), set()).add(f)
                 f.add_done_callback(partial(self._resolved, g.id, commands))
+            marks.chats.setdefault(commands, set()).update(chats.values())
         self._advance(marks)
 
     def _resolved(self, game_id: int, commands: int, future: asyncio.Future[Any]) -> None:
@@ -129,15 +181,36 @@ class Watermarks:
         waiting = marks.pending.get(commands)
         if waiting is not None:
             waiting.discard(future)
+            for chat_futures in marks.by_chat.get(commands, {}).values():
+                chat_futures.discard(future)
             if not waiting:
                 del marks.pending[commands]
-                self._advance(marks)
+                marks.by_chat.pop(commands, None)
+                marks.chats.pop(commands, None)
+            self._advance(marks)
 
-    @staticmethod
-    def _advance(marks: _Marks) -> None:
+    def _advance(self, marks: _Marks) -> None:
+        ui = marks.g.ui
         mark = min(marks.pending) - 1 if marks.pending else marks.last
-        if mark > (marks.g.ui.get(KEY) or 0):
-            marks.g.ui[KEY] = mark  # goes to the store with the next ui write
+        moved = mark > (ui.get(KEY) or 0)
+        if moved:
+            ui[KEY] = mark
+        stored = ui.get(CHATS_KEY) or {}
+        ahead = {chat: m for chat, m in stored.items() if m > mark}
+        for chat in set().union(*marks.chats.values()):
+            blocking = [n for n, by_chat in marks.by_chat.items()
+                        if by_chat.get(chat) or by_chat.get(None)]
+            chat_mark = min(blocking) - 1 if blocking else marks.last
+            if chat_mark > max(mark, ahead.get(str(chat), 0)):
+                ahead[str(chat)] = chat_mark
+        if ahead != stored:
+            moved = True
+            if ahead:
+                ui[CHATS_KEY] = ahead
+            else:
+                ui.pop(CHATS_KEY, None)
+        if moved and self.on_advance is not None:
+            self.on_advance(marks.g)  # stored now: what was seen is not shown again (issue 19)
 
     def stored(self, g: Any) -> None:
         """``g.ui`` is being written: its watermark is saved (:meth:`unsaved` skips it)."""
@@ -168,7 +241,7 @@ class Watermarks:
         self._games.pop(game_id, None)
 
 
-def replay_unshown(commands: Sequence[Command], shown: int | None, keep: int = RESHOW_MAX
+def replay_unshown(commands: Sequence[CommandLike], shown: int | None, keep: int = RESHOW_MAX
                    ) -> tuple[Any, list[Step]]:
     """Replay ``commands`` (a game's decoded log, non-empty). Returns the final state and the
     steps ``(before, after, events)`` of the commands past ``shown`` (the watermark; None: all
@@ -194,21 +267,30 @@ def reshow(service: Any, g: Any, steps: list[Step],
     if not steps:
         return
     final = g.state
+    had = {int(chat): m for chat, m in (g.ui.get(CHATS_KEY) or {}).items()}
     try:
         for before, after, events in steps:
             before, after = service._named(g, before), service._named(g, after)  # noqa: SLF001
             g.state = after
-            with service.shown.step(g, after.commands):
-                for present in (service.presenter.present, *also):
-                    try:
-                        present(g, before, after, events)
-                    except Exception:  # a rendering bug must not stop the recovery
-                        logger.exception("game %s: presenting step %s again failed", g.id,
-                                         after.commands)
+            suppress = _Suppress(frozenset(c for c, m in had.items() if after.commands <= m))
+            token = _suppressing.set(suppress)
+            try:
+                with service.shown.step(g, after.commands):
+                    for present in (service.presenter.present, *also):
+                        try:
+                            present(g, before, after, events)
+                        except Exception:  # a rendering bug must not stop the recovery
+                            logger.exception("game %s: presenting step %s again failed", g.id,
+                                             after.commands)
+            finally:
+                suppress.open = False
+                _suppressing.reset(token)
     finally:
         g.state = final
-    logger.info("game %s: %d step(s) shown again after a crash (log %d..%d)", g.id, len(steps),
-                steps[0][1].commands, steps[-1][1].commands)
+    logger.info("game %s: %d step(s) shown again after a crash (log %d..%d; not to %d chat(s) "
+                "that had them)", g.id, len(steps), steps[0][1].commands, steps[-1][1].commands,
+                len(had))
 
 
-__all__ = ["KEY", "RESHOW_MAX", "SAVE_LAG", "Watermarks", "note", "replay_unshown", "reshow"]
+__all__ = ["CHATS_KEY", "KEY", "RESHOW_MAX", "SAVE_LAG", "Watermarks", "note", "note_chat",
+           "replay_unshown", "reshow", "reshowing", "suppressed"]

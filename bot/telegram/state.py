@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.telegram.faults import LeftChats
+from bot.telegram.faults import BlockedUsers, LeftChats
 from bot.telegram.limits import Limiter, SenderStats
 from bot.telegram.ops import Lane, Op
 
@@ -46,6 +46,8 @@ class SenderState:
     _lanes: dict[int, Lane]
     _tasks: set[asyncio.Task[Any]]
     _migrated: dict[int, int]
+    _since_migration: dict[int, set[int]]  #: supergroup -> ids of messages sent there since
+    blocked: BlockedUsers
     _closed: bool
     _lost: OrderedDict[asyncio.Future[Any], Op]
     _replaced: OrderedDict[asyncio.Future[Any], Any]

@@ -3,7 +3,7 @@ and an update handled again after its worker died (redelivered) applies nothing 
 
 from __future__ import annotations
 
-from bot.services.update_context import CURRENT_UPDATE, UpdateTag
+from bot.telegram.update_context import CURRENT_UPDATE, UpdateTag
 from engine import game_of
 from tests.bot.driver import join_all
 from tests.bot.harness import make_harness

@@ -89,7 +89,9 @@ def check_flood(api: FakeBotAPI, chat: ChatState, method: str) -> None:
     if limits is None or method not in FLOOD_METHODS:
         return
     moment = time.monotonic()
-    window, limit = (60.0, limits["group_per_minute"]) if not chat.is_private else (1.0, limits["private_per_second"])
+    window, limit = (1.0, limits["private_per_second"])
+    if not chat.is_private:
+        window, limit = limits.get("group_window", 60.0), limits["group_per_minute"]
     buckets = ((("chat", chat.id), window, limit), (("global",), 1.0, limits["global_per_second"]))
     for key, span, cap in buckets:
         stamps = api.flood_log.setdefault(key, [])

@@ -10,10 +10,10 @@ from aiogram.methods import SendPhoto
 from aiogram.types import BufferedInputFile
 from PIL import Image
 
-from bot.ui.callbacks import Hist
 from bot.history import protocol as P
 from bot.history.protocol_card import build_card
 from bot.history.protocol_picture import draw
+from bot.ui.callbacks import Hist
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.history.helpers import bulk_store, sample_playouts
 from tests.history.test_bot import button, buttons_of, last_group_message

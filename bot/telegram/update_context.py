@@ -9,9 +9,10 @@ one from it (issue 12: a command is applied once).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -21,7 +22,9 @@ if TYPE_CHECKING:
 @dataclass
 class UpdateTag:
     """``update_id``: Telegram's id of the update; ``redelivered``: it may have been handled
-    before, by a worker that died before acknowledging it; ``done``: its handling is over.
+    before, by a worker that died before acknowledging it; ``done``: its handling is over;
+    ``received``: when its handling began (``time.monotonic()`` seconds; a press's answer must
+    land within Telegram's window from then, bot/telegram/faults.py).
 
     A task started while an update is handled (a timer armed by its command, a Sender lane, a
     background write) inherits a copy of the context and so this tag; once the handling is over
@@ -30,6 +33,7 @@ class UpdateTag:
     update_id: int
     redelivered: bool = False
     done: bool = False
+    received: float = field(default_factory=time.monotonic)
 
 
 CURRENT_UPDATE: ContextVar[UpdateTag | None] = ContextVar("current_update", default=None)
