@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 __all__ = ["BEGIN_IMMEDIATE", "SQLITE_BUSY_TIMEOUT_MS", "create_engine", "migration_lock", "statement",
+           "table_of",
            "upsert"]
 
 #: Execution option: start SQLite transactions of this connection with BEGIN IMMEDIATE.
@@ -69,10 +70,18 @@ def _install_sqlite_hooks(engine: AsyncEngine) -> None:
 def upsert(engine: AsyncEngine, table: Table) -> Any:
     """``INSERT`` supporting ``on_conflict_do_update`` for the engine's dialect (SQLite, PostgreSQL)."""
     if engine.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
-    return dialect_insert(table)
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+        return postgresql_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+    return sqlite_insert(table)
+
+
+def table_of(model: type[Any]) -> Table:
+    """The :class:`Table` of a mapped class of bot.db_models (``model.__table__``, which
+    SQLAlchemy types as any ``FromClause``). ``AssertionError`` for a class mapped to no table."""
+    table = model.__table__
+    assert isinstance(table, Table), model
+    return table
 
 
 _STATEMENTS: dict[tuple[str, str], Any] = {}
@@ -90,7 +99,8 @@ def statement(engine: AsyncEngine, name: str, build: Callable[[AsyncEngine], Any
     return built
 
 
-_MIGRATION_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+_MIGRATION_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary())
 
 
 def migration_lock() -> asyncio.Lock:

@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.db_models import (
     GAME_STATUSES, ActivePlayer, Game, GameLogEntry, GamePlayer, UTCDateTime, utcnow,
 )
-from bot.storage.engine import statement as cached_statement, upsert
+from bot.storage.engine import statement as cached_statement, table_of, upsert
 from bot.storage.failures import database_failure
 from bot.storage.records import (
     KEEP, GameNotFound, LogConflict, StatusError, UserInAnotherGame, _Keep,
@@ -45,10 +45,10 @@ __all__ = ["GroupCommit", "LogWrite", "PlayerOp"]
 
 log = logging.getLogger(__name__)
 
-games = Game.__table__
-game_log = GameLogEntry.__table__
-game_players = GamePlayer.__table__
-active_players = ActivePlayer.__table__
+games = table_of(Game)
+game_log = table_of(GameLogEntry)
+game_players = table_of(GamePlayer)
+active_players = table_of(ActivePlayer)
 
 #: Statuses each status may be entered from (re-entering a status is a no-op update).
 ENTERED_FROM = {
@@ -189,6 +189,9 @@ class GroupCommit:
     # -- the flusher ------------------------------------------------------------------------
     async def _flush(self) -> None:
         await asyncio.sleep(0)  # let the callers of this loop iteration queue theirs too
+        batch: list[LogWrite]
+        seen: set[int]
+        rest: list[LogWrite]
         while self._queue or self._ui:
             batch, seen, rest = [], set(), []
             for item in self._queue:
@@ -252,9 +255,9 @@ class GroupCommit:
         plain = [i for i in batch if i.plain]
         for item in (i for i in batch if not i.plain):
             await self._store_status(connection, item)
-        keep = [{"gid": i.game_id, "seq": i.seq, "n": i.seq + 1} for i in plain
+        keep: list[dict[str, Any]] = [{"gid": i.game_id, "seq": i.seq, "n": i.seq + 1} for i in plain
                 if isinstance(i.deadline, _Keep)]
-        timed = [{"gid": i.game_id, "seq": i.seq, "n": i.seq + 1, "ts": i.deadline[0],
+        timed: list[dict[str, Any]] = [{"gid": i.game_id, "seq": i.seq, "n": i.seq + 1, "ts": i.deadline[0],
                   "da": i.deadline[1]} for i in plain if not isinstance(i.deadline, _Keep)]
         for statement, rows in ((_LOG_LEN, keep), (_LOG_LEN_TIMER, timed)):
             if not rows:
@@ -263,9 +266,8 @@ class GroupCommit:
             if connection.dialect.supports_sane_multi_rowcount:
                 if result.rowcount != len(rows):
                     await self._refused(connection, [r["gid"] for r in rows], batch, exact)
-            elif exact or len(rows) == 1:
-                if result.rowcount == 0:
-                    await self._refused(connection, [r["gid"] for r in rows], batch, exact)
+            elif (exact or len(rows) == 1) and result.rowcount == 0:
+                await self._refused(connection, [r["gid"] for r in rows], batch, exact)
         if not connection.dialect.supports_sane_multi_rowcount and len(plain) > 1:
             await self._verify(connection, plain)
         await connection.execute(insert(game_log), [

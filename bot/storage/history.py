@@ -13,9 +13,9 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import bindparam, delete, exists, func, insert, select, update
+from sqlalchemy import Select, bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -23,19 +23,24 @@ from bot.db_models import (
     Game, GameDeletion, GameLogEntry, GameSummaryRow, NextGameSubscription, PlayerResultRow,
     RatingRow, RoleStatRow, utcnow,
 )
-from bot.storage.engine import statement, upsert
+from bot.storage.engine import statement, table_of, upsert
 from bot.storage.stats import ChatOverview, RatingTrack, RoleTotals
 
 __all__ = ["ChatOverview", "HistoryRecord", "HistoryStorage", "RateFn", "RatingTrack", "RoleTotals"]
 
-games = Game.__table__
-game_log = GameLogEntry.__table__
-summaries = GameSummaryRow.__table__
-results = PlayerResultRow.__table__
-ratings = RatingRow.__table__
-role_stats = RoleStatRow.__table__
-deletions = GameDeletion.__table__
-subscriptions = NextGameSubscription.__table__
+if TYPE_CHECKING:  # the mixin runs on the core Storage: its connection, caches and group commit
+    from bot.storage.store import Storage as _Core
+else:
+    _Core = object
+
+games = table_of(Game)
+game_log = table_of(GameLogEntry)
+summaries = table_of(GameSummaryRow)
+results = table_of(PlayerResultRow)
+ratings = table_of(RatingRow)
+role_stats = table_of(RoleStatRow)
+deletions = table_of(GameDeletion)
+subscriptions = table_of(NextGameSubscription)
 
 #: ``rate(current, teams, winner) -> new``: (user_id, team) -> rating for one game's players
 #: (see :func:`bot.history.stats.rate`).
@@ -85,7 +90,7 @@ class HistoryRecord:
     finished_at: datetime
 
 
-class HistoryStorage:
+class HistoryStorage(_Core):
     """Mixed into :class:`bot.storage.Storage`; uses its ``_read``/``_write``/``engine``."""
 
     # -- the log -----------------------------------------------------------------------------
@@ -138,7 +143,8 @@ class HistoryStorage:
         # the newest name on the players' other tracks too (one statement, run per player)
         await c.execute(_RENAME, [{"cid": chat_id, "uid": p.user_id, "new_name": p.name,
                                    "old_name": p.name} for p in players])
-        await c.execute(statement(self.engine, "role_stats upsert", _role_stats_upsert), [{"chat_id": chat_id, "user_id": p.user_id, "team": p.team,
+        await c.execute(statement(self.engine, "role_stats upsert", _role_stats_upsert), [
+                               {"chat_id": chat_id, "user_id": p.user_id, "team": p.team,
                                 "role": p.role, "games": 1, "wins": int(p.won),
                                 "survived": int(p.survived), "fouls": p.fouls} for p in players])
 
@@ -161,7 +167,7 @@ class HistoryStorage:
             last = attempt == 2
             async with (self._write() if last else self._read()) as c:
                 marker = await self._marker(c, chat_id)
-                rows = []
+                rows: list[tuple[Any, ...]] = []
                 result = await c.stream(_results_in_order(chat_id))
                 async for part in result.partitions(5_000):
                     rows.extend(tuple(r) for r in part)
@@ -288,7 +294,7 @@ class HistoryStorage:
     # -- supergroup migration ----------------------------------------------------------------
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """The core move (games, settings) plus the history rows of the chat."""
-        moved = await super().move_chat(old_chat_id, new_chat_id)  # type: ignore[misc]
+        moved = await super().move_chat(old_chat_id, new_chat_id)
         async with self._write() as c:
             for table in (summaries, results, deletions):
                 await c.execute(update(table).where(table.c.chat_id == old_chat_id)
@@ -304,7 +310,7 @@ class HistoryStorage:
         return moved
 
 
-def _results_in_order(chat_id: int):
+def _results_in_order(chat_id: int) -> Select[Any]:
     return (select(results.c.game_id, results.c.user_id, results.c.team, results.c.role,
                    results.c.won, results.c.survived, results.c.fouls, results.c.name,
                    summaries.c.winner)

@@ -7,18 +7,24 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
 from bot.db_models import GameLogEntry
+from bot.storage.engine import table_of
 from bot.storage.group_commit import LogWrite, PlayerOp
 from bot.storage.records import KEEP, _Keep
 
-game_log = GameLogEntry.__table__
+game_log = table_of(GameLogEntry)
+
+if TYPE_CHECKING:  # the mixin runs on the core Storage: its connection, caches and group commit
+    from bot.storage.store import Storage as _Core
+else:
+    _Core = object
 
 
-class LogStorage:
+class LogStorage(_Core):
     """Mixed into :class:`bot.storage.Storage`; uses its ``_read`` and ``_group``."""
 
     # -- the command log --------------------------------------------------------------------

@@ -7,28 +7,33 @@ from __future__ import annotations
 
 import copy
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, select, text
 from sqlalchemy.exc import IntegrityError
 
 from bot.db_models import ACTIVE_STATUSES, ActivePlayer, ChatSettingsRow, Game, GamePlayer, utcnow
-from bot.storage.engine import upsert
+from bot.storage.engine import table_of, upsert
 from bot.storage.records import KEEP, ChatSettings, GameNotFound, PlayerRecord, _Keep
 
 __all__ = ["PeopleStorage"]
 
-games = Game.__table__
-game_players = GamePlayer.__table__
-active_players = ActivePlayer.__table__
-chat_settings = ChatSettingsRow.__table__
+if TYPE_CHECKING:  # the mixin runs on the core Storage: its connection, caches and group commit
+    from bot.storage.store import Storage as _Core
+else:
+    _Core = object
+
+games = table_of(Game)
+game_players = table_of(GamePlayer)
+active_players = table_of(ActivePlayer)
+chat_settings = table_of(ChatSettingsRow)
 #: seconds a cached chat's settings are trusted with many workers (see ``get_chat_settings``)
 SHARED_SETTINGS_TTL = 30.0
 #: games whose chat :meth:`PeopleStorage.game_chat` remembers (then it starts over)
 GAME_CHATS_KEPT = 100_000
 
 
-class PeopleStorage:
+class PeopleStorage(_Core):
     """Player and chat-settings queries; ``self`` is the Storage (``engine``, ``_read``,
     ``_write``)."""
 
@@ -36,7 +41,8 @@ class PeopleStorage:
 
     async def set_player(self, game_id: int, user_id: int, name: str, seat: int | None = None) -> None:
         """Add the user to the game, or update their name and seat. Raises :class:`GameNotFound`."""
-        statement = upsert(self.engine, game_players).values(game_id=game_id, user_id=user_id, name=name, seat=seat)
+        statement = upsert(self.engine, game_players).values(game_id=game_id, user_id=user_id, name=name,
+                                                             seat=seat)
         statement = statement.on_conflict_do_update(
             index_elements=[game_players.c.game_id, game_players.c.user_id],
             set_={"name": statement.excluded.name, "seat": statement.excluded.seat},
@@ -51,7 +57,8 @@ class PeopleStorage:
         """Remove the user from the game; False if they were not in it."""
         async with self._write() as connection:
             result = await connection.execute(
-                delete(game_players).where(game_players.c.game_id == game_id, game_players.c.user_id == user_id)
+                delete(game_players).where(game_players.c.game_id == game_id,
+                                           game_players.c.user_id == user_id)
             )
             await connection.execute(delete(active_players).where(
                 active_players.c.game_id == game_id, active_players.c.user_id == user_id))
@@ -143,17 +150,6 @@ class PeopleStorage:
         return chat_id
 
     # -- chat settings --------------------------------------------------------------------
-
-    def forget_chat_settings(self, chat_id: int | None = None) -> None:
-        """Drop the cached settings of ``chat_id`` (None: of every chat), and keep a read in
-        flight from filling the cache with what it read before (called around every write of
-        them, and by many workers when a shard is handed over: another process writes them
-        now)."""
-        if chat_id is None:
-            self._chat_settings.clear()
-        else:
-            self._chat_settings.pop(chat_id, None)
-        self._settings_epoch += 1
 
     def _cacheable(self, chat_id: int) -> bool:
         owned = self.settings_owned

@@ -6,16 +6,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 
 from bot.db_models import GameSummaryRow, RatingRow, RoleStatRow
+from bot.storage.engine import table_of
 
 __all__ = ["ChatOverview", "RatingTrack", "RoleTotals", "StatsStorage", "overview_of"]
 
-summaries = GameSummaryRow.__table__
-ratings = RatingRow.__table__
-role_stats = RoleStatRow.__table__
+if TYPE_CHECKING:  # the mixin runs on the core Storage: its connection, caches and group commit
+    from bot.storage.store import Storage as _Core
+else:
+    _Core = object
+
+summaries = table_of(GameSummaryRow)
+ratings = table_of(RatingRow)
+role_stats = table_of(RoleStatRow)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +62,7 @@ class RatingTrack:
     wins: int
 
 
-def overview_of(rows) -> ChatOverview:
+def overview_of(rows: Sequence[Sequence[Any]]) -> ChatOverview:
     """A :class:`ChatOverview` from ``(winner, games, Σ players, Σ days, Σ duration, timed)``
     rows (one a winner; rows of several rulesets may be concatenated)."""
     wins: dict[str | None, int] = {}
@@ -70,7 +77,7 @@ def overview_of(rows) -> ChatOverview:
         avg_duration=sum(r[4] or 0 for r in rows) / timed if timed else None)
 
 
-class StatsStorage:
+class StatsStorage(_Core):
     """Statistics queries; ``self`` is the Storage (``_read``)."""
 
     # -- statistics --------------------------------------------------------------------------

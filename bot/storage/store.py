@@ -12,9 +12,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -25,11 +25,10 @@ from bot.db_models import (
     ChatSettingsRow,
     Game,
     GameLogEntry,
-    UTCDateTime,
     utcnow,
 )
 from bot.migrations import run_migrations
-from bot.storage.engine import BEGIN_IMMEDIATE, create_engine, migration_lock
+from bot.storage.engine import BEGIN_IMMEDIATE, create_engine, migration_lock, table_of
 from bot.storage.group_commit import ENTERED_FROM as _ENTERED_FROM
 from bot.storage.group_commit import FINAL, GroupCommit, release_game
 from bot.storage.group_commit import stamps as _stamps
@@ -37,7 +36,6 @@ from bot.storage.records import (
     ActiveGameExists,
     GameNotFound,
     GameRecord,
-    LogConflict,
     StatusError,
 )
 
@@ -45,9 +43,9 @@ __all__ = ["Storage"]
 
 log = logging.getLogger(__name__)
 
-games = Game.__table__
-game_log = GameLogEntry.__table__
-chat_settings = ChatSettingsRow.__table__
+games = table_of(Game)
+game_log = table_of(GameLogEntry)
+chat_settings = table_of(ChatSettingsRow)
 
 def _check_status(game_id: int, status: str) -> None:
     if status not in GAME_STATUSES:
@@ -112,9 +110,8 @@ class Storage:
         try:
             # Alembic keeps its running context in module globals: one migration per
             # process at a time. (Other processes are held off by env.py's locks.)
-            async with migration_lock():
-                async with engine.connect() as connection:
-                    await connection.run_sync(run_migrations)
+            async with migration_lock(), engine.connect() as connection:
+                await connection.run_sync(run_migrations)
         except BaseException:
             await engine.dispose()
             self._drop_tmpdir()
@@ -127,7 +124,7 @@ class Storage:
     async def close(self) -> None:
         """Dispose of the connection pool (and an in-memory database). May be started again."""
         if self._engine is not None:
-            await self.drain()
+            await self._group.drain()
             await self._engine.dispose()
         self._engine = self._writer = None
         self._drop_tmpdir()
@@ -159,9 +156,8 @@ class Storage:
             return
         # SQLite has one writer at a time: queue writers here instead of letting them spin on
         # the database lock (measured: p99 of a command 1,025 ms -> 363 ms under 20 games).
-        async with self._serial:
-            async with self._writer.begin() as connection:
-                yield connection
+        async with self._serial, self._writer.begin() as connection:
+            yield connection
 
     # -- games ----------------------------------------------------------------------------
 
@@ -185,7 +181,9 @@ class Storage:
             if _is_active_chat_violation(error):
                 raise ActiveGameExists(chat_id) from None
             raise
-        return int(result.inserted_primary_key[0])
+        key = result.inserted_primary_key
+        assert key is not None  # an INSERT of one row
+        return int(key[0])
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""
@@ -268,7 +266,8 @@ class Storage:
             raise ValueError("deadline_at must be timezone-aware")
         async with self._write() as connection:
             result = await connection.execute(
-                update(games).where(games.c.id == game_id).values(timer_seq=timer_seq, deadline_at=deadline_at)
+                update(games).where(games.c.id == game_id)
+                .values(timer_seq=timer_seq, deadline_at=deadline_at)
             )
             if result.rowcount == 0:
                 raise GameNotFound(game_id)
@@ -288,12 +287,23 @@ class Storage:
             await connection.execute(update(games).where(games.c.id == game_id).values(ui=merged))
         return merged
 
+    def forget_chat_settings(self, chat_id: int | None = None) -> None:
+        """Drop the cached settings of ``chat_id`` (None: of every chat), and keep a read in
+        flight from filling the cache with what it read before (called around every write of
+        them: ``PeopleStorage.save_chat_settings``, :meth:`move_chat`; and by many workers when a
+        shard is handed over: another process writes them now)."""
+        if chat_id is None:
+            self._chat_settings.clear()
+        else:
+            self._chat_settings.pop(chat_id, None)
+        self._settings_epoch += 1
+
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """Re-key a chat after a group became a supergroup: its games and its settings
         (which replace any the new id already has). Returns the number of games moved.
         Raises :class:`ActiveGameExists` if both chats have an active game.
         """
-        self.forget_chat_settings()  # type: ignore[attr-defined] - PeopleStorage's
+        self.forget_chat_settings()
         self._game_chats.clear()
         try:
             async with self._write() as connection:
@@ -302,7 +312,8 @@ class Storage:
                 )
                 old_settings = select(chat_settings.c.chat_id).where(chat_settings.c.chat_id == old_chat_id)
                 if (await connection.execute(old_settings)).first() is not None:
-                    await connection.execute(delete(chat_settings).where(chat_settings.c.chat_id == new_chat_id))
+                    await connection.execute(
+                        delete(chat_settings).where(chat_settings.c.chat_id == new_chat_id))
                     await connection.execute(
                         update(chat_settings)
                         .where(chat_settings.c.chat_id == old_chat_id)
@@ -313,14 +324,15 @@ class Storage:
                 raise ActiveGameExists(new_chat_id) from None
             raise
         finally:
-            self.forget_chat_settings()  # type: ignore[attr-defined]
+            self.forget_chat_settings()
         for listener in self.chat_moved_listeners:
             listener(old_chat_id, new_chat_id)
         return int(moved.rowcount)
 
     @staticmethod
     async def _status(connection: AsyncConnection, game_id: int) -> str:
-        status = (await connection.execute(select(games.c.status).where(games.c.id == game_id))).scalar_one_or_none()
+        query = select(games.c.status).where(games.c.id == game_id)
+        status = (await connection.execute(query)).scalar_one_or_none()
         if status is None:
             raise GameNotFound(game_id)
         return status
