@@ -10,10 +10,11 @@ there yet (403), the callback answer opens it through a deep link (``?start=knew
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import BufferedInputFile, CallbackQuery, Message
+from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from ..callbacks import Hist, Pressed
@@ -22,7 +23,13 @@ from ..history import render
 from ..history.export import FORMAT, VERSION
 from ..history.service import HistoryService, Loaded, export_filename
 from . import community, history_boards as boards
-from .common import is_chat_admin, say
+from .common import Gettext, author, is_chat_admin, say
+
+if TYPE_CHECKING:
+    from ..i18n import Translator
+    from ..presenter import Presenter
+    from ..sender import Sender
+    from ..storage import Storage
 
 PAGE_SIZE = 10  # games per page of the list
 DM_WAIT = 5.0  # seconds to wait for a private message before offering the deep link instead
@@ -39,12 +46,13 @@ def router() -> Router:
     return r
 
 
-async def chat_locale(storage, tr, chat_id: int) -> str:
+async def chat_locale(storage: Storage, tr: Translator, chat_id: int) -> str:
     return tr.locale((await storage.get_chat_settings(chat_id)).locale)
 
 
 # --- views (text, keyboard) --------------------------------------------------------------------
-async def list_view(storage, tr, chat_id: int, page: int):
+async def list_view(storage: Storage, tr: Translator, chat_id: int,
+                    page: int) -> tuple[str, InlineKeyboardMarkup | None]:
     locale = await chat_locale(storage, tr, chat_id)
     _, ngettext = tr.get(locale), tr.nget(locale)
     total = await storage.history_count(chat_id)
@@ -55,7 +63,8 @@ async def list_view(storage, tr, chat_id: int, page: int):
     return text, kb.list_keyboard([i.game_id for i in infos], page, pages)
 
 
-def protocol_view(tr, locale: str, loaded: Loaded, page: int, back: int):
+def protocol_view(tr: Translator, locale: str, loaded: Loaded, page: int,
+                  back: int) -> tuple[str, InlineKeyboardMarkup]:
     _, ngettext = tr.get(locale), tr.nget(locale)
     if loaded.hook is not None:  # a game with its own history (NOIR)
         pages = render.hooked_protocol_pages(_, ngettext, locale, loaded.info, loaded.hook,
@@ -70,7 +79,8 @@ def protocol_view(tr, locale: str, loaded: Loaded, page: int, back: int):
     return text, kb.protocol_keyboard(_, loaded.info.game_id, page, len(pages), back)
 
 
-def replay_view(tr, locale: str, loaded: Loaded, step: int, back: int):
+def replay_view(tr: Translator, locale: str, loaded: Loaded, step: int,
+                back: int) -> tuple[str, InlineKeyboardMarkup]:
     _ = tr.get(locale)
     pages = render.replay_pages(_, loaded.replay())
     step = min(max(0, step), len(pages) - 1)
@@ -80,7 +90,8 @@ def replay_view(tr, locale: str, loaded: Loaded, step: int, back: int):
                                                          len(pages), back)
 
 
-def knew_view(tr, locale: str, loaded: Loaded, viewer: int, step: int):
+def knew_view(tr: Translator, locale: str, loaded: Loaded, viewer: int,
+              step: int) -> tuple[str, InlineKeyboardMarkup]:
     """The replay limited to what ``viewer`` saw (an onlooker: the public part)."""
     _ = tr.get(locale)
     if loaded.hook is not None:  # a game with its own history (NOIR): his identity cards
@@ -93,11 +104,11 @@ def knew_view(tr, locale: str, loaded: Loaded, viewer: int, step: int):
     return f"{head}\n\n{pages[step]}", kb.knew_keyboard(_, loaded.info.game_id, step, len(pages))
 
 
-async def delivered(future: asyncio.Future) -> bool:
+async def delivered(future: asyncio.Future[Any]) -> bool:
     """Whether a queued private message got through (still pending after DM_WAIT counts)."""
     try:
         return await asyncio.wait_for(asyncio.shield(future), DM_WAIT) is not None
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return True
 
 
@@ -105,13 +116,14 @@ def export_file(loaded: Loaded, data: bytes) -> BufferedInputFile:
     return BufferedInputFile(data, filename=export_filename(loaded.info.game_id))
 
 
-def export_caption(_, loaded: Loaded) -> str:
+def export_caption(_: Gettext, loaded: Loaded) -> str:
     return _("📄 Game #{id}: the full log ({format}, version {version}).").format(
         id=loaded.info.game_id, format=FORMAT, version=VERSION)
 
 
 # --- handlers ----------------------------------------------------------------------------------
-async def my_games_view(storage, tr, user_id: int, page: int):
+async def my_games_view(storage: Storage, tr: Translator, user_id: int,
+                        page: int) -> tuple[str, InlineKeyboardMarkup | None]:
     """The private /history: the user's own games (all groups); each opens "what I knew"."""
     locale = tr.locale(None)
     _, ngettext = tr.get(locale), tr.nget(locale)
@@ -123,19 +135,19 @@ async def my_games_view(storage, tr, user_id: int, page: int):
     return text, kb.my_games_keyboard([r[0].game_id for r in rows], page, pages)
 
 
-async def history_cmd(message: Message, storage, tr, sender) -> None:
+async def history_cmd(message: Message, storage: Storage, tr: Translator, sender: Sender) -> None:
     if message.chat.type == "private":
-        text, markup = await my_games_view(storage, tr, message.from_user.id, 0)
+        text, markup = await my_games_view(storage, tr, author(message).id, 0)
     else:
         text, markup = await list_view(storage, tr, message.chat.id, 0)
     say(sender, message.chat.id, text, markup)
 
 
-async def start_link(message: Message, command: CommandObject, bot: Bot, storage, tr, sender,
-                     history: HistoryService) -> None:
+async def start_link(message: Message, command: CommandObject, bot: Bot, storage: Storage, tr: Translator,
+                     sender: Sender, history: HistoryService) -> None:
     """``/start knew_<id>`` and ``/start export_<id>`` in the private chat."""
     kind, _sep, raw = (command.args or "").partition("_")
-    uid = message.from_user.id
+    uid = author(message).id
     loaded = await history.load(int(raw))
     if loaded is None:
         _ = tr.get(None)
@@ -156,8 +168,8 @@ async def start_link(message: Message, command: CommandObject, bot: Bot, storage
                              caption=export_caption(_, loaded))
 
 
-async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, storage, tr,
-                         sender, presenter, history: HistoryService,
+async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, storage: Storage,
+                         tr: Translator, sender: Sender, presenter: Presenter, history: HistoryService,
                          callback_answer: CallbackAnswer) -> None:
     msg = query.message
     if msg is None:
@@ -237,7 +249,8 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
         callback_answer.text = _("This button is out of date.")
 
 
-async def _to_private(future, presenter, callback_answer: CallbackAnswer, _, payload: str) -> None:
+async def _to_private(future: asyncio.Future[Any], presenter: Presenter, callback_answer: CallbackAnswer,
+                      _: Gettext, payload: str) -> None:
     if await delivered(future):
         callback_answer.text = _("Sent to your private chat with me.")
     else:  # the user never opened the bot: the answer opens it with the request as payload

@@ -8,17 +8,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from aiogram.methods import EditMessageMedia, SendPhoto
-from aiogram.types import BufferedInputFile, InputMediaPhoto, Message
+from aiogram.types import (
+    BufferedInputFile,
+    InaccessibleMessage,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+)
 
 from ..history import keyboards as kb
 from ..history.service import Loaded
 
+if TYPE_CHECKING:
+    from ..i18n import Translator
+    from ..sender import Sender
+
 logger = logging.getLogger(__name__)
 
 
-async def render_step(tr, locale: str, loaded: Loaded, step: int, back: int):
+async def render_step(tr: Translator, locale: str, loaded: Loaded, step: int,
+                      back: int) -> tuple[int, int, str, bytes, str, InlineKeyboardMarkup | None]:
     """(step, steps, caption, PNG, text board, keyboard) of ``step`` (clamped)."""
     _ = tr.get(locale)
     steps = loaded.steps()
@@ -26,8 +38,10 @@ async def render_step(tr, locale: str, loaded: Loaded, step: int, back: int):
     step = min(max(0, step), n - 1)
     head = _("🎬 <b>Replay of game #{id}</b> · step {k}/{n}").format(
         id=loaded.info.game_id, k=step + 1, n=n)
+    hook = loaded.hook
+    assert hook is not None  # only a game with its own history has boards (replayable)
     caption, png, text = await asyncio.to_thread(
-        loaded.hook.step_view, _, loaded.entries, steps, step, head)
+        hook.step_view, _, loaded.entries, steps, step, head)
     return step, n, caption, png, text, kb.board_keyboard(_, loaded.info.game_id, step, n, back)
 
 
@@ -40,7 +54,8 @@ def replayable(loaded: Loaded) -> bool:
         return False
 
 
-async def open_replay(sender, tr, locale: str, loaded: Loaded, chat_id: int, back: int) -> None:
+async def open_replay(sender: Sender, tr: Translator, locale: str, loaded: Loaded, chat_id: int,
+                      back: int) -> None:
     """Send step 1 as a new photo message (the text grid if the photo does not go)."""
     _s, _n, caption, png, text, markup = await render_step(tr, locale, loaded, 0, back)
     fut = sender.call(SendPhoto(chat_id=chat_id, photo=BufferedInputFile(png, "board.png"),
@@ -55,11 +70,11 @@ async def open_replay(sender, tr, locale: str, loaded: Loaded, chat_id: int, bac
     fut.add_done_callback(sent)
 
 
-async def step_replay(sender, tr, locale: str, loaded: Loaded, msg: Message, step: int,
-                      back: int) -> None:
+async def step_replay(sender: Sender, tr: Translator, locale: str, loaded: Loaded,
+                      msg: Message | InaccessibleMessage, step: int, back: int) -> None:
     """Show ``step`` on the pressed replay message: a new photo, or its text grid."""
     _s, _n, caption, png, text, markup = await render_step(tr, locale, loaded, step, back)
-    if msg.photo:
+    if isinstance(msg, Message) and msg.photo:  # (an inaccessible one: too old to know)
         media = InputMediaPhoto(media=BufferedInputFile(png, "board.png"), caption=caption,
                                 parse_mode="HTML")
         sender.call(EditMessageMedia(chat_id=msg.chat.id, message_id=msg.message_id, media=media,

@@ -10,18 +10,25 @@ Every answer is a reply to the command message.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from engine import (
-    CancelFoul, Disqualify, IllegalCommand, IssueFoul, UndoNomination, find_ruleset,
+    CancelFoul, Disqualify, GameState, IllegalCommand, IssueFoul, UndoNomination, find_ruleset,
 )
 
 from .. import views
 from ..replies import answering
 from .common import is_chat_admin, no_seat_text, refusal, reply, seat_user
+
+if TYPE_CHECKING:
+    from ..i18n import Translator
+    from ..presenter import Presenter
+    from ..sender import Sender
+    from ..service import GameService
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
@@ -33,7 +40,7 @@ def router() -> Router:
     return r
 
 
-async def _judge_ok(bot: Bot, message: Message, st) -> bool:
+async def _judge_ok(bot: Bot, message: Message, st: GameState) -> bool:
     uid = message.from_user.id if message.from_user else 0
     if st.host is not None:
         return uid == st.host
@@ -41,8 +48,8 @@ async def _judge_ok(bot: Bot, message: Message, st) -> bool:
     return anonymous or await is_chat_admin(bot, message.chat.id, uid)
 
 
-async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, tr,
-                   sender) -> None:
+async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service: GameService, tr: Translator,
+                   sender: Sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     _ = tr.get(None)
     if game_id is None:
@@ -75,6 +82,7 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, 
         return
     judge = message.from_user.id if message.from_user else None
     name = command.command
+    cmd: UndoNomination | CancelFoul | Disqualify | IssueFoul
     if name == "unnominate":  # CLUB-Q06
         cmd = UndoNomination(user_id=judge, target=target)
     elif name == "unfoul":  # CLUB-Q15
@@ -88,7 +96,8 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, 
         reply(sender, message, refusal(tr, g.locale, exc))
 
 
-async def panel_cmd(message: Message, bot: Bot, service, presenter, tr, sender) -> None:
+async def panel_cmd(message: Message, bot: Bot, service: GameService, presenter: Presenter, tr: Translator,
+                    sender: Sender) -> None:
     """Send the foul console to the host (or to an admin, privately)."""
     uid = message.from_user.id if message.from_user else 0
     if message.chat.type == "private":
@@ -105,7 +114,7 @@ async def panel_cmd(message: Message, bot: Bot, service, presenter, tr, sender) 
     allowed = st is not None and (uid == st.host or (
         st.host is None and await is_chat_admin(bot, g.chat_id, uid)))
     forum = st is not None and st.ruleset == "forum"  # FORUM: warnings and removals
-    if not allowed or not (forum or find_ruleset(st.ruleset).fouls) or st.over:
+    if st is None or not allowed or not (forum or find_ruleset(st.ruleset).fouls) or st.over:
         reply(sender, message, _("Only the host or a group admin can give fouls."))
         return
     if forum:
