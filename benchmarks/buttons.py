@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.games import bot_game
 from bot.ui.callbacks import Act
 from engine import GameState, Phase, legal_actions
 

@@ -42,11 +42,11 @@ from .services.afk import AfkClock
 from .services.deadlines import Deadlines
 from .services.game_service import GameService, utcnow
 from .services.onlookers import Onlookers
-from .telegram.update_context import tag_updates
 from .storage import Storage
 from .telegram.faults import LeftChats, describe
 from .telegram.limits import GLOBAL_RATE, Limiter
 from .telegram.sender import Sender
+from .telegram.update_context import tag_updates
 from .ui.i18n import Translator
 
 logger = logging.getLogger(__name__)

@@ -21,9 +21,9 @@ from aiogram.types import (
 )
 
 from bot.handlers.common import watch_users
-from bot.telegram.update_context import CURRENT_UPDATE, UpdateTag
 from bot.telegram.faults import ANSWER_MARGIN, ANSWER_WINDOW
 from bot.telegram.sender import Sender
+from bot.telegram.update_context import CURRENT_UPDATE, UpdateTag
 from tests.fakes import RecordingSession, make_bot
 
 GROUP = -4001

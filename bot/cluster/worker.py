@@ -37,8 +37,8 @@ from typing import Any
 from redis.exceptions import RedisError, ResponseError
 
 from ..services.game_service import NotOwner
-from ..telegram.update_context import CURRENT_UPDATE, UpdateTag
 from ..storage.failures import database_failure
+from ..telegram.update_context import CURRENT_UPDATE, UpdateTag
 from .inbox import Inbox, stream_key
 from .leases import Leases
 from .routing import shard_of

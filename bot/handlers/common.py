@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
-from aiogram.types import Message, Update, User
+from aiogram.types import Message, TelegramObject, Update, User
 
 from engine import GameState, IllegalCommand
 
@@ -14,13 +17,28 @@ from ..ui.i18n import Translator
 from ..ui.replies import answering, reply_kwargs
 from ..ui.texts import ERRORS
 
+if TYPE_CHECKING:
+    from ..storage import Storage
+    from ..telegram.sender import Sender
+
 logger = logging.getLogger(__name__)
 ADMIN_STATUSES = ("creator", "administrator")
+#: a gettext function (:meth:`bot.ui.i18n.Translator.get`) and its plural twin (``nget``)
+Gettext = Callable[[str], str]
+NGettext = Callable[[str, str, int], str]
 
 
 def refusal(tr: Translator, locale: str | None, error: IllegalCommand) -> str:
     _ = tr.get(locale)
     return _(ERRORS.get(error.code, ERRORS["illegal"]))
+
+
+def author(message: Message) -> User:
+    """Who sent ``message``. ``LookupError`` for a message without a sender (a channel post:
+    the routers' commands never get one)."""
+    if message.from_user is None:
+        raise LookupError(f"message {message.message_id} has no sender")
+    return message.from_user
 
 
 def display_name(user: User) -> str:
@@ -30,7 +48,8 @@ def display_name(user: User) -> str:
     return name[:64]
 
 
-async def watch_users(handler, event, data):
+async def watch_users(handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+                      event: TelegramObject, data: dict[str, Any]) -> Any:
     """Outer update middleware: every update from a user tells the service his current name
     (renames, issue 10 item 4) and brings a lost host back (``GameService.seen``)."""
     user = data.get("event_from_user")
@@ -49,9 +68,11 @@ async def watch_users(handler, event, data):
     return await handler(event, data)
 
 
-def _heard_from(update: Update, user_id: int) -> bool:
+def _heard_from(update: TelegramObject, user_id: int) -> bool:
     """Whether ``update`` shows that ``user_id`` can be written to: he pressed a button, wrote
     to the bot in private, or unblocked it (``my_chat_member``: member again)."""
+    if not isinstance(update, Update):  # an outer update middleware sees Updates only
+        return False
     if update.callback_query is not None:
         return True
     message = update.message
@@ -82,7 +103,7 @@ async def is_group_member(bot: Bot, chat_id: int, user_id: int) -> bool:
     return member.status in ("member", "administrator", "creator", "restricted")
 
 
-async def may_manage(bot: Bot, message_or_chat_id, user_id: int, st: GameState | None) -> bool:
+async def may_manage(bot: Bot, message_or_chat_id: Message | int, user_id: int, st: GameState | None) -> bool:
     """Organiser, host, or a group admin (anonymous admins post as the group itself)."""
     if isinstance(message_or_chat_id, Message):
         msg = message_or_chat_id
@@ -96,19 +117,21 @@ async def may_manage(bot: Bot, message_or_chat_id, user_id: int, st: GameState |
     return await is_chat_admin(bot, chat_id, user_id)
 
 
-async def chat_locale(storage, chat_id: int) -> str | None:
+async def chat_locale(storage: Storage, chat_id: int) -> str | None:
     """The language a group chose in /settings (None for a private chat: the bot's default)."""
     if chat_id > 0:
         return None
     return (await storage.get_chat_settings(chat_id)).locale
 
 
-def say(sender, chat_id: int, text: str, reply_markup=None, **kwargs):
+def say(sender: Sender, chat_id: int, text: str, reply_markup: Any = None,
+        **kwargs: Any) -> asyncio.Future[Any]:
     """Reply through the Sender (rate limits, retries, per-recipient errors), never directly."""
     return sender.send(chat_id, text, reply_markup, merge=False, **kwargs)
 
 
-def reply(sender, message: Message, text: str, reply_markup=None, **kwargs):
+def reply(sender: Sender, message: Message, text: str, reply_markup: Any = None,
+          **kwargs: Any) -> asyncio.Future[Any]:
     """Answer a command: in a group as a reply to the command message (so after several
     /foul's each answer shows whose it is; sent anyway if the command was deleted), in a
     private chat as a plain message. Through the Sender like :func:`say`."""
@@ -125,7 +148,7 @@ def seat_user(st: GameState, seat_no: int) -> int | None:
     return None
 
 
-def no_seat_text(_, st: GameState, seat_no: int) -> str:
+def no_seat_text(_: Gettext, st: GameState, seat_no: int) -> str:
     """"There is no seat 99 (seats 1–10)." for every command that takes a seat."""
     seats = [p.seat for p in st.players.values() if getattr(p, "seat", 0)]
     if not seats:

@@ -8,6 +8,8 @@ is cleared. The update then goes on to the other routers (rights cache, greeting
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from aiogram import F, Router
 from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command, CommandObject
@@ -17,7 +19,15 @@ from ..history import games
 from ..history import keyboards as kb
 from ..history import render_stats as rs
 from ..history.stats import MIN_GAMES_FOR_TOP, Standing, ranked, standings
-from .common import display_name, say
+from .common import Gettext, NGettext, display_name, say
+
+if TYPE_CHECKING:
+    from ..presentation.presenter import Presenter
+    from ..services.game_service import GameService
+    from ..storage import Storage
+    from ..telegram.faults import LeftChats
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 MAX_COMMUNITIES = 8  # communities shown by /me in a private chat (those with most games)
@@ -34,7 +44,7 @@ def router() -> Router:
     return r
 
 
-async def bot_membership_changed(update: ChatMemberUpdated, left) -> None:
+async def bot_membership_changed(update: ChatMemberUpdated, left: LeftChats) -> None:
     """Removed (``left``/``kicked``): mark the group as left — the Sender drops its queue and
     the app cancels its game (``bot.app``), without waiting for a 403. Back in: clear the mark.
     Handled, the update is *not* passed on; any other change is."""
@@ -46,17 +56,18 @@ async def bot_membership_changed(update: ChatMemberUpdated, left) -> None:
     raise SkipHandler
 
 
-async def _gettext(storage, tr, chat_id: int | None):
+async def _gettext(storage: Storage, tr: Translator,
+                   chat_id: int | None) -> tuple[str, Gettext, NGettext]:
     locale = tr.locale((await storage.get_chat_settings(chat_id)).locale if chat_id else None)
     return locale, tr.get(locale), tr.nget(locale)
 
 
-async def group_only(message: Message, tr, sender) -> None:
+async def group_only(message: Message, tr: Translator, sender: Sender) -> None:
     _ = tr.get(None)
     say(sender, message.chat.id, _("Send this command in a group where I host games."))
 
 
-async def stats_cmd(message: Message, storage, tr, sender) -> None:
+async def stats_cmd(message: Message, storage: Storage, tr: Translator, sender: Sender) -> None:
     chat_id = message.chat.id
     locale, _, ngettext = await _gettext(storage, tr, chat_id)
     apart = games.hooked_rulesets()  # games shown apart from the mafia presets (NOIR)
@@ -72,7 +83,7 @@ async def stats_cmd(message: Message, storage, tr, sender) -> None:
                                        plain, board, others))
 
 
-async def top_cmd(message: Message, storage, tr, sender) -> None:
+async def top_cmd(message: Message, storage: Storage, tr: Translator, sender: Sender) -> None:
     chat_id = message.chat.id
     locale, _, ngettext = await _gettext(storage, tr, chat_id)
     board = standings(await storage.rating_tracks(chat_id=chat_id))
@@ -86,7 +97,7 @@ def _place(board: list[Standing], user_id: int) -> tuple[Standing | None, int | 
     return me, rank, len(top)
 
 
-async def me_cmd(message: Message, storage, tr, sender) -> None:
+async def me_cmd(message: Message, storage: Storage, tr: Translator, sender: Sender) -> None:
     user = message.from_user
     if user is None:
         return
@@ -109,8 +120,8 @@ async def me_cmd(message: Message, storage, tr, sender) -> None:
     say(sender, message.chat.id, rs.me_text(_, display_name(user), sections))
 
 
-async def nextgame_cmd(message: Message, command: CommandObject, storage, service, presenter, tr,
-                       sender) -> None:
+async def nextgame_cmd(message: Message, command: CommandObject, storage: Storage, service: GameService,
+                       presenter: Presenter, tr: Translator, sender: Sender) -> None:
     user = message.from_user
     if user is None:
         return

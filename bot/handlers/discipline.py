@@ -16,9 +16,11 @@ message (ONLINE-42).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from html import escape
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot, F, Router
 from aiogram.dispatcher.event.bases import SkipHandler
@@ -31,7 +33,13 @@ from ..services import said
 from ..services.discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, last_word_speaker, may_write
 from ..services.onlookers import running
 from ..ui.texts import label
-from .common import ADMIN_STATUSES, say
+from .common import ADMIN_STATUSES, author, say
+
+if TYPE_CHECKING:
+    from ..presentation.presenter import Presenter
+    from ..services.game_service import GameService, LiveGame
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +59,7 @@ def router() -> Router:
     return r
 
 
-def game_in_chat(service, chat_id: int):
+def game_in_chat(service: GameService, chat_id: int) -> LiveGame | None:
     """The running game of a group from memory (every open game is kept there), or None."""
     for g in list(service.games.values()):
         if g.chat_id == chat_id and running(g):
@@ -65,7 +73,8 @@ def not_a_command(message: Message) -> bool:
     return not (message.text or "").startswith("/")
 
 
-async def group_post(message: Message, bot: Bot, service, tr, sender) -> None:
+async def group_post(message: Message, bot: Bot, service: GameService, tr: Translator,
+                     sender: Sender) -> None:
     user = message.from_user
     if user is None or user.is_bot or message.sender_chat is not None \
             or message.is_automatic_forward:
@@ -74,9 +83,11 @@ async def group_post(message: Message, bot: Bot, service, tr, sender) -> None:
     if g is None:
         raise SkipHandler
     st = g.state
+    assert st is not None  # game_in_chat: a running game (its state never goes back to None)
     if game_of(st).back(st, user.id) is not None:
         await service.touch(g.id, user.id)  # any update brings a player back (ONLINE-Q20)
         st = g.state
+        assert st is not None
     text = message.text or message.caption or ""
     if may_write(st, user.id, st.ruleset) or await _is_admin(bot, g, user.id) is not False:
         said.record(g, user.id, text, message.date)  # ONLINE-41: /said n
@@ -91,7 +102,7 @@ async def group_post(message: Message, bot: Bot, service, tr, sender) -> None:
         _note_once(g, service, tr, sender)
 
 
-async def _is_admin(bot: Bot, g, user_id: int) -> bool | None:
+async def _is_admin(bot: Bot, g: LiveGame, user_id: int) -> bool | None:
     """Group admins are never censored. Their list is read once per ``ADMINS_TTL`` seconds
     (kept in memory only). None when it cannot be read now."""
     cached = g.refs.get("admins")
@@ -106,7 +117,7 @@ async def _is_admin(bot: Bot, g, user_id: int) -> bool | None:
     return user_id in cached[0]
 
 
-async def _can_delete(bot: Bot, g, service) -> bool | None:
+async def _can_delete(bot: Bot, g: LiveGame, service: GameService) -> bool | None:
     """The bot's right to delete messages in the game's group, read once per game and kept in
     ``g.ui``. None when it cannot be read now (asked again next time)."""
     known = g.ui.get("can_delete")
@@ -123,7 +134,7 @@ async def _can_delete(bot: Bot, g, service) -> bool | None:
     return can
 
 
-def _after_delete(fut, g, service) -> None:
+def _after_delete(fut: asyncio.Future[Any], g: LiveGame, service: GameService) -> None:
     if fut.cancelled() or fut.result():
         return
     # The deletion failed: the rights may be gone (or a human deleted it first). Read them
@@ -132,7 +143,7 @@ def _after_delete(fut, g, service) -> None:
     service.persist_ui_soon(g)
 
 
-def _note_once(g, service, tr, sender) -> None:
+def _note_once(g: LiveGame, service: GameService, tr: Translator, sender: Sender) -> None:
     if g.ui.get("discipline_note"):
         return
     g.ui["discipline_note"] = True
@@ -145,7 +156,7 @@ def _note_once(g, service, tr, sender) -> None:
         "warnings."))
 
 
-async def bot_rights_changed(update: ChatMemberUpdated, service) -> None:
+async def bot_rights_changed(update: ChatMemberUpdated, service: GameService) -> None:
     """The bot was promoted or demoted: refresh the cached right to delete, then let the
     membership handler (``private.bot_membership``) see the update too."""
     new = update.new_chat_member
@@ -158,7 +169,7 @@ async def bot_rights_changed(update: ChatMemberUpdated, service) -> None:
 
 
 # --- last words by private message -----------------------------------------------------------
-async def speaking_last_word(message: Message, service) -> dict | bool:
+async def speaking_last_word(message: Message, service: GameService) -> dict | bool:
     """Filter: the sender gives his last word now; injects ``lw_game``."""
     uid = message.from_user.id if message.from_user else None
     for g in list(service.games.values()):
@@ -167,10 +178,12 @@ async def speaking_last_word(message: Message, service) -> dict | bool:
     return False
 
 
-async def last_word_dm(message: Message, lw_game, service, tr, sender, presenter) -> None:
+async def last_word_dm(message: Message, lw_game: LiveGame, service: GameService, tr: Translator,
+                       sender: Sender, presenter: Presenter) -> None:
     g = lw_game
     st = g.state
-    uid = message.from_user.id
+    assert st is not None  # the filter found him speaking his last word in this game
+    uid = author(message).id
     _ = tr.get(g.locale)
     text = (message.text or "").strip()
     if not text:

@@ -4,11 +4,17 @@ date" and change nothing. Registered after every other router (``bot.app.build_d
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from aiogram import Router
 from aiogram.types import CallbackQuery
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from .common import chat_locale
+
+if TYPE_CHECKING:
+    from ..storage import Storage
+    from ..ui.i18n import Translator
 
 
 def router() -> Router:
@@ -17,8 +23,8 @@ def router() -> Router:
     return r
 
 
-async def unknown_button(query: CallbackQuery, storage, tr, callback_answer: CallbackAnswer
-                         ) -> None:
+async def unknown_button(query: CallbackQuery, storage: Storage, tr: Translator,
+                         callback_answer: CallbackAnswer) -> None:
     """Answer a press nobody handled, in the group's language when it came from a group."""
     chat = query.message.chat if query.message is not None else None
     locale = None

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
@@ -14,7 +17,13 @@ from ..games import CONFIRM, bot_game
 from ..games.spec import BotGame, Press
 from ..ui.callbacks import Act, Pressed
 from ..ui.replies import answering
-from .common import chat_locale, is_chat_admin, refusal, reply
+from .common import author, chat_locale, is_chat_admin, refusal, reply
+
+if TYPE_CHECKING:
+    from ..presentation.presenter import Presenter
+    from ..services.game_service import GameService, LiveGame
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 __all__ = ["CONFIRM", "router"]  # CONFIRM: every game's confirmations (tests/e2e read it)
@@ -32,8 +41,8 @@ def router() -> Router:
     return r
 
 
-async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, service, tr, presenter,
-                      callback_answer: CallbackAnswer) -> None:
+async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, service: GameService,
+                      tr: Translator, presenter: Presenter, callback_answer: CallbackAnswer) -> None:
     """Validate a press against the current phase, then let the game's codec run it
     (design.md §5; the codes are the game's own: ``bot/games/<name>/codec.py``)."""
     try:
@@ -65,13 +74,14 @@ async def game_button(query: CallbackQuery, callback_data: Act, bot: Bot, servic
         callback_answer.text = refusal(tr, g.locale, exc)
 
 
-async def _game_of(message: Message, service) -> int | None:
+async def _game_of(message: Message, service: GameService) -> int | None:
     if message.chat.type == "private":
-        return await service.game_for_user(message.from_user.id)
+        return await service.game_for_user(author(message).id)
     return await service.game_for_chat(message.chat.id)
 
 
-async def _run(message: Message, service, tr, sender, make) -> None:
+async def _run(message: Message, service: GameService, tr: Translator, sender: Sender,
+               make: Callable[[LiveGame], Awaitable[object]]) -> None:
     game_id = await _game_of(message, service)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
@@ -89,35 +99,36 @@ async def _run(message: Message, service, tr, sender, make) -> None:
         reply(sender, message, _("Done: the group has been told."))
 
 
-async def pause_cmd(message: Message, service, tr, sender) -> None:
-    await _run(message, service, tr, sender, lambda g: service.pause(g.id, message.from_user.id))
+async def pause_cmd(message: Message, service: GameService, tr: Translator, sender: Sender) -> None:
+    await _run(message, service, tr, sender, lambda g: service.pause(g.id, author(message).id))
 
 
-async def resume_cmd(message: Message, service, tr, sender) -> None:
+async def resume_cmd(message: Message, service: GameService, tr: Translator, sender: Sender) -> None:
     await _run(message, service, tr, sender, lambda g: service.execute(
-        g.id, lambda live: game_of(live.state).resume(message.from_user.id)))
+        g.id, lambda live: game_of(live.state).resume(author(message).id)))
 
 
-async def next_cmd(message: Message, service, tr, sender) -> None:
+async def next_cmd(message: Message, service: GameService, tr: Translator, sender: Sender) -> None:
     await _run(message, service, tr, sender,
-               lambda g: service.execute(g.id, HostNext(user_id=message.from_user.id)))
+               lambda g: service.execute(g.id, HostNext(user_id=author(message).id)))
 
 
-async def away_cmd(message: Message, service, tr, sender) -> None:
-    uid = message.from_user.id
+async def away_cmd(message: Message, service: GameService, tr: Translator, sender: Sender) -> None:
+    uid = author(message).id
     await _run(message, service, tr, sender,
                lambda g: service.execute(g.id, MarkInactive(user_id=uid, player=uid, reason="away")))
 
 
-async def back_cmd(message: Message, service, tr, sender) -> None:
-    uid = message.from_user.id
+async def back_cmd(message: Message, service: GameService, tr: Translator, sender: Sender) -> None:
+    uid = author(message).id
     await _run(message, service, tr, sender, lambda g: service.execute(  # NOIR: ReturnToGame
         g.id, lambda live: game_of(live.state).back(live.state, uid) or MarkActive(user_id=uid)))
 
 
-async def takehost_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
+async def takehost_cmd(message: Message, bot: Bot, service: GameService, tr: Translator,
+                       sender: Sender) -> None:
     """PARTY-Q22: a group admin takes the game rights (and ends host mode)."""
-    uid = message.from_user.id
+    uid = author(message).id
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))

@@ -64,8 +64,10 @@ async def render_step(tr: Translator, locale: str, loaded: Loaded, step: int, ba
     step = min(max(0, step), n - 1)
     head = _("🎬 <b>Replay of game #{id}</b> · step {k}/{n}").format(
         id=loaded.info.game_id, k=step + 1, n=n)
+    hook = loaded.hook
+    assert hook is not None  # only a game with its own history has boards (replayable)
     caption, png, text = await asyncio.to_thread(
-        loaded.hook.step_view, _, loaded.entries, steps, step, head)
+        hook.step_view, _, loaded.entries, steps, step, head)
     return step, n, caption, png, text, kb.board_keyboard(_, loaded.info.game_id, step, n, back)
 
 

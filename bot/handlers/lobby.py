@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from html import escape
+from typing import TYPE_CHECKING
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
@@ -15,8 +17,15 @@ from ..games import bot_game
 from ..storage import ActiveGameExists, UserInAnotherGame
 from ..ui.callbacks import LobbyAct, Pressed
 from ..ui.replies import answering
-from .common import chat_locale, display_name, is_group_member, may_manage, refusal, reply, say
+from .common import author, chat_locale, display_name, is_group_member, may_manage, refusal, reply, say
 from .community import group_only
+
+if TYPE_CHECKING:
+    from ..presentation.presenter import Presenter
+    from ..services.game_service import GameService, LiveGame
+    from ..storage import Storage
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 #: Presets the Telegram layer can run (the engine may know more, e.g. forum, still without screens).
@@ -36,11 +45,12 @@ def router() -> Router:
     return r
 
 
-async def _locale(storage, chat_id: int, tr) -> str:
+async def _locale(storage: Storage, chat_id: int, tr: Translator) -> str:
     return tr.locale((await storage.get_chat_settings(chat_id)).locale)
 
 
-async def new_game(message: Message, command: CommandObject, service, storage, tr, presenter, sender) -> None:
+async def new_game(message: Message, command: CommandObject, service: GameService, storage: Storage,
+                   tr: Translator, presenter: Presenter, sender: Sender) -> None:
     chat_id = message.chat.id
     locale = await _locale(storage, chat_id, tr)
     _ = tr.get(locale)
@@ -81,7 +91,7 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
     title = message.chat.title or ""
     presenter.titles[chat_id] = title
     try:  # the title is in place before a /host or a join sent meanwhile reaches the game
-        game_id = await service.new_game(chat_id, message.from_user.id, locale, settings,
+        game_id = await service.new_game(chat_id, author(message).id, locale, settings,
                                          ruleset=ruleset, ui={"title": title})
     except ActiveGameExists:
         reply(sender, message, _("A game is already open in this chat. Finish it or /cancel it first."))
@@ -89,7 +99,8 @@ async def new_game(message: Message, command: CommandObject, service, storage, t
     service.persist_ui_soon(await service.live(game_id))
 
 
-async def _manage(message: Message, bot: Bot, service, tr, sender, action) -> None:
+async def _manage(message: Message, bot: Bot, service: GameService, tr: Translator, sender: Sender,
+                  action: Callable[[int, int], Awaitable[None]]) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
@@ -108,7 +119,8 @@ async def _manage(message: Message, bot: Bot, service, tr, sender, action) -> No
         reply(sender, message, refusal(tr, g.locale, exc))
 
 
-async def start_game_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
+async def start_game_cmd(message: Message, bot: Bot, service: GameService, tr: Translator,
+                         sender: Sender) -> None:
     async def start(gid: int, uid: int) -> None:
         g = await service.live(gid)
         if g.state is not None and game_of(g.state).status(g.state) != "lobby":
@@ -120,7 +132,8 @@ async def start_game_cmd(message: Message, bot: Bot, service, tr, sender) -> Non
     await _manage(message, bot, service, tr, sender, start)
 
 
-async def cancel_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
+async def cancel_cmd(message: Message, bot: Bot, service: GameService, tr: Translator,
+                     sender: Sender) -> None:
     reason = "stopped" if (message.text or "").lstrip("/").startswith("stop") else "cancelled"
     async def cancel(gid: int, uid: int) -> None:
         with answering(message):  # "the game is cancelled" replies to the command
@@ -129,7 +142,8 @@ async def cancel_cmd(message: Message, bot: Bot, service, tr, sender) -> None:
     await _manage(message, bot, service, tr, sender, cancel)
 
 
-async def host_cmd(message: Message, service, tr, presenter, sender) -> None:
+async def host_cmd(message: Message, service: GameService, tr: Translator, presenter: Presenter,
+                   sender: Sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
@@ -146,9 +160,9 @@ async def host_cmd(message: Message, service, tr, presenter, sender) -> None:
                              InlineKeyboardButton(text=_("🎩 Be the host"), url=url)]]))
 
 
-async def private_start(message: Message, command: CommandObject, bot: Bot, service, storage, tr,
-                        sender) -> None:
-    user = message.from_user
+async def private_start(message: Message, command: CommandObject, bot: Bot, service: GameService,
+                        storage: Storage, tr: Translator, sender: Sender) -> None:
+    user = author(message)
     payload = command.args or ""
     kind, _sep, raw_id = payload.partition("_")
     if kind not in ("join", "host") or not raw_id.isdigit():
@@ -169,7 +183,8 @@ async def private_start(message: Message, command: CommandObject, bot: Bot, serv
                                                   display_name(user), kind))
 
 
-async def join_lobby(service, bot: Bot, tr, g, user_id: int, name: str, kind: str = "join") -> str:
+async def join_lobby(service: GameService, bot: Bot, tr: Translator, g: LiveGame, user_id: int, name: str,
+                     kind: str = "join") -> str:
     """Join (``kind`` 'join') or host ('host') the lobby of the live game ``g``; returns the
     answer for the user. The deep link's checks, shared with the Mini App (``bot/webapp/``): the
     lobby is still open, a host only where the game has one, only members of the game's group
@@ -205,8 +220,8 @@ async def join_lobby(service, bot: Bot, tr, g, user_id: int, name: str, kind: st
              "move the game on with «Next».").format(chat=title)
 
 
-async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, service, tr,
-                       callback_answer: CallbackAnswer) -> None:
+async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, service: GameService,
+                       tr: Translator, callback_answer: CallbackAnswer) -> None:
     try:
         g = await service.live(callback_data.g)
     except KeyError:
@@ -221,8 +236,8 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyAct, bot: Bot, 
         callback_answer.show_alert = True
 
 
-async def lobby_press(service, bot: Bot, tr, g, uid: int, chat_id: int, act: str,
-                      value: str = "") -> tuple[str | None, bool]:
+async def lobby_press(service: GameService, bot: Bot, tr: Translator, g: LiveGame, uid: int, chat_id: int,
+                      act: str, value: str = "") -> tuple[str | None, bool]:
     """One lobby button (``LobbyAct``: leave | start | cancel | role | tempo) pressed by
     ``uid`` in ``chat_id``, shared with the Mini App: leaving is anyone's, the rest the
     organiser's, the host's or a group admin's. Returns (the answer, whether it is an alert)."""
@@ -237,8 +252,8 @@ async def lobby_press(service, bot: Bot, tr, g, uid: int, chat_id: int, act: str
             await service.start(g.id, uid)
         elif act == "cancel":
             await service.execute(g.id, lambda live: game_of(live.state).cancel("cancelled", by=uid))
-        elif act == "role" and g.state.ruleset == "forum":  # FORUM-03: toggle an optional role
-            from ..presentation.views import toggled_roles
+        elif act == "role" and g.state is not None and g.state.ruleset == "forum":  # FORUM-03: toggle
+            from ..presentation.views import toggled_roles  # an optional role
             options = {**(g.state.settings.get("options") or {}),
                        "roles": toggled_roles(g.state, value)}
             await service.execute(g.id, ChangeSettings(user_id=uid, settings={"options": options}))

@@ -10,6 +10,7 @@ Every answer is a reply to the command message.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -18,6 +19,7 @@ from aiogram.types import Message
 from engine import (
     CancelFoul,
     Disqualify,
+    GameState,
     IllegalCommand,
     IssueFoul,
     UndoNomination,
@@ -27,6 +29,12 @@ from engine import (
 from ..presentation import views
 from ..ui.replies import answering
 from .common import is_chat_admin, no_seat_text, refusal, reply, seat_user
+
+if TYPE_CHECKING:
+    from ..presentation.presenter import Presenter
+    from ..services.game_service import GameService
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
@@ -38,7 +46,7 @@ def router() -> Router:
     return r
 
 
-async def _judge_ok(bot: Bot, message: Message, st) -> bool:
+async def _judge_ok(bot: Bot, message: Message, st: GameState) -> bool:
     uid = message.from_user.id if message.from_user else 0
     if st.host is not None:
         return uid == st.host
@@ -46,8 +54,8 @@ async def _judge_ok(bot: Bot, message: Message, st) -> bool:
     return anonymous or await is_chat_admin(bot, message.chat.id, uid)
 
 
-async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, tr,
-                   sender) -> None:
+async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service: GameService, tr: Translator,
+                   sender: Sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
     _ = tr.get(None)
     if game_id is None:
@@ -80,6 +88,7 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, 
         return
     judge = message.from_user.id if message.from_user else None
     name = command.command
+    cmd: UndoNomination | CancelFoul | Disqualify | IssueFoul
     if name == "unnominate":  # CLUB-Q06
         cmd = UndoNomination(user_id=judge, target=target)
     elif name == "unfoul":  # CLUB-Q15
@@ -93,7 +102,8 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service, 
         reply(sender, message, refusal(tr, g.locale, exc))
 
 
-async def panel_cmd(message: Message, bot: Bot, service, presenter, tr, sender) -> None:
+async def panel_cmd(message: Message, bot: Bot, service: GameService, presenter: Presenter, tr: Translator,
+                    sender: Sender) -> None:
     """Send the foul console to the host (or to an admin, privately)."""
     uid = message.from_user.id if message.from_user else 0
     if message.chat.type == "private":
@@ -110,7 +120,7 @@ async def panel_cmd(message: Message, bot: Bot, service, presenter, tr, sender) 
     allowed = st is not None and (uid == st.host or (
         st.host is None and await is_chat_admin(bot, g.chat_id, uid)))
     forum = st is not None and st.ruleset == "forum"  # FORUM: warnings and removals
-    if not allowed or not (forum or find_ruleset(st.ruleset).fouls) or st.over:
+    if st is None or not allowed or not (forum or find_ruleset(st.ruleset).fouls) or st.over:
         reply(sender, message, _("Only the host or a group admin can give fouls."))
         return
     if forum:

@@ -11,7 +11,9 @@ writes ever reaches a living player.
 from __future__ import annotations
 
 import asyncio
+from contextlib import suppress
 from html import escape
+from typing import TYPE_CHECKING
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
@@ -24,8 +26,15 @@ from ..presentation import views
 from ..services.onlookers import gets_copies, onlookers_of, running, seated
 from ..ui.callbacks import Act, Pressed
 from ..ui.names import isolate
-from .common import chat_locale, display_name, say
+from .common import Gettext, author, chat_locale, display_name, say
 from .discipline import game_in_chat
+
+if TYPE_CHECKING:
+    from ..presentation.presenter import Presenter
+    from ..services.game_service import GameService, LiveGame
+    from ..services.onlookers import Onlookers
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 LINK = r"^spectate_\d{1,19}$"
@@ -47,8 +56,10 @@ def router() -> Router:
     return r
 
 
-def _refusal(_, st: GameState, user_id: int, other_game: int | None, game_id: int) -> str | None:
-    """Why ``user_id`` may not watch this game, or None."""
+def _refusal(_: Gettext, st: GameState | None, user_id: int, other_game: int | None,
+             game_id: int) -> str | None:
+    """Why ``user_id`` may not watch this game (a running one: ``st`` is set), or None."""
+    assert st is not None, game_id
     p = st.players.get(user_id)
     if p is not None and getattr(p, "seat", True) and getattr(p, "alive", True):
         return _("You are playing in this game; onlookers are those who do not.")
@@ -59,7 +70,7 @@ def _refusal(_, st: GameState, user_id: int, other_game: int | None, game_id: in
     return None
 
 
-async def _watching_elsewhere(_, service, user_id: int, game_id: int) -> str | None:
+async def _watching_elsewhere(_: Gettext, service: GameService, user_id: int, game_id: int) -> str | None:
     """Why ``user_id`` may not start watching game ``game_id`` yet, or None: he follows another
     running game that this worker does not hold (many workers, issue 12). Its owner keeps his
     place in that game's list, which only it may change (``Onlookers.add`` moves him only between
@@ -73,7 +84,7 @@ async def _watching_elsewhere(_, service, user_id: int, game_id: int) -> str | N
              "it, then try again.")
 
 
-def _welcome(_, g, user_id: int) -> str:
+def _welcome(_: Gettext, g: LiveGame, user_id: int) -> str:
     """The first private message of onlooker ``user_id``; an eliminated player in the group is
     told to watch it there (he gets no copies of its announcements, BOT-X02)."""
     title = escape(g.ui.get("title", ""))
@@ -85,11 +96,13 @@ def _welcome(_, g, user_id: int) -> str:
         text = _("👁 You are watching the game in «{chat}»: follow it in the group; what you "
                  "write to me reaches only the other onlookers, never the players. Onlookers "
                  "cannot act. /unspectate stops it.")
+    assert g.state is not None  # a running game's onlooker
     return text.format(chat=title) + "\n\n" + views.table_text(_, g.state)
 
 
 # --- joining and leaving ---------------------------------------------------------------------
-async def spectate_cmd(message: Message, service, tr, sender, presenter, onlookers) -> None:
+async def spectate_cmd(message: Message, service: GameService, tr: Translator, sender: Sender,
+                       presenter: Presenter, onlookers: Onlookers) -> None:
     """In a group: watch its running game (a private message, or a deep link if the bot cannot
     write to the user yet). In a private chat: an eliminated player follows his game again."""
     user = message.from_user
@@ -121,11 +134,9 @@ async def spectate_cmd(message: Message, service, tr, sender, presenter, onlooke
         say(sender, user.id, _("👁 You are already watching this game. /unspectate stops it."))
         return
     delivered = None
-    try:
+    with suppress(TimeoutError):
         delivered = await asyncio.wait_for(asyncio.shield(
             sender.send(user.id, _welcome(_, g, user.id), merge=False)), DM_WAIT)
-    except TimeoutError:
-        pass
     if delivered is not None:
         onlookers.add(g, user.id)
         return
@@ -135,9 +146,9 @@ async def spectate_cmd(message: Message, service, tr, sender, presenter, onlooke
             text=_("👁 Watch the game"), url=presenter.deep_link(f"spectate_{g.id}"))]]))
 
 
-async def spectate_link(message: Message, command: CommandObject, service, tr, sender,
-                        onlookers) -> None:
-    user = message.from_user
+async def spectate_link(message: Message, command: CommandObject, service: GameService, tr: Translator,
+                        sender: Sender, onlookers: Onlookers) -> None:
+    user = author(message)
     game_id = int((command.args or "").partition("_")[2])
     try:
         g = await service.live(game_id)
@@ -160,7 +171,8 @@ async def spectate_link(message: Message, command: CommandObject, service, tr, s
     say(sender, message.chat.id, _welcome(_, g, user.id))
 
 
-async def unspectate_cmd(message: Message, service, tr, sender, onlookers) -> None:
+async def unspectate_cmd(message: Message, service: GameService, tr: Translator, sender: Sender,
+                         onlookers: Onlookers) -> None:
     user = message.from_user
     if user is None:
         return
@@ -183,7 +195,7 @@ async def unspectate_cmd(message: Message, service, tr, sender, onlookers) -> No
 
 
 # --- buttons ---------------------------------------------------------------------------------
-async def pure_onlooker(query: CallbackQuery, callback_data: Act, service) -> bool:
+async def pure_onlooker(query: CallbackQuery, callback_data: Act, service: GameService) -> bool:
     """Filter: a player's button pressed by an onlooker who is not a player of that game."""
     if callback_data.a in MANAGER_ACTIONS:
         return False
@@ -195,7 +207,7 @@ async def pure_onlooker(query: CallbackQuery, callback_data: Act, service) -> bo
     return uid in onlookers_of(g) and not seated(st, uid) and uid not in (st.host, st.organiser)
 
 
-async def onlooker_button(query: CallbackQuery, callback_data: Act, service, tr,
+async def onlooker_button(query: CallbackQuery, callback_data: Act, service: GameService, tr: Translator,
                           callback_answer: CallbackAnswer) -> None:
     g = service.games.get(callback_data.g)
     _ = tr.get(g.locale if g else None)
@@ -203,7 +215,7 @@ async def onlooker_button(query: CallbackQuery, callback_data: Act, service, tr,
 
 
 # --- the onlookers' chat ---------------------------------------------------------------------
-async def onlookers_chat(message: Message, service, onlookers) -> dict | bool:
+async def onlookers_chat(message: Message, service: GameService, onlookers: Onlookers) -> dict | bool:
     """Filter: the sender talks in an onlookers' chat (an eliminated player of a running game,
     or an onlooker of one); injects ``watch``. A living player never matches.
 
@@ -215,17 +227,17 @@ async def onlookers_chat(message: Message, service, onlookers) -> dict | bool:
         return False
     game_id = await service.game_for_user(uid)
     g = service.games.get(game_id) if game_id is not None else None
-    if g is not None:
-        if running(g) and seated(g.state, uid):
-            alive = getattr(g.state, "is_alive", None)  # NOIR: nobody leaves the table
-            return False if alive is None or alive(uid) else {"watch": g}
+    if g is not None and running(g) and seated(g.state, uid):
+        alive = getattr(g.state, "is_alive", None)  # NOIR: nobody leaves the table
+        return False if alive is None or alive(uid) else {"watch": g}
     g = onlookers.watched_by(uid)
     return {"watch": g} if g is not None else False
 
 
-async def onlooker_dm(message: Message, watch, tr, sender, onlookers) -> None:
+async def onlooker_dm(message: Message, watch: LiveGame, tr: Translator, sender: Sender,
+                      onlookers: Onlookers) -> None:
     g = watch
-    uid = message.from_user.id
+    uid = author(message).id
     _ = tr.get(g.locale)
     if uid not in onlookers_of(g):  # an eliminated player who stopped following
         say(sender, uid, _("You do not follow the game now; /spectate here brings you back. "
@@ -235,7 +247,7 @@ async def onlooker_dm(message: Message, watch, tr, sender, onlookers) -> None:
         say(sender, uid, _("Slow down, please: the onlookers' chat takes a few messages a "
                            "minute."))
         return
-    if onlookers.relay(g, uid, isolate(display_name(message.from_user), "👁"), message.text or "") == 0:
+    if onlookers.relay(g, uid, isolate(display_name(author(message)), "👁"), message.text or "") == 0:
         say(sender, uid, _("👁 No other onlooker is watching right now."))
 
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import logging
 import re
+from contextlib import suppress
+from enum import Enum
 from html import escape
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import ChatMemberUpdated, Message
 
 from engine import (
+    GameState,
     IllegalCommand,
     MarkInactive,
     Phase,
@@ -25,9 +29,33 @@ from ..services import said
 from ..services.onlookers import running, seated
 from ..services.said import said_text
 from ..ui.rules_text import rules_text
-from .common import no_seat_text, reply, say, seat_user
+from .common import author, no_seat_text, reply, say, seat_user
+
+if TYPE_CHECKING:
+    from ..services.game_service import GameService
+    from ..services.onlookers import Onlookers
+    from ..storage import Storage
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
 
 logger = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class TeamChat(Protocol):
+    """A game whose team talks privately at night (the mafia presets' variant,
+    engine/mafia/variant.py): in the ``relay_phases``, between those ``in_team_chat``."""
+
+    relay_phases: tuple[Enum, ...]
+
+    def in_team_chat(self, st: GameState, user_id: int) -> bool: ...
+
+
+class MembershipListener(Protocol):
+    """The Mini App's hook (``bot.webapp.service.WebApp``, a layer above the handlers): told at
+    once when the bot sees a member leave or join a group."""
+
+    def membership_changed(self, chat_id: int, user_id: int, member: bool) -> None: ...
 
 
 def router() -> Router:
@@ -44,7 +72,7 @@ def router() -> Router:
     return r
 
 
-async def help_cmd(message: Message, storage, tr, sender) -> None:
+async def help_cmd(message: Message, storage: Storage, tr: Translator, sender: Sender) -> None:
     locale = None
     if message.chat.type != "private":
         locale = (await storage.get_chat_settings(message.chat.id)).locale
@@ -74,8 +102,8 @@ async def help_cmd(message: Message, storage, tr, sender) -> None:
         "/newgame noir — NOIR: FBI vs Mafia (6 or 8 players; your turns in the private chat)."))
 
 
-async def rules_cmd(message: Message, command: CommandObject, service, storage, tr,
-                    sender, rules_url: str | None = None) -> None:
+async def rules_cmd(message: Message, command: CommandObject, service: GameService, storage: Storage,
+                    tr: Translator, sender: Sender, rules_url: str | None = None) -> None:
     """``/rules``: the summary of the chat's running or lobby preset (party when none), or of
     the preset named: ``/rules club`` (bot/ui/rules_text.py)."""
     locale, preset = None, "party"
@@ -83,7 +111,7 @@ async def rules_cmd(message: Message, command: CommandObject, service, storage, 
         locale = (await storage.get_chat_settings(message.chat.id)).locale
         game_id = await service.game_for_chat(message.chat.id)
     else:
-        game_id = await service.game_for_user(message.from_user.id) if message.from_user else None
+        game_id = await service.game_for_user(author(message).id) if message.from_user else None
     if game_id is not None:
         st = await service.state(game_id)
         if st is not None:
@@ -102,11 +130,11 @@ async def rules_cmd(message: Message, command: CommandObject, service, storage, 
     reply(sender, message, rules_text(_, preset, rules_url))
 
 
-async def relay(message: Message, service, tr, sender) -> None:
+async def relay(message: Message, service: GameService, tr: Translator, sender: Sender) -> None:
     """Texts from a mafioso at night go to his living teammates; the rest get a hint.
     (Last words, the eliminated and onlookers were routed before this, in
     ``handlers/discipline.py`` and ``handlers/onlookers.py``; the alive check stays anyway.)"""
-    uid = message.from_user.id
+    uid = author(message).id
     game_id = await service.game_for_user(uid)
     if game_id is None:
         _ = tr.get(None)
@@ -119,23 +147,24 @@ async def relay(message: Message, service, tr, sender) -> None:
     _ = tr.get(g.locale)
     p = st.players.get(uid) if st else None
     game = find_game(st.ruleset) if st is not None else None
-    member = getattr(game, "in_team_chat", None)  # a game without a team chat has none
-    in_team = member is not None and member(st, uid)  # the forum's holds the Sleepwalker
-    if st is not None and p is not None and member is None:  # NOIR-40: no team chat at all
+    chat = game if isinstance(game, TeamChat) else None  # a game without a team chat has none
+    # the forum's team chat holds the Sleepwalker
+    in_team = chat is not None and st is not None and chat.in_team_chat(st, uid)
+    if st is not None and p is not None and chat is None:  # NOIR-40: no team chat at all
         say(sender, message.chat.id, _("This game has no private team chat: discuss openly in "
                                        "the group."))
         return
-    if st is None or p is None or not in_team or not p.seat or not p.alive:
+    if st is None or p is None or chat is None or not in_team or not p.seat or not p.alive:
         say(sender, message.chat.id, _("Talk in the group; I pass private messages only between mafiosi "
                                "at night."))
         return
     first_night_only = find_ruleset(st.ruleset).relay == "intro"  # CLUB-10, ONLINE-39
     closed = (_("The team chat is open on the first night only.") if first_night_only
               else _("Your team hears you only at night."))
-    if st.phase not in game.relay_phases:  # the night (the forum: the Cop's turn too, FORUM-X16)
+    if st.phase not in chat.relay_phases:  # the night (the forum: the Cop's turn too, FORUM-X16)
         say(sender, message.chat.id, closed)
         return
-    if not any(q.user_id != uid and q.alive and q.seat and member(st, q.user_id)
+    if not any(q.user_id != uid and q.alive and q.seat and chat.in_team_chat(st, q.user_id)
                for q in st.players.values()):  # a lone mafioso (newcomer trial: no answer)
         say(sender, message.chat.id, _("No teammate of yours is left to hear you: your messages "
                                        "reach nobody."))
@@ -146,7 +175,8 @@ async def relay(message: Message, service, tr, sender) -> None:
         say(sender, message.chat.id, closed)
 
 
-async def member_left(message: Message, service, onlookers, webapp=None) -> None:
+async def member_left(message: Message, service: GameService, onlookers: Onlookers,
+                      webapp: MembershipListener | None = None) -> None:
     """A player who leaves the group becomes inactive (PARTY-Q20 b); once eliminated he gets the
     onlookers' copies of the announcements, which the group no longer shows him (BOT-X02). The
     Mini App (``webapp``) refuses a leaver at once, and ends his open onlooker's streams."""
@@ -165,13 +195,12 @@ async def member_left(message: Message, service, onlookers, webapp=None) -> None
     if running(g) and seated(st, user.id):
         onlookers.left_group(g, user.id)
     if user.id in st.players or user.id == st.host:
-        try:
+        with suppress(IllegalCommand):
             await service.execute(game_id, MarkInactive(player=user.id, reason="left"))
-        except IllegalCommand:
-            pass
 
 
-async def said_cmd(message: Message, command: CommandObject, service, tr, sender) -> None:
+async def said_cmd(message: Message, command: CommandObject, service: GameService, tr: Translator,
+                   sender: Sender) -> None:
     """ONLINE-41: ``/said 4`` (or ``/said №4``) in the private chat: the messages of seat 4 in
     the asker's running game that the bot saw (bot/services/said.py), with their times."""
     uid = message.from_user.id if message.from_user else 0
@@ -200,7 +229,7 @@ async def said_cmd(message: Message, command: CommandObject, service, tr, sender
                                            said.since(g)))
 
 
-async def _back(service, onlookers, chat_id: int, user_id: int) -> None:
+async def _back(service: GameService, onlookers: Onlookers, chat_id: int, user_id: int) -> None:
     game_id = await service.game_for_chat(chat_id)
     if game_id is not None:
         await service.touch(game_id, user_id)  # the lost host's game resumes (PARTY-44/46)
@@ -209,7 +238,8 @@ async def _back(service, onlookers, chat_id: int, user_id: int) -> None:
             onlookers.back_in_group(g, user_id)  # BOT-X02: he sees the group again
 
 
-async def members_joined(message: Message, service, onlookers, webapp=None) -> None:
+async def members_joined(message: Message, service: GameService, onlookers: Onlookers,
+                      webapp: MembershipListener | None = None) -> None:
     """A player or the host who left the group and comes back is active again at once; a game
     that waited for its host resumes by itself (the Mini App lets him in at once)."""
     for user in message.new_chat_members or ():
@@ -222,7 +252,8 @@ async def members_joined(message: Message, service, onlookers, webapp=None) -> N
 MEMBER = ("member", "administrator", "creator", "restricted")
 
 
-async def member_changed(update: ChatMemberUpdated, service, onlookers, webapp=None) -> None:
+async def member_changed(update: ChatMemberUpdated, service: GameService, onlookers: Onlookers,
+                      webapp: MembershipListener | None = None) -> None:
     """The same from a ``chat_member`` update (sent to the bot when it is an admin): a member
     who left (or was removed) and is a member again. A player who left or was removed is noted
     for the onlookers' copies (BOT-X02; the ``left_chat_member`` message marks him inactive)."""
@@ -241,7 +272,8 @@ async def member_changed(update: ChatMemberUpdated, service, onlookers, webapp=N
             onlookers.left_group(g, user.id)
 
 
-async def bot_membership(update: ChatMemberUpdated, service, storage, tr, sender) -> None:
+async def bot_membership(update: ChatMemberUpdated, service: GameService, storage: Storage, tr: Translator,
+                         sender: Sender) -> None:
     """The bot was added to a group: say hello. Removed: its open game is cancelled cleanly."""
     old_status, new_status = update.old_chat_member.status, update.new_chat_member.status
     if update.chat.type in ("group", "supergroup") and old_status in ("left", "kicked") \
@@ -254,15 +286,15 @@ async def bot_membership(update: ChatMemberUpdated, service, storage, tr, sender
     if new_status in ("left", "kicked"):
         game_id = await service.game_for_chat(update.chat.id)
         if game_id is not None:
-            try:
+            with suppress(IllegalCommand):
                 await service.execute(game_id, lambda g: game_of(g.state).cancel("bot_removed"))
-            except IllegalCommand:
-                pass
 
 
-async def migrated(message: Message, service, storage) -> None:
+async def migrated(message: Message, service: GameService, storage: Storage) -> None:
     """A group became a supergroup: the game and the settings move with it."""
     old, new = message.chat.id, message.migrate_to_chat_id
+    if new is None:  # the router's filter lets only migrations through
+        return
     await storage.move_chat(old, new)
     for g in service.games.values():
         if g.chat_id == old:

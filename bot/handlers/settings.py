@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import defaultdict
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
@@ -23,7 +25,13 @@ from ..games import GAMES
 from ..presentation.views import tempo_name, timings_text
 from ..ui.callbacks import Cfg, Pressed
 from ..ui.i18n import N_, SUPPORTED_LOCALES
-from .common import may_manage, refusal, reply
+from .common import Gettext, author, may_manage, refusal, reply
+
+if TYPE_CHECKING:
+    from ..services.game_service import GameService
+    from ..storage import Storage
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
@@ -56,7 +64,7 @@ def own_timings() -> dict[str, tuple[str, tuple[int, int]]]:
             for k, lim in (game.timing_limits or {}).items()}
 
 
-def range_text(_, key: str, value: int, limits: tuple[int, int] | None = None) -> str:
+def range_text(_: Gettext, key: str, value: int, limits: tuple[int, int] | None = None) -> str:
     """One translated answer for every out-of-range timing (``-5`` and ``99999999`` alike);
     the limits are ``limits`` or ``TIMING_LIMITS[key]``, in seconds."""
     lo, hi = limits or TIMING_LIMITS[key]
@@ -66,7 +74,7 @@ def range_text(_, key: str, value: int, limits: tuple[int, int] | None = None) -
                                                   example=max(lo, min(hi, 60)))
 
 
-def settings_text(_, locale: str, data: dict) -> str:
+def settings_text(_: Gettext, locale: str, data: dict[str, Any]) -> str:
     rs = find_ruleset("party")
     timings = rs.timings(data)
     opts = {**rs.default_options, **(data.get("options") or {})}
@@ -88,7 +96,7 @@ def settings_text(_, locale: str, data: dict) -> str:
     return "\n".join(lines)
 
 
-def settings_keyboard(_, data: dict):
+def settings_keyboard(_: Gettext, data: dict[str, Any]) -> InlineKeyboardMarkup:
     rs = find_ruleset("party")
     opts = {**rs.default_options, **(data.get("options") or {})}
     kb = InlineKeyboardBuilder()
@@ -105,7 +113,7 @@ def settings_keyboard(_, data: dict):
     return kb.as_markup()
 
 
-async def _apply_to_game(service, chat_id: int, user_id: int, data: dict) -> None:
+async def _apply_to_game(service: GameService, chat_id: int, user_id: int, data: dict) -> None:
     game_id = await service.game_for_chat(chat_id)
     if game_id is None:
         return
@@ -113,14 +121,12 @@ async def _apply_to_game(service, chat_id: int, user_id: int, data: dict) -> Non
     change = {"tempo": data.get("tempo", "normal"), "timings": data.get("timings", {})}
     if st is not None and st.phase is Phase.LOBBY:
         change["options"] = data.get("options", {})
-    try:
+    with suppress(IllegalCommand):
         await service.execute(game_id, ChangeSettings(user_id=user_id, settings=change))
-    except IllegalCommand:
-        pass
 
 
-async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, service, storage,
-                       tr, sender) -> None:
+async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, service: GameService,
+                        storage: Storage, tr: Translator, sender: Sender) -> None:
     chat_id = message.chat.id
     cs = await storage.get_chat_settings(chat_id)
     locale = tr.locale(cs.locale)
@@ -130,7 +136,7 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
     if args:
         game_id = await service.game_for_chat(chat_id)
         st = await service.state(game_id) if game_id else None
-        if not await may_manage(bot, message, message.from_user.id, st):
+        if not await may_manage(bot, message, author(message).id, st):
             reply(sender, message, _("Only the organiser or a group admin can do that."))
             return
         own = own_timings()
@@ -172,12 +178,13 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
                                      "{keys}.").format(keys=", ".join([*TIMING_LIMITS, *own_timings()])))
             return
         await storage.save_chat_settings(chat_id, data=data)
-        await _apply_to_game(service, chat_id, message.from_user.id, data)
+        await _apply_to_game(service, chat_id, author(message).id, data)
     reply(sender, message, settings_text(_, locale, data), reply_markup=settings_keyboard(_, data))
 
 
-async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service, storage,
-                          tr, callback_answer: CallbackAnswer, sender) -> None:
+async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service: GameService,
+                           storage: Storage, tr: Translator, callback_answer: CallbackAnswer,
+                           sender: Sender) -> None:
     if query.message is None:
         return
     chat_id = query.message.chat.id
@@ -223,16 +230,17 @@ __all__ = ["router", "refusal"]
 _CHAT_LOCKS: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
 
-async def settings_cmd(message: Message, command: CommandObject, bot: Bot, service, storage, tr,
-                       sender) -> None:
+async def settings_cmd(message: Message, command: CommandObject, bot: Bot, service: GameService,
+                       storage: Storage, tr: Translator, sender: Sender) -> None:
     """/settings, one change at a time per chat (quick successive changes never overwrite each
     other: each reads what the one before it stored)."""
     async with _CHAT_LOCKS[message.chat.id]:
         await _settings_cmd(message, command, bot, service, storage, tr, sender)
 
 
-async def settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service, storage,
-                          tr, sender, callback_answer: CallbackAnswer) -> None:
+async def settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service: GameService,
+                          storage: Storage, tr: Translator, sender: Sender,
+                          callback_answer: CallbackAnswer) -> None:
     chat_id = query.message.chat.id if query.message else 0
     async with _CHAT_LOCKS[chat_id]:
         await _settings_button(query, callback_data, bot, service, storage, tr, callback_answer,

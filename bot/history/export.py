@@ -23,13 +23,17 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
-from engine import GameState, decode_log, game_of, replay
+from engine import decode_log, game_of, replay
 from engine.core.serialize import FORMAT_VERSION as LOG_FORMAT
+from engine.core.state import GameStateLike
 
 from .protocol import Entry
+
+if TYPE_CHECKING:
+    from ..storage.records import GameRecord, PlayerRecord
 
 FORMAT = "mafia-bot/game-log"
 VERSION = 1
@@ -43,7 +47,7 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def export_document(game, players: Sequence, entries: Sequence[Entry],
+def export_document(game: GameRecord, players: Sequence[PlayerRecord], entries: Sequence[Entry],
                     now: datetime | None = None) -> dict[str, Any]:
     """The export document of ``game`` (a :class:`bot.storage.GameRecord`), its ``players``
     (:class:`bot.storage.PlayerRecord`) and its log ``entries``."""
@@ -51,7 +55,7 @@ def export_document(game, players: Sequence, entries: Sequence[Entry],
         "format": FORMAT,
         "version": VERSION,
         "log_format": LOG_FORMAT,
-        "exported_at": _iso(now or datetime.now(timezone.utc)),
+        "exported_at": _iso(now or datetime.now(UTC)),
         "game": {
             "id": game.id, "chat_id": game.chat_id, "ruleset": game.ruleset,
             "locale": game.locale, "settings": game.settings, "seed": game.seed,
@@ -99,7 +103,7 @@ def entries_of(document: dict[str, Any]) -> list[Entry]:
 class Imported:
     """A re-imported game: its final state and whether every stored event was reproduced."""
 
-    state: GameState
+    state: GameStateLike  # the game's own state class (GameState, NoirState...)
     commands: int
     events_match: bool
 
@@ -116,7 +120,7 @@ def replay_document(data: bytes | str | dict[str, Any], *, strict: bool = True) 
         raise ExportError(f"the log does not replay: {exc!r}") from None
     game = game_of(state)
     match = all([game.to_dict(ev) for ev in events] == e.events
-                for events, e in zip(produced, entries))
+                for events, e in zip(produced, entries, strict=False))
     if strict and not match:
         raise ExportError("the log replays to different events")
     return Imported(state=state, commands=len(commands), events_match=match)

@@ -268,7 +268,7 @@ class Chapter:
     alive: tuple[int, ...] = ()
     facts: list[Fact] = field(default_factory=list)
 
-    def has(self, cls) -> bool:
+    def has(self, cls: type | tuple[type, ...]) -> bool:
         return any(isinstance(f, cls) for f in self.facts)
 
 

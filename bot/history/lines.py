@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from html import escape
+from typing import TYPE_CHECKING
 
 from babel.dates import format_datetime
 
@@ -26,10 +27,14 @@ from ..ui.texts import (
 )
 from . import protocol as P
 
+if TYPE_CHECKING:
+    from ..storage.history import HistoryRecord
+
 NAME_LIMIT = 40  # characters of a player's name shown in protocols
 PRESET_NAMES = {"party": N_("Party"), "club": N_("Club (sport)"), "online": N_("Online (sport)"),
                 "forum": N_("Forum mafia"), "noir": N_("NOIR: FBI vs Mafia")}
 Gettext = Callable[[str], str]
+NGettext = Callable[[str, str, int], str]
 
 
 # --- small pieces ------------------------------------------------------------------------------
@@ -107,7 +112,7 @@ def duration_text(_: Gettext, seconds: int | None) -> str:
     return _("{h} h {m} min").format(h=minutes // 60, m=minutes % 60)
 
 
-def game_summary_line(_: Gettext, ngettext, info) -> str:
+def game_summary_line(_: Gettext, ngettext: NGettext, info: HistoryRecord) -> str:
     """``8 players · 3 days · 41 min`` for a history record (see ``bot.storage.history``)."""
     return " · ".join((
         ngettext("{n} player", "{n} players", info.players).format(n=info.players),
@@ -117,7 +122,7 @@ def game_summary_line(_: Gettext, ngettext, info) -> str:
 
 
 # --- facts -------------------------------------------------------------------------------------
-def fact_lines(_: Gettext, L: Labels, fact, *, relay: bool = True) -> list[str]:
+def fact_lines(_: Gettext, L: Labels, fact: P.Fact, *, relay: bool = True) -> list[str]:
     """Lines for one fact of a replay chapter or protocol round (empty: nothing to show)."""
     f = fact
     if isinstance(f, P.TeamMet):
@@ -154,8 +159,8 @@ def fact_lines(_: Gettext, L: Labels, fact, *, relay: bool = True) -> list[str]:
                 _("No ({n}): {list}").format(n=len(f.no_votes), list=L.seats(f.no_votes)),
                 verdict.format(yes=len(f.yes_votes), needed=f.needed)]
     if isinstance(f, P.NoElimination):
-        text = NO_ELIMINATION.get(f.reason)
-        return ["🌗 " + (_(text) if text else escape(f.reason))]
+        reason = NO_ELIMINATION.get(f.reason)
+        return ["🌗 " + (_(reason) if reason else escape(f.reason))]
     if isinstance(f, P.Eliminated):
         if f.cause == "night":
             return []  # the morning's news says it
@@ -251,7 +256,7 @@ def vote_lines(_: Gettext, L: Labels, v: P.Vote) -> list[str]:
 
 def result_lines(_: Gettext, L: Labels, result: P.Result, dead: set[int]) -> list[str]:
     lines = [winner_text(_, result.winner), "", _("Roles:")]
-    for seat_no, uid, role in result.roles:
+    for _seat, uid, role in result.roles:
         mark = " ☠️" if uid in dead else ""
         lines.append(f"{L.full(uid)} — {role_text(_, role)}{mark}")
     return lines

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TypeVar
 
 from engine.mafia.roles import Role
 from engine.scoring.sheet import LEFT_BY_CAUSE
@@ -73,6 +73,9 @@ def team_of(role: str | None) -> str | None:
         return None
 
 
+_F = TypeVar("_F")  # a fact's class (:meth:`Round.of`)
+
+
 # --- the protocol ------------------------------------------------------------------------------
 @dataclass
 class PlayerLine:
@@ -98,7 +101,7 @@ class Round:
     facts: list[Fact] = field(default_factory=list)
     last_words: list[int] = field(default_factory=list)
 
-    def of(self, cls: type) -> list[Any]:
+    def of(self, cls: type[_F]) -> list[_F]:
         return [f for f in self.facts if isinstance(f, cls)]
 
 
@@ -122,7 +125,7 @@ class Protocol:
 def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
     """The game's protocol from its full log (or from a full :class:`Replay`)."""
     rp = entries if isinstance(entries, Replay) else build_replay(entries)
-    roles: dict[int, tuple[str, str | None]] = {}
+    roles: dict[int, tuple[str | None, str | None]] = {}
     rounds: list[Round] = []
     last_words: list[int] = []
     fouls: list[Foul] = []
@@ -140,8 +143,8 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
             for f in ch.facts:
                 if isinstance(f, Result):
                     result = f
-                    for _, uid, role in f.roles:
-                        roles.setdefault(uid, (role, None))
+                    for _, uid, revealed in f.roles:
+                        roles.setdefault(uid, (revealed, None))
                 elif isinstance(f, Cancelled):
                     cancelled = f
             continue
@@ -174,7 +177,7 @@ def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
             step = 1 if f.kind == "foul" else -1
             fouls_of[f.user_id] = f.count if f.count is not None \
                 else max(0, fouls_of.get(f.user_id, 0) + step)
-    def scored(f: Fact) -> Fact:  # a best move's hits, now that the roles are known
+    def scored(f: _F) -> _F:  # a best move's hits, now that the roles are known
         if not isinstance(f, BestMove) or f.hits is not None:
             return f
         return replace(f, hits=sum(1 for t in f.targets

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
 from ..telegram.limits import MESSAGE_LIMIT, utf16_len
 from . import games
@@ -18,6 +19,7 @@ from . import protocol as P
 from .lines import (  # noqa: F401 - re-exported for the handlers and /stats texts
     Gettext,
     Labels,
+    NGettext,
     duration_text,
     fact_lines,
     game_summary_line,
@@ -28,6 +30,9 @@ from .lines import (  # noqa: F401 - re-exported for the handlers and /stats tex
     when,
     winner_text,
 )
+
+if TYPE_CHECKING:
+    from ..storage.history import HistoryRecord
 
 #: Body budget of one page; the handler's header line(s) and the page counter fit in the rest.
 PAGE_LIMIT = MESSAGE_LIMIT - 500
@@ -88,8 +93,8 @@ def _safe_cut(line: str, limit: int) -> int:
 
 
 # --- the list of games -------------------------------------------------------------------------
-def list_text(_: Gettext, ngettext, locale: str, infos: Sequence, page: int, pages: int,
-              total: int) -> str:
+def list_text(_: Gettext, ngettext: NGettext, locale: str, infos: Sequence[HistoryRecord], page: int,
+              pages: int, total: int) -> str:
     head = ngettext("📚 <b>Game history</b> · {n} game", "📚 <b>Game history</b> · {n} games",
                     total).format(n=total)
     if not infos:
@@ -105,7 +110,8 @@ def list_text(_: Gettext, ngettext, locale: str, infos: Sequence, page: int, pag
     return "\n".join(lines)
 
 
-def my_games_text(_: Gettext, ngettext, locale: str, rows: Sequence, page: int, pages: int,
+def my_games_text(_: Gettext, ngettext: NGettext, locale: str,
+                  rows: Sequence[tuple[HistoryRecord, str | None, bool]], page: int, pages: int,
                   total: int) -> str:
     """The private /history: the user's own games, ``rows`` of (record, role, won)."""
     head = ngettext("🧠 <b>Your games</b> · {n} game", "🧠 <b>Your games</b> · {n} games",
@@ -128,7 +134,7 @@ def _short_winner(_: Gettext, winner: str | None) -> str:
     return "🏆 " + games.team_text(_, winner) if winner else "—"
 
 
-def summary_line(_: Gettext, ngettext, info) -> str:
+def summary_line(_: Gettext, ngettext: NGettext, info: HistoryRecord) -> str:
     """``8 players · 3 days · 41 min``; a game with its own rounds (NOIR: turns) says those."""
     rounds = games.rounds_text(ngettext, info.ruleset, info.days)
     if rounds is None:
@@ -137,7 +143,8 @@ def summary_line(_: Gettext, ngettext, info) -> str:
                        rounds, duration_text(_, info.duration)))
 
 
-def hooked_protocol_pages(_: Gettext, ngettext, locale: str, info, hook, entries) -> list[str]:
+def hooked_protocol_pages(_: Gettext, ngettext: NGettext, locale: str, info: HistoryRecord,
+                          hook: games.HistoryHook, entries: Sequence[P.Entry]) -> list[str]:
     """The protocol of a game with its own history (NOIR): the shared header, then the
     hook's blocks, cut into pages like the mafia protocol."""
     head = "\n".join((
@@ -180,7 +187,7 @@ def chapter_blocks(_: Gettext, rp: P.Replay, ch: P.Chapter, dead: set[int]) -> l
         roles = {f.user_id: f.role for f in ch.facts if isinstance(f, P.RoleFact)}
         seating = next((f for f in ch.facts if isinstance(f, P.Seating)), None)
         body = []
-        for seat_no, uid in (seating.seats if seating else ()):
+        for _seat, uid in (seating.seats if seating else ()):
             role = f" — {role_text(_, roles[uid])}" if uid in roles else ""
             body.append(f"{L.full(uid)}{role}")
         if rp.host is not None:
@@ -216,7 +223,8 @@ def replay_pages(_: Gettext, rp: P.Replay) -> list[str]:
 
 
 # --- the protocol ------------------------------------------------------------------------------
-def protocol_pages(_: Gettext, ngettext, locale: str, info, pr: P.Protocol) -> list[str]:
+def protocol_pages(_: Gettext, ngettext: NGettext, locale: str, info: HistoryRecord,
+                   pr: P.Protocol) -> list[str]:
     """The whole protocol, cut into pages."""
     L = Labels({p.user_id: (p.seat, p.name) for p in pr.players}, pr.host, pr.host_name)
     blocks = ["\n".join((

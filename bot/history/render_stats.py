@@ -14,6 +14,7 @@ from .render import duration_text, preset_text, team_text
 from .stats import MIN_GAMES_FOR_TOP, Standing, percent
 
 Gettext = Callable[[str], str]
+NGettext = Callable[[str, str, int], str]
 TOP_SIZE = 15
 NAME_LIMIT = 40
 
@@ -30,7 +31,7 @@ def _chat(_: Gettext, title: str) -> str:
     return f"«{escape(title)}»" if title else _("this group")
 
 
-def _role_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals],
+def _role_lines(_: Gettext, ngettext: NGettext, roles: Sequence[RoleTotals],
                 survival: bool = True) -> list[str]:
     """One line per role; ``survival`` False for a game where nobody leaves (NOIR: a player is
     arrested or loses his suspect and plays on), which gets no "survived" share."""
@@ -45,7 +46,7 @@ def _role_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals],
     return lines
 
 
-def stats_text(_: Gettext, ngettext, locale: str, title: str, ov: ChatOverview,
+def stats_text(_: Gettext, ngettext: NGettext, locale: str, title: str, ov: ChatOverview,
                roles: Sequence[RoleTotals], board: Sequence[Standing],
                others: Sequence[str] = ()) -> str:
     """/stats: the mafia presets' games (``ov``, ``roles`` of plain teams, the rating
@@ -75,7 +76,7 @@ def stats_text(_: Gettext, ngettext, locale: str, title: str, ov: ChatOverview,
     return "\n\n".join(["\n".join(lines), *others])
 
 
-def game_section(_: Gettext, ngettext, locale: str, ruleset: str, ov: ChatOverview,
+def game_section(_: Gettext, ngettext: NGettext, locale: str, ruleset: str, ov: ChatOverview,
                  roles: Sequence[RoleTotals]) -> str:
     """/stats of a game shown apart from the mafia presets (NOIR): games, wins by team (a
     draw is a game without a winner), the average game in its own rounds, per role."""
@@ -98,7 +99,7 @@ def game_section(_: Gettext, ngettext, locale: str, ruleset: str, ov: ChatOvervi
     return "\n".join(lines)
 
 
-def top_text(_: Gettext, ngettext, locale: str, title: str, board: Sequence[Standing],
+def top_text(_: Gettext, ngettext: NGettext, locale: str, title: str, board: Sequence[Standing],
              min_games: int = MIN_GAMES_FOR_TOP) -> str:
     lines = [_("🏆 <b>Rating of {chat}</b>").format(chat=_chat(_, title)),
              ngettext("Elo with separate town and mafia tracks; players with at least {n} game.",
@@ -118,7 +119,7 @@ def top_text(_: Gettext, ngettext, locale: str, title: str, board: Sequence[Stan
     return "\n".join(lines)
 
 
-def me_section(_: Gettext, ngettext, locale: str, title: str, me: Standing | None, rank: int | None,
+def me_section(_: Gettext, ngettext: NGettext, locale: str, title: str, me: Standing | None, rank: int | None,
                ranked_count: int, roles: Sequence[RoleTotals],
                min_games: int = MIN_GAMES_FOR_TOP) -> str:
     """One community's part of /me: the mafia presets, then each game shown apart."""
@@ -137,7 +138,7 @@ def me_section(_: Gettext, ngettext, locale: str, title: str, me: Standing | Non
     return "\n".join(lines)
 
 
-def _totals_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals],
+def _totals_lines(_: Gettext, ngettext: NGettext, roles: Sequence[RoleTotals],
                   survival: bool = True) -> list[str]:
     """Games, wins, survival (unless ``survival`` is False) and wins by team of ``roles``'
     totals."""
@@ -159,7 +160,7 @@ def _totals_lines(_: Gettext, ngettext, roles: Sequence[RoleTotals],
             p=percent(w, g)) for team, (g, w) in sorted(teams.items(), key=lambda kv: -kv[1][0]))]
 
 
-def _me_lines(_: Gettext, ngettext, me: Standing | None, rank: int | None, ranked_count: int,
+def _me_lines(_: Gettext, ngettext: NGettext, me: Standing | None, rank: int | None, ranked_count: int,
               roles: Sequence[RoleTotals], min_games: int) -> list[str]:
     """The mafia presets' part of a /me section: rating and place, totals, roles, fouls."""
     lines = []

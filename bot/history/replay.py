@@ -70,6 +70,11 @@ def all_events(entries: Sequence[Entry]) -> list[tuple[int, Event]]:
     return [(en.seq, e) for en in entries for e in en.events]
 
 
+def _fouled(e: Event) -> int:
+    """The player of a foul or warning event (``player``; older logs: ``user_id``)."""
+    return int(e["player"] if "player" in e else e["user_id"])
+
+
 def _audience(e: Event) -> dict[str, Any]:
     return e.get("audience") or {"kind": "public"}
 
@@ -78,7 +83,7 @@ class _Tracker:
     """Who was seated, alive, on which team, and who hosted, event by event."""
 
     def __init__(self) -> None:
-        self.team: dict[int, str] = {}
+        self.team: dict[int, str | None] = {}
         self.alive: set[int] = set()
         self.host: int | None = None
 
@@ -208,37 +213,37 @@ class _Builder:
             handler(e)
 
     # one method per event type -----------------------------------------------------------
-    def on_GameStarted(self, e):
+    def on_GameStarted(self, e: Event) -> None:
         self.alive = {int(uid) for _, uid in e.get("seating", ())}
         self.open("setup")
         self.add(Seating(seats=tuple((int(s), int(u)) for s, u in e.get("seating", ())),
                          mafia_count=int(e.get("mafia_count") or 0)))
 
-    def on_RoleAssigned(self, e):
+    def on_RoleAssigned(self, e: Event) -> None:
         self.add(RoleFact(int(e["user_id"]), str(e.get("role")), e.get("team")))
 
-    def on_HostRoles(self, e):
+    def on_HostRoles(self, e: Event) -> None:
         known = {f.user_id for f in self.current.facts if isinstance(f, RoleFact)} \
             if self.current else set()
         for uid, role in e.get("roles", ()):
             if int(uid) not in known:
                 self.add(RoleFact(int(uid), str(role), None))
 
-    def on_MafiaRevealed(self, e):
+    def on_MafiaRevealed(self, e: Event) -> None:
         don = e.get("don")
         self.add(TeamMet(tuple(int(u) for u in e.get("members", ())),
                          None if don is None else int(don)))
 
-    def on_PhaseStarted(self, e):
+    def on_PhaseStarted(self, e: Event) -> None:
         self.phase(e)
 
-    def on_TurnSkipped(self, e):
+    def on_TurnSkipped(self, e: Event) -> None:
         self.add(Skipped(int(e["user_id"]), str(e.get("reason", ""))))
 
-    def on_NominationAccepted(self, e):
+    def on_NominationAccepted(self, e: Event) -> None:
         self.add(Nomination(int(e["by"]), int(e["target"])))
 
-    def on_VoteResult(self, e):
+    def on_VoteResult(self, e: Event) -> None:
         cur = self.current
         rnd = cur.round if cur is not None and cur.kind == "vote" else max(1, self.rounds_today)
         tally = tuple((int(c), tuple(int(v) for v in voters)) for c, voters in e.get("tally", ()))
@@ -246,43 +251,43 @@ class _Builder:
                       leaders=tuple(int(u) for u in e.get("leaders", ())), taps=self.taps))
         self.taps = ()
 
-    def on_VoteTapped(self, e):
+    def on_VoteTapped(self, e: Event) -> None:
         self.taps = tuple((int(v), None if t is None else int(t), bool(f))
                           for v, t, f in e.get("votes", ()))
 
-    def on_TieRevote(self, e):
+    def on_TieRevote(self, e: Event) -> None:
         self.add(Tie(tuple(int(u) for u in e.get("candidates", ()))))
 
-    def on_LiftCalled(self, e):
+    def on_LiftCalled(self, e: Event) -> None:
         self.add(Tie(tuple(int(u) for u in e.get("candidates", ())), next="lift"))
 
-    def on_LiftTapped(self, e):
+    def on_LiftTapped(self, e: Event) -> None:
         votes = e.get("votes", ())
         self.exclude_votes = (tuple(int(v) for v, lift, _f in votes if lift),
                               tuple(int(v) for v, lift, _f in votes if not lift))
 
-    def on_Misfire(self, e):
+    def on_Misfire(self, e: Event) -> None:
         self.add(Misfire(int(e.get("count") or 0)))
 
-    def on_ExcludeVoteCast(self, e):
+    def on_ExcludeVoteCast(self, e: Event) -> None:
         self.exclude_votes = (tuple(int(u) for u in e.get("yes_votes", ())),
                               tuple(int(u) for u in e.get("no_votes", ())))
 
-    def on_ExcludeVoteResult(self, e):
+    def on_ExcludeVoteResult(self, e: Event) -> None:
         yes, no = self.exclude_votes
         self.exclude_votes = ((), ())
         self.add(ExcludeVote(tuple(int(u) for u in e.get("candidates", ())), yes, no,
                              int(e.get("needed") or 0), bool(e.get("passed"))))
 
-    def on_DayWithoutElimination(self, e):
+    def on_DayWithoutElimination(self, e: Event) -> None:
         self.add(NoElimination(str(e.get("reason", "")),
                                tuple(int(u) for u in e.get("candidates", ()))))
 
-    def on_PlayerEliminated(self, e):
+    def on_PlayerEliminated(self, e: Event) -> None:
         self.alive.discard(int(e["user_id"]))
         self.add(Eliminated(int(e["user_id"]), str(e.get("cause", ""))))
 
-    def on_NightActionAccepted(self, e):
+    def on_NightActionAccepted(self, e: Event) -> None:
         action, target = str(e.get("action")), e.get("target")
         target = None if target is None else int(target)
         if action == "kill":
@@ -294,7 +299,7 @@ class _Builder:
         elif action != "sleep" and not action.endswith("check"):  # checks come with results
             self.add(NightMove(int(e["user_id"]), action, target))
 
-    def on_MafiaPicks(self, e):
+    def on_MafiaPicks(self, e: Event) -> None:
         cur = self.current
         picks = Picks(tuple((int(m), None if t is None else int(t)) for m, t in e.get("picks", ())),
                       None if e.get("agreed") is None else int(e["agreed"]))
@@ -302,70 +307,70 @@ class _Builder:
             cur.facts = [f for f in cur.facts if not isinstance(f, (Picks, Shot))]
         self.add(picks)
 
-    def on_CheckResult(self, e):
+    def on_CheckResult(self, e: Event) -> None:
         self.add(Check(int(e["checker"]), int(e["target"]), bool(e.get("is_mafia"))))
 
-    def on_DonCheckResult(self, e):
+    def on_DonCheckResult(self, e: Event) -> None:
         self.add(DonCheck(int(e["checker"]), int(e["target"]), bool(e.get("is_sheriff"))))
 
-    def on_RelayedMessage(self, e):
+    def on_RelayedMessage(self, e: Event) -> None:
         self.add(Relay(int(e["sender"]), str(e.get("text", ""))))
 
-    def on_NightResult(self, e):
+    def on_NightResult(self, e: Event) -> None:
         killed = e.get("killed")
         self.add(Morning(None if killed is None else int(killed), bool(e.get("saved"))))
 
-    def on_PlayerInactive(self, e):
+    def on_PlayerInactive(self, e: Event) -> None:
         if int(e["user_id"]) in self.players:
             self.add(Presence(int(e["user_id"]), False, str(e.get("reason", ""))))
 
-    def on_PlayerAfk(self, e):
+    def on_PlayerAfk(self, e: Event) -> None:
         if int(e["user_id"]) in self.players:
             self.add(Presence(int(e["user_id"]), False, "afk"))
 
-    def on_PlayerActive(self, e):
+    def on_PlayerActive(self, e: Event) -> None:
         if int(e["user_id"]) in self.players:
             self.add(Presence(int(e["user_id"]), True))
 
-    def on_Paused(self, e):
+    def on_Paused(self, e: Event) -> None:
         self.add(PauseFact(e.get("by"), True, str(e.get("reason", ""))))
 
-    def on_Resumed(self, e):
+    def on_Resumed(self, e: Event) -> None:
         self.add(PauseFact(e.get("by"), False))
 
-    def on_FoulIssued(self, e):
-        self.add(Foul(int(e.get("player", e.get("user_id"))), "foul", e.get("count"),
+    def on_FoulIssued(self, e: Event) -> None:
+        self.add(Foul(_fouled(e), "foul", e.get("count"),
                       str(e.get("reason", ""))))
 
-    def on_FoulCancelled(self, e):
-        self.add(Foul(int(e.get("player", e.get("user_id"))), "cancelled", e.get("count"),
+    def on_FoulCancelled(self, e: Event) -> None:
+        self.add(Foul(_fouled(e), "cancelled", e.get("count"),
                       str(e.get("reason", ""))))
 
-    def on_NominationUndone(self, e):
+    def on_NominationUndone(self, e: Event) -> None:
         nominator = e.get("nominator")
         self.add(NominationUndone(int(e["target"]), None if nominator is None else int(nominator)))
 
-    def on_WarningIssued(self, e):
-        self.add(Foul(int(e.get("player", e.get("user_id"))), "warning", e.get("count"),
+    def on_WarningIssued(self, e: Event) -> None:
+        self.add(Foul(_fouled(e), "warning", e.get("count"),
                       str(e.get("reason", ""))))
 
-    def on_BestMove(self, e):
+    def on_BestMove(self, e: Event) -> None:
         self.add(BestMove(int(e["user_id"]), tuple(int(u) for u in e.get("targets", ())),
                           e.get("hits")))
 
-    def on_BonusResults(self, e):
+    def on_BonusResults(self, e: Event) -> None:
         self.add(AfterGame("bonus", hits=tuple((int(u), int(n)) for u, n in e.get("hits", ()))))
 
-    def on_BestPlayerChosen(self, e):
+    def on_BestPlayerChosen(self, e: Event) -> None:
         self.add(AfterGame("best_player", winners=tuple(int(u) for u in e.get("winners", ()))))
 
-    def on_GameEnded(self, e):
+    def on_GameEnded(self, e: Event) -> None:
         self.open("end")
         self.add(Result(e.get("winner"),
                         tuple((int(s), int(u), str(r)) for s, u, r in e.get("roles", ())),
                         int(e.get("days") or 0)))
 
-    def on_GameCancelled(self, e):
+    def on_GameCancelled(self, e: Event) -> None:
         self.open("end")
         self.add(Cancelled(str(e.get("reason", ""))))
 

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from typing import Any, Protocol
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
+
+import engine
+import engine.noir
 
 from ..storage import GameRecord, Storage
 from ..storage.history import HistoryRecord
@@ -29,6 +34,51 @@ from .stats import rate, summarize, summarize_outcome
 
 logger = logging.getLogger(__name__)
 MEMBER_STATUSES = ("creator", "administrator", "member", "restricted")
+#: the events that open a lobby and end a game, of every game (NOIR has events of its own)
+CREATED = (engine.GameCreated, engine.noir.GameCreated)
+ENDED = (engine.GameEnded, engine.noir.GameEnded)
+
+
+class Sender(Protocol):
+    """What the /nextgame DMs use of :class:`bot.telegram.sender.Sender`."""
+
+    def send(self, chat_id: int, text: str, reply_markup: Any = None) -> Any: ...
+
+
+class Translator(Protocol):
+    """What the /nextgame DMs use of :class:`bot.ui.i18n.Translator`."""
+
+    def get(self, locale: str | None) -> Callable[[str], str]: ...
+
+
+class Presenter(Protocol):
+    """What the /nextgame DMs use of :class:`bot.presentation.presenter.Presenter`: deep links and the
+    chat titles it knows (chat id -> title)."""
+
+    titles: dict[int, str]
+
+    def deep_link(self, payload: str) -> str: ...
+
+
+class SteppedGame(Protocol):
+    """What :meth:`HistoryService.on_step` reads of the game held in memory
+    (:class:`bot.services.game_service.GameService`'s games)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def chat_id(self) -> int: ...
+    @property
+    def locale(self) -> str: ...
+    @property
+    def ui(self) -> dict[str, Any]: ...
+
+
+class OrganisedState(Protocol):
+    """A game state as :meth:`HistoryService.on_step` reads it: who opened the lobby."""
+
+    @property
+    def organiser(self) -> int | None: ...
 
 
 @dataclass
@@ -39,10 +89,10 @@ class Loaded:
     info: HistoryRecord
     game: GameRecord
     entries: list[P.Entry]
-    _steps: list | None = field(default=None, repr=False)
+    _steps: list[Any] | None = field(default=None, repr=False)
 
     @property
-    def hook(self):
+    def hook(self) -> games.HistoryHook | None:
         return games.hook(self.info.ruleset)
 
     def replay(self, viewer: int | None = None, *, full: bool | None = None) -> P.Replay:
@@ -56,10 +106,13 @@ class Loaded:
             return self.hook.participants(self.entries)
         return P.participants(self.entries)
 
-    def steps(self) -> list:
-        """The boards of a hooked game's replay, computed once (the log never changes)."""
+    def steps(self) -> list[Any]:
+        """The boards of a hooked game's replay, computed once (the log never changes).
+        ``AssertionError`` for a game without a hook (the mafia presets have no boards)."""
         if self._steps is None:
-            self._steps = self.hook.steps(self.entries)
+            hook = self.hook
+            assert hook is not None, self.info.ruleset
+            self._steps = hook.steps(self.entries)
         return self._steps
 
 
@@ -67,7 +120,8 @@ class HistoryService:
     """``presenter`` (for deep links and chat titles), ``sender`` and ``translator`` are needed
     for the /nextgame DMs only."""
 
-    def __init__(self, storage: Storage, *, sender=None, translator=None, presenter=None,
+    def __init__(self, storage: Storage, *, sender: Sender | None = None,
+                 translator: Translator | None = None, presenter: Presenter | None = None,
                  cache_size: int = 32) -> None:
         self.storage = storage
         self.sender = sender
@@ -77,13 +131,13 @@ class HistoryService:
         self._cache_size = cache_size
 
     # --- keeping the tables -----------------------------------------------------------------
-    async def on_step(self, g, before, new, events) -> None:
+    async def on_step(self, g: SteppedGame, before: object, new: OrganisedState,
+                      events: Sequence[object]) -> None:
         """GameService listener (see the module docstring). Never raises."""
-        kinds = {type(e).__name__ for e in events}
         try:
-            if "GameCreated" in kinds:
+            if any(isinstance(e, CREATED) for e in events):
                 await self.notify_subscribers(g.chat_id, g.id, g.locale, skip=new.organiser)
-            if "GameEnded" in kinds:
+            if any(isinstance(e, ENDED) for e in events):
                 await self.record(g.id, title=g.ui.get("title", ""))
         except Exception:
             logger.exception("game %s: history hook failed", g.id)
@@ -121,6 +175,7 @@ class HistoryService:
                 if await self.record(game_id):
                     done += 1
                     rec = await self.storage.get_game(game_id)
+                    assert rec is not None  # just recorded: games are never deleted
                     chats.add(rec.chat_id)
             except Exception:
                 logger.exception("game %s: cannot record it in the history", game_id)

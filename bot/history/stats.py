@@ -23,9 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from .games import rated
+from .games import GameOutcome, rated
 from .protocol import Protocol
+
+if TYPE_CHECKING:
+    from ..storage.records import GameRecord
 
 BASE_RATING = 1500.0
 K_FACTOR = 24.0
@@ -102,7 +106,8 @@ class PlayerResult:
     finished_at: datetime
 
 
-def summarize(game, protocol: Protocol, title: str = "") -> tuple[GameSummary, list[PlayerResult]]:
+def summarize(game: GameRecord, protocol: Protocol,
+              title: str = "") -> tuple[GameSummary, list[PlayerResult]]:
     """The summary rows of a finished ``game`` (:class:`bot.storage.GameRecord`) from its
     protocol. Raises ``ValueError`` if the game has no result or no finish time."""
     if protocol.result is None or game.finished_at is None:
@@ -123,7 +128,8 @@ def summarize(game, protocol: Protocol, title: str = "") -> tuple[GameSummary, l
     return summary, results
 
 
-def summarize_outcome(game, outcome, title: str = "") -> tuple[GameSummary, list[PlayerResult]]:
+def summarize_outcome(game: GameRecord, outcome: GameOutcome,
+                      title: str = "") -> tuple[GameSummary, list[PlayerResult]]:
     """The summary rows of a finished game with its own history (``outcome``: the hook's
     ``Outcome``: ``winner``, ``rounds`` -- stored as ``days`` --, ``players``). Raises
     ``ValueError`` if the game has no finish time."""

@@ -26,7 +26,9 @@ PG_MIGRATION_LOCK = 0x6D61666961
 
 def _sqlite_pragma(connection: Connection, sql: str) -> list[tuple]:
     """Run a PRAGMA on the raw DBAPI connection, outside SQLAlchemy's transaction."""
-    cursor = connection.connection.dbapi_connection.cursor()
+    dbapi = connection.connection.dbapi_connection
+    assert dbapi is not None  # a checked-out connection has its DBAPI connection
+    cursor = dbapi.cursor()
     try:
         cursor.execute(sql)
         return list(cursor.fetchall())

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from engine import Command, GameState
-from engine.core.events import Event
+from engine.core.events import EventLike
 
 from ..storage import Storage
 from .deadlines import Deadlines
@@ -47,7 +47,7 @@ class ServiceBase:
     complete: bool = False
 
     async def execute(self, game_id: int, command: Command | Callable[[LiveGame], Command]
-                      ) -> list[Event]:
+                      ) -> list[EventLike]:
         raise NotImplementedError  # GameService.execute
 
     async def state(self, game_id: int) -> GameState | None:

@@ -22,6 +22,7 @@ from engine.core.events import EventLike
 from ..storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
 from ..telegram.shown import KEY as SHOWN
 from ..telegram.shown import Watermarks, replay_unshown, reshow
+from ..telegram.update_context import current_update
 from ..ui.names import with_names
 from .base import MaybeState
 from .deadlines import Deadlines
@@ -30,7 +31,6 @@ from .live import LiveGame
 from .ops import GameOps, NotOwner, random_seed
 from .recovery import recover_games
 from .roster import ADDS, HOSTS, JOINS, LEAVES, STARTS
-from ..telegram.update_context import current_update
 from .visible_clock import VisibleClock
 
 logger = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from engine import Command, IllegalCommand, find_game, game_of
 from engine.core.commands import CreateGame
-from engine.core.events import Event
+from engine.core.events import EventLike
 
 from ..games import bot_game
 from ..storage.failures import database_failure
@@ -79,7 +79,7 @@ class GameOps(ServiceBase):
             logger.exception("game %s: could not cancel the unstarted lobby", game_id)
             self.complete = False  # it may be open in the store, not in memory: ask the store
 
-    async def start(self, game_id: int, user_id: int) -> list[Event]:
+    async def start(self, game_id: int, user_id: int) -> list[EventLike]:
         """Deal with the game's seed (replayable) and start. Raises IllegalCommand."""
 
         def build(g: LiveGame) -> Command:
@@ -89,7 +89,7 @@ class GameOps(ServiceBase):
 
         return await self.execute(game_id, build)
 
-    async def pause(self, game_id: int, user_id: int) -> list[Event]:
+    async def pause(self, game_id: int, user_id: int) -> list[EventLike]:
         """Pause with the remaining time measured now (the engine never reads the clock)."""
 
         def build(g: LiveGame) -> Command:

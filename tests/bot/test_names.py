@@ -9,7 +9,6 @@ from bot.ui.names import FSI, PDI, isolate, visible
 from engine import Phase
 from tests.bot.harness import GROUP, make_harness
 from tests.bot.helpers import start_game, to_day
-from tests.fakes.telegram import plain_text
 from tests.fakes.updates import FakeUser
 
 ZWSP, RLO = "\u200b", "\u202e"

@@ -4,7 +4,7 @@ naming "noir" first, then NOIR's own command and event dicts), and stored in a d
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
 import engine
 from bot.history.protocol import Entry

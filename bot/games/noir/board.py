@@ -40,6 +40,7 @@ def outlined(board: PublicBoard) -> set[int]:
     kind, *rest = act
     if kind == "shift":
         line, index = rest[0], rest[1]
+        assert isinstance(index, int)  # ("shift", line, index, by): engine/noir/common.py
         if line == "row":
             return set(board.grid[index]) if index < len(board.grid) else set()
         return {row[index] for row in board.grid if index < len(row)}

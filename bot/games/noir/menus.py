@@ -109,7 +109,7 @@ def view(_: Gettext, st: NoirState, uid: int, d: dict[str, Any], gid: int,
         text += "\n" + _shift_rows(_, st, la, d, gid, seq, rows)
     elif k == "collapse":
         text += "\n" + _("Which dead suspects go?")
-        names = {("columns", "first"): _("The topmost dead of each column"),
+        names: dict[tuple[str, ...], str] = {("columns", "first"): _("The topmost dead of each column"),
                  ("columns", "last"): _("The bottommost dead of each column"),
                  ("rows", "first"): _("The leftmost dead of each row"),
                  ("rows", "last"): _("The rightmost dead of each row")}

@@ -25,10 +25,11 @@ def last_action_line(_: Gettext, b: PublicBoard) -> str | None:
     """The last action in words, or None before the first one."""
     if not b.last_action:
         return None
-    kind, *rest = b.last_action
+    kind, rest = str(b.last_action[0]), b.last_action[1:]
     who = [suspect_name(_, s) for s in rest if isinstance(s, int)]
     if kind == "shift":
         line, index, by = rest
+        assert isinstance(index, int)  # ("shift", line, index, by): engine/noir/common.py
         where = str(index + 1) if line == "row" else chr(65 + index)
         what = _("row {n}") if line == "row" else _("column {n}")
         return _("Last: shift of {line} by {by}").format(line=what.format(n=where), by=f"{by:+d}")
