@@ -1,0 +1,35 @@
+"""Issue 20's NOIR items through the bot: the identity card names cells (NOIR-03), the chain
+prompt (X15), the picker's names and cells (Q22), the pinned board (NOIR-42), a stale timeout
+kept out of the log (X19)."""
+
+from __future__ import annotations
+
+from bot.games.noir.names import SUSPECTS
+from engine.noir import cell_name, positions
+from tests.bot import noir_driver as nd
+from tests.bot.harness import Harness
+from tests.fakes.telegram import plain_text
+
+
+async def _start(h: Harness, n: int = 6) -> int:
+    gid = await nd.open_lobby(h, n)
+    await nd.press_start(h)
+    await h.app.sender.drain()
+    return gid
+
+
+async def test_NOIR_03_the_identity_card_names_each_suspect_with_his_cell(h: Harness):
+    gid = await _start(h)
+    st = (await h.service.live(gid)).state
+    at = positions(st)
+    for uid in st.order:
+        cards = [plain_text(t) for t in h.sent_texts(uid) if "Your role:" in t]
+        assert cards, uid
+        me, card = st.players[uid], cards[-1]
+        assert me.identity is not None
+        assert f"You are {SUSPECTS[me.identity]} ({cell_name(*at[me.identity])})." in card, card
+        mates = [p for p in st.players.values() if p is not me and p.team == me.team]
+        assert mates
+        for mate in mates:
+            s = mate.identity
+            assert f"is {SUSPECTS[s]} ({cell_name(*at[s])})." in card, card
