@@ -4,10 +4,12 @@ kept out of the log (X19)."""
 
 from __future__ import annotations
 
+from bot.games.noir import menus
 from bot.games.noir.names import SUSPECTS
-from engine.noir import cell_name, positions
+from engine.noir import Role, cell_name, positions
 from tests.bot import noir_driver as nd
 from tests.bot.harness import Harness
+from tests.engine.noir.helpers import G, sid
 from tests.fakes.telegram import plain_text
 
 
@@ -33,3 +35,25 @@ async def test_NOIR_03_the_identity_card_names_each_suspect_with_his_cell(h: Har
         for mate in mates:
             s = mate.identity
             assert f"is {SUSPECTS[s]} ({cell_name(*at[s])})." in card, card
+
+
+def _det_view(g, d: dict) -> tuple[str, list[str]]:
+    text, markup = menus.view(lambda s: s, g.st, g.u(Role.BOMBER), {"k": "det", **d}, 1)
+    assert markup is not None
+    return text, [b.text for row in markup.inline_keyboard for b in row]
+
+
+def test_NOIR_X15_the_chain_prompt_offers_detonate_only_with_its_button():
+    g = G(6)
+    g.turn_to(Role.BOMBER)
+    bomb, linked, plain = sid("C3"), sid("D3"), sid("B2")
+    g.st.bombs.update({bomb, linked})
+    text, buttons = _det_view(g, {"b": bomb})  # a neighbour is open: the blast must take one
+    assert "Pick the neighbour the blast takes." in text
+    assert "«Detonate»" not in text and "💥 Detonate" not in buttons
+    text, buttons = _det_view(g, {"b": bomb, "c": [linked]})  # a bomb on the link: it may go on
+    assert "Pick the next suspect the blast takes, or «Detonate»." in text
+    assert "💥 Detonate" in buttons
+    text, buttons = _det_view(g, {"b": bomb, "c": [plain]})  # no bomb on the link: it stops
+    assert "It goes no further: press «Detonate»." in text and "Pick" not in text
+    assert "💥 Detonate" in buttons
