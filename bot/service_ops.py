@@ -18,6 +18,25 @@ from .games import bot_game
 from .storage.failures import database_failure
 
 LiveGame = Any  #: bot.service.LiveGame (that module imports this one)
+
+
+def current_timeout(state: Any, timer_seq: int) -> Command:
+    """The timeout command for timer ``timer_seq`` of ``state`` (built under the game's lock).
+    Raises :class:`StaleTimer` when that timer is no longer the running one: the engine would
+    take it as a no-op (design §2, NOIR-X19), so it is neither stored nor counted."""
+    timer = getattr(state, "timer", None)
+    if timer is None or getattr(timer, "seq", None) != timer_seq:
+        raise StaleTimer(f"timer {timer_seq} is not the running one")
+    return game_of(state).timeout(timer_seq)
+
+
+class StaleTimer(IllegalCommand):
+    """A deadline of a timer that is no longer current (answered by nobody: only the
+    scheduler sends timeouts)."""
+
+    code = "stale_timer"
+
+
 logger = logging.getLogger("bot.service")
 
 
@@ -104,7 +123,7 @@ class GameOps:
                 if st is not None and game_of(st).status(st) == "lobby":
                     await self.execute(game_id, game_of(st).cancel("expired"))
                 return
-            await self.execute(game_id, lambda g: game_of(g.state).timeout(timer_seq))
+            await self.execute(game_id, lambda g: current_timeout(g.state, timer_seq))
         except (IllegalCommand, KeyError, NotOwner):  # NotOwner: it moved to another worker
             pass
         except Exception as error:

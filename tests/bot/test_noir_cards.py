@@ -57,3 +57,16 @@ def test_NOIR_X15_the_chain_prompt_offers_detonate_only_with_its_button():
     text, buttons = _det_view(g, {"b": bomb, "c": [plain]})  # no bomb on the link: it stops
     assert "It goes no further: press «Detonate»." in text and "Pick" not in text
     assert "💥 Detonate" in buttons
+
+
+async def test_NOIR_X19_a_stale_timeout_is_neither_stored_nor_counted(h: Harness):
+    gid = await _start(h)
+    seq = (await h.service.live(gid)).state.timer.seq
+    await h.service.on_deadline(gid, seq)  # the running timer: the turn passes, one command
+    st = (await h.service.live(gid)).state
+    logged = await h.log_len(gid)
+    assert st.timer.seq != seq and logged == st.commands
+    await h.service.on_deadline(gid, seq)  # its deadline again: stale
+    later = (await h.service.live(gid)).state
+    assert await h.log_len(gid) == logged and later.commands == st.commands
+    assert (later.current, later.turn_seq, later.timer) == (st.current, st.turn_seq, st.timer)
