@@ -4,11 +4,13 @@ kept out of the log (X19)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.games.noir import menus
 from bot.games.noir.names import SUSPECTS
 from engine.noir import Role, cell_name, positions
 from tests.bot import noir_driver as nd
-from tests.bot.harness import Harness
+from tests.bot.harness import GROUP, Harness
 from tests.engine.noir.helpers import G, sid
 from tests.fakes.telegram import plain_text
 
@@ -70,3 +72,32 @@ async def test_NOIR_X19_a_stale_timeout_is_neither_stored_nor_counted(h: Harness
     later = (await h.service.live(gid)).state
     assert await h.log_len(gid) == logged and later.commands == st.commands
     assert (later.current, later.turn_seq, later.timer) == (st.current, st.turn_seq, st.timer)
+
+
+def _pins(h: Harness, method: str = "pinChatMessage") -> list[int]:
+    return [c.request.message_id for c in h.session.calls.calls_to(method, GROUP, ok_only=True)]
+
+
+async def test_NOIR_42_the_board_is_pinned_and_unpinned_when_the_game_is_cancelled(h: Harness):
+    gid = await _start(h)
+    board = (await h.service.live(gid)).ui["board"]
+    assert _pins(h) == [board]  # the photo, pinned once; its edits pin nothing more
+    st = (await h.service.live(gid)).state
+    await h.service.on_deadline(gid, st.timer.seq)
+    await h.app.sender.drain()
+    assert _pins(h) == [board] and not _pins(h, "unpinChatMessage")
+    await h.command(h.users[0], "/cancel")
+    await h.app.sender.drain()
+    assert _pins(h, "unpinChatMessage") == [board]
+
+
+async def test_NOIR_42_the_text_board_is_pinned_too(h: Harness):
+    h.session.fail("sendPhoto", GROUP, description="Bad Request: not enough rights to send photos "
+                   "to the chat", times=None)
+    gid = await _start(h)
+    for _ in range(3):  # the text board goes once the photo has failed, then its pin
+        await asyncio.sleep(0)
+        await h.app.sender.drain()
+    g = await h.service.live(gid)
+    assert g.ui.get("board_text") and _pins(h) == [g.ui["board"]]
+    assert "Arrests 0/4" in h.session.message(GROUP, g.ui["board"])["text"]
