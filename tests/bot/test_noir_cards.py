@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.games.noir import menus
+from bot.games.noir import menus, picker
 from bot.games.noir.names import SUSPECTS
-from engine.noir import Role, cell_name, positions
+from bot.i18n import Translator
+from engine.noir import Role, cell_name, legal_actions, positions
 from tests.bot import noir_driver as nd
 from tests.bot.harness import GROUP, Harness
 from tests.engine.noir.helpers import G, sid
@@ -101,3 +102,48 @@ async def test_NOIR_42_the_text_board_is_pinned_too(h: Harness):
     g = await h.service.live(gid)
     assert g.ui.get("board_text") and _pins(h) == [g.ui["board"]]
     assert "Arrests 0/4" in h.session.message(GROUP, g.ui["board"])["text"]
+
+
+#: first names a player may well have (the old list's among them): no suspect is called so
+FIRST_NAMES = {"anna", "boris", "carla", "clara", "karl", "klara", "igor", "ivan", "olga", "nina",
+               "vera", "tom", "paul", "mark", "leon", "oscar", "victor", "simon", "hugo", "felix",
+               "анна", "борис", "клара", "карла", "карл", "игорь", "иван", "ольга", "нина", "вера",
+               "том", "павел", "марк", "лев", "оскар", "виктор", "семён", "алекс", "макс", "саша"}
+
+
+def _one_letter_apart(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def test_NOIR_Q22_suspect_names_tell_apart_by_their_first_letters_in_both_languages():
+    """Issue 20: no near-twins (Клара / Карла / Карл), no common first names, short forms that
+    name one suspect, ≤ 7 letters (a cell of the board and of the text grid)."""
+    for locale in ("en", "ru"):
+        _ = Translator().get(locale)
+        names = [_(n).lower() for n in SUSPECTS]
+        assert len(names) == 49 and len(set(names)) == 49, locale
+        assert all(len(n) <= 7 for n in names), locale
+        assert not FIRST_NAMES & set(names), locale
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                assert a[:3] != b[:3], (a, b)
+                assert sorted(a[:picker.WIDTH]) != sorted(b[:picker.WIDTH]), (a, b)  # anagrams
+                assert not _one_letter_apart(a, b), (a, b)
+
+
+def test_NOIR_Q22_the_picker_shows_each_cell_with_its_short_name():
+    g = G(6)
+    killer = g.u(Role.KILLER)
+    legal = set(legal_actions(g.st, killer).kill)
+    rows = picker.cell_rows(lambda s: s, g.st, killer, 1, 0, legal)
+    for r, line in enumerate(g.st.grid):
+        for c, s in enumerate(line):
+            text = rows[r][c].text
+            assert text.endswith(f"{cell_name(r, c)} {SUSPECTS[s][:picker.WIDTH]}"), text
+            assert text.startswith("·") == (s not in legal)
+    assert rows[0][0].text == f"·⭐A1 {SUSPECTS[g.st.grid[0][0]][:picker.WIDTH]}"  # his own

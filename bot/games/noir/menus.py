@@ -41,7 +41,7 @@ def _prompts(_: Gettext) -> dict[str, str]:
 
 
 def where(_: Gettext, st: NoirState, suspect: int) -> str:
-    """"Anna (B3)": a suspect and his cell now (no cell once a collapse removed him)."""
+    """"Cobra (B3)": a suspect and his cell now (no cell once a collapse removed him)."""
     pos = positions(st).get(suspect)
     name = escape(suspect_name(_, suspect))
     return f"{name} ({cell_name(*pos)})" if pos else name

@@ -83,7 +83,7 @@ def caption(_: Gettext, st: NoirState, b: PublicBoard, until: str | None = None)
 
 def identity_text(_: Gettext, st: NoirState, card: PrivateCard) -> str:
     """A player's identity card (NOIR-05): his role, his suspect, his teammates' suspects, each
-    with his cell now ("Anna (B3)", NOIR-03)."""
+    with his cell now ("Cobra (B3)", NOIR-03)."""
     lines = [_("Your role: {role}.").format(role=role_name(_, card.role))]
     if card.suspect is not None:
         lines.append(_("You are {suspect}.").format(
