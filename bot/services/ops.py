@@ -14,11 +14,30 @@ from datetime import timedelta
 from engine import Command, IllegalCommand, find_game, game_of
 from engine.core.commands import CreateGame
 from engine.core.events import EventLike
+from engine.core.state import GameStateLike
 
 from ..games import bot_game
 from ..storage.failures import database_failure
 from .base import ServiceBase
 from .live import LiveGame
+
+
+def current_timeout(state: GameStateLike | None, timer_seq: int) -> Command:
+    """The timeout command for timer ``timer_seq`` of ``state`` (built under the game's lock).
+    Raises :class:`StaleTimer` when that timer is no longer the running one: the engine would
+    take it as a no-op (design §2, NOIR-X19), so it is neither stored nor counted."""
+    timer = getattr(state, "timer", None)
+    if state is None or timer is None or getattr(timer, "seq", None) != timer_seq:
+        raise StaleTimer(f"timer {timer_seq} is not the running one")
+    return game_of(state).timeout(timer_seq)
+
+
+class StaleTimer(IllegalCommand):
+    """A deadline of a timer that is no longer current (answered by nobody: only the
+    scheduler sends timeouts)."""
+
+    code = "stale_timer"
+
 
 logger = logging.getLogger("bot.services.game_service")
 
@@ -108,7 +127,7 @@ class GameOps(ServiceBase):
                 if st is not None and game_of(st).status(st) == "lobby":
                     await self.execute(game_id, game_of(st).cancel("expired"))
                 return
-            await self.execute(game_id, lambda g: game_of(g.state).timeout(timer_seq))
+            await self.execute(game_id, lambda g: current_timeout(g.state, timer_seq))
         except (IllegalCommand, KeyError, NotOwner):  # NotOwner: it moved to another worker
             pass
         except Exception as error:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import io
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageChops, ImageFont
 
 from bot.games.noir import board
 from bot.games.noir.names import SUSPECTS
@@ -71,3 +71,23 @@ def test_cyrillic_is_drawn_with_the_font_shipped_in_the_package():
     b = public_board(_mid_game())
     ru = ["Жора" if i % 2 else "Щука" for i in range(len(EN))]
     assert board.draw(b, ru) != board.draw(b, EN)
+
+
+def test_NOIR_42_each_token_is_drawn_well_inside_its_own_cell():
+    """Issue 20: a shield and a bomb on adjacent cells looked like one cell's: every token is
+    drawn at least 8 px inside its cell, in the cell's lower half under the name, so the tokens
+    of two cells are never next to the border between them."""
+    b = public_board(_mid_game())
+    plain = dataclasses.replace(b, dead=(), arrested=(), bombs=(), threats=(), shields=(),
+                                interrogated=(), last_action=())
+    base = Image.open(io.BytesIO(board.draw(plain, EN))).convert("RGB")
+    r, c = 1, 1
+    s = plain.grid[r][c]
+    x0, y0 = board.EDGE + c * board.CELL, board.EDGE + r * board.CELL
+    for kind in ("bombs", "threats", "shields", "interrogated"):
+        img = Image.open(io.BytesIO(board.draw(dataclasses.replace(plain, **{kind: (s,)}), EN)))
+        box = ImageChops.difference(img.convert("RGB"), base).getbbox()
+        assert box is not None, kind
+        left, top, right, bottom = box
+        assert x0 + 8 <= left and right <= x0 + board.CELL - 8, (kind, box)
+        assert y0 + board.CELL // 2 <= top and bottom <= y0 + board.CELL - 8, (kind, box)

@@ -69,6 +69,8 @@ async def test_NOIR_01_a_whole_six_player_game_through_the_buttons(h: Harness):
     assert rec.status == "finished" and rec.winner in ("agents", "mafia", "draw")
     result = [t for t in h.sent_texts(GROUP, ("sendMessage",)) if "Identities:" in t]
     assert len(result) == 1
+    board = (await h.service.storage.get_game(gid)).ui["board"]  # NOIR-42: pinned, then unpinned
+    assert [c.request.message_id for c in h.session.calls.calls_to("unpinChatMessage", GROUP)] == [board]
     st = (await h.service.live(gid)).state if gid in h.service.games else None
     for u in h.users[:6]:  # NOIR-05: every identity revealed at the end, with the role
         assert u.first_name in result[0]

@@ -22,6 +22,7 @@ import pytest_asyncio
 from PIL import Image
 
 from bot.games.noir import board as drawing
+from bot.games.noir.menus import where
 from bot.games.noir.names import SUSPECTS, role_name, suspect_name
 from bot.games.noir.presenter import NoirPresenter
 from bot.storage import Storage
@@ -100,7 +101,7 @@ async def test_six_players_play_noir_to_the_result(noir_api: FakeBotAPI, noir_pr
     for uid, card in cards.items():  # his role and his suspect, and his teammates' suspects
         p = st.players[uid]
         assert _("Your role: {role}.").format(role=role_name(_, p.role.value)) in card.text, card.text
-        assert _("You are {suspect}.").format(suspect=suspect_name(_, p.identity)) in card.text, card.text
+        assert _("You are {suspect}.").format(suspect=where(_, st, p.identity)) in card.text, card.text
         for mate in st.players.values():
             if mate.team is p.team and mate is not p:
                 assert suspect_name(_, mate.identity) in card.text, card.text

@@ -24,6 +24,11 @@ EDGE = 30  # px, the coordinates' margin
 BG, GRID, INK = (246, 242, 232), (120, 110, 95), (30, 30, 30)
 DEAD_FILL, ARREST_FILL, OUTLINE = (190, 185, 178), (196, 214, 240), (230, 120, 0)
 BOMB, THREAT, SHIELD = (20, 20, 20), (200, 30, 30), (30, 90, 200)
+#: the tokens of a cell sit in one row across its bottom, centred, MARK px each, MARK_STEP
+#: apart, MARK_BOTTOM px above its bottom edge, under its name (NAME_LIFT px above its centre;
+#: the history's replay tags the top): every marker is well inside its own cell, and a cell's
+#: markers are never next to the border they would share with another cell's
+MARK, MARK_STEP, MARK_BOTTOM, NAME_LIFT = 16, 21, 12, 2
 
 
 @lru_cache(maxsize=8)
@@ -60,6 +65,23 @@ def png_bytes(img: Image.Image) -> bytes:
     return out.getvalue()
 
 
+def _mark(d: ImageDraw.ImageDraw, kind: str, x: int, y: int) -> None:
+    """One token in the MARK x MARK square at (x, y): a bomb with its fuse, a threat's
+    triangle with "!", a shield, or the interrogation's "?"."""
+    m = MARK
+    if kind == "bomb":
+        d.ellipse((x, y + 3, x + m - 3, y + m), fill=BOMB)
+        d.line((x + m - 6, y + 5, x + m, y), fill=THREAT, width=2)
+    elif kind == "threat":
+        d.polygon([(x + m // 2, y), (x + m, y + m), (x, y + m)], fill=THREAT)
+        d.text((x + m // 2, y + m - 5), "!", font=_font(11), fill=BG, anchor="mm")
+    elif kind == "shield":
+        d.polygon([(x, y), (x + m, y), (x + m, y + m * 9 // 16), (x + m // 2, y + m),
+                   (x, y + m * 9 // 16)], fill=SHIELD)
+    else:
+        d.text((x + m // 2, y + m // 2), "?", font=_font(18), fill=SHIELD, anchor="mm")
+
+
 def image(board: PublicBoard, names: list[str]) -> Image.Image:
     """The board as a Pillow image (:func:`draw` encodes it; the history's replay marks the
     identities on it first)."""
@@ -85,24 +107,18 @@ def image(board: PublicBoard, names: list[str]) -> Image.Image:
             fill = DEAD_FILL if s in dead else ARREST_FILL if s in arrested else BG
             d.rectangle((x0, y0, x1, y1), fill=fill, outline=GRID, width=1)
             cx, cy = x0 + CELL // 2, y0 + CELL // 2
-            d.text((cx, cy), names[s], font=name_font, fill=INK, anchor="mm")
+            d.text((cx, cy - NAME_LIFT), names[s], font=name_font, fill=INK, anchor="mm")
             if s in dead:
                 d.line((x0 + 8, y0 + 8, x1 - 8, y1 - 8), fill=INK, width=3)
                 d.line((x0 + 8, y1 - 8, x1 - 8, y0 + 8), fill=INK, width=3)
             if s in arrested:
                 for bx in range(x0 + 14, x1 - 8, 16):
                     d.line((bx, y0 + 6, bx, y1 - 6), fill=SHIELD, width=2)
-            if s in bombs:
-                d.ellipse((x0 + 6, y0 + 6, x0 + 24, y0 + 24), fill=BOMB)
-                d.line((x0 + 20, y0 + 9, x0 + 27, y0 + 3), fill=THREAT, width=2)
-            if s in threats:
-                d.polygon([(x1 - 16, y0 + 5), (x1 - 5, y0 + 24), (x1 - 27, y0 + 24)], fill=THREAT)
-                d.text((x1 - 16, y0 + 17), "!", font=_font(13), fill=BG, anchor="mm")
-            if s in shields:
-                d.polygon([(x0 + 6, y1 - 26), (x0 + 26, y1 - 26), (x0 + 26, y1 - 14),
-                           (x0 + 16, y1 - 5), (x0 + 6, y1 - 14)], fill=SHIELD)
-            if s in asked:
-                d.text((x1 - 14, y1 - 15), "?", font=_font(18), fill=SHIELD, anchor="mm")
+            marks = [k for k, on in (("bomb", s in bombs), ("threat", s in threats),
+                                      ("shield", s in shields), ("asked", s in asked)) if on]
+            mx = cx - (len(marks) * MARK_STEP - (MARK_STEP - MARK)) // 2
+            for i, kind in enumerate(marks):
+                _mark(d, kind, mx + i * MARK_STEP, y1 - MARK_BOTTOM - MARK)
             if s in last:
                 d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=OUTLINE, width=4)
     return img

@@ -85,3 +85,10 @@ def can_detonate(st: NoirState, d: dict[str, Any]) -> bool:
         return False
     chain = tuple(d.get("c") or ())
     return bool(chain) or not chain_links(st, d["b"], ())
+
+
+def can_extend(st: NoirState, d: dict[str, Any]) -> bool:
+    """NOIR-25, X15: the chain of draft ``d`` (a bomb picked) may take one more suspect."""
+    if d.get("k") != "det" or "b" not in d:
+        return False
+    return bool(chain_links(st, d["b"], tuple(d.get("c") or ())))

@@ -41,7 +41,7 @@ def _prompts(_: Gettext) -> dict[str, str]:
 
 
 def where(_: Gettext, st: NoirState, suspect: int) -> str:
-    """"Anna (B3)": a suspect and his cell now (no cell once a collapse removed him)."""
+    """"Cobra (B3)": a suspect and his cell now (no cell once a collapse removed him)."""
     pos = positions(st).get(suspect)
     name = escape(suspect_name(_, suspect))
     return f"{name} ({cell_name(*pos)})" if pos else name
@@ -151,14 +151,24 @@ def _prompt(_: Gettext, st: NoirState, k: str, d: dict[str, Any]) -> str:
     if k == "det":
         if "b" not in d:
             return _("Which bomb goes off?")
-        chain = [where(_, st, s) for s in d.get("c") or ()]
-        return _("Blast: {chain}. Pick the next suspect the blast takes, or «Detonate».").format(
-            chain=" → ".join([where(_, st, d["b"]), *chain]))
+        links = d.get("c") or ()
+        blast = " → ".join([where(_, st, d["b"]), *(where(_, st, s) for s in links)])
+        return _detonate_prompt(_, st, d).format(chain=blast)
     if k == "move":
         if "src" in d:
             return _("Move it to which neighbour?")
         return _("Which token do you move?")
     return _prompts(_).get(k, "")
+
+
+def _detonate_prompt(_: Gettext, st: NoirState, d: dict[str, Any]) -> str:
+    """The chain's prompt says exactly what its buttons allow (NOIR-25, X15): a neighbour is
+    required while none is taken and one is open; «Detonate» only once it may go off."""
+    if choices.can_detonate(st, d):
+        return (_("Blast: {chain}. Pick the next suspect the blast takes, or «Detonate».")
+                if choices.can_extend(st, d)
+                else _("Blast: {chain}. It goes no further: press «Detonate»."))
+    return _("Blast: {chain}. Pick the neighbour the blast takes.")
 
 
 def _menu(_: Gettext, st: NoirState, uid: int, la: LegalActions, gid: int, seq: int, text: str

@@ -1,6 +1,12 @@
 """The suspects' names (the engine numbers them 0 .. n²-1; NOIR-X24) and the roles' names.
 
-Short on purpose: a name fits a cell of the board picture and of the text grid (≤ 7 letters)."""
+Short on purpose: a name fits a cell of the board picture and of the text grid (≤ 7 letters).
+The names are noir nicknames, not first names (a player's own name must not look like a
+suspect's in a news line), and tell apart at a glance in both languages (issue 20): no two
+share their first 3 letters, none is an anagram of another's first 5 letters (Клара / Карла),
+and no two differ by one letter, so the picker's short form names one suspect.  They are
+not stored: the log names suspects by number (NOIR-X24), so an old game replays with these
+names."""
 
 from __future__ import annotations
 
@@ -8,15 +14,15 @@ from collections.abc import Callable
 
 from ...ui.i18n import N_
 
-#: suspect id -> its name (msgid); 49 = the 7x7 grid of 8 players
+#: suspect id -> its name (msgid, English); 49 = the 7x7 grid of 8 players
 SUSPECTS: tuple[str, ...] = (
-    N_("Abel"), N_("Ada"), N_("Alma"), N_("Amos"), N_("Anna"), N_("Arno"), N_("Bella"),
-    N_("Boris"), N_("Carla"), N_("Clara"), N_("Cyril"), N_("Dana"), N_("Dora"), N_("Edgar"),
-    N_("Elsa"), N_("Emil"), N_("Erna"), N_("Felix"), N_("Fanny"), N_("Greta"), N_("Gus"),
-    N_("Hanna"), N_("Hugo"), N_("Ida"), N_("Igor"), N_("Inga"), N_("Ivan"), N_("Jakob"),
-    N_("Karl"), N_("Klara"), N_("Lena"), N_("Leon"), N_("Lola"), N_("Mark"), N_("Mila"),
-    N_("Nina"), N_("Oscar"), N_("Olga"), N_("Paul"), N_("Rosa"), N_("Roman"), N_("Sara"),
-    N_("Simon"), N_("Tina"), N_("Tom"), N_("Vera"), N_("Victor"), N_("Yana"), N_("Zoya"),
+    N_("Ace"), N_("Ashes"), N_("Bishop"), N_("Bosun"), N_("Brass"), N_("Bullet"), N_("Cipher"),
+    N_("Cobra"), N_("Cricket"), N_("Dagger"), N_("Dandy"), N_("Dice"), N_("Doc"), N_("Echo"),
+    N_("Fedora"), N_("Fixer"), N_("Flint"), N_("Fox"), N_("Ghost"), N_("Hawk"), N_("Hustler"),
+    N_("Jazz"), N_("Joker"), N_("Judge"), N_("Lantern"), N_("Madame"), N_("Major"), N_("Mask"),
+    N_("Mirror"), N_("Monk"), N_("Needle"), N_("Neon"), N_("Onyx"), N_("Owl"), N_("Parson"),
+    N_("Pike"), N_("Prince"), N_("Raven"), N_("Razor"), N_("Saint"), N_("Scar"), N_("Shadow"),
+    N_("Silk"), N_("Smoke"), N_("Swan"), N_("Tailor"), N_("Trigger"), N_("Whisky"), N_("Widow"),
 )
 
 ROLES: dict[str, str] = {

@@ -3,9 +3,10 @@ grid, row by row (≤ 7 a row, ≤ 49 cells + one row of controls, under Telegra
 
 Every cell is a button: a legal one carries ``Act(a="c", t=suspect)``, any other
 ``Act(a="u", t=suspect)`` which is answered "You can't choose that cell now." and changes
-nothing.  Marks (emoji before the short name): ⭐ the player's own suspect, 👥 a teammate's,
-✅ already picked in this draft, ✖ dead, 🔒 arrested; a cell that cannot be picked now starts
-with "·"."""
+nothing.  A button reads "⭐B3 Cobra": the marks, the cell, the short name (issue 20: the
+cell names the suspect even where a phone cuts the text; the names tell apart by their first
+letters, ``names.py``).  Marks: ⭐ the player's own suspect, 👥 a teammate's, ✅ already
+picked in this draft, ✖ dead, 🔒 arrested; a cell that cannot be picked now starts with "·"."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from collections.abc import Callable, Iterable
 
 from aiogram.types import InlineKeyboardButton
 
-from engine.noir import NoirState
+from engine.noir import NoirState, cell_name
 
 from ...ui.callbacks import Act
 from .names import suspect_name
@@ -24,8 +25,9 @@ OWN, MATE, PICKED, DEAD, ARRESTED, NOPE = "⭐", "👥", "✅", "✖", "🔒", "
 
 
 def cell_label(_: Callable[[str], str], st: NoirState, suspect: int, *, own: int | None,
-               mates: set[int], picked: set[int], legal: bool) -> str:
-    """One cell's button text: its marks, then the first letters of the suspect's name."""
+               mates: set[int], picked: set[int], legal: bool, cell: str) -> str:
+    """One cell's button text: its marks, its ``cell`` ("B3"), then the first letters of the
+    suspect's name."""
     mark = ""
     if suspect in picked:
         mark = PICKED
@@ -37,7 +39,7 @@ def cell_label(_: Callable[[str], str], st: NoirState, suspect: int, *, own: int
         mark += DEAD
     elif suspect in st.arrested:
         mark += ARRESTED
-    name = suspect_name(_, suspect)[:WIDTH]
+    name = f"{cell} {suspect_name(_, suspect)[:WIDTH]}"
     return f"{mark}{name}" if legal else f"{NOPE}{mark}{name}"
 
 
@@ -50,11 +52,12 @@ def cell_rows(_: Callable[[str], str], st: NoirState, uid: int, game_id: int, se
     mates = {p.identity for p in st.players.values()
              if p.team == me.team and p is not me and p.identity is not None}
     rows = []
-    for line in st.grid:
+    for r, line in enumerate(st.grid):
         row = []
-        for s in line:
+        for c, s in enumerate(line):
             ok = s in legal
-            text = cell_label(_, st, s, own=me.identity, mates=mates, picked=picked, legal=ok)
+            text = cell_label(_, st, s, own=me.identity, mates=mates, picked=picked, legal=ok,
+                              cell=cell_name(r, c))
             data = Act(g=game_id, s=seq, a="c" if ok else "u", t=s).pack()
             row.append(InlineKeyboardButton(text=text, callback_data=data))
         rows.append(row)

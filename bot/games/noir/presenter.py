@@ -4,7 +4,9 @@
 The board goes as a photo (``board.draw``) with the caption (``views.caption``); when the photo
 cannot go (no media right, an upload error: the send resolves to None) the game switches to the
 text board (``board.text_grid``) for good, remembered in ``g.ui["board_text"]``.  A photo is
-only re-sent as an ``editMessageMedia`` when its bytes or caption changed."""
+only re-sent as an ``editMessageMedia`` when its bytes or caption changed.  The board is pinned
+(silently) once sent, as the mafia presets pin their table, and unpinned when the game ends or is
+cancelled; a chat where the bot may not pin just refuses the pin (the Sender logs it)."""
 
 from __future__ import annotations
 
@@ -125,6 +127,7 @@ class NoirPresenter(MenuMixin):
         for e in events:
             if isinstance(e, GameEnded):
                 self.out.group(g, result_text(_, after, e), merge=False)
+                self.unpin_board(g)
 
     # --- the lobby and the end -------------------------------------------------------------------
     def refresh_lobby(self, g: NoirLive, _: Gettext, st: NoirState) -> None:
@@ -152,6 +155,7 @@ class NoirPresenter(MenuMixin):
             self.close_lobby(g, text)
             return
         self.out.group(g, text)
+        self.unpin_board(g)
         self.sync_menus(g, _, before, st, [])
 
     def unreachable(self, g: NoirLive, user_id: int) -> None:
@@ -211,6 +215,7 @@ class NoirPresenter(MenuMixin):
             fut = self.out.sender.call(SendPhoto(chat_id=g.chat_id, photo=photo, caption=text,
                                                  reply_markup=link), g.chat_id)
             fut.add_done_callback(lambda f: self._sent(g, st, f))
+            fut.add_done_callback(lambda f: self._pin(g, f))
             self.out.keep(g, KEY, fut)
         else:
             fut = self.out.sender.call(EditMessageMedia(
@@ -234,6 +239,7 @@ class NoirPresenter(MenuMixin):
             return
         g.refs.pop("failed:" + KEY, None)
         logger.info("game %s: the board photo did not go; text board from now on", g.id)
+        self.unpin_board(g)  # an edited photo was pinned: the text board takes its place
         g.ui["board_text"] = True
         g.ui.pop(KEY, None)
         g.refs.pop(KEY, None)
@@ -242,11 +248,26 @@ class NoirPresenter(MenuMixin):
             self.out.on_ui_change(g)
         self._text_board(g, self.tr.get(g.locale), g.state or st)
 
+    def _pin(self, g: NoirLive, fut: asyncio.Future[Any]) -> None:
+        """Pin the board just sent (silently); nothing when its send did not go."""
+        ok = not fut.cancelled() and fut.exception() is None
+        msg = fut.result() if ok else None
+        if msg is not None:
+            self.out.sender.pin(g.chat_id, msg.message_id)
+
+    def unpin_board(self, g: NoirLive) -> None:
+        """Unpin the board (the game is over, or a text board replaces the photo)."""
+        ref = self.out.ref(g, KEY)
+        if isinstance(ref, int):
+            self.out.sender.unpin(g.chat_id, ref)
+
     def _text_board(self, g: NoirLive, _: Gettext, st: NoirState) -> None:
         text = self.table_text(_, st, self.until(g))
         link = self.out.with_webapp(_, g, None, group=True) if not st.over else None
         if self.out.ref(g, KEY) is None:
-            self.out.keep(g, KEY, self.out.group(g, text, link))
+            fut = self.out.group(g, text, link, merge=False)  # pinned: one message of its own
+            fut.add_done_callback(lambda f: self._pin(g, f))
+            self.out.keep(g, KEY, fut)
             self.out.remember(g, KEY, text, link)
         else:
             self.out.edit(g, KEY, g.chat_id, text, link)

@@ -10,6 +10,7 @@ from html import escape
 from engine.noir import NoirState, PrivateCard, PublicBoard
 
 from ...ui.names import isolate
+from .menus import where
 from .names import role_name, suspect_name
 
 Gettext = Callable[[str], str]
@@ -82,19 +83,20 @@ def caption(_: Gettext, st: NoirState, b: PublicBoard, until: str | None = None)
 
 
 def identity_text(_: Gettext, st: NoirState, card: PrivateCard) -> str:
-    """A player's identity card (NOIR-05): his role, his suspect, his teammates' suspects."""
+    """A player's identity card (NOIR-05): his role, his suspect, his teammates' suspects, each
+    with his cell now ("Cobra (B3)", NOIR-03)."""
     lines = [_("Your role: {role}.").format(role=role_name(_, card.role))]
     if card.suspect is not None:
         lines.append(_("You are {suspect}.").format(
-            suspect=f"<b>{escape(suspect_name(_, card.suspect))}</b>"))
+            suspect=f"<b>{where(_, st, card.suspect)}</b>"))
     for uid, role, suspect in card.teammates:
         who = isolate(st.players[uid].name)
         if suspect is None:
             lines.append(_("{name} ({role}): no identity.").format(name=who, role=role_name(_, role)))
         else:
             lines.append(_("{name} ({role}) is {suspect}.").format(
-                name=who, role=role_name(_, role), suspect=escape(suspect_name(_, suspect))))
+                name=who, role=role_name(_, role), suspect=where(_, st, suspect)))
     if card.hand:
         lines.append(_("Your cards: {cards}.").format(
-            cards=", ".join(escape(suspect_name(_, s)) for s in card.hand)))
+            cards=", ".join(where(_, st, s) for s in card.hand)))
     return "\n".join(lines)
