@@ -103,7 +103,8 @@ class Settings(BaseSettings):
                     "than 1 needs WEBHOOK_URL, REDIS_URL and PostgreSQL.",
     )
     worker_id: str | None = Field(
-        None, description="This worker's name in Redis (default: host name and process id).")
+        None, description="This worker's name in Redis (default: host name and worker index, "
+                          "stable across restarts).")
     shards: int = Field(64, ge=1, le=4096,
                         description="Shards the chats are spread over (all workers must agree).")
     lease_seconds: float = Field(

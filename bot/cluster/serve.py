@@ -16,17 +16,21 @@ import os
 import signal
 import socket
 import sys
+from typing import Any
 
 logger = logging.getLogger("bot")
 
 
-def worker_name(settings) -> str:
-    """``WORKER_ID`` (plus the worker's index when ``WEB_CONCURRENCY`` started several), else
-    host name and process id."""
+def worker_name(settings: Any) -> str:
+    """This worker's id in Redis, the same across its restarts (issue 19: a restarted worker
+    wants the very shards it served, so no other game moves): ``WORKER_ID`` plus the worker's
+    index when ``WEB_CONCURRENCY`` started several, else the host name and the index (``0``
+    for a single process). Two processes on one host not started by one supervisor need a
+    ``WORKER_ID`` each."""
     index = os.environ.get("MAFIA_WORKER_INDEX")
     if settings.worker_id:
         return settings.worker_id + (f"-{index}" if index is not None else "")
-    return f"{socket.gethostname()}-{os.getpid()}"
+    return f"{socket.gethostname()}-{index or 0}"
 
 
 def _name_the_logs(name: str) -> None:

@@ -89,6 +89,7 @@ class ShardWorker:
         self.prefix, self.shards, self.worker = prefix, shards, worker
         self.leases = Leases(redis, prefix=prefix, worker=worker, shards=shards, ttl=ttl,
                              on_gain=self._gained, on_lose=self._lost)
+        self.leases.busy = self._busy  # a shard with a game stays here (issue 19)
         self.serving: set[int] = set()
         self._inflight: dict[int, set[asyncio.Task]] = {}
         self._tasks: list[asyncio.Task] = []
@@ -103,6 +104,11 @@ class ShardWorker:
     def owns(self, chat_id: int) -> bool:
         """True while this worker serves ``chat_id``'s shard (``GameService.owns``)."""
         return self.leases.holds(shard_of(chat_id, self.shards))
+
+    def _busy(self, shard: int) -> bool:
+        """True while a game of ``shard`` is in memory here."""
+        return any(shard_of(g.chat_id, self.shards) == shard
+                   for g in list(self.app.service.games.values()))
 
     async def start(self) -> None:
         await self._ensure_groups()
