@@ -14,17 +14,17 @@ import weakref
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from datetime import datetime, timedelta, timezone
+from functools import partial
 from typing import Any
 
 from engine import Command, GameOver, GameState, apply, decode_log, game_of
 from engine.core.events import Event
 
+from .cluster.acting import ACTING
 from .names import with_names
 from .recovery import recover_games
 from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
-from .cluster.acting import ACTING
 from .storage.fencing import Fence, StaleEpoch
 from .service_index import GameIndex, members_of
 from .service_ops import GameOps, NotOwner, random_seed
