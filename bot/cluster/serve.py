@@ -42,13 +42,29 @@ def _name_the_logs(name: str) -> None:
                 fmt.replace("%(levelname)s", f"%(levelname)s [worker {name}]", 1)))
 
 
-def redis_client(url: str):
+def redis_client(url: str, **options: Any) -> Any:
     """A ``redis.asyncio.Redis`` for ``url`` answering str (short timeouts: a worker must notice
-    an outage within its lease time)."""
+    an outage within its lease time); a ``redis+sentinel://`` URL (``bot.config.SentinelURL``)
+    gives a client of the master its Sentinels name now, following a failover. ``options``
+    replace the defaults (``decode_responses``, the timeouts)."""
     from redis.asyncio import Redis
 
-    return Redis.from_url(url, decode_responses=True, socket_timeout=3.0,
-                          socket_connect_timeout=3.0, health_check_interval=10)
+    from ..config import parse_sentinel_url
+
+    options = {"decode_responses": True, "socket_timeout": 3.0, "socket_connect_timeout": 3.0,
+               "health_check_interval": 10, **options}
+    sentinel = parse_sentinel_url(url)
+    if sentinel is None:
+        return Redis.from_url(url, **options)
+    from redis.asyncio.sentinel import Sentinel
+
+    auth = {"username": sentinel.username, "password": sentinel.password}
+    timeouts = {k: options[k] for k in ("socket_timeout", "socket_connect_timeout")}
+    sentinels = Sentinel(list(sentinel.sentinels), sentinel_kwargs={**auth, **timeouts},
+                         **timeouts)
+    return sentinels.master_for(sentinel.service, db=sentinel.db, ssl=sentinel.ssl,
+                                username=sentinel.username, password=sentinel.password,
+                                **options)
 
 
 async def serve_cluster(app, settings, allowed: list[str]) -> None:
@@ -109,6 +125,7 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
         logger.info("worker %s stopping on a signal: handing its shards over", name)
     finally:
         await runner.cleanup()  # no new updates are taken in ...
+        await inbox.close()  # (those held while Redis was down get a last chance)
         await worker.stop()  # ... and the shards go to the other workers
         if relay is not None:
             await relay.stop()

@@ -172,8 +172,15 @@ class ShardWorker(Fencing):
         them (it died, or this worker before a restart). Returns how many."""
         key, start, count = stream_key(self.prefix, shard), "0-0", 0
         while True:
-            start, entries, *_ = await self.redis.xautoclaim(key, GROUP, self.worker, 0, start,
-                                                             count=100)
+            try:
+                start, entries, *_ = await self.redis.xautoclaim(key, GROUP, self.worker, 0,
+                                                                 start, count=100)
+            except ResponseError as error:  # Redis restarted empty: nothing pending to claim
+                if "NOGROUP" not in str(error):
+                    raise
+                with contextlib.suppress(RedisError):
+                    await self._ensure_groups()
+                return count
             for entry_id, fields in entries:
                 if fields is None:  # trimmed away meanwhile
                     continue
