@@ -16,8 +16,8 @@ from typing import Any
 
 from aiogram.methods import DeleteMessage, PinChatMessage, TelegramMethod, UnpinChatMessage
 
-from bot.cluster.acting import ACTING
 from bot.telegram_results import EditMessageReplyMarkup, EditMessageText, SendDocument, SendMessage
+from bot.update_context import ACTING
 
 #: operations that change an existing message and fold into one another
 EDITS = ("edit", "edit_markup")

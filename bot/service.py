@@ -21,7 +21,6 @@ from typing import Any
 from engine import Command, GameOver, GameState, apply, decode_log, game_of
 from engine.core.events import Event
 
-from .cluster.acting import ACTING
 from .names import with_names
 from .recovery import recover_games
 from .storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
@@ -29,7 +28,7 @@ from .storage.fencing import Fence, StaleEpoch
 from .service_index import GameIndex, members_of
 from .service_ops import GameOps, NotOwner, random_seed
 from .shown import KEY as SHOWN, Watermarks, replay_unshown, reshow
-from .update_context import current_update
+from .update_context import ACTING, current_update
 from .visible_clock import VisibleClock
 
 logger = logging.getLogger(__name__)
@@ -96,7 +95,7 @@ class GameService(GameOps, GameIndex):
         #: serves the chat's shard by (epoch 0: none), stored with every write of its games and
         #: checked by the database (bot/storage/fencing.py). None: one process.
         self.fence: Callable[[int], Fence] | None = None
-        #: ``still_ours(fence)``: True while that fence is this worker's (bot/cluster/acting.py)
+        #: ``still_ours(fence)``: True while that fence is this worker's (``update_context.ACTING``)
         self.still_ours: Callable[[Fence], bool] | None = None
         #: game id -> deadlines that failed in a row because the database did (service_ops.py)
         self._deadline_retries: dict[int, int] = {}

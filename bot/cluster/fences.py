@@ -4,9 +4,9 @@ may act on, by which epoch, and what happens when the database says it may not.
 A shard is this worker's while it holds the shard's lease in time (``Leases.holds``) *and* has
 its fencing epoch (``epochs``, got from PostgreSQL at the takeover, bot/storage/fencing.py).
 The epoch goes when the lease is lost without a hand-over (``_revoked``: nothing more is
-written or sent for it — ``GameService.persist_ui_soon`` skips, the Sender drops what was queued,
-bot/cluster/acting.py), at the end of a hand-over, and when the database refuses a write as
-stale (``_stale``: the shard is given up at once).
+written or sent for it — ``GameService.persist_ui_soon`` skips, the Sender drops what was
+queued, ``bot.update_context.ACTING``), at the end of a hand-over, and when the database
+refuses a write as stale (``_stale``: the shard is given up at once).
 """
 
 from __future__ import annotations

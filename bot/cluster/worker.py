@@ -6,9 +6,9 @@ A :class:`ShardWorker` runs in every worker process next to the aiogram Dispatch
 * **Taking a shard** (:class:`bot.cluster.leases.Leases` calls ``_gained``): its fencing epoch
   moves on in PostgreSQL (``Storage.take_shards``, issue 19; every write of its games carries the
   epoch and a worker that lost the shard writes and sends nothing more, bot/storage/fencing.py,
-  bot/cluster/acting.py); the shard's open games are recovered from the store exactly as after
-  a restart (``App.recover`` with a chat filter: state replayed from the log, deadline and AFK
-  clocks re-armed, countdowns resumed);
+  ``bot.update_context.ACTING``); the shard's open games are recovered from the store exactly
+  as after a restart (``App.recover`` with a chat filter: state replayed from the log, deadline
+  and AFK clocks re-armed, countdowns resumed);
   then the entries of its stream that the previous owner read but never acknowledged (it died
   while handling them) are claimed and handled again, *redelivered* (a command the log already
   has from that update is not applied twice, ``GameService.execute``); only then are new

@@ -13,9 +13,9 @@ from functools import partial
 import pytest
 from sqlalchemy import select
 
-from bot.cluster.acting import ACTING
 from bot.cluster.routing import shard_of
 from bot.db_models import GamePlayer
+from bot.update_context import ACTING
 from tests.bot.driver import join_all
 from tests.bot.harness import GROUP
 from tests.cluster.workers import Cluster, ClusterHarness
