@@ -23,8 +23,9 @@ every live worker has beaten again: the first worker back does not grab every sh
 
 A worker trusts its own hold only until the time it last renewed it plus ``ttl`` less a safety
 margin (:meth:`holds`): if Redis cannot be reached, or a renewal finds the lease taken, the
-shard is given up (``on_lose``) before another worker can have it — with the log's unique
-``(game_id, seq)`` as the last line of defence should a clock or a pause betray that.
+shard is given up (``on_lose``) before another worker can have it — and should a clock or a
+pause betray that, the shard's fencing epoch in PostgreSQL refuses the stale worker's writes
+(bot/storage/fencing.py), with the log's unique ``(game_id, seq)`` as the last line of defence.
 """
 
 from __future__ import annotations
