@@ -15,8 +15,10 @@ from __future__ import annotations
 import logging
 import re
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
@@ -94,7 +96,8 @@ class Settings(BaseSettings):
 
     redis_url: str | None = Field(
         None,
-        description="Redis for many workers (docs/deployment.md): redis://host:6379/0. Empty: one "
+        description="Redis for many workers (docs/deployment.md): redis://host:6379/0, or through "
+                    "Sentinel redis+sentinel://host:26379,host2:26379/mymaster. Empty: one "
                     "process, everything in its memory, as before.",
     )
     redis_prefix: str = Field("mafia:", description="Prefix of every Redis key this bot uses.")
@@ -104,7 +107,8 @@ class Settings(BaseSettings):
                     "than 1 needs WEBHOOK_URL, REDIS_URL and PostgreSQL.",
     )
     worker_id: str | None = Field(
-        None, description="This worker's name in Redis (default: host name and process id).")
+        None, description="This worker's name in Redis (default: host name and worker index, "
+                          "stable across restarts).")
     shards: int = Field(64, ge=1, le=4096,
                         description="Shards the chats are spread over (all workers must agree).")
     lease_seconds: float = Field(
@@ -135,6 +139,13 @@ class Settings(BaseSettings):
         # "WEBHOOK_URL=" in .env means "not set", not "set to the empty string".
         if isinstance(value, str) and not value.strip():
             return None
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_sentinel_url(value)  # a malformed Sentinel URL is refused at start
         return value
 
     @field_validator("webhook_url")
@@ -242,6 +253,46 @@ class Settings(BaseSettings):
         from aiogram.client.telegram import TelegramAPIServer
 
         return TelegramAPIServer.from_base(self.telegram_api_url)
+
+
+@dataclass(frozen=True)
+class SentinelURL:
+    """A ``REDIS_URL`` naming Redis through Sentinel (issue 19: no single point of failure):
+    ``redis+sentinel://[[user]:password@]host[:port][,host[:port]...]/service[/db]``
+    (``rediss+sentinel://``: TLS). ``sentinels``: ``(host, port)`` (port 26379 if omitted);
+    ``service``: the monitored master's name; the password is the master's and the
+    Sentinels'."""
+
+    sentinels: tuple[tuple[str, int], ...]
+    service: str
+    db: int = 0
+    username: str | None = None
+    password: str | None = None
+    ssl: bool = False
+
+
+def parse_sentinel_url(url: str) -> SentinelURL | None:
+    """The parts of a Sentinel ``REDIS_URL`` (see :class:`SentinelURL`); None for any other
+    URL. Raises ``ValueError`` naming what is wrong with a malformed one."""
+    if not url.startswith(("redis+sentinel://", "rediss+sentinel://")):
+        return None
+    match = re.match(r"^(rediss?)\+sentinel://(?:([^:@/]*)(?::([^@/]*))?@)?([^/]*)/([^/]*)"
+                     r"(?:/(\d+))?/?$", url)
+    if match is None:
+        raise ValueError("a Sentinel URL is redis+sentinel://[:password@]host:26379[,host:26379]"
+                         "/<master name>[/<db>]")
+    scheme, user, password, hosts, service, db = match.groups()
+    sentinels = []
+    for item in hosts.split(","):
+        host, _, port = item.strip().partition(":")
+        if not host or (port and not port.isdigit()):
+            raise ValueError(f"bad Sentinel address {item!r} (expected host or host:port)")
+        sentinels.append((host, int(port or 26379)))
+    if not service:
+        raise ValueError("the Sentinel URL names no master (…/<master name>)")
+    return SentinelURL(tuple(sentinels), unquote(service), int(db or 0),
+                       unquote(user) if user else None,
+                       unquote(password) if password is not None else None, scheme == "rediss")
 
 
 def _mask_url(url: str) -> str:

@@ -7,16 +7,25 @@ lease time; each shard is *wanted* by the live worker with the highest rendezvou
 only ~1/N of them move when a worker comes or goes.
 
 Wanting is not holding: a shard is served only under a lease, ``<prefix>lease:<shard>`` = the
-worker id, set with ``NX`` and a time-to-live of ``ttl`` seconds and renewed at every tick by a
-compare-and-extend script. A worker that no longer wants a shard hands it over gracefully
-(``on_lose``, then deletes its lease); the new owner takes it when the lease is gone. A worker
-that dies stops renewing: its leases expire after at most ``ttl`` seconds and the wanted owners
-take its shards (``on_gain``) at their next tick.
+worker id, taken when free (or still naming this worker: its previous run restarted within the
+lease time) with a time-to-live of ``ttl`` seconds and renewed at every tick by a
+compare-and-extend script. A worker that dies stops renewing: its leases expire after at most
+``ttl`` seconds and the wanted owners take its shards (``on_gain``) at their next tick.
+
+Shards stick to their holder (issue 19): a shard with a game in memory (``busy``) moves only when
+its holder is gone or leaves (:meth:`stop`), never because another worker came (a restart, a
+healed partition); a worker that no longer wants an *idle* shard hands it over gracefully
+(``on_lose``, then deletes its lease), which spreads the shards again as games end. Worker ids
+are stable across restarts (``bot.cluster.serve.worker_name``), so a restarted worker wants
+exactly the shards it wanted before. After Redis was unreachable, or came back without its data
+(this worker's heartbeat was gone), no shard is taken for :attr:`Leases.quiet` seconds, until
+every live worker has beaten again: the first worker back does not grab every shard.
 
 A worker trusts its own hold only until the time it last renewed it plus ``ttl`` less a safety
 margin (:meth:`holds`): if Redis cannot be reached, or a renewal finds the lease taken, the
-shard is given up (``on_lose``) before another worker can have it — with the log's unique
-``(game_id, seq)`` as the last line of defence should a clock or a pause betray that.
+shard is given up (``on_lose``) before another worker can have it — and should a clock or a
+pause betray that, the shard's fencing epoch in PostgreSQL refuses the stale worker's writes
+(bot/storage/fencing.py), with the log's unique ``(game_id, seq)`` as the last line of defence.
 """
 
 from __future__ import annotations
@@ -31,10 +40,30 @@ from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
-#: Renew the lease only if it is still ours: 1 renewed, 0 lost.
+#: Renew the lease if it is still ours, or set it again if it is gone (Redis restarted
+#: without its data: nobody else took it, so the hold goes on): 1 renewed, 0 lost.
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+if holder == false then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+#: Take a free lease, or adopt one this worker's id still holds (its previous run, restarted
+#: within the lease time, or Redis that lost the key meanwhile): 1 taken, 0 held by another.
+_TAKE = """
+local holder = redis.call('GET', KEYS[1])
+if holder == false then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
 end
 return 0
 """
@@ -86,6 +115,15 @@ class Leases:
         #: ``settle`` seconds after the start, take no shard (no hand-over seconds later)
         self.expect = 0
         self._settle_until = clock() + ttl
+        #: ``busy(shard)``: True while the shard has a game in memory (it is then kept)
+        self.busy: Callable[[int], bool] = lambda shard: False
+        #: ``on_revoked(shards)``: called at once when shards are lost without a hand-over
+        #: (the lease ran out or was taken), before ``on_lose``; e.g. their fencing epochs go
+        self.on_revoked: Callable[[set[int]], None] | None = None
+        #: seconds without taking a shard after Redis was down or lost its data
+        self.quiet = max(3 * self.tick_seconds, 1.0)
+        self._quiet_until = 0.0
+        self._beaten = False  #: this worker's heartbeat is in Redis (was written before)
         #: ``on_live(n)``: called at every heartbeat with the number of live workers
         self.on_live: Callable[[int], None] | None = None
         self._release = redis.register_script(_RELEASE)
@@ -151,11 +189,13 @@ class Leases:
                 await self._give_up(expired, "its lease could not be renewed (Redis down)")
             return
         if not self.redis_ok:
-            logger.warning("Redis is reachable again")
+            logger.warning("Redis is reachable again: no shard is taken for %.1f s, until "
+                           "every worker has beaten", self.quiet)
             self.redis_ok = True
+            self._quiet_until = self.clock() + self.quiet
         if lost:
-            await self._give_up(lost, "its lease was taken")
-        unwanted = set(self.held) - wanted - self._handing
+            await self._give_up(lost, "its lease was taken or ran out")
+        unwanted = {s for s in set(self.held) - wanted - self._handing if not self.busy(s)}
         if unwanted:  # in the background: the leases are renewed meanwhile
             self._handing |= unwanted
             task = asyncio.get_running_loop().create_task(self._hand_over(unwanted))
@@ -163,6 +203,8 @@ class Leases:
             task.add_done_callback(self._handovers.discard)
         if self.expect and len(live) < self.expect and self.clock() < self._settle_until:
             return  # its siblings are starting too: wait for them rather than take and hand over
+        if self.clock() < self._quiet_until:
+            return  # Redis is back: the other workers' heartbeats are not all in yet
         missing = wanted - set(self.held)
         if missing:
             await self._take(missing)
@@ -192,12 +234,18 @@ class Leases:
             pipe.pexpire(f"{self.prefix}config", int(self.ttl * 3000))  # bot/cluster/agreement
             pipe.zremrangebyscore(key, 0, now_ms - int(self.ttl * 1000 * 3))
             pipe.zrangebyscore(key, now_ms - int(self.ttl * 1000), "+inf")
-            *_, live = await pipe.execute()
+            added, *_, live = await pipe.execute()
+        if added and self._beaten:  # our heartbeat was gone: Redis restarted without its data
+            logger.warning("Redis lost the workers' heartbeats (restarted empty?): no shard is "
+                           "taken for %.1f s", self.quiet)
+            self._quiet_until = self.clock() + self.quiet
+        self._beaten = True
         return list(live)
 
     async def _renew_held(self, started: float) -> set[int]:
-        lost = set()
-        shards = list(self.held)
+        now = self.clock()
+        lost = {s for s, until in self.held.items() if now >= until}  # acted on no more
+        shards = [s for s in self.held if s not in lost]
         if not shards:
             return lost
         ttl_ms = str(int(self.ttl * 1000))
@@ -206,7 +254,7 @@ class Leases:
                 pipe.eval(_RENEW, 1, self.key(shard), self.worker, ttl_ms)
             results = await pipe.execute()
         until = started + self.ttl - self.margin
-        for shard, renewed in zip(shards, results):
+        for shard, renewed in zip(shards, results, strict=True):
             if renewed:
                 self.held[shard] = until
             else:
@@ -219,9 +267,9 @@ class Leases:
         async with self.redis.pipeline(transaction=False) as pipe:
             order = sorted(shards)
             for shard in order:
-                pipe.set(self.key(shard), self.worker, nx=True, px=ttl_ms)
+                pipe.eval(_TAKE, 1, self.key(shard), self.worker, ttl_ms)
             results = await pipe.execute()
-        taken = {shard for shard, ok in zip(order, results) if ok}
+        taken = {shard for shard, ok in zip(order, results, strict=True) if ok}
         if not taken:
             return
         for shard in taken:
@@ -232,6 +280,8 @@ class Leases:
     async def _give_up(self, shards: set[int], why: str) -> None:
         for shard in shards:
             self.held.pop(shard, None)
+        if self.on_revoked is not None:
+            self.on_revoked(shards)
         logger.error("gave up %d shard(s): %s", len(shards), why)
         await self.on_lose(shards)
 

@@ -16,17 +16,23 @@ import os
 import signal
 import socket
 import sys
+from typing import Any
+
+from ..storage.redis import redis_client
 
 logger = logging.getLogger("bot")
 
 
-def worker_name(settings) -> str:
-    """``WORKER_ID`` (plus the worker's index when ``WEB_CONCURRENCY`` started several), else
-    host name and process id."""
+def worker_name(settings: Any) -> str:
+    """This worker's id in Redis, the same across its restarts (issue 19: a restarted worker
+    wants the very shards it served, so no other game moves): ``WORKER_ID`` plus the worker's
+    index when ``WEB_CONCURRENCY`` started several, else the host name and the index (``0``
+    for a single process). Two processes on one host not started by one supervisor need a
+    ``WORKER_ID`` each."""
     index = os.environ.get("MAFIA_WORKER_INDEX")
     if settings.worker_id:
         return settings.worker_id + (f"-{index}" if index is not None else "")
-    return f"{socket.gethostname()}-{os.getpid()}"
+    return f"{socket.gethostname()}-{index or 0}"
 
 
 def _name_the_logs(name: str) -> None:
@@ -36,15 +42,6 @@ def _name_the_logs(name: str) -> None:
         if "[worker " not in fmt:
             handler.setFormatter(logging.Formatter(
                 fmt.replace("%(levelname)s", f"%(levelname)s [worker {name}]", 1)))
-
-
-def redis_client(url: str):
-    """A ``redis.asyncio.Redis`` for ``url`` answering str (short timeouts: a worker must notice
-    an outage within its lease time)."""
-    from redis.asyncio import Redis
-
-    return Redis.from_url(url, decode_responses=True, socket_timeout=3.0,
-                          socket_connect_timeout=3.0, health_check_interval=10)
 
 
 async def serve_cluster(app, settings, allowed: list[str]) -> None:
@@ -105,6 +102,7 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
         logger.info("worker %s stopping on a signal: handing its shards over", name)
     finally:
         await runner.cleanup()  # no new updates are taken in ...
+        await inbox.close()  # (those held while Redis was down get a last chance)
         await worker.stop()  # ... and the shards go to the other workers
         if relay is not None:
             await relay.stop()

@@ -3,9 +3,12 @@
 A :class:`ShardWorker` runs in every worker process next to the aiogram Dispatcher of its
 :class:`bot.app.App`. Theory of operation (issue 12; the design is in docs/deployment.md):
 
-* **Taking a shard** (:class:`bot.cluster.leases.Leases` calls ``_gained``): the shard's open
-  games are recovered from the store exactly as after a restart (``App.recover`` with a chat
-  filter: state replayed from the log, deadline and AFK clocks re-armed, countdowns resumed);
+* **Taking a shard** (:class:`bot.cluster.leases.Leases` calls ``_gained``): its fencing epoch
+  moves on in PostgreSQL (``Storage.take_shards``, issue 19; every write of its games carries the
+  epoch and a worker that lost the shard writes and sends nothing more, bot/storage/fencing.py,
+  ``bot.telegram.update_context.ACTING``); the shard's open games are recovered from the store exactly
+  as after a restart (``App.recover`` with a chat filter: state replayed from the log, deadline
+  and AFK clocks re-armed, countdowns resumed);
   then the entries of its stream that the previous owner read but never acknowledged (it died
   while handling them) are claimed and handled again, *redelivered* (a command the log already
   has from that update is not applied twice, ``GameService.execute``); only then are new
@@ -39,6 +42,7 @@ from redis.exceptions import RedisError, ResponseError
 from ..services.game_service import NotOwner
 from ..storage.failures import database_failure
 from ..telegram.update_context import CURRENT_UPDATE, UpdateTag
+from .fences import Fencing
 from .inbox import Inbox, stream_key
 from .leases import Leases
 from .routing import shard_of
@@ -78,7 +82,7 @@ async def catch_foreign(handler, event, data):
     return None
 
 
-class ShardWorker:
+class ShardWorker(Fencing):
     """Serves this worker's shards (see the module docstring). ``app``: :class:`bot.app.App`;
     ``redis``: ``redis.asyncio.Redis`` (decode_responses=True); ``inbox``: the
     :class:`~bot.cluster.inbox.Inbox` (to pass updates on); ``ttl``: lease seconds."""
@@ -89,6 +93,10 @@ class ShardWorker:
         self.prefix, self.shards, self.worker = prefix, shards, worker
         self.leases = Leases(redis, prefix=prefix, worker=worker, shards=shards, ttl=ttl,
                              on_gain=self._gained, on_lose=self._lost)
+        self.leases.busy = self._busy  # a shard with a game stays here (issue 19)
+        self.leases.on_revoked = self._revoked
+        #: shard -> the fencing epoch this worker serves it by (issue 19)
+        self.epochs: dict[int, int] = {}
         self.serving: set[int] = set()
         self._inflight: dict[int, set[asyncio.Task]] = {}
         self._tasks: list[asyncio.Task] = []
@@ -100,13 +108,11 @@ class ShardWorker:
         #: key}``): kind -> ``await handler(args) -> answer | None`` (see :meth:`_handle_call`)
         self.calls: dict[str, Any] = {}
 
-    def owns(self, chat_id: int) -> bool:
-        """True while this worker serves ``chat_id``'s shard (``GameService.owns``)."""
-        return self.leases.holds(shard_of(chat_id, self.shards))
-
     async def start(self) -> None:
         await self._ensure_groups()
         self.app.service.owns = self.owns
+        self.app.service.fence, self.app.service.still_ours = self.fence, self.still_ours
+        self.app.storage.on_stale = self._stale
         self.app.storage.settings_owned = self.owns  # cache only the chats served here
         self.app.dp.update.outer_middleware(catch_foreign)
         loop = asyncio.get_running_loop()
@@ -139,6 +145,14 @@ class ShardWorker:
     async def _take_over(self, shards: set[int]) -> None:
         started = time.monotonic()
         try:
+            self.epochs.update(await self.app.storage.take_shards(shards))
+        except Exception as error:  # noqa: BLE001 - not served without an epoch: taken again
+            logger.error("taking over shard(s) %s: the database failed (%s); given up to be "
+                         "taken again", sorted(shards), error)
+            for shard in shards:
+                self.leases.held.pop(shard, None)
+            return
+        try:
             count = await self.app.recover(chats=lambda chat_id: shard_of(chat_id, self.shards)
                                            in shards and self.owns(chat_id))
             claimed = 0
@@ -158,8 +172,15 @@ class ShardWorker:
         them (it died, or this worker before a restart). Returns how many."""
         key, start, count = stream_key(self.prefix, shard), "0-0", 0
         while True:
-            start, entries, *_ = await self.redis.xautoclaim(key, GROUP, self.worker, 0, start,
-                                                             count=100)
+            try:
+                start, entries, *_ = await self.redis.xautoclaim(key, GROUP, self.worker, 0,
+                                                                 start, count=100)
+            except ResponseError as error:  # Redis restarted empty: nothing pending to claim
+                if "NOGROUP" not in str(error):
+                    raise
+                with contextlib.suppress(RedisError):
+                    await self._ensure_groups()
+                return count
             for entry_id, fields in entries:
                 if fields is None:  # trimmed away meanwhile
                     continue
@@ -181,7 +202,8 @@ class ShardWorker:
         service = self.app.service
         mine = [gid for gid, g in list(service.games.items())
                 if shard_of(g.chat_id, self.shards) in shards]
-        await service.release(mine)
+        await service.release(mine)  # writes nothing for a shard lost without a hand-over
+        self._revoked(shards)
         logger.info("handed over %d shard(s) with %d game(s)", len(shards), len(mine))
 
     # --- reading -------------------------------------------------------------------------------

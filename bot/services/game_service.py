@@ -14,15 +14,17 @@ import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any, cast
 
 from engine import Command, GameOver, GameState, apply, decode_log, game_of
 from engine.core.events import EventLike
 
 from ..storage import KEEP, GameRecord, LogConflict, PlayerOp, Storage
+from ..storage.fencing import Fence, StaleEpoch
 from ..telegram.shown import KEY as SHOWN
 from ..telegram.shown import Watermarks, replay_unshown, reshow
-from ..telegram.update_context import current_update
+from ..telegram.update_context import ACTING, current_update
 from ..ui.names import with_names
 from .base import MaybeState
 from .deadlines import Deadlines
@@ -66,6 +68,12 @@ class GameService(GameOps, GameIndex):
         #: chat's shard; a game of another chat is neither loaded nor changed here (NotOwner).
         #: None: one process, every game is ours.
         self.owns: Callable[[int], bool] | None = None
+        #: many workers (issue 19): ``fence(chat_id)`` is the ``(shard, epoch)`` this worker
+        #: serves the chat's shard by (epoch 0: none), stored with every write of its games and
+        #: checked by the database (bot/storage/fencing.py). None: one process.
+        self.fence: Callable[[int], Fence] | None = None
+        #: ``still_ours(fence)``: True while that fence is this worker's (``update_context.ACTING``)
+        self.still_ours: Callable[[Fence], bool] | None = None
         #: game id -> deadlines that failed in a row because the database did (ops.py)
         self._deadline_retries: dict[int, int] = {}
         #: the "shown" watermark of every game in memory (bot/telegram/shown.py)
@@ -169,6 +177,9 @@ class GameService(GameOps, GameIndex):
                 if self.owns is not None and not self.owns(g.chat_id):
                     self._drop(g)  # its shard was lost, or its chat moved to another shard
                     raise NotOwner(g.chat_id)
+                fence = self.fence(g.chat_id) if self.fence is not None else None
+                if fence is not None and self.still_ours is not None:  # the Sender drops
+                    ACTING.set(partial(self.still_ours, fence))  # them once it is stale
                 if self.shown.lagging(g):  # rides in the same transaction (group commit)
                     self.persist_ui_soon(g)
                 try:
@@ -177,8 +188,11 @@ class GameService(GameOps, GameIndex):
                         [game.to_dict(e) for e in events], status=status, winner=winner,
                         deadline=deadline if deadline is not None else KEEP,
                         players=players,
-                        update_id=tag.update_id if tag is not None else None)
+                        update_id=tag.update_id if tag is not None else None, fence=fence)
                     break
+                except StaleEpoch:  # another worker took the shard over: nothing was stored
+                    self._drop(g)
+                    raise NotOwner(g.chat_id) from None
                 except LogConflict:
                     if attempt:
                         raise
@@ -338,8 +352,11 @@ class GameService(GameOps, GameIndex):
         """Store ``g.ui`` in the background, with the next group commit of the log
         (``Storage.ui_soon``): only a game's newest snapshot is written, and never before an
         older one; :meth:`drain` waits for them."""
+        fence = self.fence(g.chat_id) if self.fence is not None else None
+        if fence is not None and fence[1] <= 0:
+            return  # its worker lost the shard (issue 19): not its to write any more
         self.shown.stored(g)
-        self.storage.ui_soon(g.id, dict(g.ui))
+        self.storage.ui_soon(g.id, dict(g.ui), fence)
 
     def reshow(self, g: LiveGame) -> None:
         """Present again the steps of ``g`` whose messages a crash may have lost (``g.unshown``,

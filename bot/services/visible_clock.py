@@ -96,7 +96,9 @@ class VisibleClock:
             moved = at + timedelta(seconds=waited)
             try:
                 self.service._arm(g, (seq, moved))  # noqa: SLF001
-                await self.service.storage.set_deadline(game_id, seq, moved)
+                fence = self.service.fence
+                await self.service.storage.set_deadline(
+                    game_id, seq, moved, fence(g.chat_id) if fence is not None else None)
             except Exception as error:  # armed, the deadline stands; a restart uses the old one
                 logger.warning("game %s: the deadline moved %.0f s on was not stored (%s)",
                                game_id, waited, error)

@@ -16,6 +16,11 @@ raises exactly the error the old one-write-per-transaction ``append`` raised —
 only. Presentation snapshots (``games.ui``) ride along without a caller waiting: the newest
 snapshot of a game replaces an older one still queued, and batches run one at a time, so an older
 snapshot never overwrites a newer one.
+
+Many workers (issue 19): a write may carry its shard's fencing token (``fence``,
+:mod:`bot.storage.fencing`), checked first in the very transaction that writes it; a write whose
+worker lost the shard is refused (:class:`~bot.storage.fencing.StaleEpoch` to its caller, a
+stale snapshot dropped) and ``on_stale(fences)`` tells the worker.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.storage.engine import statement as cached_statement
 from bot.storage.engine import upsert
 from bot.storage.failures import database_failure
+from bot.storage.fencing import Fence, without_stale
 from bot.storage.models import (
     GAME_STATUSES,
     ActivePlayer,
@@ -101,6 +107,7 @@ class LogWrite:
     deadline: tuple[int | None, datetime | None] | _Keep = KEEP
     players: tuple[PlayerOp, ...] = ()
     update_id: int | None = None
+    fence: Fence | None = None
     future: asyncio.Future[None] | None = field(default=None, repr=False)
 
     def check(self) -> None:
@@ -166,7 +173,9 @@ class GroupCommit:
                  engine_of: Callable[[], Any]) -> None:
         self._write, self._engine_of = write, engine_of
         self._queue: list[LogWrite] = []
-        self._ui: dict[int, tuple[dict[str, Any], asyncio.Future[None]]] = {}
+        self._ui: dict[int, tuple[dict[str, Any], asyncio.Future[None], Fence | None]] = {}
+        #: ``on_stale(fences)``: writes under these fences were refused as stale (issue 19)
+        self.on_stale: Callable[[set[Fence]], None] | None = None
         self._flusher: asyncio.Task[None] | None = None
         self.batches = 0  #: transactions committed by the flusher (figures for the benchmark)
         self.writes = 0  #: log writes they carried
@@ -180,12 +189,13 @@ class GroupCommit:
         self._kick()
         return item.future
 
-    def ui_soon(self, game_id: int, ui: dict[str, Any]) -> asyncio.Future[None]:
+    def ui_soon(self, game_id: int, ui: dict[str, Any], fence: Fence | None = None
+                ) -> asyncio.Future[None]:
         """Queue the game's presentation snapshot (replacing one still queued); the future
         resolves after it is stored (a failure is logged and resolves it too)."""
         queued = self._ui.get(game_id)
         future = queued[1] if queued is not None else asyncio.get_running_loop().create_future()
-        self._ui[game_id] = ({k: v for k, v in ui.items() if v is not None}, future)
+        self._ui[game_id] = ({k: v for k, v in ui.items() if v is not None}, future, fence)
         self._kick()
         return future
 
@@ -222,21 +232,31 @@ class GroupCommit:
                 self.writes += len(batch)
                 for item in batch:
                     _resolve(item.future)
-                for _ui, future in uis.values():
+                for _ui, future, _fence in uis.values():
                     _resolve(future)
 
-    async def _store(self, batch: list[LogWrite], uis: dict[int, tuple[dict, Any]]) -> None:
+    async def _store(self, batch: list[LogWrite], uis: dict[int, tuple[dict, Any, Any]]) -> None:
         async with self._write() as connection:
+            batch, uis = await self._fenced(connection, batch, uis)
             await self.store(connection, batch, exact=False)
             if uis:
                 await connection.execute(_UI, [{"gid": gid, "ui_value": ui}
-                                               for gid, (ui, _f) in uis.items()])
+                                               for gid, (ui, _f, _fence) in uis.items()])
 
-    async def _one_by_one(self, batch: list[LogWrite], uis: dict[int, tuple[dict, Any]]) -> None:
+    async def _fenced(self, connection: AsyncConnection, batch: list[LogWrite],
+                      uis: dict[int, tuple[dict, Any, Any]]
+                      ) -> tuple[list[LogWrite], dict[int, tuple[dict, Any, Any]]]:
+        """``batch`` and ``uis`` without the writes whose fence is stale (checked in
+        ``connection``'s transaction): those fail with ``StaleEpoch`` or are dropped."""
+        return await without_stale(connection, batch, uis, self.on_stale)
+
+    async def _one_by_one(self, batch: list[LogWrite],
+                          uis: dict[int, tuple[dict, Any, Any]]) -> None:
         for item in batch:
             try:
                 async with self._write() as connection:
-                    await self.store(connection, [item], exact=True)
+                    kept, _none = await self._fenced(connection, [item], {})
+                    await self.store(connection, kept, exact=True)
             except IntegrityError:
                 # Only reachable if the log has rows beyond log_len (written outside append()).
                 _fail(item.future, LogConflict(item.game_id, item.seq, item.seq))
@@ -244,10 +264,12 @@ class GroupCommit:
                 _fail(item.future, error)
             else:
                 _resolve(item.future)
-        for gid, (ui, future) in uis.items():
+        for gid, (ui, future, fence) in uis.items():
             try:
                 async with self._write() as connection:
-                    await connection.execute(_UI, [{"gid": gid, "ui_value": ui}])
+                    _kept, left = await self._fenced(connection, [], {gid: (ui, future, fence)})
+                    if left:
+                        await connection.execute(_UI, [{"gid": gid, "ui_value": ui}])
             except Exception as error:  # noqa: BLE001 - a snapshot is presentation only
                 if database_failure(error) is None:
                     log.exception("game %s: storing the ui snapshot failed", gid)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from bot.storage.fencing import Fence
 from bot.storage.group_commit import LogWrite, PlayerOp
 from bot.storage.models import GameLogEntry
 from bot.storage.records import KEEP, _Keep
@@ -36,6 +37,7 @@ class LogStorage(CoreStorage):
         deadline: tuple[int | None, datetime | None] | _Keep = KEEP,
         players: Sequence[PlayerOp] = (),
         update_id: int | None = None,
+        fence: Fence | None = None,
     ) -> None:
         """Append one command and its events at position ``seq`` in one transaction.
 
@@ -50,10 +52,12 @@ class LogStorage(CoreStorage):
         ``games.log_len == seq + 1``. ``status``/``winner`` are applied as by
         :meth:`set_status` in the same transaction. Raises :class:`LogConflict` when
         ``seq`` is taken or out of order (another writer was first: reload and replay),
-        :class:`GameNotFound`, :class:`StatusError`.
+        :class:`GameNotFound`, :class:`StatusError`. ``fence``: the writer's
+        ``(shard, epoch)`` (many workers, :mod:`bot.storage.fencing`), checked in the same
+        transaction; :class:`~bot.storage.fencing.StaleEpoch` when another worker took over.
         """
         await self._group.submit(LogWrite(game_id, seq, command, events, status, winner,
-                                          deadline, tuple(players), update_id))
+                                          deadline, tuple(players), update_id, fence))
 
     async def update_applied(self, game_id: int, update_id: int) -> bool:
         """True when a command of the game was applied while handling Telegram update
@@ -65,11 +69,13 @@ class LogStorage(CoreStorage):
                                              game_log.c.update_id == update_id).limit(1))
         return found is not None
 
-    def ui_soon(self, game_id: int, ui: dict[str, Any]) -> asyncio.Future[None]:
+    def ui_soon(self, game_id: int, ui: dict[str, Any], fence: Fence | None = None
+                ) -> asyncio.Future[None]:
         """Store ``ui`` as the game's whole presentation state (keys with value None dropped)
         with the next group commit, without waiting; the newest snapshot of a game wins. The
-        future resolves once it is stored (a failure is logged, never raised)."""
-        return self._group.ui_soon(game_id, ui)
+        future resolves once it is stored, or dropped for a stale ``fence`` (as
+        :meth:`append`); a failure is logged, never raised."""
+        return self._group.ui_soon(game_id, ui, fence)
 
     async def drain(self) -> None:
         """Wait until every queued write (:meth:`append`, :meth:`ui_soon`) is stored."""

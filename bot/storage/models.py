@@ -194,6 +194,17 @@ class ActivePlayer(Base):
         AutoIdType, ForeignKey("games.id", ondelete="CASCADE"), index=True)
 
 
+class ShardEpoch(Base):
+    """The fencing token of a shard (issue 19): its epoch moves on each time a worker takes
+    the shard over, and every write of a game of the shard checks it in the same transaction
+    (``bot/storage/fencing.py``), so a worker that lost the shard writes nothing more."""
+
+    __tablename__ = "shard_epochs"
+
+    shard: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+
+
 class ChatSettingsRow(Base):
     """Per-chat preferences: chosen locale (None = default) and a dict of game settings."""
 

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.migrations import run_migrations
 from bot.storage.engine import BEGIN_IMMEDIATE, create_engine, migration_lock
+from bot.storage.fencing import Fence, StaleEpoch, bump_epochs, stale_fences
 from bot.storage.group_commit import ENTERED_FROM as _ENTERED_FROM
 from bot.storage.group_commit import FINAL, GroupCommit, release_game
 from bot.storage.group_commit import stamps as _stamps
@@ -264,19 +265,40 @@ class Storage:
             if status in FINAL:
                 await release_game(connection, game_id)
 
-    async def set_deadline(self, game_id: int, timer_seq: int | None, deadline_at: datetime | None) -> None:
+    async def set_deadline(self, game_id: int, timer_seq: int | None, deadline_at: datetime | None,
+                           fence: Fence | None = None) -> None:
         """Store (or clear, with None) the game's pending timer: its sequence number and
-        aware UTC deadline. Raises :class:`GameNotFound`, ``ValueError`` for a naive datetime.
+        aware UTC deadline. Raises :class:`GameNotFound`, ``ValueError`` for a naive datetime,
+        :class:`~bot.storage.fencing.StaleEpoch` for a stale ``fence`` (many workers).
         """
         if deadline_at is not None and deadline_at.tzinfo is None:
             raise ValueError("deadline_at must be timezone-aware")
         async with self._write() as connection:
+            if fence is not None and await stale_fences(connection, [fence]):
+                raise StaleEpoch(*fence)
             result = await connection.execute(
                 update(games).where(games.c.id == game_id)
                 .values(timer_seq=timer_seq, deadline_at=deadline_at)
             )
             if result.rowcount == 0:
                 raise GameNotFound(game_id)
+
+    async def take_shards(self, shards: set[int]) -> dict[int, int]:
+        """A worker takes ``shards`` over (many workers, issue 19): their fencing epochs move
+        on (:func:`bot.storage.fencing.bump_epochs`, after the writes in progress under the old
+        ones). Returns shard -> this worker's epoch."""
+        async with self._write() as connection:
+            return await bump_epochs(connection, shards)
+
+    @property
+    def on_stale(self) -> Callable[[set[Fence]], None] | None:
+        """``on_stale(fences)``: writes under these ``(shard, epoch)`` were refused as stale
+        (issue 19)."""
+        return self._group.on_stale
+
+    @on_stale.setter
+    def on_stale(self, hook: Callable[[set[Fence]], None] | None) -> None:
+        self._group.on_stale = hook
 
     async def update_ui(self, game_id: int, ui: dict[str, Any]) -> dict[str, Any]:
         """Merge ``ui`` into the game's presentation state (a key with value None is removed)

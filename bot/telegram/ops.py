@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from aiogram.methods import DeleteMessage, PinChatMessage, TelegramMethod, Unpin
 
 from bot.telegram.results import EditMessageReplyMarkup, EditMessageText, SendDocument, SendMessage
 from bot.telegram.shown import note_chat
+from bot.telegram.update_context import ACTING
 
 #: operations that change an existing message and fold into one another
 EDITS = ("edit", "edit_markup")
@@ -41,6 +43,8 @@ class Op:
     method: TelegramMethod[Any] | None = None
     mergeable: bool = False
     replaces: asyncio.Future[Any] | None = None
+    #: many workers: False once the worker lost the shard it was queued for (issue 19)
+    guard: Callable[[], bool] | None = field(default_factory=ACTING.get, repr=False)
 
     def required_text(self) -> str:
         """The text of a send or an edit; ``ValueError`` when it has none (as the Bot API's
@@ -60,7 +64,10 @@ class Op:
 
     def build(self, chat_id: int) -> TelegramMethod[Any]:
         """The Bot API method for this operation in ``chat_id`` (the lane's current id, which a
-        migration may have changed). Raises :class:`Unresolved` for a message never sent."""
+        migration may have changed). Raises :class:`Unresolved` for a message never sent, and
+        for any call queued by a worker that lost the game's shard since (``guard``)."""
+        if self.guard is not None and not self.guard():
+            raise Unresolved(f"{self.kind} queued by a worker that lost the shard")
         kw = self.kwargs
         if isinstance(self.message_id, asyncio.Future):
             sent = self.message_id.result() if self.message_id.done() else None

@@ -65,6 +65,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from bot.config import parse_sentinel_url
+from bot.storage.redis import redis_client
 from bot.telegram.limits import (
     GLOBAL_RATE,
     GROUP_RATE,
@@ -146,10 +148,15 @@ class SharedLimiter:
         self._global_rate = global_rate
         self.fallback = LocalLimiter(group_rate, private_rate, divided(global_rate, workers),
                                      group_burst, group_margin / group_rate[1], restarted=False)
+        sentinel = parse_sentinel_url(redis_url)  # issue 19: Redis through Sentinel
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=timeout,
-                                    socket_timeout=timeout, retry=Retry(NoBackoff(), 0))
+                                    socket_timeout=timeout, retry=Retry(NoBackoff(), 0)) \
+            if sentinel is None else redis_client(
+                redis_url, decode_responses=False, socket_connect_timeout=timeout,
+                socket_timeout=timeout, retry=Retry(NoBackoff(), 0), health_check_interval=0)
         self.key_prefix = f"{prefix}limits"
-        storage = RedisStorage(redis_url, wrap_exceptions=True, implementation="redispy",
+        storage = RedisStorage("redis://" if sentinel else redis_url, wrap_exceptions=True,
+                               implementation="redispy",
                                key_prefix=self.key_prefix,
                                connection_pool=self.redis.connection_pool)  # type: ignore[arg-type]  # limits types **options as float | str | bool, but hands them to redis-py, whose pool this is
         self._windows = MovingWindowRateLimiter(storage)

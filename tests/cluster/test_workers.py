@@ -164,11 +164,13 @@ async def test_a_press_while_the_database_is_down_is_retried_and_applied_once(
     assert (await h.game()).state.phase is not Phase.LOBBY
 
 
-async def test_redis_down_refuses_updates_and_moves_the_games_safely(
+async def test_redis_down_holds_updates_answers_presses_and_moves_the_games_safely(
         pg_url: str, redis_url: str, prefix: str) -> None:
-    """One worker loses Redis: its webhook answers 503 (Telegram delivers again later), it
-    stops serving its shards when their leases run out, the other worker takes them over and
-    the game goes on there; when Redis is back the worker serves again."""
+    """One worker loses Redis (issue 19): its webhook answers 200 and holds the updates in
+    memory, a press answered in the response itself (answerCallbackQuery, within Telegram's
+    window); it stops serving its shards when their leases run out, the other worker takes them
+    over and the game goes on there; when Redis is back the held updates are queued, in order,
+    and the worker serves again."""
     from urllib.parse import urlparse
 
     from aiohttp import web
@@ -197,7 +199,16 @@ async def test_redis_down_refuses_updates_and_moves_the_games_safely(
             update = c.updates.group_command(GROUP, c.users[1], "/help")
             response = await client.post("/webhook", json=update.model_dump(
                 mode="json", exclude_none=True, by_alias=True))
-            assert response.status == 503
+            assert response.status == 200 and list(cut_off.inbox.held) == [update.model_dump(
+                mode="json", exclude_none=True, by_alias=True)]
+            press = c.updates.callback(c.users[2], (GROUP, 1), "x:stale")
+            started = asyncio.get_running_loop().time()
+            response = await client.post("/webhook", json=press.model_dump(
+                mode="json", exclude_none=True, by_alias=True))
+            assert response.status == 200
+            assert await response.json() == {"method": "answerCallbackQuery",
+                                             "callback_query_id": press.callback_query.id}
+            assert asyncio.get_running_loop().time() - started < 5  # Telegram's window: ~10 s
             # the cut-off worker gives its shards up; the other serves every shard
             await c.wait_until(lambda: not cut_off.worker.leases.held, timeout=10)
             cut_off.alive = False
@@ -209,6 +220,8 @@ async def test_redis_down_refuses_updates_and_moves_the_games_safely(
             assert (await survivor.app.storage.get_game(game_id)).status == "finished"
             proxy.restore()
             cut_off.alive = True
+            await c.wait_until(lambda: not cut_off.inbox.held, timeout=15)  # queued, in order
+            assert cut_off.inbox.counts["queued"] >= 2
             await c.wait_until(lambda: cut_off.worker.serving, timeout=15)
         finally:
             await client.close()

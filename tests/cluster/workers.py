@@ -23,10 +23,10 @@ from bot.app import App, build_app
 from bot.cluster.inbox import Inbox, stream_key
 from bot.cluster.miniapp import attach
 from bot.cluster.routing import route_chat, shard_of
-from bot.cluster.serve import redis_client
 from bot.cluster.worker import GROUP as STREAM_GROUP
 from bot.cluster.worker import ShardWorker
 from bot.services.deadlines import ManualDeadlines
+from bot.storage.redis import redis_client
 from tests.bot.harness import FAST_RATES, FakeClock, make_users
 from tests.fakes.session import TEST_TOKEN, RecordingSession
 from tests.fakes.updates import Updates

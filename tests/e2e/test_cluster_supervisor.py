@@ -85,8 +85,11 @@ class Supervised:
                                       f"{self.proc.log_tail(100)}")
             await asyncio.sleep(0.05)
 
-    async def wait_settled(self, timeout: float = 40.0) -> None:
-        wanted = {s: rendezvous(s, NAMES) for s in range(SHARDS)}
+    async def wait_settled(self, timeout: float = 40.0, keep: dict[int, str] | None = None
+                           ) -> None:
+        """Every shard leased to the worker rendezvous hashing gives it, but those of ``keep``
+        (shard -> worker: a shard with a game stays with its holder, issue 19)."""
+        wanted = {s: rendezvous(s, NAMES) for s in range(SHARDS)} | (keep or {})
 
         async def settled() -> bool:
             return await self.leases() == wanted
@@ -173,7 +176,8 @@ async def test_two_workers_from_one_process_and_one_killed(
         assert len(supervised.pids()) == 2 and supervised.pids()[index] != pid
         st = await table.play(plan, until=lambda s: s.phase not in (Phase.READY, Phase.NIGHT))
         assert st.day == 1 and st.phase is not Phase.ENDED
-        await supervised.wait_settled()  # the restarted worker has its shards back
+        # the restarted worker has its idle shards back; the game stays where it went (issue 19)
+        await supervised.wait_settled(keep={shard_of(GROUP, SHARDS): other})
         await api.settle(quiet=1.5, timeout=30)
         assert [q for q, w in api.callback_waiters.items() if not w.done()] == []
         assert api.busiest_group_minute(GROUP) <= 20
