@@ -57,10 +57,12 @@ async def start_online(h: Harness) -> int:
 
 
 async def night_1(h: Harness) -> GameState:
-    """Night 1: everybody taps Ready (Sleep) in his private chat, and day 1 opens (ONLINE-02)."""
+    """Night 1: every black taps Ready (Sleep) in his private chat, and day 1 opens (ONLINE-02;
+    the reds have no button, X16)."""
     st = await state(h)
     for p in st.alive_active():
-        assert await press_action(h, h.user(p.user_id), p.user_id, "sleep") == "💤"
+        pressed = await press_action(h, h.user(p.user_id), p.user_id, "sleep")
+        assert pressed == ("💤" if p.team is Team.MAFIA else None)
     st = await state(h)
     assert st.phase is OnlinePhase.DISCUSSION and st.day == 1, st.phase
     return st
@@ -202,7 +204,8 @@ async def online_step(h: Harness, rng: random.Random, plan: Plan) -> bool:
     living = st.alive_active()
     if st.phase is Phase.NIGHT and st.night == 1:
         for p in living:
-            await press_action(h, h.user(p.user_id), p.user_id, "sleep")
+            if p.team is Team.MAFIA:  # ONLINE-02, X16: the reds have nothing to press
+                await press_action(h, h.user(p.user_id), p.user_id, "sleep")
     elif st.phase is Phase.NIGHT:
         agree = plan is not random_plan or rng.random() < 0.6
         target = reds(st)[0]
@@ -516,6 +519,27 @@ async def test_ONLINE_36_Q16_three_misfires_in_a_row_and_the_town_wins(sqlite_ur
         await h.stop()
 
 
+async def test_ONLINE_X16_night_1_without_a_single_tap_goes_on_to_day_1_with_everybody_active(
+        sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=8)
+    try:
+        await start_online(h)
+        st = await state(h)
+        assert said(h, GROUP, "everyone else sleeps: nobody else has anything to press.")
+        for uid in reds(st):  # the Sheriff and the civilians: told so, and no button
+            assert said(h, uid, "You have nothing to do tonight: the day starts by itself.")
+            assert not [b for _mid, b in h.buttons(uid) if "a:" in (b.get("callback_data") or "")]
+        for uid in blacks(st):
+            assert said(h, uid, "the day starts once every black is ready")
+        await h.fire()  # not a single tap: the meeting ends at its timer
+        st = await state(h)
+        assert st.phase is OnlinePhase.DISCUSSION and st.day == 1
+        assert all(p.active and not p.afk for p in st.players.values())
+        assert not said(h, GROUP, "inactive") and not said(h, GROUP, "abandoned")
+    finally:
+        await h.stop()
+
+
 async def test_ONLINE_39_the_mafia_relay_works_on_night_1_only(sqlite_url: str):
     h = await make_harness(sqlite_url, n_users=6)
     try:
@@ -583,15 +607,15 @@ async def test_ONLINE_47_48_50_a_blocked_player_turns_afk_after_500_s(sqlite_url
         assert not st.players[blocked.id].active and not st.players[blocked.id].afk
         run_at, _func, args = afk_job(h, game_id, blocked.id)
         assert run_at == h.clock.now + timedelta(seconds=500) and args == (game_id, blocked.id)
-        for p in st.alive_active():  # everybody else is ready; the OFFLINE one is awaited
-            assert await press_action(h, h.user(p.user_id), p.user_id, "sleep") == "💤"
-        assert (await state(h)).phase is Phase.NIGHT
+        assert (await state(h)).phase is Phase.NIGHT  # nobody tapped: the meeting runs on
         h.clock.advance(500)
         await fire_afk(h, game_id, blocked.id)
         assert said(h, GROUP, f"⚫ {name(st, blocked.id)} is AFK: away too long, no longer "
                               "waited for.")
         st = await state(h)
         assert st.players[blocked.id].afk and afk_job(h, game_id, blocked.id) is None
+        await h.fire()  # the meeting ends at its timer
+        st = await state(h)
         assert st.phase is OnlinePhase.DISCUSSION and st.ballot.n == 5  # ONLINE-50: out of N
     finally:
         await h.stop()

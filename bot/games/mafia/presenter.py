@@ -208,7 +208,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         if phase == "night":
             if st.timer is not None and st.timer.kind == "meeting":  # CLUB-08
                 night_line = _("🌙 <b>Night</b>. The mafia meets for {s} s; everyone else "
-                               "sleeps.").format(s=e.seconds)
+                               "sleeps: nobody else has anything to press.").format(s=e.seconds)
             else:
                 night_line = _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
                                "chat (up to {s} s).").format(n=st.night, s=e.seconds)
