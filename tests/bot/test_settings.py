@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.callbacks import Cfg
+from bot.callbacks import Cfg, LobbyAct
 from bot.handlers.settings import settings_text
-from engine import Phase
-from tests.bot.harness import GROUP, Harness, make_harness
+from engine import Phase, find_ruleset
 from tests.bot.driver import join_all
+from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import start_game, to_day
 from tests.fakes.telegram import plain_text
 
@@ -99,3 +99,37 @@ async def test_PARTY_34_timing_override_applies(h: Harness):
     assert st.timer.seconds == 50 and " — 50 s." in h.texts(GROUP)[-1]
     await h.command(admin, "/settings reset")
     assert "speech 60 s" in last_group_text(h)
+
+
+async def test_PARTY_34_a_timing_changed_in_an_open_lobby_keeps_its_tempo_and_roles(h: Harness):
+    """Issue 20: ``/settings <timing> N`` while a lobby is open changes that timing only, on top
+    of the lobby's tempo and roles; the answer confirms it; the lobby shows it."""
+    organiser = h.users[0]
+    await h.command(organiser, "/newgame forum maniac cop")
+    g = await h.game()
+    options = dict(g.state.options)
+    assert options["roles"] == ["maniac", "cop"]
+    await h.command(organiser, "/settings forum_day 120")
+    assert last_group_text(h).startswith("✅ A forum day: 120 s.")
+    g = await h.game()
+    assert g.state.options == options and g.state.timings["forum_day"] == 120
+    await h.command(organiser, "/settings meeting 20")
+    assert last_group_text(h).startswith("✅ The mafia's meeting: 20 s.")
+    g = await h.game()
+    lobby = h.session.message(GROUP, g.ui["lobby"])["text"]
+    assert "mafia meeting 20 s" in lobby and "discussion 120 s" in lobby
+    assert g.state.options == options
+    await h.command(organiser, "/cancel")
+
+    await h.command(organiser, "/newgame")
+    g = await h.game()
+    assert await h.press(organiser, GROUP, g.ui["lobby"],
+                         LobbyAct(g=g.id, a="tempo", v="short").pack()) is not None
+    await h.command(organiser, "/settings speech 45")
+    assert last_group_text(h).startswith("✅ A speech: 45 s.")
+    g = await h.game()
+    assert g.state.settings["tempo"] == "short" and g.state.timings["speech"] == 45
+    short_night = g.state.timings["night"]
+    assert short_night != find_ruleset("party").timings({})["night"]  # still the short tempo's
+    lobby = h.session.message(GROUP, g.ui["lobby"])["text"]
+    assert "Short" in lobby and "speech 45 s" in lobby
