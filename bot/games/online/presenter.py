@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine import Team, OnlinePhase
 
 from ... import drafts
+from ...i18n import nget_of
 from ...texts import label
 from ..mafia.presenter import MafiaPresenter
 from . import views as vo
@@ -80,8 +81,11 @@ class OnlinePresenter(MafiaPresenter):
         self.edit(g, "ballot", g.chat_id, "\n".join(lines), None)
 
     def on_ExcludeVoteResult(self, g, _, before, st, e):
-        verdict = _("Lifted: {yes} «Lift» of {needed} needed.") if e.passed else \
-            _("They stay: {yes} «Lift», {needed} needed.")
+        ngettext = nget_of(_)
+        verdict = ngettext("Lifted: {yes} «Lift» vote of {needed} needed.",
+                           "Lifted: {yes} «Lift» votes of {needed} needed.", e.yes) if e.passed \
+            else ngettext("They stay: {yes} «Lift» vote, {needed} needed.",
+                          "They stay: {yes} «Lift» votes, {needed} needed.", e.yes)
         self.edit(g, "lift", g.chat_id, _("⚖️ Lift {list}?").format(
             list=", ".join(label(st, u) for u in e.candidates)) + "\n" +
             verdict.format(yes=e.yes, needed=e.needed), None)
