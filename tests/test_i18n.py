@@ -221,6 +221,16 @@ def test_a_count_agrees_with_its_noun_through_the_views_gettext(translator):
     assert nget_of(lambda m: m)(*stay, 2) == stay[1]  # no catalogue: the English forms
 
 
+def test_the_win_line_has_one_wording_in_every_preset(translator):
+    """Issue 20: "🏆 Победила мафия!" here and "🔴 Победа мафии!" there; one wording, the
+    preset's own mark in front (🟢/🔴 for online, ONLINE-53)."""
+    ru = translator.get("ru")
+    town = {ru(m).split(" ", 1)[1] for m in ("🏆 <b>Town wins!</b>", "🟢 <b>Town wins!</b>")}
+    mafia = {ru(m).split(" ", 1)[1] for m in ("🏆 <b>Mafia wins!</b>", "🔴 <b>Mafia wins!</b>",
+                                            "🏆 <b>The mafia wins!</b>")}
+    assert town == {"<b>Победа города!</b>"} and mafia == {"<b>Победа мафии!</b>"}
+
+
 def test_the_kept_functions_translate_as_aiogram_does(translator, tmp_path):
     """Translator keeps one gettext per locale; it gives what aiogram's I18n gives, for every
     message, in both catalogues, for the default and a missing one."""

@@ -346,7 +346,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
     def forum_eliminated(self, g, _, st, e) -> None:
         """FORUM-Q08: the card of every player who leaves is shown at once."""
         self.refresh_moderation(g, _, st)
-        card = _("His card: {card}.").format(card=_card(_, e.role))
+        card = _("Card: {card}.").format(card=_card(_, e.role))  # whoever it was (issue 20)
         if e.cause == "disqualified":
             self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
                           + " " + card)
