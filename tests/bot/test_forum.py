@@ -134,6 +134,10 @@ async def test_a_whole_forum_game_with_every_role(h12: Harness) -> None:
     group = h.sent_texts(GROUP)
     assert any("Winners:" in t for t in group)
     assert any("Bonus round" in t for t in group)
+    bonus = st.timings["bonus"]  # issue 20: the offer names the round's length, as the round
+    assert bonus != st.timings["bonus_offer"]
+    assert any(f"the survivors' roles before the reveal, {bonus} s." in t for t in group)
+    assert any(f"guess the survivors' roles in your private chat ({bonus} s)" in t for t in group)
     assert any("Best player" in t for t in group)
     _assert_no_leak(h, group)
 

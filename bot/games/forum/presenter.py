@@ -178,7 +178,8 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             self.forum_last_word_dm(g, _, st, send=True)
         elif phase == "bonus_offer":
             text = _("🎲 The host or the organiser may start a bonus round: everybody guesses "
-                     "the survivors' roles before the reveal ({s} s).").format(s=e.seconds)
+                     "the survivors' roles before the reveal, {n} s. The offer stands for {s} s.") \
+                .format(n=st.timings.get("bonus", 0), s=e.seconds)  # issue 20: the round's own
             self.standing(g, "bonus_offer", text, vf.bonus_offer_keyboard(_, g.id, st))
         elif phase == "bonus":
             self.forum_close_group(g, "bonus_offer", _("🎲 The bonus round is on."))
