@@ -349,6 +349,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         self.refresh_moderation(g, _, st)
         card = _("Card: {card}.").format(card=_card(_, e.role))  # whoever it was (issue 20)
         if e.cause == "disqualified":
+            g.ui["disqualified"] = [*(g.ui.get("disqualified") or []), e.user_id]  # 🟥 at the end
             self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
                           + " " + card)
             self.dm(e.user_id, _("🟥 You are removed. Please watch without posting."))

@@ -307,9 +307,10 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         self._close_previous(g, _, before, st)
         self.close_host(g, _, st)
         lines = [self.result_head(_, st, e), "", _("Roles:")]
+        disqualified = set(g.ui.get("disqualified") or ())
         for seat_no, uid, role in e.roles:
             p = st.players[uid]
-            mark = "" if p.alive else " ☠️"
+            mark = "" if p.alive else " 🟥" if uid in disqualified else " ☠️"
             lines.append(f"{label(st, uid)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}{mark}")
         extra = self.result_extra(g, _, st)
         if extra:
