@@ -182,6 +182,8 @@ async def join_lobby(service, bot: Bot, tr, g, user_id: int, name: str, kind: st
         return _("This game has no host: every player plays.")
     if not await is_group_member(bot, g.chat_id, user_id):  # PARTY-X24: deep links leak
         return _("Only members of the game's group can join it.")
+    if kind == "join" and getattr(st, "host", None) == user_id:  # issue 20: not "already in"
+        return _("You host this game, and the host does not play.")
     cmd = game_of(st).join(user_id, name) if kind == "join" else \
         BecomeHost(user_id=user_id, name=name)
     async with service.user_lock(user_id):  # two deep links tapped at once: one game only
