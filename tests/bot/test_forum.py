@@ -108,6 +108,9 @@ async def test_a_whole_forum_game_with_every_role(h12: Harness) -> None:
     assert await _press_dm(h, by_role[Role.COP], "block", seat(st, by_role[Role.DOCTOR])) == "👮"
     st = await state(h)
     assert st.phase is Phase.NIGHT
+    covers = [t for t in h.sent_texts(by_role[Role.COP], ("sendMessage",)) if "You cover" in t]
+    assert not covers  # issue 20: his turn's message says it; the night sends it no second time
+    assert any("You cover" in t for t in h.sent_texts(by_role[Role.COP]))
     # the Mafia agree on the Sleepwalker: revealed to the team chat only, then a re-pick
     for m in mafia:
         assert await _press_dm(h, m, "kill", seat(st, sw)) == "🕶"

@@ -155,6 +155,10 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                 self.group(g, _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
                                 "chat (up to {s} s).").format(n=st.night, s=e.seconds))
             for p in st.alive():
+                done = st.night_actions.get(p.user_id)
+                if done is not None and done[0] == "block" \
+                        and vf.night_keyboard(_, g.id, st, p.user_id) is None:
+                    continue  # the Cop: his turn's message says whom he covers (issue 20: twice)
                 self.forum_night_dm(g, _, st, p.user_id, send=True)
         elif phase == "debate":
             text = vf.debate_text(_, st, e.seconds, self.shown_end(g, st, "debate"))
