@@ -10,8 +10,9 @@ from aiogram.types import Message, User
 
 from engine import GameState, IllegalCommand
 
-from ..i18n import Translator
+from ..i18n import SUPPORTED_LOCALES, Translator
 from ..replies import answering, reply_kwargs
+from ..storage.people import PeopleStorage
 from ..texts import ERRORS
 
 logger = logging.getLogger(__name__)
@@ -84,6 +85,24 @@ async def chat_locale(storage, chat_id: int) -> str | None:
     if chat_id > 0:
         return None
     return (await storage.get_chat_settings(chat_id)).locale
+
+
+def sender_locale(message: Message) -> str | None:
+    """The sender's Telegram language if the bot speaks it (``language_code`` "en-GB" -> "en"),
+    else None (the bot's default)."""
+    code = (message.from_user.language_code or "") if message.from_user else ""
+    lang = code.split("-")[0].lower()
+    return lang if lang in SUPPORTED_LOCALES else None
+
+
+async def adopt_sender_locale(storage: PeopleStorage, message: Message) -> None:
+    """A group that never chose a language takes the Telegram language of the first command's
+    sender (issue 20: an English group started in Russian); /settings changes it later."""
+    if message.chat.type == "private":
+        return
+    lang = sender_locale(message)
+    if lang is not None and (await storage.get_chat_settings(message.chat.id)).locale is None:
+        await storage.save_chat_settings(message.chat.id, locale=lang)
 
 
 def say(sender, chat_id: int, text: str, reply_markup=None, **kwargs):

@@ -16,7 +16,10 @@ from ..games import bot_game
 from ..replies import answering
 from ..storage import ActiveGameExists, UserInAnotherGame
 from .community import group_only
-from .common import reply, say, chat_locale, display_name, is_group_member, may_manage, refusal
+from .common import (
+    adopt_sender_locale, chat_locale, display_name, is_group_member, may_manage, refusal, reply, say,
+    sender_locale,
+)
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 #: Presets the Telegram layer can run (the engine may know more, e.g. forum, still without screens).
@@ -42,6 +45,7 @@ async def _locale(storage, chat_id: int, tr) -> str:
 
 async def new_game(message: Message, command: CommandObject, service, storage, tr, presenter, sender) -> None:
     chat_id = message.chat.id
+    await adopt_sender_locale(storage, message)
     locale = await _locale(storage, chat_id, tr)
     _ = tr.get(locale)
     if message.from_user is None:
@@ -152,7 +156,7 @@ async def private_start(message: Message, command: CommandObject, bot: Bot, serv
     payload = command.args or ""
     kind, _sep, raw_id = payload.partition("_")
     if kind not in ("join", "host") or not raw_id.isdigit():
-        _ = tr.get(None)
+        _ = tr.get(sender_locale(message))  # issue 20: in the user's Telegram language
         say(sender, message.chat.id, _(
             "👋 I host mafia games in group chats. Add me to a group and send /newgame there; "
             "players join with the «Join» button. /help lists every command."))

@@ -19,7 +19,7 @@ from .. import said
 from ..onlookers import running, seated
 from ..rules_text import rules_text
 from ..said import said_text
-from .common import no_seat_text, reply, say, seat_user
+from .common import adopt_sender_locale, no_seat_text, reply, say, seat_user, sender_locale
 
 logger = logging.getLogger(__name__)
 
@@ -39,8 +39,9 @@ def router() -> Router:
 
 
 async def help_cmd(message: Message, storage, tr, sender) -> None:
-    locale = None
+    locale = sender_locale(message)  # private: the user's Telegram language (issue 20)
     if message.chat.type != "private":
+        await adopt_sender_locale(storage, message)
         locale = (await storage.get_chat_settings(message.chat.id)).locale
     _ = tr.get(locale)
     say(sender, message.chat.id, _(

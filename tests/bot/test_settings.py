@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 from bot.callbacks import Cfg, LobbyAct
@@ -133,3 +134,26 @@ async def test_PARTY_34_a_timing_changed_in_an_open_lobby_keeps_its_tempo_and_ro
     assert short_night != find_ruleset("party").timings({})["night"]  # still the short tempo's
     lobby = h.session.message(GROUP, g.ui["lobby"])["text"]
     assert "Short" in lobby and "speech 45 s" in lobby
+
+
+async def test_a_new_group_and_private_answers_follow_the_senders_telegram_language(
+        sqlite_url: str):
+    """Issue 20: a group that never chose a language takes the first command sender's Telegram
+    language; /start and /help in private answer in the user's."""
+    h = await make_harness(sqlite_url, n_users=2, default_locale="ru")
+    try:
+        english = dataclasses.replace(h.users[0], language_code="en-GB")
+        russian = h.users[1]  # no language_code: the bot's default
+        await h.dm(english, "/start")
+        assert h.texts(english.id)[-1].startswith("👋 I host mafia games in group chats.")
+        await h.dm(english, "/help")
+        assert h.texts(english.id)[-1].startswith("Commands\n")
+        await h.dm(russian, "/help")
+        assert not h.texts(russian.id)[-1].startswith("Commands\n")
+        await h.command(english, "/newgame")
+        assert h.texts(GROUP)[-1].startswith("🎲 Party mafia — new game")
+        assert (await h.service.storage.get_chat_settings(GROUP)).locale == "en"
+        await h.command(russian, "/help")  # the group chose already: it stays English
+        assert last_group_text(h).startswith("Commands\n")
+    finally:
+        await h.stop()
