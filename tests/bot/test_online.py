@@ -405,13 +405,13 @@ async def test_ONLINE_24_32_Q09_the_lift_decision(sqlite_url: str, passed: bool)
                 assert await press_action(h, user(uid), GROUP, "lift") == "⬆️"
             await h.fire()
         if passed:
-            assert said(h, GROUP, f"⚖️ Lift {both}?\nLifted: 5 «Lift» of 4 needed.")
+            assert said(h, GROUP, f"⚖️ Lift {both}?\nLifted: 5 «Lift» votes of 4 needed.")
             for uid in (s[2], s[4]):
                 assert said(h, GROUP, f"☠️ {name(st, uid)} is lifted from the table.")
             st = await state(h)
             assert st.phase is Phase.LAST_WORD and st.speaker == s[2]  # seat order
         else:
-            assert said(h, GROUP, f"⚖️ Lift {both}?\nThey stay: 3 «Lift», 4 needed.")
+            assert said(h, GROUP, f"⚖️ Lift {both}?\nThey stay: 3 «Lift» votes, 4 needed.")
             assert said(h, GROUP, "🌗 Not enough «Lift» votes: the candidates stay.")
             st = await state(h)
             assert st.phase is Phase.NIGHT and st.night == 2 and len(st.alive()) == 6
@@ -674,3 +674,29 @@ async def test_ONLINE_48_the_afk_clock_survives_a_restart(sqlite_url: str):
                                "waited for.")
     finally:
         await h2.stop()
+
+
+async def test_ONLINE_47_a_player_who_blocked_the_bot_does_not_flap(sqlite_url: str):
+    """Issue 20: each press of a player who blocked the bot brought "is back" and "cannot be
+    reached" again (two group messages a press); now the group is told once, and he is told
+    nothing more until a DM reaches him."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        blocked = h.users[2]
+        await h.command(h.users[0], "/newgame online")
+        game_id = h.notes["game"] = (await h.game()).id
+        for u in h.users:
+            await h.dm(u, f"/start join_{game_id}")
+        h.session.fail("sendMessage", chat_id=blocked.id, error_code=403, times=None)
+        await h.command(h.users[0], "/startgame")
+        await h.fire()  # night 1 ends at its timer
+        assert (await state(h)).phase is OnlinePhase.DISCUSSION
+        for _ in range(3):
+            await h.command(blocked, "/back")  # accepted: back... and the role card fails again
+            await h.app.sender.drain()
+        group = texts_of(h, GROUP)
+        assert sum("cannot be reached" in t for t in group) == 1
+        assert not any("is back" in t for t in group)
+        assert not (await state(h)).players[blocked.id].active
+    finally:
+        await h.stop()

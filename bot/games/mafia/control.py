@@ -39,24 +39,39 @@ class ControlEvents:
     def on_PlayerInactive(self, g, _, before, st, e):
         if e.user_id == st.host or _eliminated(st, e.user_id):
             return  # an eliminated player's presence means nothing to the table
+        if e.reason == "blocked":  # said once until a DM reaches him again (issue 20: flapping)
+            blocked = list(g.ui.get("blocked") or [])
+            if e.user_id in blocked:
+                return
+            g.ui["blocked"] = [*blocked, e.user_id]
         self.group(g, "💤 " + _(INACTIVE_REASONS.get(e.reason, INACTIVE_REASONS["away"]))
                    .format(player=label(st, e.user_id)))
 
     def on_PlayerActive(self, g, _, before, st, e):
         if _eliminated(st, e.user_id):
             return  # no "back" for him, no role card again (newcomer trial)
-        if st.phase is not Phase.NIGHT:  # at night it would show who just acted
+        unreachable = e.user_id in (g.ui.get("blocked") or [])
+        if st.phase is not Phase.NIGHT and not unreachable:  # at night: who just acted
             self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
-        self.resync(g, _, st, e.user_id)
+        card = self.resync(g, _, st, e.user_id)
+        if unreachable and card is not None:  # a press of a player who blocked the bot: silent
+            card.add_done_callback(lambda f: self._reached(g, e.user_id, f))
 
-    def resync(self, g, _, st: GameState, uid: int) -> None:
+    @staticmethod
+    def _reached(g, uid: int, future) -> None:
+        """His role card reached him: the bot is unblocked, a later block is told again."""
+        if not future.cancelled() and future.exception() is None and future.result() is not None:
+            g.ui["blocked"] = [u for u in g.ui.get("blocked") or [] if u != uid]
+
+    def resync(self, g, _, st: GameState, uid: int):
         """A returning player gets his role card and, at night, his night keyboard again
-        (a DM may have failed while he was away: PARTY-44)."""
+        (a DM may have failed while he was away: PARTY-44). Returns the card's send future
+        (None: no card)."""
         p = st.players.get(uid)
         if p is None or not p.seat:
-            return
+            return None
         text = views.role_card(_, st, uid, g.ui.get("title", ""))
-        self.dm(uid, text, None, protect_content=True)
+        card = self.dm(uid, text, None, protect_content=True)
         if p.alive and st.phase is Phase.NIGHT:
             fut = self.dm(uid, *self.night_view(_, g, st, uid))
             self.keep(g, f"night:{uid}", fut)
@@ -67,6 +82,7 @@ class ControlEvents:
                 InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
                     text=_("✅ I have read my role"),
                     callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])))
+        return card
 
     def on_OrganiserChanged(self, g, _, before, st, e):
         self.group(g, _("👑 {player} now holds the game rights (pause, settings, stop).")
