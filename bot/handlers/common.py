@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
@@ -14,6 +18,9 @@ from ..i18n import SUPPORTED_LOCALES, Translator
 from ..replies import answering, reply_kwargs
 from ..storage.people import PeopleStorage
 from ..texts import ERRORS
+
+if TYPE_CHECKING:
+    from ..sender import Sender
 
 logger = logging.getLogger(__name__)
 ADMIN_STATUSES = ("creator", "administrator")
@@ -117,6 +124,32 @@ def reply(sender, message: Message, text: str, reply_markup=None, **kwargs):
     with answering(message):
         kwargs = {**reply_kwargs(message.chat.id), **kwargs}
     return say(sender, message.chat.id, text, reply_markup, **kwargs)
+
+
+#: seconds: the same refusal to the same user in the same group is said once in this time
+REFUSAL_GAP = 60.0
+#: per Sender (one per bot process; a test's own): (chat, user, text) -> when it was said
+_refused: weakref.WeakKeyDictionary[Any, dict[tuple[int, int, str], float]] = \
+    weakref.WeakKeyDictionary()
+
+
+def refuse(sender: Sender, message: Message, text: str) -> asyncio.Future[Any] | None:
+    """Answer a refused command (a repeated /pause, /resume by a stranger, /settings by a
+    player ...) without spending the group's budget on repeats (issue 20: eight commands, eight
+    messages, the game's own messages 9.8 s behind): in a group, the same ``text`` to the same
+    user is said at most once per :data:`REFUSAL_GAP` seconds (this process's clock); in a
+    private chat always. Returns the send's future, or None when it was held back."""
+    if message.chat.type != "private":
+        now = time.monotonic()
+        said = _refused.setdefault(sender, {})
+        key = (message.chat.id, message.from_user.id if message.from_user else 0, text)
+        if now - said.get(key, -REFUSAL_GAP) < REFUSAL_GAP:
+            return None
+        if len(said) > 10_000:  # old entries go; the gap is short
+            for old in [k for k, at in said.items() if now - at >= REFUSAL_GAP]:
+                del said[old]
+        said[key] = now
+    return reply(sender, message, text)
 
 
 def seat_user(st: GameState, seat_no: int) -> int | None:

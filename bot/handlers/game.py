@@ -14,7 +14,7 @@ from ..callbacks import Act, Pressed
 from ..games import CONFIRM, bot_game
 from ..games.spec import BotGame, Press
 from ..replies import answering
-from .common import reply, chat_locale, is_chat_admin, refusal
+from .common import chat_locale, is_chat_admin, refusal, refuse, reply
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 __all__ = ["CONFIRM", "router"]  # CONFIRM: every game's confirmations (tests/e2e read it)
@@ -82,7 +82,7 @@ async def _run(message: Message, service, tr, sender, make) -> None:
         with answering(message):  # what the command causes in the group replies to it
             await make(g)
     except IllegalCommand as exc:
-        reply(sender, message, refusal(tr, g.locale, exc))
+        refuse(sender, message, refusal(tr, g.locale, exc))  # repeats: once a minute (issue 20)
         return
     if message.chat.type == "private":  # its effect is told in the group: say so here
         _ = tr.get(g.locale)

@@ -26,7 +26,7 @@ from ..callbacks import Cfg, Pressed
 from ..games import GAMES
 from ..i18n import N_, SUPPORTED_LOCALES
 from ..views import tempo_name, timings_text
-from .common import may_manage, refusal, reply
+from .common import may_manage, refusal, refuse, reply
 
 if TYPE_CHECKING:
     from ..service import GameService
@@ -159,7 +159,7 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
         game_id = await service.game_for_chat(chat_id)
         st = await service.state(game_id) if game_id else None
         if not await may_manage(bot, message, message.from_user.id, st):
-            reply(sender, message, _("Only the organiser or a group admin can do that."))
+            refuse(sender, message, _("Only the organiser or a group admin can do that."))
             return
         own = own_timings()
         change: dict = {}

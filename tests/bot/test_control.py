@@ -172,3 +172,24 @@ async def test_a_game_command_sent_privately_is_confirmed_there(h: Harness):
     await h.dm(user, "/resume")
     assert (await h.game()).state.pause is None
     assert h.texts(user.id)[-1] == "Done: the group has been told."
+
+
+async def test_repeated_and_refused_commands_are_answered_once_a_minute(h: Harness):
+    """Issue 20: eight /pause, /resume, /settings -- refused ones too -- were eight group
+    messages; a refusal repeated by the same user is said once a minute."""
+    await start_game(h)
+    await to_day(h)
+    player = h.users[2]
+    await h.command(player, "/pause")
+    assert (await h.game()).state.pause is not None
+    mark = len(h.sent_texts(GROUP, ("sendMessage",)))
+    for _ in range(3):
+        await h.command(player, "/pause")  # already paused: refused, once
+        await h.command(player, "/settings speech 45")  # not his to change: refused, once
+    await h.app.sender.drain()
+    answers = h.sent_texts(GROUP, ("sendMessage",))[mark:]
+    assert len(answers) == 2, answers
+    assert answers[1] == "Only the organiser or a group admin can do that."
+    await h.command(h.users[3], "/settings speech 45")  # another user is told, once
+    await h.app.sender.drain()
+    assert len(h.sent_texts(GROUP, ("sendMessage",))[mark:]) == 3
