@@ -454,6 +454,10 @@ async def test_ONLINE_07_08_Q25_the_best_move(sqlite_url: str, skip: bool):
         offered = [a.t for _, b in h.buttons(victim) if (b.get("callback_data") or "")[:2] == "a:"
                    for a in [Act.unpack(b["callback_data"])] if a.a == "bm" and a.s == st.phase_seq]
         assert sorted(offered) == sorted(p.seat for p in st.alive() if p.user_id != victim)
+        # ONLINE-X17: the prompt says what a short draft means and shows its end
+        prompt = next(t for t in texts_of(h, victim) if "You are the mafia's first victim" in t)
+        assert "Fewer than three when the time runs out count as no best move." in prompt
+        assert "⏱ 30 s. Until " in prompt
         # Another player's taps are refused, even with the victim's button data.
         forged = act(game_id, st, "bm", seat_of(st, don))
         assert await h.press_data(h.user(don), don, forged) == "It's not your turn."

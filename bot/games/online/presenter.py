@@ -32,8 +32,10 @@ class OnlinePresenter(MafiaPresenter):
                             "move: he names three players he takes for black ({s} s).").format(
                                 player=label(st, victim), s=e.seconds))
             markup = vo.best_move_keyboard(_, g.id, st, victim, [])
-            fut = self.dm(victim, _("🎯 You are the mafia's first victim. Name three players you "
-                                    "take for black: tap three names, or skip."), markup)
+            text = _("🎯 You are the mafia's first victim. Name three players you take for "
+                     "black: tap three names, or skip. Fewer than three when the time runs out "
+                     "count as no best move.")  # ONLINE-X17
+            fut = self.dm(victim, self.with_end(g, _, st, text, "best_move"), markup)
             self.keep(g, "best_move", fut)
         return True
 
