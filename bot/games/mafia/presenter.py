@@ -274,6 +274,21 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
             g.refs["closed:turn"] = before.phase_seq
             self.edit(g, "turn", g.chat_id, views.turn_text(_, before, final=True), None)
 
+    #: private messages kept as ``<prefix>:<chat id>`` whose buttons act on the running game
+    GAME_KEYBOARDS = ("night", "role", "readme", "console", "lastword", "bonus", "best")
+
+    def close_keyboards(self, g, _, before) -> None:
+        """The game ended or was stopped: none of its buttons stays live (issue 20) -- the last
+        turn's «End speech», the night messages and role cards («Sleep»), the judge's console;
+        a role card keeps only the Mini App's button."""
+        if before is not None:
+            self.close_turn(g, _, before)
+        for key in {k for k in (*g.ui, *g.refs) if k.count(":") == 1}:
+            prefix, chat = key.split(":")
+            if prefix in self.GAME_KEYBOARDS and chat.lstrip("-").isdigit():
+                keep = self.out.with_webapp(_, g, None) if prefix == "role" else None
+                self.close_dm(g, key, int(chat), keep)
+
     def close_role_card(self, g, _, uid: int) -> None:
         """«I have read my role» goes; the Mini App's button (when configured) stays."""
         self.close_dm(g, f"role:{uid}", uid, self.out.with_webapp(_, g, None))
@@ -306,6 +321,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
     def on_GameEnded(self, g, _, before, st, e):
         self._close_previous(g, _, before, st)
         self.close_host(g, _, st)
+        self.close_keyboards(g, _, before)
         lines = [self.result_head(_, st, e), "", _("Roles:")]
         disqualified = set(g.ui.get("disqualified") or ())
         for seat_no, uid, role in e.roles:
@@ -326,6 +342,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
 
     def on_GameCancelled(self, g, _, before, st, e):
         self.close_host(g, _, st)
+        self.close_keyboards(g, _, before)
         if e.reason == "bot_removed":  # the group is gone for us: tell the players privately
             for p in st.players.values():
                 self.dm(p.user_id, _("✖️ The bot was removed from the group, so the game there "
