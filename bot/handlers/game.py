@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
@@ -15,6 +17,11 @@ from ..games import CONFIRM, bot_game
 from ..games.spec import BotGame, Press
 from ..replies import answering
 from .common import chat_locale, is_chat_admin, refusal, refuse, reply
+
+if TYPE_CHECKING:
+    from engine.core.events import Event
+
+    from ..service import LiveGame
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 __all__ = ["CONFIRM", "router"]  # CONFIRM: every game's confirmations (tests/e2e read it)
@@ -111,8 +118,16 @@ async def away_cmd(message: Message, service, tr, sender) -> None:
 
 async def back_cmd(message: Message, service, tr, sender) -> None:
     uid = message.from_user.id
-    await _run(message, service, tr, sender, lambda g: service.execute(  # NOIR: ReturnToGame
-        g.id, lambda live: game_of(live.state).back(live.state, uid) or MarkActive(user_id=uid)))
+
+    async def back(g: LiveGame) -> list[Event]:
+        g.refs[f"back:{uid}"] = True  # the presenter: a /back of his own, not just a press
+        try:
+            return await service.execute(  # NOIR: ReturnToGame
+                g.id, lambda live: game_of(live.state).back(live.state, uid) or MarkActive(user_id=uid))
+        finally:
+            g.refs.pop(f"back:{uid}", None)
+
+    await _run(message, service, tr, sender, back)
 
 
 async def takehost_cmd(message: Message, bot: Bot, service, tr, sender) -> None:

@@ -4,6 +4,9 @@ the organiser and the end of host mode."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import TYPE_CHECKING, Any
+
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import GameState, Phase
@@ -11,6 +14,9 @@ from engine import GameState, Phase
 from ...callbacks import Act
 from ...texts import INACTIVE_REASONS, label
 from . import views
+
+if TYPE_CHECKING:
+    from ...service import LiveGame
 
 
 class ControlEvents:
@@ -51,27 +57,30 @@ class ControlEvents:
         if _eliminated(st, e.user_id):
             return  # no "back" for him, no role card again (newcomer trial)
         unreachable = e.user_id in (g.ui.get("blocked") or [])
-        if st.phase is not Phase.NIGHT and not unreachable:  # at night: who just acted
+        typed = bool(g.refs.get(f"back:{e.user_id}"))  # his /back: told as his /away was
+        if (typed or st.phase is not Phase.NIGHT) and not unreachable:  # a night press: no
             self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
-        card = self.resync(g, _, st, e.user_id)
+        card = self.resync(g, _, st, e.user_id, card=unreachable or not typed)
         if unreachable and card is not None:  # a press of a player who blocked the bot: silent
             card.add_done_callback(lambda f: self._reached(g, e.user_id, f))
 
     @staticmethod
-    def _reached(g, uid: int, future) -> None:
+    def _reached(g: LiveGame, uid: int, future: asyncio.Future[Any]) -> None:
         """His role card reached him: the bot is unblocked, a later block is told again."""
         if not future.cancelled() and future.exception() is None and future.result() is not None:
             g.ui["blocked"] = [u for u in g.ui.get("blocked") or [] if u != uid]
 
-    def resync(self, g, _, st: GameState, uid: int):
-        """A returning player gets his role card and, at night, his night keyboard again
-        (a DM may have failed while he was away: PARTY-44). Returns the card's send future
-        (None: no card)."""
+    def resync(self, g, _, st: GameState, uid: int, card: bool = True):
+        """A returning player gets his role card (unless not ``card``: a /back after /away,
+        whose card reached him) and, at night, his night keyboard again (a DM may have failed
+        while he was away: PARTY-44). Returns the card's send future (None: no card)."""
         p = st.players.get(uid)
         if p is None or not p.seat:
             return None
-        text = views.role_card(_, st, uid, g.ui.get("title", ""))
-        card = self.dm(uid, text, None, protect_content=True)
+        sent = None
+        if card:
+            text = views.role_card(_, st, uid, g.ui.get("title", ""))
+            sent = self.dm(uid, text, None, protect_content=True)
         if p.alive and st.phase is Phase.NIGHT:
             fut = self.dm(uid, *self.night_view(_, g, st, uid))
             self.keep(g, f"night:{uid}", fut)
@@ -82,7 +91,7 @@ class ControlEvents:
                 InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
                     text=_("✅ I have read my role"),
                     callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])))
-        return card
+        return sent
 
     def on_OrganiserChanged(self, g, _, before, st, e):
         self.group(g, _("👑 {player} now holds the game rights (pause, settings, stop).")
