@@ -5,7 +5,7 @@ the organiser and the end of host mode."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -14,9 +14,6 @@ from engine import GameState, Phase
 from ...callbacks import Act
 from ...texts import INACTIVE_REASONS, label
 from . import views
-
-if TYPE_CHECKING:
-    from ...service import LiveGame
 
 
 class ControlEvents:
@@ -65,7 +62,7 @@ class ControlEvents:
             card.add_done_callback(lambda f: self._reached(g, e.user_id, f))
 
     @staticmethod
-    def _reached(g: LiveGame, uid: int, future: asyncio.Future[Any]) -> None:
+    def _reached(g: Any, uid: int, future: asyncio.Future[Any]) -> None:  # g: the LiveGame
         """His role card reached him: the bot is unblocked, a later block is told again."""
         if not future.cancelled() and future.exception() is None and future.result() is not None:
             g.ui["blocked"] = [u for u in g.ui.get("blocked") or [] if u != uid]
