@@ -205,6 +205,31 @@ def test_russian_plural_forms(translator):
     assert en(*PLURAL, 1) == PLURAL[0] and en(*PLURAL, 5) == PLURAL[1]
 
 
+def test_a_count_agrees_with_its_noun_through_the_views_gettext(translator):
+    """Issue 20: "Остаются: 2 голосов «Поднять»" -- a view given only ``_`` reaches its
+    catalogue's ngettext through ``nget_of``."""
+    from bot.ui.i18n import nget_of
+
+    stay = ("They stay: {yes} «Lift» vote, {needed} needed.",
+            "They stay: {yes} «Lift» votes, {needed} needed.")
+    ru = nget_of(translator.get("ru"))
+    assert ru(*stay, 2).format(yes=2, needed=4) == "Остаются: 2 голоса «Поднять», нужно 4."
+    assert ru(*stay, 5).format(yes=5, needed=6) == "Остаются: 5 голосов «Поднять», нужно 6."
+    assert ru(*stay, 1).format(yes=1, needed=4) == "Остаются: 1 голос «Поднять», нужно 4."
+    en = nget_of(translator.get("en"))
+    assert en(*stay, 1).format(yes=1, needed=4) == "They stay: 1 «Lift» vote, 4 needed."
+    assert nget_of(lambda m: m)(*stay, 2) == stay[1]  # no catalogue: the English forms
+
+
+def test_the_win_line_has_one_wording_in_every_preset(translator):
+    """Issue 20: "🏆 Победила мафия!" here and "🔴 Победа мафии!" there; one wording, the
+    preset's own mark in front (🟢/🔴 for online, ONLINE-53)."""
+    ru = translator.get("ru")
+    town = {ru(m).split(" ", 1)[1] for m in ("🏆 <b>Town wins!</b>", "🟢 <b>Town wins!</b>")}
+    mafia = {ru(m).split(" ", 1)[1] for m in ("🏆 <b>Mafia wins!</b>", "🔴 <b>Mafia wins!</b>",
+                                            "🏆 <b>The mafia wins!</b>")}
+    assert town == {"<b>Победа города!</b>"} and mafia == {"<b>Победа мафии!</b>"}
+
 
 def test_the_kept_functions_translate_as_aiogram_does(translator, tmp_path):
     """Translator keeps one gettext per locale; it gives what aiogram's I18n gives, for every

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -13,12 +15,16 @@ from aiogram.types import Message, TelegramObject, Update, User
 
 from engine import GameState, IllegalCommand
 
-from ..ui.i18n import Translator
+from ..storage.people import PeopleStorage
+from ..ui.i18n import SUPPORTED_LOCALES, Translator
 from ..ui.replies import answering, reply_kwargs
 from ..ui.texts import ERRORS
 
 if TYPE_CHECKING:
     from ..storage import Storage
+    from ..telegram.sender import Sender
+
+if TYPE_CHECKING:
     from ..telegram.sender import Sender
 
 logger = logging.getLogger(__name__)
@@ -124,6 +130,24 @@ async def chat_locale(storage: Storage, chat_id: int) -> str | None:
     return (await storage.get_chat_settings(chat_id)).locale
 
 
+def sender_locale(message: Message) -> str | None:
+    """The sender's Telegram language if the bot speaks it (``language_code`` "en-GB" -> "en"),
+    else None (the bot's default)."""
+    code = (message.from_user.language_code or "") if message.from_user else ""
+    lang = code.split("-")[0].lower()
+    return lang if lang in SUPPORTED_LOCALES else None
+
+
+async def adopt_sender_locale(storage: PeopleStorage, message: Message) -> None:
+    """A group that never chose a language takes the Telegram language of the first command's
+    sender (issue 20: an English group started in Russian); /settings changes it later."""
+    if message.chat.type == "private":
+        return
+    lang = sender_locale(message)
+    if lang is not None and (await storage.get_chat_settings(message.chat.id)).locale is None:
+        await storage.save_chat_settings(message.chat.id, locale=lang)
+
+
 def say(sender: Sender, chat_id: int, text: str, reply_markup: Any = None,
         **kwargs: Any) -> asyncio.Future[Any]:
     """Reply through the Sender (rate limits, retries, per-recipient errors), never directly."""
@@ -138,6 +162,32 @@ def reply(sender: Sender, message: Message, text: str, reply_markup: Any = None,
     with answering(message):
         kwargs = {**reply_kwargs(message.chat.id), **kwargs}
     return say(sender, message.chat.id, text, reply_markup, **kwargs)
+
+
+#: seconds: the same refusal to the same user in the same group is said once in this time
+REFUSAL_GAP = 60.0
+#: per Sender (one per bot process; a test's own): (chat, user, text) -> when it was said
+_refused: weakref.WeakKeyDictionary[Any, dict[tuple[int, int, str], float]] = \
+    weakref.WeakKeyDictionary()
+
+
+def refuse(sender: Sender, message: Message, text: str) -> asyncio.Future[Any] | None:
+    """Answer a refused command (a repeated /pause, /resume by a stranger, /settings by a
+    player ...) without spending the group's budget on repeats (issue 20: eight commands, eight
+    messages, the game's own messages 9.8 s behind): in a group, the same ``text`` to the same
+    user is said at most once per :data:`REFUSAL_GAP` seconds (this process's clock); in a
+    private chat always. Returns the send's future, or None when it was held back."""
+    if message.chat.type != "private":
+        now = time.monotonic()
+        said = _refused.setdefault(sender, {})
+        key = (message.chat.id, message.from_user.id if message.from_user else 0, text)
+        if now - said.get(key, -REFUSAL_GAP) < REFUSAL_GAP:
+            return None
+        if len(said) > 10_000:  # old entries go; the gap is short
+            for old in [k for k, at in said.items() if now - at >= REFUSAL_GAP]:
+                del said[old]
+        said[key] = now
+    return reply(sender, message, text)
 
 
 def seat_user(st: GameState, seat_no: int) -> int | None:

@@ -17,9 +17,11 @@ from ..games import CONFIRM, bot_game
 from ..games.spec import BotGame, Press
 from ..ui.callbacks import Act, Pressed
 from ..ui.replies import answering
-from .common import author, chat_locale, is_chat_admin, refusal, reply
+from .common import author, chat_locale, is_chat_admin, refusal, refuse, reply
 
 if TYPE_CHECKING:
+    from engine.core.events import EventLike
+
     from ..presentation.presenter import Presenter
     from ..services.game_service import GameService, LiveGame
     from ..telegram.sender import Sender
@@ -92,7 +94,7 @@ async def _run(message: Message, service: GameService, tr: Translator, sender: S
         with answering(message):  # what the command causes in the group replies to it
             await make(g)
     except IllegalCommand as exc:
-        reply(sender, message, refusal(tr, g.locale, exc))
+        refuse(sender, message, refusal(tr, g.locale, exc))  # repeats: once a minute (issue 20)
         return
     if message.chat.type == "private":  # its effect is told in the group: say so here
         _ = tr.get(g.locale)
@@ -121,8 +123,16 @@ async def away_cmd(message: Message, service: GameService, tr: Translator, sende
 
 async def back_cmd(message: Message, service: GameService, tr: Translator, sender: Sender) -> None:
     uid = author(message).id
-    await _run(message, service, tr, sender, lambda g: service.execute(  # NOIR: ReturnToGame
-        g.id, lambda live: game_of(live.state).back(live.state, uid) or MarkActive(user_id=uid)))
+
+    async def back(g: LiveGame) -> list[EventLike]:
+        g.refs[f"back:{uid}"] = True  # the presenter: a /back of his own, not just a press
+        try:
+            return await service.execute(  # NOIR: ReturnToGame
+                g.id, lambda live: game_of(live.state).back(live.state, uid) or MarkActive(user_id=uid))
+        finally:
+            g.refs.pop(f"back:{uid}", None)
+
+    await _run(message, service, tr, sender, back)
 
 
 async def takehost_cmd(message: Message, bot: Bot, service: GameService, tr: Translator,

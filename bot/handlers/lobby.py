@@ -17,7 +17,18 @@ from ..games import bot_game
 from ..storage import ActiveGameExists, UserInAnotherGame
 from ..ui.callbacks import LobbyAct, Pressed
 from ..ui.replies import answering
-from .common import author, chat_locale, display_name, is_group_member, may_manage, refusal, reply, say
+from .common import (
+    adopt_sender_locale,
+    author,
+    chat_locale,
+    display_name,
+    is_group_member,
+    may_manage,
+    refusal,
+    reply,
+    say,
+    sender_locale,
+)
 from .community import group_only
 
 if TYPE_CHECKING:
@@ -52,6 +63,7 @@ async def _locale(storage: Storage, chat_id: int, tr: Translator) -> str:
 async def new_game(message: Message, command: CommandObject, service: GameService, storage: Storage,
                    tr: Translator, presenter: Presenter, sender: Sender) -> None:
     chat_id = message.chat.id
+    await adopt_sender_locale(storage, message)
     locale = await _locale(storage, chat_id, tr)
     _ = tr.get(locale)
     if message.from_user is None:
@@ -166,7 +178,7 @@ async def private_start(message: Message, command: CommandObject, bot: Bot, serv
     payload = command.args or ""
     kind, _sep, raw_id = payload.partition("_")
     if kind not in ("join", "host") or not raw_id.isdigit():
-        _ = tr.get(None)
+        _ = tr.get(sender_locale(message))  # issue 20: in the user's Telegram language
         say(sender, message.chat.id, _(
             "👋 I host mafia games in group chats. Add me to a group and send /newgame there; "
             "players join with the «Join» button. /help lists every command."))
@@ -197,6 +209,8 @@ async def join_lobby(service: GameService, bot: Bot, tr: Translator, g: LiveGame
         return _("This game has no host: every player plays.")
     if not await is_group_member(bot, g.chat_id, user_id):  # PARTY-X24: deep links leak
         return _("Only members of the game's group can join it.")
+    if kind == "join" and getattr(st, "host", None) == user_id:  # issue 20: not "already in"
+        return _("You host this game, and the host does not play.")
     cmd = game_of(st).join(user_id, name) if kind == "join" else \
         BecomeHost(user_id=user_id, name=name)
     async with service.user_lock(user_id):  # two deep links tapped at once: one game only

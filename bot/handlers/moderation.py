@@ -28,7 +28,7 @@ from engine import (
 
 from ..presentation import views
 from ..ui.replies import answering
-from .common import is_chat_admin, no_seat_text, refusal, reply, seat_user
+from .common import chat_locale, is_chat_admin, no_seat_text, refusal, reply, seat_user
 
 if TYPE_CHECKING:
     from ..presentation.presenter import Presenter
@@ -57,9 +57,9 @@ async def _judge_ok(bot: Bot, message: Message, st: GameState) -> bool:
 async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service: GameService, tr: Translator,
                    sender: Sender) -> None:
     game_id = await service.game_for_chat(message.chat.id)
-    _ = tr.get(None)
-    if game_id is None:
-        reply(sender, message, _("You are not in a running game."))
+    if game_id is None:  # e.g. /foul 3 after the end (issue 20): the judge plays no game
+        _ = tr.get(await chat_locale(service.storage, message.chat.id))
+        reply(sender, message, _("There is no open game here. /newgame starts one."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)

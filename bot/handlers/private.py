@@ -29,7 +29,7 @@ from ..services import said
 from ..services.onlookers import running, seated
 from ..services.said import said_text
 from ..ui.rules_text import rules_text
-from .common import author, no_seat_text, reply, say, seat_user
+from .common import adopt_sender_locale, author, no_seat_text, reply, say, seat_user, sender_locale
 
 if TYPE_CHECKING:
     from ..services.game_service import GameService
@@ -73,8 +73,9 @@ def router() -> Router:
 
 
 async def help_cmd(message: Message, storage: Storage, tr: Translator, sender: Sender) -> None:
-    locale = None
+    locale = sender_locale(message)  # private: the user's Telegram language (issue 20)
     if message.chat.type != "private":
+        await adopt_sender_locale(storage, message)
         locale = (await storage.get_chat_settings(message.chat.id)).locale
     _ = tr.get(locale)
     say(sender, message.chat.id, _(

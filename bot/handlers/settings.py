@@ -7,9 +7,10 @@ the next phase, role options only in the lobby: PARTY-Q17).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections import defaultdict
-from contextlib import suppress
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot, F, Router
@@ -25,7 +26,7 @@ from ..games import GAMES
 from ..presentation.views import tempo_name, timings_text
 from ..ui.callbacks import Cfg, Pressed
 from ..ui.i18n import N_, SUPPORTED_LOCALES
-from .common import Gettext, author, may_manage, refusal, reply
+from .common import Gettext, author, may_manage, refusal, refuse, reply
 
 if TYPE_CHECKING:
     from ..services.game_service import GameService
@@ -113,16 +114,39 @@ def settings_keyboard(_: Gettext, data: dict[str, Any]) -> InlineKeyboardMarkup:
     return kb.as_markup()
 
 
-async def _apply_to_game(service: GameService, chat_id: int, user_id: int, data: dict) -> None:
+async def _apply_to_game(service: GameService, chat_id: int, user_id: int, *,
+                         timings: dict[str, int] | None = None, reset: bool = False, tempo: str | None = None,
+                         options: dict[str, bool] | None = None) -> None:
+    """Pass one change of the chat's settings to its lobby or running game, on top of what that
+    game chose (PARTY-34: a single override applies on top of the lobby's tempo; the lobby's
+    roles and tempo stay): ``timings`` (key -> seconds) are added to the game's own overrides,
+    ``reset`` drops them, ``tempo`` and ``options`` replace only what they name."""
     game_id = await service.game_for_chat(chat_id)
     if game_id is None:
         return
     st = await service.state(game_id)
-    change = {"tempo": data.get("tempo", "normal"), "timings": data.get("timings", {})}
-    if st is not None and st.phase is Phase.LOBBY:
-        change["options"] = data.get("options", {})
-    with suppress(IllegalCommand):
+    if st is None:
+        return
+    own = st.settings
+    change: dict = {}
+    if reset:
+        change["timings"] = {}
+    elif timings:
+        change["timings"] = {**(own.get("timings") or {}), **timings}
+    if tempo is not None:
+        change["tempo"] = tempo
+    if options is not None and st.phase is Phase.LOBBY:
+        change["options"] = {**(own.get("options") or {}), **options}
+    if not change:
+        return
+    with contextlib.suppress(IllegalCommand):  # e.g. a game that has just ended
         await service.execute(game_id, ChangeSettings(user_id=user_id, settings=change))
+
+
+def changed_text(_: Gettext, key: str, value: int) -> str:
+    """The answer's first line confirming one changed timing, e.g. "✅ The discussion: 120 s."."""
+    what = _(TIMING_NAMES[key]) if key in TIMING_NAMES else key
+    return _("✅ {what}: {n} s.").format(what=what, n=value)
 
 
 async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, service: GameService,
@@ -137,10 +161,12 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
         game_id = await service.game_for_chat(chat_id)
         st = await service.state(game_id) if game_id else None
         if not await may_manage(bot, message, author(message).id, st):
-            reply(sender, message, _("Only the organiser or a group admin can do that."))
+            refuse(sender, message, _("Only the organiser or a group admin can do that."))
             return
         own = own_timings()
+        change: dict = {}
         if args[0] == "reset":
+            change["reset"] = True
             data["timings"] = {}
             data.pop("timings_of", None)
         elif len(args) == 2 and args[0] in own and re.fullmatch(r"[+-]?\d+", args[1]):
@@ -173,12 +199,18 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
                 reply(sender, message, range_text(_, key, value))
                 return
             data["timings"] = timings
+            change["timings"] = {key: value}
         else:
             reply(sender, message, _("Usage: /settings speech 45 — or /settings reset. Timings: "
                                      "{keys}.").format(keys=", ".join([*TIMING_LIMITS, *own_timings()])))
             return
         await storage.save_chat_settings(chat_id, data=data)
-        await _apply_to_game(service, chat_id, author(message).id, data)
+        await _apply_to_game(service, chat_id, author(message).id, **change)
+        if len(args) == 2 and (args[0] in TIMING_LIMITS or args[0] in own):
+            head = changed_text(_, args[0], int(args[1]))  # whatever the timing's game
+            reply(sender, message, head + "\n" + settings_text(_, locale, data),
+                  reply_markup=settings_keyboard(_, data))
+            return
     reply(sender, message, settings_text(_, locale, data), reply_markup=settings_keyboard(_, data))
 
 
@@ -198,6 +230,7 @@ async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, s
     data = dict(cs.data)
     locale = cs.locale
     a, v = callback_data.a, callback_data.v
+    change: dict = {}
     if a == "lang" and v in SUPPORTED_LOCALES:
         locale = v
         await storage.save_chat_settings(chat_id, locale=v)
@@ -205,19 +238,20 @@ async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, s
             (await service.live(game_id)).locale = v
             await service.refresh_names(game_id)  # "Player 6" / "Игрок 6" follow the language
     elif a == "tempo" and v in ("short", "normal", "detailed"):
-        data["tempo"] = v
+        data["tempo"] = change["tempo"] = v
     elif a in ("doctor", "save") and v in ("0", "1"):
         if st is not None and st.phase is not Phase.LOBBY:
             callback_answer.text = _("Roles can be changed only before the game starts.")
             return
         key = "doctor" if a == "doctor" else "announce_save"
         data["options"] = {**(data.get("options") or {}), key: v == "1"}
+        change["options"] = {key: v == "1"}
     else:
         callback_answer.text = _("This button is out of date.")
         return
     if a != "lang":
         await storage.save_chat_settings(chat_id, data=data)
-        await _apply_to_game(service, chat_id, query.from_user.id, data)
+        await _apply_to_game(service, chat_id, query.from_user.id, **change)
     _ = tr.get(locale)
     callback_answer.text = "✅"
     sender.edit(query.message.chat.id, query.message.message_id, settings_text(_, tr.locale(locale), data),

@@ -13,7 +13,7 @@ import asyncio
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import Command, GameState
 from engine.core.events import EventLike
@@ -21,6 +21,9 @@ from engine.core.events import EventLike
 from ..storage import Storage
 from .deadlines import Deadlines
 from .live import LiveGame
+
+if TYPE_CHECKING:
+    from .visible_clock import VisibleClock
 
 #: a state or None, given back as it came (``_named``)
 MaybeState = TypeVar("MaybeState", bound="GameState | None")
@@ -34,6 +37,7 @@ class ServiceBase:
     #: presentation is a sibling layer the service does not import), or a test's stand-in
     presenter: Any
     deadlines: Deadlines | None
+    visible: VisibleClock  #: BOT-X01: a deadline moves on by the time its messages waited
     clock: Callable[[], datetime]  #: aware UTC
     lobby_timeout: int  #: seconds
     games: dict[int, LiveGame]

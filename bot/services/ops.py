@@ -127,6 +127,10 @@ class GameOps(ServiceBase):
                 if st is not None and game_of(st).status(st) == "lobby":
                     await self.execute(game_id, game_of(st).cancel("expired"))
                 return
+            if self.visible.holds(game_id, timer_seq):  # BOT-X01: its message is not seen yet
+                logger.info("game %s: deadline %s held until its messages have left", game_id,
+                            timer_seq)
+                return
             await self.execute(game_id, lambda g: current_timeout(g.state, timer_seq))
         except (IllegalCommand, KeyError, NotOwner):  # NotOwner: it moved to another worker
             pass

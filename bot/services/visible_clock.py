@@ -12,7 +12,11 @@ So each step that arms a new deadline is watched (:meth:`VisibleClock.watch`): w
 message of the step has left the Sender (the futures ``bot/telegram/shown.py`` collects for the step),
 the deadline is moved on by the time they took, if that was :data:`SHIFT_MIN` seconds or more,
 at most :data:`HOLD_MAX` seconds — a chat Telegram refuses for minutes must not stop the game,
-whose deadline then fires as planned plus that much. The new deadline is armed and stored
+whose deadline then fires as planned plus that much. A deadline that comes while its step's
+messages are still waiting does not fire (:meth:`VisibleClock.holds`, asked by
+``GameService.on_deadline``): a short window (a 15-s vote) would otherwise close before the
+group ever saw it, and there would be nothing left to move (issue 20: a group 35 s behind
+saw a vote whose window had closed). The new deadline is armed and stored
 (``Storage.set_deadline``; a restart re-arms it), and the messages that show the deadline as
 clock time show the new one (BOT-X03: ``Presenter.deadline_moved``). It is only moved while
 the game still has the same deadline (same timer, not paused, not moved on by a press
@@ -46,6 +50,20 @@ class VisibleClock:
     def __init__(self, service: Any) -> None:
         self.service = service
         self._tasks: set[asyncio.Task[None]] = set()
+        #: game id -> the timer_seq of the deadline whose step's messages are still waiting
+        self._held: dict[int, int | None] = {}
+        #: (game id, timer_seq) of held deadlines that came and were not fired
+        self._skipped: set[tuple[int, int | None]] = set()
+
+    def holds(self, game_id: int, timer_seq: int | None) -> bool:
+        """Whether the deadline ``timer_seq`` of the game must not fire now: its step's messages
+        are still waiting in the Sender. When it says so, the deadline is re-armed once they have
+        left (moved on by their wait), so the window is open for its whole length after it is
+        visible."""
+        if game_id not in self._held or self._held[game_id] != timer_seq:
+            return False
+        self._skipped.add((game_id, timer_seq))
+        return True
 
     def watch(self, g: Any, deadline: tuple[int | None, datetime | None] | None,
               futures: Sequence[asyncio.Future[Any]]) -> None:
@@ -60,6 +78,7 @@ class VisibleClock:
         left: list[datetime] = []  # the clock when each future resolved (its done callback)
         for future in waiting:
             future.add_done_callback(lambda _f: left.append(self.service.clock()))
+        self._held[g.id] = deadline[0]
         task = asyncio.get_running_loop().create_task(
             self._hold(g.id, deadline, self.service.clock(), waiting, left))
         self._tasks.add(task)
@@ -79,6 +98,21 @@ class VisibleClock:
     async def _hold(self, game_id: int, deadline: tuple[int | None, datetime | None],
                     armed: datetime, waiting: list[asyncio.Future[Any]],
                     left: list[datetime]) -> None:
+        seq = deadline[0]
+        try:
+            await self._move(game_id, deadline, armed, waiting, left)
+        finally:
+            if self._held.get(game_id, -1) == seq:
+                del self._held[game_id]
+            if (game_id, seq) in self._skipped:  # it came meanwhile and was not moved: fire it
+                self._skipped.discard((game_id, seq))
+                g = self.service.games.get(game_id)
+                if g is not None and g.deadline == deadline[1] and self.service.deadlines is not None:
+                    self.service.deadlines.arm(game_id, seq, self.service.clock())
+
+    async def _move(self, game_id: int, deadline: tuple[int | None, datetime | None],
+                    armed: datetime, waiting: list[asyncio.Future[Any]],
+                    left: list[datetime]) -> None:
         seq, at = deadline
         await asyncio.wait(waiting, timeout=HOLD_MAX)
         await asyncio.sleep(0)  # the futures' done callbacks run first
@@ -96,6 +130,7 @@ class VisibleClock:
             moved = at + timedelta(seconds=waited)
             try:
                 self.service._arm(g, (seq, moved))  # noqa: SLF001
+                self._skipped.discard((game_id, seq))  # armed anew: it will fire then
                 fence = self.service.fence
                 await self.service.storage.set_deadline(
                     game_id, seq, moved, fence(g.chat_id) if fence is not None else None)

@@ -85,6 +85,16 @@ class Translator:
             return fn
 
 
+def nget_of(gettext: Callable[[str], str]) -> Callable[[str, str, int], str]:
+    """The ``ngettext`` of the catalogue whose ``gettext`` is ``gettext`` (what
+    :meth:`Translator.get` hands out: the catalogue's bound method), so that a view given only
+    ``_`` agrees a count with its noun: ``nget_of(_)("{n} vote", "{n} votes", n)``; without a
+    catalogue, the English singular for 1 and the plural otherwise."""
+    catalogue = getattr(gettext, "__self__", None)
+    ngettext = getattr(catalogue, "ngettext", None)
+    return ngettext if callable(ngettext) else _same_plural
+
+
 def _same(message: str) -> str:
     return message
 

@@ -78,21 +78,20 @@ def isolate(name: str | None, fallback: str = "?", limit: int = NAME_LIMIT) -> s
     return f"{FSI}{escape(text)}{PDI}" if visible(text) else escape(fallback)
 
 
-def fallback(_: Callable[[str], str], user_id: int, seat: int = 0, host: bool = False) -> str:
-    """The visible name of a user whose own name is invisible (translated)."""
-    if seat:
-        return _("Player {n}").format(n=seat)
+def fallback(_: Callable[[str], str], user_id: int, host: bool = False) -> str:
+    """The visible name of a user whose own name is invisible (translated): one per user, the
+    same in the lobby, at the table and in every message (issue 20: "Player 5" in the lobby was
+    "Player 2" at the table); the table puts his seat in front of it anyway."""
     if host:
         return _("Host")
     return _("Player {n}").format(n=abs(user_id) % 10000)
 
 
-def display(_: Callable[[str], str], raw: str, user_id: int, seat: int = 0,
-            host: bool = False) -> str:
+def display(_: Callable[[str], str], raw: str, user_id: int, host: bool = False) -> str:
     """What the bot calls a user: his name tidied, or :func:`fallback` when it is invisible.
     Not escaped, not isolated (the renderers do both)."""
     text = tidy(raw)
-    return text if visible(text) else fallback(_, user_id, seat, host)
+    return text if visible(text) else fallback(_, user_id, host)
 
 
 def with_names(st: Any, raw: Mapping[int, str], _: Callable[[str], str]) -> Any:
@@ -106,7 +105,7 @@ def with_names(st: Any, raw: Mapping[int, str], _: Callable[[str], str]) -> Any:
         return st
     changed = {}
     for uid, p in st.players.items():
-        name = display(_, raw.get(uid, p.name), uid, getattr(p, "seat", None) or 0)
+        name = display(_, raw.get(uid, p.name), uid)
         if name != p.name:
             q = copy.copy(p)
             q.name = name

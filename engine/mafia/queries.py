@@ -10,9 +10,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .play import night_actions_for, valid_targets
+from .roles import Team
 from .rules import rules_of
-from .state import GameState, Phase
+from .state import GameState, Phase, Player
 from .step import variant_of
+
+
+def night_1_asks_nothing(st: GameState, p: Player) -> bool:
+    """ONLINE-02, X17: online night 1 asks nothing of the reds -- no Ready (Sleep) button is
+    offered; a Sleep tap from an old button is still accepted and changes nothing."""
+    return st.night <= 1 and rules_of(st).vote_style == "online" and p.team is not Team.MAFIA
 
 
 @dataclass(frozen=True)
@@ -84,5 +91,5 @@ def legal_actions(st: GameState, user_id: int) -> LegalActions:
         if len(open_) > 1:
             kw["night_extra"] = open_[1]
             kw["night_extra_targets"] = tuple(valid_targets(st, p, open_[1]))
-        kw["sleep"] = "sleep" in actions and not done
+        kw["sleep"] = "sleep" in actions and not done and not night_1_asks_nothing(st, p)
     return cls(**kw)

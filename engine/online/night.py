@@ -29,11 +29,14 @@ BEST_MOVE_SIZE = 3
 
 # --- the night -------------------------------------------------------------------------------
 def night_complete(s: Step) -> bool:
-    """The online ``night_complete`` (ONLINE-02, 06, Q15): every counted player is
-    done -- night 1: his Sleep tap; later: a black has shot (the Don has also checked or
-    skipped), everybody else has checked or slept."""
+    """The online ``night_complete`` (ONLINE-02, 06, Q15, X17): every counted player is
+    done -- night 1: every counted black has tapped Ready (Sleep), the reds have nothing to do;
+    later: a black has shot (the Don has also checked or skipped), everybody else has checked
+    or slept."""
     st = s.st
     for p in counted(st):
+        if st.night <= 1 and p.team is not Team.MAFIA:
+            continue
         if st.night > 1 and p.team is Team.MAFIA:
             if p.user_id not in st.mafia_picks:
                 return False
@@ -58,7 +61,7 @@ def shot_target(st: GameState) -> int | None:
 def end_night(s: Step, timed_out: bool) -> None:
     """The online ``end_night``: the shot, the misfire count, the morning."""
     st = s.st
-    if timed_out:  # ONLINE-Q20: a missed required action makes the player OFFLINE
+    if timed_out and st.night > 1:  # ONLINE-Q20, X17: a missed night action -> OFFLINE
         mafia_night.record_misses(s, set(st.night_actions) | set(st.mafia_picks))
     killed = shot_target(st) if st.night > 1 else None
     st.night_actions, st.mafia_picks = {}, {}

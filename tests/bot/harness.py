@@ -135,7 +135,10 @@ class Harness:
         return await self.press(user, chat_id, mids[-1] if mids else 1, data)
 
     async def fire(self) -> None:
-        """Fire every pending deadline."""
+        """Fire every pending deadline, once the messages that showed it have left (BOT-X01:
+        a deadline that comes while they wait is held, not fired)."""
+        await self.app.sender.drain()
+        await self.service.visible.settle()
         dl = self.deadlines
         for game_id in list(dl.pending):
             await dl.fire_now(game_id)

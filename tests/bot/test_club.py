@@ -82,6 +82,13 @@ async def test_CLUB_36_38_fouls_by_command_then_disqualification(sqlite_url):
         await h.command(ADMIN, "/unfoul 5")  # nothing to take back: a refusal, no change
         st = (await h.service.live(game_id)).state
         assert fouls_of(st, st.by_seat(5).user_id) == 0
+        # issue 20: the final list shows the disqualified seat with 🟥, not ☠️
+        await play_to_end(h, seed=5)
+        final = h.texts(GROUP)[-1]
+        line = next(t for t in final.split("\n") if t.startswith(f"№4 {target.name}"))
+        assert line.endswith(" 🟥") and "☠️" not in line
+        await h.command(ADMIN, "/foul 3")  # after the end: there is no game, not "you do not play"
+        assert h.texts(GROUP)[-1] == "There is no open game here. /newgame starts one."
     finally:
         await h.stop()
 

@@ -101,11 +101,11 @@ async def test_PARTY_42_44_away_player_is_skipped_and_back_restores_him(h: Harne
     await h.dm(away, "/back")
     st = (await h.game()).state
     assert st.players[away.id].active
-    assert f"🟢 {label} is back." in h.sent_texts(GROUP)
+    assert f"🟢 {label} is back." in h.sent_texts(GROUP)  # told as his /away was
     assert f"{label} 💤" not in table(h, await h.game())["text"]
     cards = [c for c in h.sent(away.id, ("sendMessage",))
              if any(x in plain_text(c.text) for x in role_card_heads(h.app.translator))]
-    assert len(cards) == cards_before + 1 and cards[-1].request.protect_content  # PARTY-44
+    assert len(cards) == cards_before  # PARTY-44: his role DM is intact; issue 20: not again
     assert await h.log_len(game_id) == st.commands
 
 
@@ -172,3 +172,41 @@ async def test_a_game_command_sent_privately_is_confirmed_there(h: Harness):
     await h.dm(user, "/resume")
     assert (await h.game()).state.pause is None
     assert h.texts(user.id)[-1] == "Done: the group has been told."
+
+
+async def test_repeated_and_refused_commands_are_answered_once_a_minute(h: Harness):
+    """Issue 20: eight /pause, /resume, /settings -- refused ones too -- were eight group
+    messages; a refusal repeated by the same user is said once a minute."""
+    await start_game(h)
+    await to_day(h)
+    player = h.users[2]
+    await h.command(player, "/pause")
+    assert (await h.game()).state.pause is not None
+    mark = len(h.sent_texts(GROUP, ("sendMessage",)))
+    for _ in range(3):
+        await h.command(player, "/pause")  # already paused: refused, once
+        await h.command(player, "/settings speech 45")  # not his to change: refused, once
+    await h.app.sender.drain()
+    answers = h.sent_texts(GROUP, ("sendMessage",))[mark:]
+    assert len(answers) == 2, answers
+    assert answers[1] == "Only the organiser or a group admin can do that."
+    await h.command(h.users[3], "/settings speech 45")  # another user is told, once
+    await h.app.sender.drain()
+    assert len(h.sent_texts(GROUP, ("sendMessage",))[mark:]) == 3
+
+
+async def test_PARTY_44_a_back_at_night_is_told_as_the_away_was(h: Harness):
+    """Issue 20: /away at night is announced; /back at night was not (a night press must not
+    show who acted, but a /back of his own shows nothing of the kind)."""
+    await start_game(h)
+    for u in h.users:
+        await press_action(h, u, u.id, "ready")
+    st = (await h.game()).state
+    assert st.phase is Phase.NIGHT
+    away = h.user(st.by_seat(3).user_id)
+    label = f"№3 {away.first_name}"
+    await h.command(away, "/away")
+    assert f"💤 {label} stepped away and is inactive now." in h.sent_texts(GROUP)
+    await h.command(away, "/back")
+    await h.app.sender.drain()
+    assert f"🟢 {label} is back." in h.sent_texts(GROUP)

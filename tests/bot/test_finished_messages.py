@@ -122,3 +122,28 @@ def _next_buttons(message: dict) -> list[int]:
             if data.startswith("a:") and Act.unpack(data).a == "next":
                 out.append(Act.unpack(data).s)
     return out
+
+
+async def test_no_button_stays_live_after_stop(sqlite_url: str):
+    """Issue 20: after /stop the last speech kept «End speech» and the night messages and role
+    cards their «Sleep»."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        await start_game(h)
+        for u in h.users:
+            assert await press_action(h, u, u.id, "ready") == "✅"
+        assert (await h.game()).state.phase is Phase.NIGHT
+        assert h.find_button(h.users[0].id, action="sleep") is not None
+        await h.command(h.users[0], "/stop")
+        await h.app.sender.drain()
+        for u in h.users:
+            assert h.find_button(u.id, action="sleep") is None, u.id
+
+        await start_game(h)
+        st = await to_day(h)
+        assert st.phase is Phase.SPEECH and h.find_button(GROUP, action="end") is not None
+        await h.command(h.users[0], "/stop")
+        await h.app.sender.drain()
+        assert h.find_button(GROUP, action="end") is None
+    finally:
+        await h.stop()

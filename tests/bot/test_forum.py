@@ -108,6 +108,9 @@ async def test_a_whole_forum_game_with_every_role(h12: Harness) -> None:
     assert await _press_dm(h, by_role[Role.COP], "block", seat(st, by_role[Role.DOCTOR])) == "👮"
     st = await state(h)
     assert st.phase is Phase.NIGHT
+    covers = [t for t in h.sent_texts(by_role[Role.COP], ("sendMessage",)) if "You cover" in t]
+    assert not covers  # issue 20: his turn's message says it; the night sends it no second time
+    assert any("You cover" in t for t in h.sent_texts(by_role[Role.COP]))
     # the Mafia agree on the Sleepwalker: revealed to the team chat only, then a re-pick
     for m in mafia:
         assert await _press_dm(h, m, "kill", seat(st, sw)) == "🕶"
@@ -134,6 +137,10 @@ async def test_a_whole_forum_game_with_every_role(h12: Harness) -> None:
     group = h.sent_texts(GROUP)
     assert any("Winners:" in t for t in group)
     assert any("Bonus round" in t for t in group)
+    bonus = st.timings["bonus"]  # issue 20: the offer names the round's length, as the round
+    assert bonus != st.timings["bonus_offer"]
+    assert any(f"the survivors' roles before the reveal, {bonus} s." in t for t in group)
+    assert any(f"guess the survivors' roles in your private chat ({bonus} s)" in t for t in group)
     assert any("Best player" in t for t in group)
     _assert_no_leak(h, group)
 
@@ -146,7 +153,7 @@ def _assert_no_leak(h: Harness, group: list[str]) -> None:
     for t in group[start:won]:
         for pair in pairs:
             if pair in t:
-                assert "His card:" in t, t
+                assert "Card:" in t and "His card" not in t, t
 
 
 async def _day(h: Harness, target: int) -> None:

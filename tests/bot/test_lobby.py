@@ -242,6 +242,9 @@ async def test_PARTY_X24_strangers_cannot_join_or_take_the_host_role(sqlite_url)
         await h.dm(h.users[2], f"/start host_{g.id}")  # a member, but the host is taken
         st = (await h.game()).state
         assert st.host == h.users[1].id
+        await h.dm(h.users[1], f"/start join_{g.id}")  # issue 20: the host presses Join
+        assert h.texts(h.users[1].id)[-1] == "You host this game, and the host does not play."
+        assert h.users[1].id not in (await h.game()).state.players
     finally:
         await h.stop()
 

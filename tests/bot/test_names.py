@@ -46,7 +46,7 @@ async def test_invisible_and_rtl_names_are_isolated_and_get_a_fallback(sqlite_ur
         st = await to_day(h)
         seat = st.players[blank.id].seat
         table = h.session.message(GROUP, g.ui["table"])["text"]
-        assert f"№{seat} Player {seat}" in table.splitlines()
+        assert f"№{seat} Player {blank.id % 10000}" in table.splitlines()  # issue 20: the same
         assert f"№{st.players[rtl.id].seat} {RLO}evil" in table
         # Every text the bot sent keeps an RTL override inside an isolate: it ends on the name.
         texts = [c.text for c in h.session.calls if c.text and RLO in c.text]
@@ -70,7 +70,8 @@ async def test_invisible_name_fallback_is_translated(sqlite_url: str):
         game_id = await start_game(h)
         g = await h.service.live(game_id)
         seat = g.state.players[blank.id].seat
-        assert g.state.players[blank.id].name == f"Игрок {seat}"
+        assert g.state.players[blank.id].name == f"Игрок {blank.id % 10000}"  # not his seat
+        assert seat  # dealt, and the name does not change with it (issue 20)
     finally:
         await h.stop()
 

@@ -66,6 +66,8 @@ async def test_a_noir_turn_timeout_passes_the_turn(h):
     await _start(h, gid)
     st = (await h.service.live(gid)).state
     first, seq = st.current, st.timer.seq
+    await h.app.sender.drain()  # BOT-X01: a deadline is held while its messages wait
+    await h.service.visible.settle()
     await h.service.on_deadline(gid, seq)
     st = (await h.service.live(gid)).state
     assert st.current != first and st.timer.seq != seq

@@ -65,10 +65,12 @@ async def start_online(h: Harness) -> int:
 
 
 async def night_1(h: Harness) -> GameState:
-    """Night 1: everybody taps Ready (Sleep) in his private chat, and day 1 opens (ONLINE-02)."""
+    """Night 1: every black taps Ready (Sleep) in his private chat, and day 1 opens (ONLINE-02;
+    the reds have no button, X17)."""
     st = await state(h)
     for p in st.alive_active():
-        assert await press_action(h, h.user(p.user_id), p.user_id, "sleep") == "💤"
+        pressed = await press_action(h, h.user(p.user_id), p.user_id, "sleep")
+        assert pressed == ("💤" if p.team is Team.MAFIA else None)
     st = await state(h)
     assert st.phase is OnlinePhase.DISCUSSION and st.day == 1, st.phase
     return st
@@ -210,7 +212,8 @@ async def online_step(h: Harness, rng: random.Random, plan: Plan) -> bool:
     living = st.alive_active()
     if st.phase is Phase.NIGHT and st.night == 1:
         for p in living:
-            await press_action(h, h.user(p.user_id), p.user_id, "sleep")
+            if p.team is Team.MAFIA:  # ONLINE-02, X17: the reds have nothing to press
+                await press_action(h, h.user(p.user_id), p.user_id, "sleep")
     elif st.phase is Phase.NIGHT:
         agree = plan is not random_plan or rng.random() < 0.6
         target = reds(st)[0]
@@ -410,13 +413,13 @@ async def test_ONLINE_24_32_Q09_the_lift_decision(sqlite_url: str, passed: bool)
                 assert await press_action(h, user(uid), GROUP, "lift") == "⬆️"
             await h.fire()
         if passed:
-            assert said(h, GROUP, f"⚖️ Lift {both}?\nLifted: 5 «Lift» of 4 needed.")
+            assert said(h, GROUP, f"⚖️ Lift {both}?\nLifted: 5 «Lift» votes of 4 needed.")
             for uid in (s[2], s[4]):
                 assert said(h, GROUP, f"☠️ {name(st, uid)} is lifted from the table.")
             st = await state(h)
             assert st.phase is Phase.LAST_WORD and st.speaker == s[2]  # seat order
         else:
-            assert said(h, GROUP, f"⚖️ Lift {both}?\nThey stay: 3 «Lift», 4 needed.")
+            assert said(h, GROUP, f"⚖️ Lift {both}?\nThey stay: 3 «Lift» votes, 4 needed.")
             assert said(h, GROUP, "🌗 Not enough «Lift» votes: the candidates stay.")
             st = await state(h)
             assert st.phase is Phase.NIGHT and st.night == 2 and len(st.alive()) == 6
@@ -459,6 +462,10 @@ async def test_ONLINE_07_08_Q25_the_best_move(sqlite_url: str, skip: bool):
         offered = [a.t for _, b in h.buttons(victim) if (b.get("callback_data") or "")[:2] == "a:"
                    for a in [Act.unpack(b["callback_data"])] if a.a == "bm" and a.s == st.phase_seq]
         assert sorted(offered) == sorted(p.seat for p in st.alive() if p.user_id != victim)
+        # ONLINE-X18: the prompt says what a short draft means and shows its end
+        prompt = next(t for t in texts_of(h, victim) if "You are the mafia's first victim" in t)
+        assert "Fewer than three when the time runs out count as no best move." in prompt
+        assert "⏱ 30 s. Until " in prompt
         # Another player's taps are refused, even with the victim's button data.
         forged = act(game_id, st, "bm", seat_of(st, don))
         assert await h.press_data(h.user(don), don, forged) == "It's not your turn."
@@ -520,6 +527,27 @@ async def test_ONLINE_36_Q16_three_misfires_in_a_row_and_the_town_wins(sqlite_ur
             assert -1 < order[0] < order[1] < order[2], order
         st = await state(h)
         assert st.over and st.winner is Team.TOWN and len(st.alive()) == 6
+    finally:
+        await h.stop()
+
+
+async def test_ONLINE_X17_night_1_without_a_single_tap_goes_on_to_day_1_with_everybody_active(
+        sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=8)
+    try:
+        await start_online(h)
+        st = await state(h)
+        assert said(h, GROUP, "everyone else sleeps: nobody else has anything to press.")
+        for uid in reds(st):  # the Sheriff and the civilians: told so, and no button
+            assert said(h, uid, "You have nothing to do tonight: the day starts by itself.")
+            assert not [b for _mid, b in h.buttons(uid) if "a:" in (b.get("callback_data") or "")]
+        for uid in blacks(st):
+            assert said(h, uid, "the day starts once every black is ready")
+        await h.fire()  # not a single tap: the meeting ends at its timer
+        st = await state(h)
+        assert st.phase is OnlinePhase.DISCUSSION and st.day == 1
+        assert all(p.active and not p.afk for p in st.players.values())
+        assert not said(h, GROUP, "inactive") and not said(h, GROUP, "abandoned")
     finally:
         await h.stop()
 
@@ -591,15 +619,15 @@ async def test_ONLINE_47_48_50_a_blocked_player_turns_afk_after_500_s(sqlite_url
         assert not st.players[blocked.id].active and not st.players[blocked.id].afk
         run_at, _func, args = afk_job(h, game_id, blocked.id)
         assert run_at == h.clock.now + timedelta(seconds=500) and args == (game_id, blocked.id)
-        for p in st.alive_active():  # everybody else is ready; the OFFLINE one is awaited
-            assert await press_action(h, h.user(p.user_id), p.user_id, "sleep") == "💤"
-        assert (await state(h)).phase is Phase.NIGHT
+        assert (await state(h)).phase is Phase.NIGHT  # nobody tapped: the meeting runs on
         h.clock.advance(500)
         await fire_afk(h, game_id, blocked.id)
         assert said(h, GROUP, f"⚫ {name(st, blocked.id)} is AFK: away too long, no longer "
                               "waited for.")
         st = await state(h)
         assert st.players[blocked.id].afk and afk_job(h, game_id, blocked.id) is None
+        await h.fire()  # the meeting ends at its timer
+        st = await state(h)
         assert st.phase is OnlinePhase.DISCUSSION and st.ballot.n == 5  # ONLINE-50: out of N
     finally:
         await h.stop()
@@ -658,3 +686,29 @@ async def test_ONLINE_48_the_afk_clock_survives_a_restart(sqlite_url: str):
                                "waited for.")
     finally:
         await h2.stop()
+
+
+async def test_ONLINE_47_a_player_who_blocked_the_bot_does_not_flap(sqlite_url: str):
+    """Issue 20: each press of a player who blocked the bot brought "is back" and "cannot be
+    reached" again (two group messages a press); now the group is told once, and he is told
+    nothing more until a DM reaches him."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        blocked = h.users[2]
+        await h.command(h.users[0], "/newgame online")
+        game_id = h.notes["game"] = (await h.game()).id
+        for u in h.users:
+            await h.dm(u, f"/start join_{game_id}")
+        h.session.fail("sendMessage", chat_id=blocked.id, error_code=403, times=None)
+        await h.command(h.users[0], "/startgame")
+        await h.fire()  # night 1 ends at its timer
+        assert (await state(h)).phase is OnlinePhase.DISCUSSION
+        for _ in range(3):
+            await h.command(blocked, "/back")  # accepted: back... and the role card fails again
+            await h.app.sender.drain()
+        group = texts_of(h, GROUP)
+        assert sum("cannot be reached" in t for t in group) == 1
+        assert not any("is back" in t for t in group)
+        assert not (await state(h)).players[blocked.id].active
+    finally:
+        await h.stop()

@@ -220,6 +220,8 @@ async def test_NOIR_a_turn_menu_lost_in_a_crash_is_sent_after_the_recovery(sqlit
         st = await nd.live_state(h, gid)
         first = st.current
         await nd.until_turn(h, gid, first)
+        await h.app.sender.drain()  # his turn's messages have left: its deadline may fire
+        await h.service.visible.settle()
         hold(h, GROUP, *(u for u in st.players))  # the whole table's messages are held
         await h.deadlines.fire_now(gid)  # his turn times out: the next player's menu is due
         st = await nd.live_state(h, gid)

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 from bot.handlers.settings import settings_text
-from bot.ui.callbacks import Cfg
-from engine import Phase
+from bot.ui.callbacks import Cfg, LobbyAct
+from engine import Phase, find_ruleset
 from tests.bot.driver import join_all
 from tests.bot.harness import GROUP, Harness, make_harness
 from tests.bot.helpers import start_game, to_day
@@ -99,3 +100,60 @@ async def test_PARTY_34_timing_override_applies(h: Harness):
     assert st.timer.seconds == 50 and " — 50 s." in h.texts(GROUP)[-1]
     await h.command(admin, "/settings reset")
     assert "speech 60 s" in last_group_text(h)
+
+
+async def test_PARTY_34_a_timing_changed_in_an_open_lobby_keeps_its_tempo_and_roles(h: Harness):
+    """Issue 20: ``/settings <timing> N`` while a lobby is open changes that timing only, on top
+    of the lobby's tempo and roles; the answer confirms it; the lobby shows it."""
+    organiser = h.users[0]
+    await h.command(organiser, "/newgame forum maniac cop")
+    g = await h.game()
+    options = dict(g.state.options)
+    assert options["roles"] == ["maniac", "cop"]
+    await h.command(organiser, "/settings forum_day 120")
+    assert last_group_text(h).startswith("✅ A forum day: 120 s.")
+    g = await h.game()
+    assert g.state.options == options and g.state.timings["forum_day"] == 120
+    await h.command(organiser, "/settings meeting 20")
+    assert last_group_text(h).startswith("✅ The mafia's meeting: 20 s.")
+    g = await h.game()
+    lobby = h.session.message(GROUP, g.ui["lobby"])["text"]
+    assert "mafia meeting 20 s" in lobby and "discussion 120 s" in lobby
+    assert g.state.options == options
+    await h.command(organiser, "/cancel")
+
+    await h.command(organiser, "/newgame")
+    g = await h.game()
+    assert await h.press(organiser, GROUP, g.ui["lobby"],
+                         LobbyAct(g=g.id, a="tempo", v="short").pack()) is not None
+    await h.command(organiser, "/settings speech 45")
+    assert last_group_text(h).startswith("✅ A speech: 45 s.")
+    g = await h.game()
+    assert g.state.settings["tempo"] == "short" and g.state.timings["speech"] == 45
+    short_night = g.state.timings["night"]
+    assert short_night != find_ruleset("party").timings({})["night"]  # still the short tempo's
+    lobby = h.session.message(GROUP, g.ui["lobby"])["text"]
+    assert "Short" in lobby and "speech 45 s" in lobby
+
+
+async def test_a_new_group_and_private_answers_follow_the_senders_telegram_language(
+        sqlite_url: str):
+    """Issue 20: a group that never chose a language takes the first command sender's Telegram
+    language; /start and /help in private answer in the user's."""
+    h = await make_harness(sqlite_url, n_users=2, default_locale="ru")
+    try:
+        english = dataclasses.replace(h.users[0], language_code="en-GB")
+        russian = h.users[1]  # no language_code: the bot's default
+        await h.dm(english, "/start")
+        assert h.texts(english.id)[-1].startswith("👋 I host mafia games in group chats.")
+        await h.dm(english, "/help")
+        assert h.texts(english.id)[-1].startswith("Commands\n")
+        await h.dm(russian, "/help")
+        assert not h.texts(russian.id)[-1].startswith("Commands\n")
+        await h.command(english, "/newgame")
+        assert h.texts(GROUP)[-1].startswith("🎲 Party mafia — new game")
+        assert (await h.service.storage.get_chat_settings(GROUP)).locale == "en"
+        await h.command(russian, "/help")  # the group chose already: it stays English
+        assert last_group_text(h).startswith("Commands\n")
+    finally:
+        await h.stop()

@@ -55,3 +55,38 @@ async def test_BOT_X01_the_vote_window_starts_when_its_message_left(
     record = await h.service.storage.get_game(game_id)
     assert (record.timer_seq, record.deadline_at) == (seq, expected)
 
+
+
+async def test_BOT_X01_a_deadline_that_comes_before_its_message_left_does_not_fire(h: Harness):
+    """Issue 20: the group is 35 s behind and the 15-s window's deadline comes while the vote's
+    message is still queued: it does not fire; the window ends 35 s later than planned, a full
+    window after the message is visible."""
+    game_id = await start_game(h)
+    st = await to_day(h)
+    for seat in (2, 3):
+        await nominate(h, seat)
+        st = await end_speech(h)
+    while st.phase is Phase.SPEECH or (st.phase is Phase.DEFENCE and st.queue):
+        st = await end_speech(h)
+    h.session.set_latency(GROUP, 0.3)
+    planned_from = h.clock()
+    fired: list[tuple[int, int]] = []
+
+    async def the_deadline_comes() -> None:
+        while (await h.game()).state.phase is not Phase.VOTING:
+            await asyncio.sleep(0.01)
+        window = (await h.game()).state.timer.seq
+        h.clock.advance(35.0)
+        await h.deadlines.fire_now(game_id)  # the 15-s window's deadline, message still queued
+        fired.append((window, (await h.game()).state.timer.seq))
+
+    task = asyncio.create_task(the_deadline_comes())
+    assert await press_action(h, h.user(st.speaker), GROUP, "end") == "⏹"
+    await task
+    await h.service.visible.settle()
+    st = (await h.game()).state
+    (window, after), = fired
+    assert after == window and st.phase is Phase.VOTING and st.timer.seq == window
+    seq, at = h.deadlines.pending[game_id]
+    assert seq == window
+    assert at == planned_from + timedelta(seconds=st.timer.seconds + 35.0)

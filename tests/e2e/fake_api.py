@@ -247,7 +247,7 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
     # --- world setup ---------------------------------------------------------------------------------
 
     def user(self, user_id: int, first_name: str, username: str | None = None, *,
-             last_name: str | None = None, language_code: str | None = "en") -> SimUser:
+             last_name: str | None = None, language_code: str | None = "ru") -> SimUser:
         """Register (or return the already registered) simulated user ``user_id`` (> 0)."""
         if user_id in self.users:
             return self.users[user_id]

@@ -155,7 +155,8 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     assert set(foul_data.values()) <= {b.get("callback_data") for b in console.buttons}
     assert Act(g=gid, s=0, a="dq", t=seat[disqualified]).pack() in button_data(console)
     await table.wait_message(GROUP, plain(_("🌙 <b>Night</b>. The mafia meets for {s} s; everyone "
-                                            "else sleeps.").format(s=TIMINGS["meeting"])))
+                                            "else sleeps: nobody else has anything to press.")
+                                          .format(s=TIMINGS["meeting"])))
 
     # --- night 1: the meeting ----------------------------------------------------------------------
     for uid in blacks:

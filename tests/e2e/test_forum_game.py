@@ -279,7 +279,7 @@ async def test_forum_game_with_every_role(bot_api: FakeBotAPI, bot_proc: BotProc
                for m in group)
     dealt = next(i for i, m in enumerate(group) if m.message_id == lobby.message_id) + 1
     win = next(i for i, m in enumerate(group) if m.contains(plain(head)))
-    card_word = _("His card: {card}.").split("{")[0]
+    card_word = _("Card: {card}.").split("{")[0]
     reveal = _("🔎 {player} reveals his check: {target} is <b>mafia</b>.").split("{")[1].split("}")[1]
     reveal = reveal.split("{")[0].strip()
     leaks = []

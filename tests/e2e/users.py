@@ -24,7 +24,7 @@ class SimUser:
     """A person using Telegram; create with ``api.user(id, first_name, username)``."""
 
     def __init__(self, api: FakeBotAPI, user_id: int, first_name: str, username: str | None = None, *,
-                 last_name: str | None = None, language_code: str | None = "en") -> None:
+                 last_name: str | None = None, language_code: str | None = "ru") -> None:
         self.api = api
         self.id = user_id
         self.first_name = first_name

@@ -4,8 +4,8 @@
 A deal is a string of role codes by seat: ``D`` Don, ``M`` mafioso, ``S`` Sheriff, ``T`` civilian.
 The default deals put the Don at seat 1, the other blacks next, then the Sheriff:
 
-    t = online_game(10)                     # NIGHT 1: the blacks' meeting, everyone taps Sleep
-    t.to_day(1)                             # everyone ready -> DISCUSSION of day 1
+    t = online_game(10)                     # NIGHT 1: the blacks' meeting
+    t.to_day(1)                             # the blacks ready -> DISCUSSION of day 1
     t.ballot({1: 5, 2: 5, 3: None})         # 1 and 2 vote 5 (two taps: final), 3 PASS; close
     t.onight(kill=6, don_check=4, check=1)  # every black shoots 6, the checks, the rest Sleep
 """
@@ -23,6 +23,7 @@ from engine import (
     StartGame,
     TapLift,
     TapVote,
+    Team,
 )
 
 from .helpers import ORGANISER, Table, lobby, uid
@@ -81,7 +82,8 @@ class OnlineTable(Table):
         """Play an online NIGHT by seats: every living black shoots ``kill`` (or
         ``{black seat: target}``), the Don searches ``don_check`` (else taps Sleep), the
         Sheriff checks ``check`` (else Sleep), the rest tap Sleep; seats in ``skip`` do nothing.
-        On night 1 everybody taps Sleep.  If still open and ``close``, the deadline fires."""
+        On night 1 the blacks tap Sleep (Ready); the reds have nothing to do.  If still open and
+        ``close``, the deadline fires."""
         assert self.phase is Phase.NIGHT, self.phase
         st = self.state
         night = st.night
@@ -94,7 +96,8 @@ class OnlineTable(Table):
                 continue
             u = p.user_id
             if night == 1:
-                self.do(NightAction(user_id=u, action="sleep"))
+                if p.team is Team.MAFIA:  # ONLINE-02, X17: only the blacks tap Ready
+                    self.do(NightAction(user_id=u, action="sleep"))
             elif p.role in (Role.MAFIA, Role.DON):
                 if p.seat in picks:
                     self.do(NightAction(user_id=u, action="kill", target=uid(picks[p.seat])))

@@ -289,7 +289,9 @@ def test_online_random_playouts(n: int, host: bool) -> None:
     from .online_playout import check_online_game
 
     seen: Counter = Counter()
-    for i in range(ONLINE_GAMES):
+    # a lift that holds at 6 (4 of 6 Lift taps) is rare with a host: that case plays 25 more
+    games = ONLINE_GAMES + (25 if (n, host) == (6, True) else 0)
+    for i in range(games):
         po = play(700_000 + n * 1_000 + host * 100 + i, n, host=host, chaos=CHAOS[i % 3],
                   ruleset="online")
         if n < 6:
@@ -307,8 +309,8 @@ def test_online_random_playouts(n: int, host: bool) -> None:
         assert seen[kind], f"no {kind} in {ONLINE_GAMES} online games of {n}"
     assert not seen["MafiaPicks"] and not seen["ReadyMarked"] and not seen["VoteWindowOpened"]
     if host:
-        assert seen["HostRoles"] + seen["abandoned"] == ONLINE_GAMES
-    assert seen["abandoned"] < ONLINE_GAMES // 5
+        assert seen["HostRoles"] + seen["abandoned"] == games
+    assert seen["abandoned"] < games // 5
 
 
 def test_online_playouts_cover_every_row_of_the_tie_table() -> None:

@@ -170,6 +170,10 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
                 self.group(g, _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
                                 "chat (up to {s} s).").format(n=st.night, s=e.seconds))
             for p in st.alive():
+                done = st.night_actions.get(p.user_id)
+                if done is not None and done[0] == "block" \
+                        and vf.night_keyboard(_, g.id, st, p.user_id) is None:
+                    continue  # the Cop: his turn's message says whom he covers (issue 20: twice)
                 self.forum_night_dm(g, _, st, p.user_id, send=True)
         elif phase == "debate":
             text = vf.debate_text(_, st, e.seconds, self.shown_end(g, st, "debate"))
@@ -193,7 +197,8 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             self.forum_last_word_dm(g, _, st, send=True)
         elif phase == "bonus_offer":
             text = _("🎲 The host or the organiser may start a bonus round: everybody guesses "
-                     "the survivors' roles before the reveal ({s} s).").format(s=e.seconds)
+                     "the survivors' roles before the reveal, {n} s. The offer stands for {s} s.") \
+                .format(n=st.timings.get("bonus", 0), s=e.seconds)  # issue 20: the round's own
             self.standing(g, "bonus_offer", text, vf.bonus_offer_keyboard(_, g.id, st))
         elif phase == "bonus":
             self.forum_close_group(g, "bonus_offer", _("🎲 The bonus round is on."))
@@ -378,8 +383,9 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         """FORUM-Q08: the card of every player who leaves is shown at once (``role``: his,
         which ``e`` carries in the forum)."""
         self.refresh_moderation(g, _, st)
-        card = _("His card: {card}.").format(card=_card(_, role))
+        card = _("Card: {card}.").format(card=_card(_, role))  # whoever it was (issue 20)
         if e.cause == "disqualified":
+            g.ui["disqualified"] = [*(g.ui.get("disqualified") or []), e.user_id]  # 🟥 at the end
             self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
                           + " " + card)
             self.dm(e.user_id, _("🟥 You are removed. Please watch without posting."))

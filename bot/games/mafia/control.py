@@ -4,16 +4,14 @@ the organiser and the end of host mode."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from typing import TYPE_CHECKING, Any
 
 from engine import GameState
 from engine.mafia import events as ev
 
 from ..hints import Gettext
 from .base import PresenterBase
-
-if TYPE_CHECKING:
-    from ..hints import Live
 
 if TYPE_CHECKING:
     from ..hints import Live
@@ -54,6 +52,11 @@ class ControlEvents(PresenterBase):
                           e: ev.PlayerInactive) -> None:
         if e.user_id == st.host or _eliminated(st, e.user_id):
             return  # an eliminated player's presence means nothing to the table
+        if e.reason == "blocked":  # said once until a DM reaches him again (issue 20: flapping)
+            blocked = list(g.ui.get("blocked") or [])
+            if e.user_id in blocked:
+                return
+            g.ui["blocked"] = [*blocked, e.user_id]
         self.group(g, "💤 " + _(INACTIVE_REASONS.get(e.reason, INACTIVE_REASONS["away"]))
                    .format(player=label(st, e.user_id)))
 
@@ -61,18 +64,32 @@ class ControlEvents(PresenterBase):
                         e: ev.PlayerActive) -> None:
         if _eliminated(st, e.user_id):
             return  # no "back" for him, no role card again (newcomer trial)
-        if st.phase is not Phase.NIGHT:  # at night it would show who just acted
+        unreachable = e.user_id in (g.ui.get("blocked") or [])
+        typed = bool(g.refs.get(f"back:{e.user_id}"))  # his /back: told as his /away was
+        if (typed or st.phase is not Phase.NIGHT) and not unreachable:  # a night press: no
             self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
-        self.resync(g, _, st, e.user_id)
+        card = self.resync(g, _, st, e.user_id, card=unreachable or not typed)
+        if unreachable and card is not None:  # a press of a player who blocked the bot: silent
+            card.add_done_callback(lambda f: self._reached(g, e.user_id, f))
 
-    def resync(self, g: Live, _: Gettext, st: GameState, uid: int) -> None:
-        """A returning player gets his role card and, at night, his night keyboard again
-        (a DM may have failed while he was away: PARTY-44)."""
+    @staticmethod
+    def _reached(g: Any, uid: int, future: asyncio.Future[Any]) -> None:  # g: the LiveGame
+        """His role card reached him: the bot is unblocked, a later block is told again."""
+        if not future.cancelled() and future.exception() is None and future.result() is not None:
+            g.ui["blocked"] = [u for u in g.ui.get("blocked") or [] if u != uid]
+
+    def resync(self, g: Live, _: Gettext, st: GameState, uid: int,
+               card: bool = True) -> asyncio.Future[Any] | None:
+        """A returning player gets his role card (unless not ``card``: a /back after /away,
+        whose card reached him) and, at night, his night keyboard again (a DM may have failed
+        while he was away: PARTY-44). Returns the card's send future (None: no card)."""
         p = st.players.get(uid)
         if p is None or not p.seat:
-            return
-        text = views.role_card(_, st, uid, g.ui.get("title", ""))
-        self.dm(uid, text, None, protect_content=True)
+            return None
+        sent = None
+        if card:
+            text = views.role_card(_, st, uid, g.ui.get("title", ""))
+            sent = self.dm(uid, text, None, protect_content=True)
         if p.alive and st.phase is Phase.NIGHT:
             fut = self.dm(uid, *self.night_view(_, g, st, uid))
             self.keep(g, f"night:{uid}", fut)
@@ -83,6 +100,7 @@ class ControlEvents(PresenterBase):
                 InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(
                     text=_("✅ I have read my role"),
                     callback_data=Act(g=g.id, s=st.phase_seq, a="ready").pack())]])))
+        return sent
 
     def on_OrganiserChanged(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                             e: ev.OrganiserChanged) -> None:

@@ -93,6 +93,7 @@ class DayEvents(PresenterBase):
                             e: ev.PlayerEliminated) -> None:
         self.refresh_consoles(g, _, st)
         if e.cause == "disqualified":
+            g.ui["disqualified"] = [*(g.ui.get("disqualified") or []), e.user_id]  # 🟥 at the end
             self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id)))
             self.dm(e.user_id, _("🟥 You are disqualified. Please watch without posting; roles are "
                                  "revealed at the end."))

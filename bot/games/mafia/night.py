@@ -20,6 +20,13 @@ def night_text(_: Gettext, st: GameState, uid: int) -> str:
     la = legal_actions(st, uid)
     rs = find_ruleset(st.ruleset)
     n = st.night
+    if st.night <= 1 and rs.vote_style == "online":  # ONLINE-02, X17: only the blacks' Ready
+        if la.sleep:
+            return _("🌙 Night 1: meet your team here (what you write is passed on). Press «Sleep» "
+                     "when you are ready: the day starts once every black is ready, or when the "
+                     "meeting ends.")
+        return _("🌙 Night 1: the mafia gets acquainted. You have nothing to do tonight: the day "
+                 "starts by itself.")
     if st.night <= 1:
         return _("🌙 Night 1: the mafia gets acquainted; nobody acts tonight. Press «Sleep».")
     lines = []

@@ -179,7 +179,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         if phase == "night":
             if st.timer is not None and st.timer.kind == "meeting":  # CLUB-08
                 night_line = _("🌙 <b>Night</b>. The mafia meets for {s} s; everyone else "
-                               "sleeps.").format(s=e.seconds)
+                               "sleeps: nobody else has anything to press.").format(s=e.seconds)
             else:
                 night_line = _("🌙 <b>Night {n}</b>. The town sleeps; night roles act in private "
                                "chat (up to {s} s).").format(n=st.night, s=e.seconds)
@@ -246,6 +246,21 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
             g.refs["closed:turn"] = before.phase_seq
             self.edit(g, "turn", g.chat_id, views.turn_text(_, before, final=True), None)
 
+    #: private messages kept as ``<prefix>:<chat id>`` whose buttons act on the running game
+    GAME_KEYBOARDS = ("night", "role", "readme", "console", "lastword", "bonus", "best")
+
+    def close_keyboards(self, g: Live, _: Gettext, before: GameState | None) -> None:
+        """The game ended or was stopped: none of its buttons stays live (issue 20) -- the last
+        turn's «End speech», the night messages and role cards («Sleep»), the judge's console;
+        a role card keeps only the Mini App's button."""
+        if before is not None:
+            self.close_turn(g, _, before)
+        for key in {k for k in (*g.ui, *g.refs) if k.count(":") == 1}:
+            prefix, chat = key.split(":")
+            if prefix in self.GAME_KEYBOARDS and chat.lstrip("-").isdigit():
+                keep = self.out.with_webapp(_, g, None) if prefix == "role" else None
+                self.close_dm(g, key, int(chat), keep)
+
     def close_role_card(self, g: Live, _: Gettext, uid: int) -> None:
         """«I have read my role» goes; the Mini App's button (when configured) stays."""
         self.close_dm(g, f"role:{uid}", uid, self.out.with_webapp(_, g, None))
@@ -281,10 +296,12 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
                      e: ev.GameEnded) -> None:
         self._close_previous(g, _, before, st)
         self.close_host(g, _, st)
+        self.close_keyboards(g, _, before)
         lines = [self.result_head(_, st, e), "", _("Roles:")]
+        disqualified = set(g.ui.get("disqualified") or ())
         for _seat_no, uid, role in e.roles:
             p = st.players[uid]
-            mark = "" if p.alive else " ☠️"
+            mark = "" if p.alive else " 🟥" if uid in disqualified else " ☠️"
             lines.append(f"{label(st, uid)} — {ROLE_ICONS[role]} {_(ROLE_NAMES[role])}{mark}")
         extra = self.result_extra(g, _, st)
         if extra:
@@ -301,6 +318,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
     def on_GameCancelled(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                          e: ev.GameCancelled) -> None:
         self.close_host(g, _, st)
+        self.close_keyboards(g, _, before)
         if e.reason == "bot_removed":  # the group is gone for us: tell the players privately
             for p in st.players.values():
                 self.dm(p.user_id, _("✖️ The bot was removed from the group, so the game there "

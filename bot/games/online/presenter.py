@@ -10,6 +10,7 @@ from engine.mafia import events as ev
 from engine.online import events as oev
 
 from ...ui import drafts
+from ...ui.i18n import nget_of
 from ...ui.texts import label
 from ..hints import Gettext
 from ..mafia.base import Markup
@@ -43,8 +44,10 @@ class OnlinePresenter(MafiaPresenter):
                             "move: he names three players he takes for black ({s} s).").format(
                                 player=label(st, victim), s=e.seconds))
             markup = vo.best_move_keyboard(_, g.id, st, victim, [])
-            fut = self.dm(victim, _("🎯 You are the mafia's first victim. Name three players you "
-                                    "take for black: tap three names, or skip."), markup)
+            text = _("🎯 You are the mafia's first victim. Name three players you take for "
+                     "black: tap three names, or skip. Fewer than three when the time runs out "
+                     "count as no best move.")  # ONLINE-X18
+            fut = self.dm(victim, self.with_end(g, _, st, text, "best_move"), markup)
             self.keep(g, "best_move", fut)
         return True
 
@@ -97,8 +100,11 @@ class OnlinePresenter(MafiaPresenter):
 
     def on_ExcludeVoteResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                              e: ev.ExcludeVoteResult) -> None:
-        verdict = _("Lifted: {yes} «Lift» of {needed} needed.") if e.passed else \
-            _("They stay: {yes} «Lift», {needed} needed.")
+        ngettext = nget_of(_)
+        verdict = ngettext("Lifted: {yes} «Lift» vote of {needed} needed.",
+                           "Lifted: {yes} «Lift» votes of {needed} needed.", e.yes) if e.passed \
+            else ngettext("They stay: {yes} «Lift» vote, {needed} needed.",
+                          "They stay: {yes} «Lift» votes, {needed} needed.", e.yes)
         self.edit(g, "lift", g.chat_id, _("⚖️ Lift {list}?").format(
             list=", ".join(label(st, u) for u in e.candidates)) + "\n" +
             verdict.format(yes=e.yes, needed=e.needed), None)

@@ -11,6 +11,7 @@ from engine.online import lift_needed
 from engine.online.actions import OnlineActions
 
 from ...ui.callbacks import Act
+from ...ui.i18n import nget_of
 from ...ui.keyboards import InlineKeyboardBuilder
 from ...ui.keyboards import plain_label as _plain_label
 from ...ui.texts import label
@@ -78,10 +79,12 @@ def lift_text(_: Gettext, st: GameState) -> str:
     b = st.ballot
     lifts = [(u, fin) for u, (c, fin) in b.taps.items() if c is True]
     leaves = [(u, fin) for u, (c, fin) in b.taps.items() if c is False]
+    ngettext = nget_of(_)
     return "\n".join([
         _("⚖️ Lift {list} from the table?").format(list=", ".join(label(st, c) for c in b.candidates)),
-        _("It takes {needed} «Lift» votes of {n} players; otherwise they stay and night falls.")
-        .format(needed=lift_needed(st), n=b.base),
+        ngettext("It takes {needed} «Lift» vote of {n} players; otherwise they stay and night "
+                 "falls.", "It takes {needed} «Lift» votes of {n} players; otherwise they stay "
+                 "and night falls.", lift_needed(st)).format(needed=lift_needed(st), n=b.base),
         _("⬆️ Lift ({n}): {list}").format(n=len(lifts), list=_voters(st, lifts) or "—"),
         _("⬇️ Leave ({n}): {list}").format(n=len(leaves), list=_voters(st, leaves) or "—"),
     ])

@@ -67,12 +67,12 @@ def test_ONLINE_47_a_lost_connection_makes_a_player_offline():
 
 
 def test_ONLINE_Q20_a_missed_required_action_makes_him_offline():
-    t = online_game(10)
-    t.onight(skip=[7])  # night 1's Sleep/Ready tap missed, the timer fires
+    t = online_at_day(10)
+    t.ballot({})  # not voting is PASS, not a missed action
+    assert t.phase is Phase.NIGHT and not t.events(PlayerInactive)
+    t.onight(kill=5, skip=[7])  # night 2's Sleep tap missed, the timer fires
     assert [e.user_id for e in t.events(PlayerInactive)] == [uid(7)]
     assert t.events(PlayerInactive)[-1].reason == "missed"
-    t.ballot({})  # not voting is PASS, not a missed action
-    assert [e.user_id for e in t.events(PlayerInactive)] == [uid(7)]
 
 
 def test_ONLINE_48_mark_afk_turns_an_offline_player_afk():
@@ -95,14 +95,14 @@ def test_ONLINE_X06_the_mark_afk_contract():
     t.leave_by_vote(9)
     t.refuse(MarkAfk(player=uid(9)), PlayerDead)
     # during a pause it is recorded; what it completes happens on resume
-    t = online_game(10)
+    t = online_at_night(10, 2)
     offline(t, 10)
-    t.onight(skip=[10], close=False)
+    t.onight(kill=5, don_check=4, check=1, skip=[10], close=False)
     t.do(Pause(user_id=uid(1), remaining=30))
     t.do(MarkAfk(player=uid(10)))
     assert t.phase is Phase.NIGHT and t.state.players[uid(10)].afk
     t.do(Resume(user_id=uid(1)))
-    assert t.phase is OnlinePhase.DISCUSSION
+    assert t.phase is OnlinePhase.BEST_MOVE
 
 
 def test_ONLINE_49_any_command_brings_him_back_online():
@@ -152,8 +152,9 @@ def test_ONLINE_45_spectators_cannot_vote_or_act():
 
 def test_ONLINE_X09_the_host_moves_every_online_phase_on():
     t = online_game(9, host=True)
-    t.onight(skip=[9], close=False)
-    t.do(HostNext(user_id=HOST))  # night 1: seat 9 missed it (OFFLINE, still counted)
+    t.onight(skip=[1], close=False)
+    t.do(HostNext(user_id=HOST))  # night 1: the Don's Ready is missing; nobody goes OFFLINE
+    assert not t.events(PlayerInactive)
     assert t.phase is OnlinePhase.DISCUSSION
     for s in range(1, 7):
         t.tap(s, 1 if s <= 3 else 4)
@@ -186,8 +187,9 @@ def test_ONLINE_X15_a_pause_freezes_the_discussion():
 
 def test_ONLINE_X14_a_table_with_nobody_online_is_abandoned():
     t = online_game(6)
-    t.onight(close=False, skip=range(1, 7))
-    t.timeout()  # nobody tapped: everybody OFFLINE
+    for seat in range(1, 7):
+        offline(t, seat)  # nobody reachable
+    t.timeout()
     assert isinstance(t.last[-1], GameCancelled) and t.last[-1].reason == "abandoned"
 
 

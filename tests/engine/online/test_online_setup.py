@@ -24,6 +24,7 @@ from engine import (
     NotEnoughPlayers,
     PhaseClosed,
     PhaseStarted,
+    PlayerInactive,
     Private,
     RelayMessage,
     Role,
@@ -102,19 +103,19 @@ def test_ONLINE_01_blacks_meet_on_night_1():
     assert t.events(PhaseStarted)[-1].purpose == "intro"
 
 
-def test_ONLINE_02_day_1_starts_when_everyone_is_ready():
-    t = online_game(10)
-    for seat in range(1, 10):
+def test_ONLINE_02_day_1_starts_when_every_black_is_ready():
+    t = online_game(10)  # the blacks: 1 (the Don), 2, 3
+    for seat in (1, 2):
         t.do(NightAction(user_id=uid(seat), action="sleep"))
         assert t.phase.value == "night"
-    t.do(NightAction(user_id=uid(10), action="sleep"))
+    t.do(NightAction(user_id=uid(3), action="sleep"))
     assert t.phase.value == "discussion" and t.state.day == 1
     assert t.events(NightResult)[-1].killed is None
 
 
 def test_ONLINE_02_day_1_starts_at_the_timer_otherwise():
     t = online_game(10)
-    t.onight(skip=[7], close=False)
+    t.onight(skip=[2], close=False)
     assert t.phase.value == "night" and t.state.timer.kind == "meeting"
     t.timeout()
     assert t.phase.value == "discussion" and t.state.day == 1
@@ -124,7 +125,7 @@ def test_ONLINE_02_no_shot_or_check_on_night_1():
     t = online_game(10)
     for seat in (1, 2, 4, 5):
         la = legal_actions(t.state, uid(seat))
-        assert la.sleep and la.night_action is None and la.night_extra is None
+        assert la.sleep == (seat <= 3) and la.night_action is None and la.night_extra is None
     t.refuse(NightAction(user_id=uid(1), action="kill", target=uid(5)), NoNightAction)
     t.refuse(NightAction(user_id=uid(1), action="don_check", target=uid(4)), NoNightAction)
     t.refuse(NightAction(user_id=uid(4), action="sheriff_check", target=uid(1)), NoNightAction)
@@ -172,3 +173,14 @@ def test_ONLINE_46_roles_revealed_only_at_the_end():
     assert end[0].roles == tuple((s, uid(s), r) for s, r in enumerate(
         [Role.DON, Role.MAFIA, Role.SHERIFF, Role.CIVILIAN, Role.CIVILIAN, Role.CIVILIAN], 1))
     assert not [e for e in t.events() if leaks_role(e)]
+
+
+def test_ONLINE_X17_night_1_asks_nothing_of_the_reds_and_makes_nobody_offline():
+    t = online_game(8)  # the blacks: 1 (the Don), 2
+    for seat in (4, 5, 8):  # the Sheriff and civilians have no button tonight
+        assert legal_actions(t.state, uid(seat)).sleep is False
+    t.do(NightAction(user_id=uid(5), action="sleep"))  # an old button: accepted, changes nothing
+    t.timeout()  # not a single tap: the meeting simply ends at its timer
+    assert t.phase.value == "discussion" and t.state.day == 1
+    assert not t.events(PlayerInactive)
+    assert all(p.active and not p.afk for p in t.state.players.values())
