@@ -162,7 +162,7 @@ from .mafia.events import (
 )
 from .mafia.queries import LegalActions, legal_actions
 from .mafia.roles import Role, Team
-from .mafia.rules import RULESETS, RuleSet, Tempo, find_ruleset
+from .mafia.rules import REVISION, RULESETS, RuleSet, Tempo, find_ruleset, rules_revision
 from .mafia.state import GameState, Phase, Player, state_to_dict
 from .noir.variant import NoirGame  # NOIR's commands stay in engine.noir (their names clash)
 from .online import OnlineVariant
@@ -196,7 +196,7 @@ __all__ = [
     "OrganiserChanged", "OwnPhaseCommand", "PUBLIC", "PartyVariant", "Pause", "PauseLimit",
     "Paused", "Phase", "PhaseClosed", "PhaseStarted", "PhaseTimeout", "Player", "PlayerActive",
     "PlayerAfk", "PlayerDead", "PlayerEliminated", "PlayerInactive", "PlayerJoined", "PlayerLeft",
-    "PlayerRemoved", "Private", "ProceduralLoss", "Public", "RULESETS", "ReadyMarked",
+    "PlayerRemoved", "Private", "ProceduralLoss", "Public", "REVISION", "RULESETS", "ReadyMarked",
     "RelayMessage", "RelayedMessage", "RestartTurn", "Resume", "Resumed", "RevealCheck", "Role",
     "RoleAssigned", "RolesRevealed", "RuleSet", "SettingsChanged", "SideChosen",
     "SleepwalkerRevealed", "StartGame", "SuspectNamed", "TakeOver", "TapLift", "TapVote",
@@ -204,8 +204,8 @@ __all__ = [
     "TurnRestarted", "TurnSkipped", "UndoJudgeAction", "UndoNomination", "VictoryDeclared",
     "VoteBestPlayer", "VoteCast", "VoteResult", "VoteTapped", "VoteWindowOpened", "WarningIssued",
     "WerewolfTurned", "apply", "command_from_dict", "decode_log", "event_from_dict", "find_game",
-    "find_ruleset", "game_of", "legal_actions", "private", "register", "replay", "state_to_dict",
-    "to_dict",
+    "find_ruleset", "game_of", "legal_actions", "private", "register", "replay", "rules_revision",
+    "state_to_dict", "to_dict",
 ]
 
 # --- the games, one line each (the first CreateGame of a log names one of them) ---------------

@@ -11,7 +11,7 @@ import random
 import secrets
 from datetime import timedelta
 
-from engine import Command, IllegalCommand, find_game, game_of
+from engine import REVISION, Command, IllegalCommand, find_game, game_of
 from engine.core.commands import CreateGame
 from engine.core.events import EventLike
 from engine.core.state import GameStateLike
@@ -74,8 +74,8 @@ class GameOps(ServiceBase):
         try:
             async with self._locks[game_id]:  # held at once: no read of what was just written
                 self._adopt(game_id, chat_id, locale, seed).ui.update(ui or {})
-            await self.execute(game_id, CreateGame(user_id=user_id, ruleset=rs.name,
-                                                   settings=settings))
+            await self.execute(game_id, CreateGame(  # REV-X01: played by today's rules
+                user_id=user_id, ruleset=rs.name, settings={**settings, "revision": REVISION}))
         except BaseException:  # e.g. NotOwner: the shard moved meanwhile; never an empty lobby
             await self._abandon(game_id)
             raise

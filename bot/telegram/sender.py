@@ -365,8 +365,10 @@ class Sender(Replacement, CallPolicy):
             return op.future
         op.chat_id = self._resolve(op.chat_id)
         if op.chat_id in self.left or op.chat_id in self.blocked or suppressed(op.chat_id):
-            logger.debug("chat %s is unreachable; dropping %s", op.chat_id, op.kind)
+            logger.debug("chat %s is unreachable; dropping %s", op.chat_id, op.kind)  # no call
             resolve_future(op.future, None)
+            if op.chat_id in self.blocked and self.on_forbidden is not None:  # as a 403 would
+                self._spawn(self._callback(self.on_forbidden, op.chat_id))
             return op.future
         lane = self._lanes.get(op.chat_id)
         if lane is None:

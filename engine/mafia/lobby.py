@@ -79,7 +79,8 @@ def change_settings(s: Step, cmd: ChangeSettings) -> None:
     st = s.st
     if st.over:
         raise PhaseClosed("game over")
-    merged = {**st.settings, **cmd.settings}
+    # REV-X01: the revision a game is played by is fixed at its creation
+    merged = {**st.settings, **{k: v for k, v in cmd.settings.items() if k != "revision"}}
     if st.phase is not Phase.LOBBY and merged.get("options") != st.settings.get("options"):
         raise BadSetup("role options can change only in the lobby")
     st.timings = s.rs.timings(merged)

@@ -11,15 +11,17 @@ from typing import Any
 
 from .play import night_actions_for, valid_targets
 from .roles import Team
-from .rules import rules_of
+from .rules import rules_of, rules_revision
 from .state import GameState, Phase, Player
 from .step import variant_of
 
 
 def night_1_asks_nothing(st: GameState, p: Player) -> bool:
     """ONLINE-02, X17: online night 1 asks nothing of the reds -- no Ready (Sleep) button is
-    offered; a Sleep tap from an old button is still accepted and changes nothing."""
-    return st.night <= 1 and rules_of(st).vote_style == "online" and p.team is not Team.MAFIA
+    offered; a Sleep tap from an old button is still accepted and changes nothing. A game of
+    rules revision 1 (REV-X01: logged before X17) asked every player to tap."""
+    return (st.night <= 1 and rules_of(st).vote_style == "online" and p.team is not Team.MAFIA
+            and rules_revision(st.settings) >= 2)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,20 @@ from .roles import Role
 TIMING_KEYS = ("speech", "defence", "last_word", "vote", "night", "ready_wait", "meeting", "silenced")
 
 
+
+#: REV-X01 (docs/rules/README.md): the rules revision a new game is played by. The shell stamps it
+#: on every new game (``CreateGame.settings["revision"]``); a log without it replays under
+#: revision 1, the rules it was played by. Revision 2: ONLINE-X17 (online night 1 asks nothing
+#: of the reds).
+REVISION = 2
+
+
+def rules_revision(settings: dict[str, Any]) -> int:
+    """REV-X01: the rules revision of a game whose stored settings are ``settings`` (1 when the
+    log predates revisions); a malformed value counts as 1."""
+    value = settings.get("revision", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
 @dataclass(frozen=True)
 class Tempo:
     """Durations in seconds (PARTY-Q16)."""

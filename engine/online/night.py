@@ -17,6 +17,7 @@ from ..mafia import night as mafia_night
 from ..mafia.events import NightResult
 from ..mafia.presence import counted
 from ..mafia.roles import Role, Team
+from ..mafia.rules import rules_revision
 from ..mafia.state import GameState
 from ..mafia.step import Step
 from .commands import ChooseBestMove
@@ -34,8 +35,9 @@ def night_complete(s: Step) -> bool:
     later: a black has shot (the Don has also checked or skipped), everybody else has checked
     or slept."""
     st = s.st
+    reds_rest = rules_revision(st.settings) >= 2  # REV-X01: revision 1 waited for every tap
     for p in counted(st):
-        if st.night <= 1 and p.team is not Team.MAFIA:
+        if st.night <= 1 and p.team is not Team.MAFIA and reds_rest:
             continue
         if st.night > 1 and p.team is Team.MAFIA:
             if p.user_id not in st.mafia_picks:
@@ -61,7 +63,8 @@ def shot_target(st: GameState) -> int | None:
 def end_night(s: Step, timed_out: bool) -> None:
     """The online ``end_night``: the shot, the misfire count, the morning."""
     st = s.st
-    if timed_out and st.night > 1:  # ONLINE-Q20, X17: a missed night action -> OFFLINE
+    if timed_out and (st.night > 1 or rules_revision(st.settings) < 2):  # ONLINE-Q20, X17
+        # a missed night action -> OFFLINE (night 1 of revision 2 asks for none: REV-X01)
         mafia_night.record_misses(s, set(st.night_actions) | set(st.mafia_picks))
     killed = shot_target(st) if st.night > 1 else None
     st.night_actions, st.mafia_picks = {}, {}

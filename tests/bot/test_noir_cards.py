@@ -65,6 +65,8 @@ def test_NOIR_X15_the_chain_prompt_offers_detonate_only_with_its_button():
 async def test_NOIR_X19_a_stale_timeout_is_neither_stored_nor_counted(h: Harness):
     gid = await _start(h)
     seq = (await h.service.live(gid)).state.timer.seq
+    await h.app.sender.drain()  # BOT-X01: a deadline fires once its messages have left
+    await h.service.visible.settle()
     await h.service.on_deadline(gid, seq)  # the running timer: the turn passes, one command
     st = (await h.service.live(gid)).state
     logged = await h.log_len(gid)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import (
+    REVISION,
     ChooseBestMove,
     NightAction,
     OnlinePhase,
@@ -154,7 +155,8 @@ def online_game(n: int = 10, roles: str | None = None, *, host: bool = False,
     """A started online game (NIGHT 1, the blacks' meeting) with the deal ``roles`` by seat."""
     roles = roles or ONLINE_DEALS[n]
     assert len(roles) == n
-    base = lobby(n, host=host, settings=settings, ruleset="online")
+    # REV-X01: a new game is played by today's rules (the bot stamps the revision likewise)
+    base = lobby(n, host=host, settings={"revision": REVISION, **(settings or {})}, ruleset="online")
     t = OnlineTable()
     t.state, t.log, t.produced = base.state, base.log, base.produced
     t.do(online_deal(roles))

@@ -24,6 +24,7 @@ from enum import Enum
 
 from engine import (
     PUBLIC,
+    REVISION,
     BecomeHost,
     CancelFoul,
     CastExcludeVote,
@@ -152,7 +153,8 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
         po.state = st
         return True
 
-    do(CreateGame(user_id=organiser, ruleset=rs.name, settings=settings or {}))
+    revision = {"revision": REVISION} if rs.name == "online" else {}  # REV-X01: today's rules
+    do(CreateGame(user_id=organiser, ruleset=rs.name, settings={**revision, **(settings or {})}))
     host_id = None
     if host:
         host_id = HOST_ID

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardMarkup
 
-from engine import GameState, Team, find_ruleset, legal_actions
+from engine import GameState, Team, find_ruleset, legal_actions, rules_revision
 
 from ...ui.callbacks import Act
 from ...ui.keyboards import InlineKeyboardBuilder
@@ -20,7 +20,8 @@ def night_text(_: Gettext, st: GameState, uid: int) -> str:
     la = legal_actions(st, uid)
     rs = find_ruleset(st.ruleset)
     n = st.night
-    if st.night <= 1 and rs.vote_style == "online":  # ONLINE-02, X17: only the blacks' Ready
+    if st.night <= 1 and rs.vote_style == "online" and rules_revision(st.settings) >= 2:
+        # ONLINE-02, X17: only the blacks' Ready (REV-X01: a game of revision 1 asks everybody)
         if la.sleep:
             return _("🌙 Night 1: meet your team here (what you write is passed on). Press «Sleep» "
                      "when you are ready: the day starts once every black is ready, or when the "

@@ -9,6 +9,7 @@ import pytest
 
 from engine import (
     PUBLIC,
+    REVISION,
     BadSetup,
     ChangeSettings,
     CreateGame,
@@ -184,3 +185,19 @@ def test_ONLINE_X17_night_1_asks_nothing_of_the_reds_and_makes_nobody_offline():
     assert t.phase.value == "discussion" and t.state.day == 1
     assert not t.events(PlayerInactive)
     assert all(p.active and not p.afk for p in t.state.players.values())
+
+
+def test_REV_X01_an_online_game_keeps_the_rules_revision_it_was_created_with() -> None:
+    """REV-X01: night 1 of a revision-1 log (recorded before ONLINE-X17) asks every player to tap,
+    as it did then, so that its log replays the same; today's games (revision 2) ask the reds
+    nothing; ChangeSettings cannot change a game's revision."""
+    old = online_game(8, settings={"revision": 1})  # the blacks: 1 (the Don), 2
+    new = online_game(8)
+    assert legal_actions(old.state, uid(5)).sleep
+    assert not legal_actions(new.state, uid(5)).sleep
+    for seat in (1, 2):  # every black ready: today's night 1 is over, revision 1's is not
+        old.do(NightAction(user_id=uid(seat), action="sleep"))
+        new.do(NightAction(user_id=uid(seat), action="sleep"))
+    assert new.phase.value == "discussion" and old.phase.value == "night"
+    new.do(ChangeSettings(user_id=ORGANISER, settings={"revision": 1}))
+    assert new.state.settings["revision"] == REVISION
