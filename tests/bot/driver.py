@@ -77,7 +77,8 @@ async def step(h: Harness, rng: random.Random, chatter: bool = False) -> bool:
                     continue
                 r = await press_action(h, u, u.id, "kill", mafia_target)
             elif p.role is Role.COMMISSAR and st.night > 1:
-                r = await press_action(h, u, u.id, "check", rng.choice([q.seat for q in st.alive() if q is not p]))
+                seats = [q.seat for q in st.alive() if q is not p]
+                r = await press_action(h, u, u.id, "check", rng.choice(seats))
             elif p.role is Role.DOCTOR and st.night > 1:
                 r = await press_action(h, u, u.id, "heal", rng.choice([q.seat for q in st.alive()]))
             else:

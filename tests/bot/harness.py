@@ -19,8 +19,10 @@ caused is in ``session.messages`` / ``session.calls``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
+from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 from aiogram.types import Update
 
 from bot.app import App, build_app
@@ -36,12 +38,26 @@ SEND_METHODS = ("sendMessage", "editMessageText")
 FAST_RATES = {"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
               "global_rate": (10_000, 1.0), "retry_budget": 3.0}  # Telegram "down" for 3 s
 
+M = TypeVar("M", bound=TelegramMethod[Any])
+
+
+def request_of(call: Call, cls: type[M]) -> M:
+    """``call.request`` as the aiogram method ``cls`` it must be (AssertionError otherwise)."""
+    assert isinstance(call.request, cls), (call.method, cls)
+    return call.request
+
+
+def text_of(call: Call) -> str:
+    """The raw text (HTML as sent) of a send/edit ``call``; AssertionError if it has none."""
+    assert call.text is not None, call.method
+    return call.text
+
 
 class FakeClock:
     """The service's clock (aware UTC), moved only by :meth:`advance` (seconds)."""
 
     def __init__(self, start: datetime | None = None) -> None:
-        self.now = start or datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+        self.now = start or datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now
@@ -85,6 +101,13 @@ class Harness:
         return [m for (c, _), m in sorted(self.session.messages.items(), key=lambda kv: kv[0][1])
                 if c == chat_id]
 
+    def message(self, chat_id: int, message_id: int) -> dict[str, Any]:
+        """The stored message ``message_id`` of ``chat_id`` as users see it now (the Bot API's
+        Message dict); AssertionError if the bot never sent it."""
+        message = self.session.message(chat_id, message_id)
+        assert message is not None, (chat_id, message_id)
+        return message
+
     def texts(self, chat_id: int) -> list[str]:
         return [m.get("text", "") for m in self.messages(chat_id)]
 
@@ -127,7 +150,7 @@ class Harness:
         before = len(self.session.calls.calls_to("answerCallbackQuery"))
         await self.feed(self.updates.callback(user, (chat_id, message_id), data))
         answers = self.session.calls.calls_to("answerCallbackQuery")[before:]
-        return answers[-1].request.text if answers else None
+        return request_of(answers[-1], AnswerCallbackQuery).text if answers else None
 
     async def press_data(self, user: FakeUser, chat_id: int, data: str) -> str | None:
         """Press a (possibly forged) ``data`` as if on the newest bot message in ``chat_id``."""
