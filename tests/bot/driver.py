@@ -12,6 +12,7 @@ import random
 from bot.ui.callbacks import Act
 from engine import Phase, Role
 from tests.bot.harness import GROUP, Harness
+from tests.fakes.updates import FakeUser
 
 
 async def join_all(h: Harness, users=None) -> int:
@@ -23,7 +24,7 @@ async def join_all(h: Harness, users=None) -> int:
     return g.id
 
 
-async def press_action(h: Harness, user, chat_id: int, action: str, seat: int | None = None,
+async def press_action(h: Harness, user: FakeUser, chat_id: int, action: str, seat: int | None = None,
                        rng: random.Random | None = None) -> str | None:
     st = (await h.game()).state
     for mid, b in h.buttons(chat_id):

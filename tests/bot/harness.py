@@ -73,7 +73,7 @@ class Harness:
     updates: Updates
     clock: FakeClock
     users: list[FakeUser] = field(default_factory=list)
-    notes: dict = field(default_factory=dict)  # scratch space for drivers (tests/bot/driver.py)
+    notes: dict[str, Any] = field(default_factory=dict)  # scratch space for drivers (tests/bot/driver.py)
 
     @property
     def service(self):
@@ -97,7 +97,7 @@ class Harness:
         await self.app.stop()
 
     # --- messages the bot sent ---------------------------------------------------------------
-    def messages(self, chat_id: int) -> list[dict]:
+    def messages(self, chat_id: int) -> list[dict[str, Any]]:
         return [m for (c, _), m in sorted(self.session.messages.items(), key=lambda kv: kv[0][1])
                 if c == chat_id]
 
@@ -111,18 +111,19 @@ class Harness:
     def texts(self, chat_id: int) -> list[str]:
         return [m.get("text", "") for m in self.messages(chat_id)]
 
-    def sent(self, chat_id: int, methods=SEND_METHODS, *, ok_only: bool = True) -> list[Call]:
+    def sent(self, chat_id: int, methods: tuple[str, ...] = SEND_METHODS, *,
+             ok_only: bool = True) -> list[Call]:
         """Every send/edit call to ``chat_id`` in order (successful ones by default)."""
         return [c for c in self.session.calls if c.method in methods and c.chat_id == chat_id
                 and (c.ok or not ok_only)]
 
-    def sent_texts(self, chat_id: int, methods=SEND_METHODS) -> list[str]:
+    def sent_texts(self, chat_id: int, methods: tuple[str, ...] = SEND_METHODS) -> list[str]:
         """Plain texts (as users see them) of every successful send/edit to ``chat_id``."""
         return [plain_text(c.text) for c in self.sent(chat_id, methods) if c.text is not None]
 
-    def buttons(self, chat_id: int) -> list[tuple[int, dict]]:
+    def buttons(self, chat_id: int) -> list[tuple[int, dict[str, Any]]]:
         """(message_id, button) for every inline button in the chat, newest message first."""
-        out = []
+        out: list[tuple[int, dict[str, Any]]] = []
         for m in reversed(self.messages(chat_id)):
             markup = m.get("reply_markup") or {}
             for row in markup.get("inline_keyboard", []):
@@ -184,7 +185,7 @@ def make_users(n: int, first: int = 1) -> list[FakeUser]:
 
 
 async def make_harness(db_url: str, n_users: int = 6, *, session: RecordingSession | None = None,
-                       clock: FakeClock | None = None, **kw) -> Harness:
+                       clock: FakeClock | None = None, **kw: Any) -> Harness:
     """A started harness. Pass the ``session`` of a stopped harness to restart on the same
     "Telegram" (its messages and ids stay); ``kw`` go to :func:`bot.app.build_app`
     (``default_locale`` is "en" unless given)."""
