@@ -163,9 +163,11 @@ async def _press_together(h: Harness, presses) -> list[str | None]:
     await h.app.sender.drain()
     requests = [request_of(c, AnswerCallbackQuery) for c in h.session.calls.calls_to("answerCallbackQuery")]
     answers = {r.callback_query_id: r.text for r in requests}
-    queries = [u.callback_query for u in updates]
-    assert all(q is not None for q in queries)
-    return [answers.get(q.id) for q in queries if q is not None]
+    out = []
+    for u in updates:
+        assert u.callback_query is not None
+        out.append(answers.get(u.callback_query.id))
+    return out
 
 
 async def test_PARTY_14_simultaneous_votes_are_each_counted_once(h: Harness):
