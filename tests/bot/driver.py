@@ -12,6 +12,7 @@ import random
 from bot.ui.callbacks import Act
 from engine import Phase, Role
 from tests.bot.harness import GROUP, Harness
+from tests.fakes.updates import FakeUser
 
 
 async def join_all(h: Harness, users=None) -> int:
@@ -23,7 +24,7 @@ async def join_all(h: Harness, users=None) -> int:
     return g.id
 
 
-async def press_action(h: Harness, user, chat_id: int, action: str, seat: int | None = None,
+async def press_action(h: Harness, user: FakeUser, chat_id: int, action: str, seat: int | None = None,
                        rng: random.Random | None = None) -> str | None:
     st = (await h.game()).state
     for mid, b in h.buttons(chat_id):
@@ -77,7 +78,8 @@ async def step(h: Harness, rng: random.Random, chatter: bool = False) -> bool:
                     continue
                 r = await press_action(h, u, u.id, "kill", mafia_target)
             elif p.role is Role.COMMISSAR and st.night > 1:
-                r = await press_action(h, u, u.id, "check", rng.choice([q.seat for q in st.alive() if q is not p]))
+                seats = [q.seat for q in st.alive() if q is not p]
+                r = await press_action(h, u, u.id, "check", rng.choice(seats))
             elif p.role is Role.DOCTOR and st.night > 1:
                 r = await press_action(h, u, u.id, "heal", rng.choice([q.seat for q in st.alive()]))
             else:

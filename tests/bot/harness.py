@@ -19,8 +19,10 @@ caused is in ``session.messages`` / ``session.calls``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
+from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 from aiogram.types import Update
 
 from bot.app import App, build_app
@@ -36,12 +38,26 @@ SEND_METHODS = ("sendMessage", "editMessageText")
 FAST_RATES = {"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
               "global_rate": (10_000, 1.0), "retry_budget": 3.0}  # Telegram "down" for 3 s
 
+M = TypeVar("M", bound=TelegramMethod[Any])
+
+
+def request_of(call: Call, cls: type[M]) -> M:
+    """``call.request`` as the aiogram method ``cls`` it must be (AssertionError otherwise)."""
+    assert isinstance(call.request, cls), (call.method, cls)
+    return call.request
+
+
+def text_of(call: Call) -> str:
+    """The raw text (HTML as sent) of a send/edit ``call``; AssertionError if it has none."""
+    assert call.text is not None, call.method
+    return call.text
+
 
 class FakeClock:
     """The service's clock (aware UTC), moved only by :meth:`advance` (seconds)."""
 
     def __init__(self, start: datetime | None = None) -> None:
-        self.now = start or datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+        self.now = start or datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now
@@ -57,7 +73,7 @@ class Harness:
     updates: Updates
     clock: FakeClock
     users: list[FakeUser] = field(default_factory=list)
-    notes: dict = field(default_factory=dict)  # scratch space for drivers (tests/bot/driver.py)
+    notes: dict[str, Any] = field(default_factory=dict)  # scratch space for drivers (tests/bot/driver.py)
 
     @property
     def service(self):
@@ -81,25 +97,33 @@ class Harness:
         await self.app.stop()
 
     # --- messages the bot sent ---------------------------------------------------------------
-    def messages(self, chat_id: int) -> list[dict]:
+    def messages(self, chat_id: int) -> list[dict[str, Any]]:
         return [m for (c, _), m in sorted(self.session.messages.items(), key=lambda kv: kv[0][1])
                 if c == chat_id]
+
+    def message(self, chat_id: int, message_id: int) -> dict[str, Any]:
+        """The stored message ``message_id`` of ``chat_id`` as users see it now (the Bot API's
+        Message dict); AssertionError if the bot never sent it."""
+        message = self.session.message(chat_id, message_id)
+        assert message is not None, (chat_id, message_id)
+        return message
 
     def texts(self, chat_id: int) -> list[str]:
         return [m.get("text", "") for m in self.messages(chat_id)]
 
-    def sent(self, chat_id: int, methods=SEND_METHODS, *, ok_only: bool = True) -> list[Call]:
+    def sent(self, chat_id: int, methods: tuple[str, ...] = SEND_METHODS, *,
+             ok_only: bool = True) -> list[Call]:
         """Every send/edit call to ``chat_id`` in order (successful ones by default)."""
         return [c for c in self.session.calls if c.method in methods and c.chat_id == chat_id
                 and (c.ok or not ok_only)]
 
-    def sent_texts(self, chat_id: int, methods=SEND_METHODS) -> list[str]:
+    def sent_texts(self, chat_id: int, methods: tuple[str, ...] = SEND_METHODS) -> list[str]:
         """Plain texts (as users see them) of every successful send/edit to ``chat_id``."""
         return [plain_text(c.text) for c in self.sent(chat_id, methods) if c.text is not None]
 
-    def buttons(self, chat_id: int) -> list[tuple[int, dict]]:
+    def buttons(self, chat_id: int) -> list[tuple[int, dict[str, Any]]]:
         """(message_id, button) for every inline button in the chat, newest message first."""
-        out = []
+        out: list[tuple[int, dict[str, Any]]] = []
         for m in reversed(self.messages(chat_id)):
             markup = m.get("reply_markup") or {}
             for row in markup.get("inline_keyboard", []):
@@ -127,7 +151,7 @@ class Harness:
         before = len(self.session.calls.calls_to("answerCallbackQuery"))
         await self.feed(self.updates.callback(user, (chat_id, message_id), data))
         answers = self.session.calls.calls_to("answerCallbackQuery")[before:]
-        return answers[-1].request.text if answers else None
+        return request_of(answers[-1], AnswerCallbackQuery).text if answers else None
 
     async def press_data(self, user: FakeUser, chat_id: int, data: str) -> str | None:
         """Press a (possibly forged) ``data`` as if on the newest bot message in ``chat_id``."""
@@ -161,7 +185,7 @@ def make_users(n: int, first: int = 1) -> list[FakeUser]:
 
 
 async def make_harness(db_url: str, n_users: int = 6, *, session: RecordingSession | None = None,
-                       clock: FakeClock | None = None, **kw) -> Harness:
+                       clock: FakeClock | None = None, **kw: Any) -> Harness:
     """A started harness. Pass the ``session`` of a stopped harness to restart on the same
     "Telegram" (its messages and ids stay); ``kw`` go to :func:`bot.app.build_app`
     (``default_locale`` is "en" unless given)."""

@@ -4,11 +4,14 @@ presses that race each other."""
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
+
+from aiogram.methods import AnswerCallbackQuery
 
 from bot.games.mafia.live import LIVE_GAP
 from engine import Phase, Role
 from tests.bot.driver import press_action
-from tests.bot.harness import GROUP, Harness, make_users
+from tests.bot.harness import GROUP, Harness, make_users, request_of
 from tests.bot.helpers import act, drive_until, end_speech, start_game, to_day, to_voting
 
 CONFIRMATIONS = {"✅", "▶️", "⏹", "🎯", "🗳", "❌", "🕶", "🔎", "💉", "💤", "⏸", "⏭"}
@@ -29,6 +32,7 @@ async def test_PARTY_35_stale_button_is_out_of_date_and_changes_nothing(h: Harne
     await start_game(h)
     cards = {u.id: h.find_button(u.id, action="ready") for u in h.users}
     st = await to_day(h)
+    assert st.speaker is not None
     first = h.user(st.speaker)
     mid, button = h.find_button(GROUP, action="end")
     await end_speech(h)
@@ -61,6 +65,7 @@ async def test_forged_target_seat_that_does_not_exist_is_refused(h: Harness):
     await start_game(h)
     st = await to_day(h)
     g = await h.game()
+    assert st.speaker is not None
     speaker = h.user(st.speaker)
     await refused(h, speaker, GROUP, act(g.id, st, "nom", t=99))
     st = await to_voting(h)
@@ -79,6 +84,7 @@ async def test_PARTY_15_vote_for_a_dead_player_or_off_window_candidate_is_refuse
     voter = h.user(st.alive_active()[0].user_id)
     answer = await refused(h, voter, GROUP, act(g.id, st, "vote", t=dead.seat))
     assert answer == "You can't choose that player now."
+    assert st.vote is not None
     later = [c for c in st.vote.candidates if c != st.vote.current]
     assert later
     await refused(h, voter, GROUP, act(g.id, st, "vote", t=st.players[later[0]].seat))
@@ -140,6 +146,7 @@ async def test_button_of_another_groups_game_is_refused(h: Harness):
     assert st2.phase is Phase.READY
     log2 = await h.log_len(g2.id)
 
+    assert st.speaker is not None
     player = h.user(st.speaker)
     for chat in (GROUP, player.id):
         answer = await refused(h, player, chat, act(g2.id, st2, "ready"))
@@ -154,9 +161,13 @@ async def _press_together(h: Harness, presses) -> list[str | None]:
     updates = [h.updates.callback(user, (GROUP, mid), data) for user, mid, data in presses]
     await asyncio.gather(*(h.app.dp.feed_update(h.app.bot, u) for u in updates))
     await h.app.sender.drain()
-    answers = {c.request.callback_query_id: c.request.text
-               for c in h.session.calls.calls_to("answerCallbackQuery")}
-    return [answers.get(u.callback_query.id) for u in updates]
+    requests = [request_of(c, AnswerCallbackQuery) for c in h.session.calls.calls_to("answerCallbackQuery")]
+    answers = {r.callback_query_id: r.text for r in requests}
+    out = []
+    for u in updates:
+        assert u.callback_query is not None
+        out.append(answers.get(u.callback_query.id))
+    return out
 
 
 async def test_PARTY_14_simultaneous_votes_are_each_counted_once(h: Harness):
@@ -179,11 +190,11 @@ async def test_PARTY_14_simultaneous_votes_are_each_counted_once(h: Harness):
     h.clock.advance(LIVE_GAP)
     h.app.presenter.game("party").flush_live(await h.game())
     await h.app.sender.drain()
-    assert f"— 2: №{seats[0]}, №{seats[1]}" in h.session.message(GROUP, mid)["text"]
+    assert f"— 2: №{seats[0]}, №{seats[1]}" in h.message(GROUP, mid)["text"]
 
     # The same voter pressing twice at once: one vote, one refusal.
     answers = await _press_together(h, [(c, mid, button["callback_data"])] * 2)
-    assert sorted(answers) == sorted(["🗳", "You have already voted in this round."])
+    assert Counter(answers) == Counter(["🗳", "You have already voted in this round."])
     st = (await h.game()).state
     assert len(st.vote.votes) == 3 and st.vote.votes[c.id] == st.vote.current
     assert await h.log_len(g.id) == log_len + 3

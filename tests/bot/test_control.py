@@ -5,22 +5,25 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from aiogram.methods import SendMessage
+
 from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import Phase
 from tests.bot.driver import press_action
-from tests.bot.harness import GROUP, Harness
+from tests.bot.harness import GROUP, Harness, request_of, text_of
 from tests.bot.helpers import act, end_speech, role_card_heads, start_game, to_day
 from tests.fakes.telegram import plain_text
 
 
 def table(h: Harness, g) -> dict:
-    return h.session.message(GROUP, g.ui["table"])
+    return h.message(GROUP, g.ui["table"])
 
 
 async def test_PARTY_40_pause_and_resume_keep_the_remaining_time(h: Harness):
     game_id = await start_game(h)
     st = await to_day(h)
     speaker, seq = st.speaker, st.phase_seq
+    assert speaker is not None and st.timer is not None
     assert st.timer.seconds == 60
     other = h.user(next(p.user_id for p in st.alive() if p.user_id != speaker))
     third = h.user(next(p.user_id for p in st.alive() if p.user_id not in (speaker, other.id)))
@@ -81,6 +84,7 @@ async def test_PARTY_40_pause_and_resume_keep_the_remaining_time(h: Harness):
 async def test_PARTY_42_44_away_player_is_skipped_and_back_restores_him(h: Harness):
     game_id = await start_game(h)
     st = await to_day(h)
+    assert st.speaker is not None
     assert st.players[st.speaker].seat == 1
     away = h.user(st.by_seat(3).user_id)
     label = f"№3 {away.first_name}"
@@ -93,18 +97,19 @@ async def test_PARTY_42_44_away_player_is_skipped_and_back_restores_him(h: Harne
 
     await end_speech(h)  # seat 1
     st = await end_speech(h)  # seat 2; seat 3 is skipped
+    assert st.speaker is not None
     assert st.players[st.speaker].seat == 4
     assert any(f"⏭ {label} is inactive: turn skipped." in t for t in h.sent_texts(GROUP))
 
     cards_before = len([c for c in h.sent(away.id, ("sendMessage",))
-                        if any(x in plain_text(c.text) for x in role_card_heads(h.app.translator))])
+                        if any(x in plain_text(text_of(c)) for x in role_card_heads(h.app.translator))])
     await h.dm(away, "/back")
     st = (await h.game()).state
     assert st.players[away.id].active
     assert f"🟢 {label} is back." in h.sent_texts(GROUP)  # told as his /away was
     assert f"{label} 💤" not in table(h, await h.game())["text"]
     cards = [c for c in h.sent(away.id, ("sendMessage",))
-             if any(x in plain_text(c.text) for x in role_card_heads(h.app.translator))]
+             if any(x in plain_text(text_of(c)) for x in role_card_heads(h.app.translator))]
     assert len(cards) == cards_before  # PARTY-44: his role DM is intact; issue 20: not again
     assert await h.log_len(game_id) == st.commands
 
@@ -117,7 +122,7 @@ async def test_PARTY_Q18_host_mode(h: Harness):
     assert h.sent_texts(host.id)[-1].startswith("🎩 You host the game in «Test group»")
     for u in players:
         await h.dm(u, f"/start join_{g.id}")
-    assert f"Host: {host.first_name}" in h.session.message(GROUP, g.ui["lobby"])["text"]
+    assert f"Host: {host.first_name}" in h.message(GROUP, g.ui["lobby"])["text"]
     await h.command(players[0], "/startgame")
     g = await h.game()
     st = g.state
@@ -125,8 +130,8 @@ async def test_PARTY_Q18_host_mode(h: Harness):
 
     # The host gets every role, protected; players get their cards without a reading button.
     roles_dm = [c for c in h.sent(host.id, ("sendMessage",)) if "Roles:" in (c.text or "")]
-    assert len(roles_dm) == 1 and roles_dm[0].request.protect_content is True
-    text = plain_text(roles_dm[0].text)
+    assert len(roles_dm) == 1 and request_of(roles_dm[0], SendMessage).protect_content is True
+    text = plain_text(text_of(roles_dm[0]))
     for p in st.seated():
         assert f"№{p.seat} {p.name} — {ROLE_ICONS[p.role]} {ROLE_NAMES[p.role]}" in text
     for u in players:

@@ -4,7 +4,14 @@ again later instead of being lost, so a game never waits for a press that may ne
 from __future__ import annotations
 
 from tests.bot.driver import join_all
-from tests.bot.harness import make_harness
+from tests.bot.harness import Harness, make_harness
+
+
+async def stored_log_len(h: Harness, game_id: int) -> int:
+    """The game's stored command count, read straight from storage."""
+    record = await h.app.storage.get_game(game_id)
+    assert record is not None, game_id
+    return record.log_len
 
 
 async def test_a_deadline_that_fires_while_the_database_is_away_fires_again(
@@ -14,7 +21,7 @@ async def test_a_deadline_that_fires_while_the_database_is_away_fires_again(
         game_id = await join_all(h)
         await h.command(h.users[0], "/startgame")
         seq, _at = h.deadlines.pending[game_id]
-        length = (await h.app.storage.get_game(game_id)).log_len
+        length = await stored_log_len(h, game_id)
         real, calls = h.service.execute, []
 
         async def down(*args, **kwargs):
@@ -28,9 +35,9 @@ async def test_a_deadline_that_fires_while_the_database_is_away_fires_again(
         assert game_id in h.deadlines.pending, "armed again"
         again_seq, at = h.deadlines.pending[game_id]
         assert again_seq == seq and (at - h.clock()).total_seconds() == 5
-        assert (await h.app.storage.get_game(game_id)).log_len == length  # nothing yet
+        assert await stored_log_len(h, game_id) == length  # nothing yet
         await h.deadlines.fire_now(game_id)
-        assert (await h.app.storage.get_game(game_id)).log_len == length + 1  # the timer's work
+        assert await stored_log_len(h, game_id) == length + 1  # the timer's work
         assert h.service._deadline_retries == {}
     finally:
         await h.stop()

@@ -9,15 +9,16 @@ the entities Telegram would."""
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from aiogram.methods import EditMessageMedia, SendPhoto
 
 from bot.ui.deadline_text import clock_time
 from engine import Phase
 from tests.bot import noir_driver as nd
 from tests.bot.driver import press_action
-from tests.bot.harness import GROUP, Harness, make_harness
+from tests.bot.harness import GROUP, Harness, make_harness, request_of, text_of
 from tests.bot.helpers import end_speech, start_game, to_day
 from tests.bot.test_online import night_1, start_online, tap
 from tests.e2e.markup import parse_html
@@ -46,7 +47,7 @@ def _unix(at: datetime) -> int:
 
 
 def test_BOT_X03_the_clock_time_is_a_date_time_entity_with_a_utc_fallback():
-    at = datetime(2026, 1, 1, 21, 4, 30, 700_000, tzinfo=timezone.utc)
+    at = datetime(2026, 1, 1, 21, 4, 30, 700_000, tzinfo=UTC)
     html = clock_time(at)
     assert html == f'<tg-time unix="{_unix(at)}" format="T">21:04:30 UTC</tg-time>'
     assert _ends(html) == [(_unix(at), "T", "21:04:30 UTC")]
@@ -59,9 +60,10 @@ async def test_BOT_X03_the_turn_message_shows_its_deadline_and_one_countdown_edi
     turn = g.ui["turn"]
     [sent] = _turn_calls(h, turn)
     end = g.deadline
+    assert st.timer is not None and st.speaker is not None
     assert end == h.clock() + timedelta(seconds=st.timer.seconds)
     assert _ends(sent.text) == [(_unix(end), "T", end.strftime("%H:%M:%S UTC"))]
-    assert f"— {st.timer.seconds} s. Until {end:%H:%M:%S} UTC.\n" in plain_text(sent.text)
+    assert f"— {st.timer.seconds} s. Until {end:%H:%M:%S} UTC.\n" in plain_text(text_of(sent))
     # the one countdown edit: a job on the deadlines' clock, 10 s before the end
     job = f"clock:{game_id}:turn"
     assert h.deadlines.jobs[job][0] == end - timedelta(seconds=10)
@@ -87,6 +89,7 @@ async def _next_turn_while_the_group_waits(h: Harness, waited: float) -> tuple:
     await start_game(h)
     st = await to_day(h)
     h.session.set_latency(GROUP, 0.3)
+    assert st.timer is not None and st.speaker is not None
     planned = h.clock() + timedelta(seconds=st.timer.seconds)
 
     async def time_passes() -> None:
@@ -209,8 +212,9 @@ async def test_BOT_X03_noir_a_moved_turn_deadline_is_shown_once(h: Harness):
     end = g.deadline
     boards = h.sent(GROUP, ("sendPhoto", "editMessageMedia"))
     assert len(boards) == 2  # the board, then once its new end
-    first = boards[0].request.caption
-    last = boards[-1].request.media.caption
+    first = request_of(boards[0], SendPhoto).caption
+    last = request_of(boards[-1], EditMessageMedia).media.caption
+    assert first is not None and last is not None
     assert _ends(last) == [(_unix(end), "T", end.strftime("%H:%M:%S UTC"))]
     assert _ends(first)[0][0] == _unix(end - timedelta(seconds=8))
     menu = h.messages(g.state.current)[-1]
@@ -227,7 +231,8 @@ async def test_BOT_X03_the_online_ballot_keeps_its_end_through_its_live_edits(sq
         g = await h.game()
         ballot, end = g.ui["ballot"], g.deadline
         [sent] = _turn_calls(h, ballot)
-        assert f"⏱ {st.timer.seconds} s. Until {end:%H:%M:%S} UTC." in plain_text(sent.text)
+        assert st.timer is not None
+        assert f"⏱ {st.timer.seconds} s. Until {end:%H:%M:%S} UTC." in plain_text(text_of(sent))
         assert _ends(sent.text) == [(_unix(end), "T", end.strftime("%H:%M:%S UTC"))]
         voter = st.seated()[0].user_id
         await tap(h, voter, st.seated()[1].user_id)

@@ -10,7 +10,7 @@ from aiogram.exceptions import TelegramRetryAfter
 from bot.games.mafia.live import LIVE_GAP
 from engine import Phase
 from tests.bot.driver import join_all, play_to_end, press_action
-from tests.bot.harness import GROUP, Harness
+from tests.bot.harness import GROUP, Harness, text_of
 from tests.bot.helpers import end_speech, role_card_heads, start_game, to_day, to_voting
 from tests.fakes.telegram import NOT_MODIFIED, QUERY_TOO_OLD, plain_text
 
@@ -37,7 +37,7 @@ async def test_PARTY_Q20_blocked_player_becomes_inactive_and_the_game_goes_on(h:
     heads = role_card_heads(h.app.translator)
     for p in st.seated():
         cards = [c for c in h.sent(p.user_id, ("sendMessage",), ok_only=False)
-                 if any(x in plain_text(c.text) for x in heads)]
+                 if any(x in plain_text(text_of(c)) for x in heads)]
         assert len(cards) == 1
         assert cards[0].ok is (p.user_id != blocked.id)
     assert blocked.id not in [p.user_id for p in st.alive_active()]
@@ -60,6 +60,7 @@ async def test_429_retry_after_is_honoured_and_the_state_is_not_affected(h: Harn
     log_before = await h.log_len(game_id)
     h.session.fail("sendMessage", chat_id=GROUP, retry_after=1, times=1)
 
+    assert st.speaker is not None
     speaker = h.user(st.speaker)
     mid, button = h.find_button(GROUP, action="end")
     update = h.updates.callback(speaker, (GROUP, mid), button["callback_data"])
@@ -71,7 +72,7 @@ async def test_429_retry_after_is_honoured_and_the_state_is_not_affected(h: Harn
     assert not any(next_turn in t for t in h.sent_texts(GROUP))
 
     await h.app.sender.drain()
-    attempts = [c for c in h.session.calls.calls_to("sendMessage", GROUP) if next_turn in c.text]
+    attempts = [c for c in h.session.calls.calls_to("sendMessage", GROUP) if next_turn in text_of(c)]
     assert len(attempts) == 2
     assert isinstance(attempts[0].error, TelegramRetryAfter) and attempts[1].ok
     assert attempts[1].time - attempts[0].time >= 1.0

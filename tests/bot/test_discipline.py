@@ -7,11 +7,12 @@ published in a quote block."""
 from __future__ import annotations
 
 import pytest
+from aiogram.methods import DeleteMessage, GetChatMember
 
 from bot.services.discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, may_write
 from engine import GameState, OnlinePhase, Phase, Player, Role
 from engine.core.state import PauseState, Timer
-from tests.bot.harness import GROUP, Harness, make_harness
+from tests.bot.harness import GROUP, Harness, make_harness, request_of
 from tests.bot.helpers import drive_until, end_speech, nominate, start_game, to_day
 from tests.fakes.telegram import plain_text
 from tests.fakes.updates import FakeUser
@@ -129,18 +130,20 @@ async def club(sqlite_url: str):
 
 
 def deletions(h: Harness) -> list[int]:
-    return [c.request.message_id for c in h.session.calls.calls_to("deleteMessage")]
+    return [request_of(c, DeleteMessage).message_id for c in h.session.calls.calls_to("deleteMessage")]
 
 
 def bot_lookups(h: Harness) -> int:
     bot_id = h.app.bot.id
-    return sum(1 for c in h.session.calls.calls_to("getChatMember") if c.request.user_id == bot_id)
+    return sum(1 for c in h.session.calls.calls_to("getChatMember")
+               if request_of(c, GetChatMember).user_id == bot_id)
 
 
 async def post(h: Harness, user, text: str = "hello everyone") -> int:
     """A plain group message; returns its message id."""
     update = h.updates.group_text(GROUP, user, text)
     await h.feed(update)
+    assert update.message is not None
     return update.message.message_id
 
 
@@ -197,6 +200,7 @@ async def test_the_eliminated_are_silenced_except_for_their_last_word(club: Harn
     h = club
     h.session.set_member(GROUP, h.app.bot.id, "administrator")
     st = await drive_until(h, lambda s: s.phase is Phase.LAST_WORD, seed=3)
+    assert st.speaker is not None
     dead = h.user(st.speaker)
     await post(h, dead, "my last word in the group")
     assert deletions(h) == []
@@ -337,7 +341,7 @@ async def last_word_of(h: Harness, seed: int = 1):
 
 
 def quoted(h: Harness) -> list[str]:
-    return [c.text for c in h.sent(GROUP) if "🟢 Last word of" in (c.text or "")]
+    return [c.text for c in h.sent(GROUP) if c.text is not None and "🟢 Last word of" in c.text]
 
 
 async def test_ONLINE_42_a_last_word_sent_privately_is_published_in_a_quote(h: Harness):

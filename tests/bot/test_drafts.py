@@ -4,7 +4,7 @@ the online best move's picks, the forum Journalist's first player and the bonus 
 from __future__ import annotations
 
 from bot.ui import drafts
-from engine import OnlinePhase, Phase, Role, legal_actions
+from engine import ForumActions, OnlinePhase, Phase, Role, legal_actions
 from tests.bot.driver import press_action
 from tests.bot.harness import make_harness
 from tests.bot.test_forum import _day, open_forum
@@ -70,7 +70,9 @@ async def test_FORUM_journalists_first_player_survives_a_restart(sqlite_url: str
         st = await state(h)
         assert st.phase is Phase.NIGHT and st.night == 2, st.phase
         j = next(p.user_id for p in st.alive() if p.role is Role.JOURNALIST)
-        a, b = legal_actions(st, j).compare[:2]
+        la = legal_actions(st, j)
+        assert isinstance(la, ForumActions)
+        a, b = la.compare[:2]
         assert await press_action(h, h.user(j), j, "cmp", st.players[a].seat) == "📰"
         h = await _restart(h, sqlite_url, 13)
         g = await h.game()

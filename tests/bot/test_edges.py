@@ -4,8 +4,9 @@ sits on, answers that are replies to the command, /rules per preset."""
 from __future__ import annotations
 
 import pytest
+from aiogram.methods import SendMessage
 
-from tests.bot.harness import GROUP, make_harness
+from tests.bot.harness import GROUP, make_harness, request_of, text_of
 from tests.bot.test_club import club_game
 from tests.fakes.updates import FakeUser
 
@@ -74,11 +75,12 @@ async def test_answers_to_the_judges_commands_are_replies_to_them(sqlite_url: st
             await h.feed(update)
             replies = [c for c in h.session.calls[before:]
                        if c.method == "sendMessage" and c.chat_id == GROUP]
-            direct = [c for c in replies if c.request.reply_parameters is not None]
+            direct = [r.reply_parameters for r in (request_of(c, SendMessage) for c in replies)
+                      if r.reply_parameters is not None]
             assert direct, f"{text}: no answer is a reply"
-            assert all(c.request.reply_parameters.message_id == update.message.message_id
-                       for c in direct)
-            assert all(c.request.reply_parameters.allow_sending_without_reply for c in direct)
+            assert update.message is not None
+            assert all(p.message_id == update.message.message_id for p in direct)
+            assert all(p.allow_sending_without_reply for p in direct)
     finally:
         await h.stop()
 
@@ -98,7 +100,7 @@ async def test_rules_explain_the_running_preset_or_the_one_named(sqlite_url: str
                                  ("форум", "<b>Forum mafia</b>", "forum.md"),
                                  ("party", "<b>Party mafia</b>", "party.md")):
             await h.dm(user, f"/rules {name}")
-            text = h.session.calls.calls_to("sendMessage", user.id)[-1].text
+            text = text_of(h.session.calls.calls_to("sendMessage", user.id)[-1])
             assert text.startswith(head) and f"docs/rules/{page}" in text, text
         await h.dm(user, "/rules chess")
         assert h.sent_texts(user.id)[-1].startswith("Unknown preset «chess»")
@@ -110,7 +112,7 @@ async def test_rules_link_to_the_published_pages(sqlite_url: str):
     h = await make_harness(sqlite_url, n_users=1, rules_url="https://example.org/mafia/docs/rules/")
     try:
         await h.dm(h.users[0], "/rules online")
-        text = h.session.calls.calls_to("sendMessage", h.users[0].id)[-1].text
+        text = text_of(h.session.calls.calls_to("sendMessage", h.users[0].id)[-1])
         assert '<a href="https://example.org/mafia/docs/rules/online-sport.md">' in text
     finally:
         await h.stop()

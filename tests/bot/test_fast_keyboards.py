@@ -70,13 +70,13 @@ def test_a_new_callback_button_is_what_validation_builds():
     assert button("x", "a:1:1:end:0") is button("x", "a:1:1:end:0")  # still shared when cached
 
 
-def test_buttons_off_the_fast_path_are_validated():
+def test_buttons_off_the_fast_path_are_validated() -> None:
     assert_same(button.__wrapped__("Open", url="https://t.me/bot"),
                 InlineKeyboardButton(text="Open", url="https://t.me/bot"))
     with pytest.raises(ValidationError):
-        button.__wrapped__(None, "a:1:1:end:0")  # type: ignore[arg-type]
+        button.__wrapped__(None, "a:1:1:end:0")
     with pytest.raises(ValidationError):
-        button.__wrapped__("x", 42)  # type: ignore[arg-type]
+        button.__wrapped__("x", 42)
 
 
 def test_markup_of_buttons_is_what_validation_builds():
@@ -93,9 +93,9 @@ def test_markup_of_buttons_is_what_validation_builds():
         for seats in ((1, 2, 3), (4, 5, 6), (7,))]))
 
 
-def test_markup_of_anything_else_is_validated():
-    made = markup_of([[{"text": "a", "callback_data": "x"}]])  # type: ignore[list-item]
+def test_markup_of_anything_else_is_validated() -> None:
+    made = markup_of([[{"text": "a", "callback_data": "x"}]])  # type: ignore[list-item]  # deliberately not a button: validated
     assert_same(made, InlineKeyboardMarkup(inline_keyboard=[[
         InlineKeyboardButton(text="a", callback_data="x")]]))
     with pytest.raises(ValidationError):
-        markup_of([["not a button"]])  # type: ignore[list-item]
+        markup_of([["not a button"]])  # type: ignore[list-item]  # deliberately not a button: validated

@@ -20,7 +20,7 @@ async def test_PARTY_37_ready_line_counts_the_press_that_closed_the_gate(sqlite_
             assert await press_action(h, u, u.id, "ready") == "✅"
         g = await h.game()
         assert g.state.phase is Phase.NIGHT
-        ready = h.session.message(GROUP, g.ui["ready"])
+        ready = h.message(GROUP, g.ui["ready"])
         # issue 11: the night's announcement is the final line of the ready message (one call)
         first, night = ready["text"].split("\n")[-2:]
         assert first.endswith("(6/6).") and night.startswith("🌙 Night 1.")
@@ -37,19 +37,19 @@ async def test_PARTY_35_a_finished_speech_keeps_its_final_text_without_buttons(s
         g = await h.game()
         first_turn = g.ui["turn"]
         hint = "The speaker may nominate one player with the buttons below."
-        assert hint in h.session.message(GROUP, first_turn)["text"]
+        assert hint in h.message(GROUP, first_turn)["text"]
         await end_speech(h)  # no nomination
         g = await h.game()
         second_turn = g.ui["turn"]
         assert second_turn != first_turn
-        done = h.session.message(GROUP, first_turn)
+        done = h.message(GROUP, first_turn)
         assert hint not in done["text"] and "No nomination in this speech." in done["text"]
         assert not (done.get("reply_markup") or {}).get("inline_keyboard")
 
         seat = next(p.seat for p in st.alive() if p.user_id != g.state.speaker)
         await nominate(h, seat)
         await end_speech(h)
-        done = h.session.message(GROUP, second_turn)
+        done = h.message(GROUP, second_turn)
         assert hint not in done["text"] and "Accepted." in done["text"]
         assert not (done.get("reply_markup") or {}).get("inline_keyboard")
     finally:
@@ -72,7 +72,7 @@ async def test_PARTY_37_a_read_role_card_becomes_the_first_nights_message(sqlite
             assert await press_action(h, u, u.id, "ready") == "✅"
         g = await h.game()
         assert g.state.phase is Phase.NIGHT
-        card = h.session.message(reader.id, _card_id(h, reader.id))
+        card = h.message(reader.id, _card_id(h, reader.id))
         assert "Your role" in card["text"] and "Night 1" in card["text"]
         assert h.find_button(reader.id, action="ready") is None
         found = h.find_button(reader.id, action="sleep")
@@ -105,7 +105,7 @@ async def test_PARTY_Q18_the_hosts_old_next_buttons_go_when_their_phase_ends(sql
         # every message of the host offers «Next» for the running phase only
         for m in h.messages(host.id):
             assert all(s == g.state.phase_seq for s in _next_buttons(m)), m.get("text")
-        assert _next_buttons(h.session.message(host.id, roles["message_id"])) == []
+        assert _next_buttons(h.message(host.id, roles["message_id"])) == []
         await h.command(players[0], "/stop")
         for m in h.messages(host.id):
             assert _next_buttons(m) == [], m.get("text")

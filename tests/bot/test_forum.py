@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import ForumPhase, Phase, Role, legal_actions
+from engine import ForumActions, ForumPhase, Phase, Role, legal_actions
 from engine.forum import team_chat
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -55,7 +55,7 @@ async def test_newgame_forum_roles_and_lobby_toggles(h: Harness) -> None:
     await h.command(h.users[0], "/newgame forum maniac putana cop")
     g = await h.game()
     assert g.state.options["roles"] == ["maniac", "putana", "cop"]
-    lobby = h.session.message(GROUP, g.ui["lobby"])
+    lobby = h.message(GROUP, g.ui["lobby"])
     assert "Maniac" in lobby["text"] and "Forum mafia" in lobby["text"]
     data = next(b["callback_data"] for _, b in h.buttons(GROUP)
                 if b.get("callback_data", "").startswith("l:") and ":role:cop" in b["callback_data"])
@@ -178,6 +178,7 @@ async def _last_words(h: Harness) -> None:
     while st.phase is Phase.LAST_WORD:
         sp = st.speaker
         la = legal_actions(st, sp)
+        assert isinstance(la, ForumActions)
         if la.reveal_check:
             assert await _press_dm(h, sp, "rchk", seat(st, la.reveal_check[0])) == "🔎"
         if la.suspect:
@@ -229,6 +230,7 @@ async def _finish(h: Harness, mafia: list[int], max_steps: int = 400, until=None
         elif st.phase is ForumPhase.BONUS:
             for p in st.seated():
                 la = legal_actions(st, p.user_id)
+                assert isinstance(la, ForumActions)
                 if la.bonus_guess and p.user_id not in st.forum.guesses:
                     await _press_dm(h, p.user_id, "bg", seat(st, la.bonus_guess[0]))
                     acted = await _press_dm(h, p.user_id, "bgs") == "📨"
@@ -236,6 +238,7 @@ async def _finish(h: Harness, mafia: list[int], max_steps: int = 400, until=None
         elif st.phase is ForumPhase.BEST_PLAYER:
             for p in st.seated():
                 la = legal_actions(st, p.user_id)
+                assert isinstance(la, ForumActions)
                 if la.best_player:
                     acted = await _press_dm(h, p.user_id, "best",
                                             seat(st, la.best_player[0])) == "🏅"

@@ -105,7 +105,7 @@ async def test_FORUM_13_a_finished_last_word_loses_its_buttons_in_the_group_and_
         assert await press_action(h, h.user(civ.user_id), GROUP, "end") == "⏹"
         assert (await h.game()).state.phase is not Phase.LAST_WORD
         for chat, mid in ((GROUP, turn), (civ.user_id, private)):
-            m = h.session.message(chat, mid)
+            m = h.message(chat, mid)
             assert not (m.get("reply_markup") or {}).get("inline_keyboard"), m.get("text")
     finally:
         await h.stop()

@@ -4,13 +4,16 @@ the bot sent them): they end with the result and the full reveal, and no secret 
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from aiogram.methods import SendMessage
 
 from bot.ui.callbacks import Act
 from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import Phase, Team
 from tests.bot.driver import play_to_end
-from tests.bot.harness import GROUP, Harness, make_harness
+from tests.bot.harness import GROUP, Harness, make_harness, request_of, text_of
 from tests.bot.helpers import role_card_heads, role_pairs, start_game
 from tests.fakes.telegram import plain_text
 
@@ -43,7 +46,7 @@ async def test_PARTY_Q25_full_game_ends_with_result_and_full_reveal(db_url: str,
         assert rec.log_len == st.commands
         assert await h.service.game_for_chat(GROUP) is None
 
-        result = plain_text(h.session.calls[result_index(h)].text)
+        result = plain_text(text_of(h.session.calls[result_index(h)]))
         assert ("Town wins!" if st.winner is Team.TOWN else "Mafia wins!") in result
         _ = h.app.translator.get("en")
         for p in st.seated():
@@ -53,7 +56,7 @@ async def test_PARTY_Q25_full_game_ends_with_result_and_full_reveal(db_url: str,
         assert sorted((r.seat, r.user_id) for r in players) == [(p.seat, p.user_id) for p in st.seated()]
 
         table_id = rec.ui["table"]
-        table = h.session.message(GROUP, table_id)
+        table = h.message(GROUP, table_id)
         assert "Game over" in table["text"] and "reply_markup" not in table
         assert h.session.calls.calls_to("unpinChatMessage", GROUP)
 
@@ -79,7 +82,7 @@ async def test_PARTY_31_47_48_49_no_secret_leaks_through_a_whole_game(sqlite_url
         calls = h.session.calls
 
         # PARTY-31/47/48: nothing sent to or edited in the group before the result names a role.
-        group_texts = [plain_text(c.text) for c in calls[:end]
+        group_texts = [plain_text(text_of(c)) for c in calls[:end]
                        if c.chat_id == GROUP and c.method in ("sendMessage", "editMessageText")]
         assert len(group_texts) > 20
         for text in group_texts:
@@ -89,13 +92,14 @@ async def test_PARTY_31_47_48_49_no_secret_leaks_through_a_whole_game(sqlite_url
         # PARTY-47: every role card went to its own player only, protected from forwarding.
         cards = [c for c in calls if c.method == "sendMessage" and c.text and
                  any(y in plain_text(c.text) for y in heads)]
-        assert sorted(c.chat_id for c in cards) == sorted(p.user_id for p in st.seated())
+        assert Counter(c.chat_id for c in cards) == Counter(p.user_id for p in st.seated())
         for c in cards:
             p = st.players[c.chat_id]
-            assert f"{ROLE_ICONS[p.role]} " in plain_text(c.text)
-            assert c.request.protect_content is True
+            assert f"{ROLE_ICONS[p.role]} " in plain_text(text_of(c))
+            assert request_of(c, SendMessage).protect_content is True
         # ...and the mafia really talked through the relay (so the scan below means something).
-        relayed = [c for c in calls if c.method == "sendMessage" and c.chat_id > 0
+        relayed = [c for c in calls if c.method == "sendMessage"
+                   and isinstance(c.chat_id, int) and c.chat_id > 0
                    and "let us pick carefully" in (c.text or "")]
         assert relayed, "this seed no longer reaches a night with two mafiosi: pick another"
 
@@ -112,7 +116,7 @@ async def test_PARTY_31_47_48_49_no_secret_leaks_through_a_whole_game(sqlite_url
             for i, c in dms:
                 if i <= out[0]:
                     continue
-                text = plain_text(c.text)
+                text = plain_text(text_of(c))
                 assert not [q for q in pairs if q in text], text
                 for secret in ("Your team", "is mafia", "is not mafia", "let us pick"):
                     assert secret not in text, text

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import asyncio
 
+from aiogram.methods import AnswerCallbackQuery, EditMessageText
+
 from bot.games.mafia.live import LIVE_GAP
 from bot.ui.callbacks import LobbyAct
 from engine import Phase
-from tests.bot.harness import GROUP, Harness, make_harness, make_users
+from tests.bot.harness import GROUP, Harness, make_harness, make_users, request_of, text_of
 from tests.bot.helpers import start_game
 
 ALREADY_OPEN = "A game is already open in this chat. Finish it or /cancel it first."
 
 
 def lobby_message(h: Harness, game) -> dict:
-    return h.session.message(GROUP, game.ui["lobby"])
+    return h.message(GROUP, game.ui["lobby"])
 
 
 async def lobby_after_the_gap(h: Harness, game) -> dict:
@@ -156,7 +158,8 @@ async def test_start_below_the_minimum_is_refused_with_a_clear_answer(h: Harness
     assert h.sent_texts(GROUP, ("sendMessage",))[-1] == "Not enough players yet."
     answer = await h.press(organiser, GROUP, g.ui["lobby"], LobbyAct(g=g.id, a="start").pack())
     assert answer == "Not enough players yet."
-    assert h.session.calls.calls_to("answerCallbackQuery")[-1].request.show_alert is True
+    alert = request_of(h.session.calls.calls_to("answerCallbackQuery")[-1], AnswerCallbackQuery)
+    assert alert.show_alert is True
     assert (await h.game()).state.phase is Phase.LOBBY
 
     await h.dm(h.users[4], f"/start join_{g.id}")  # the fifth player: now it starts
@@ -196,7 +199,7 @@ async def test_idle_lobby_expires_when_its_deadline_fires(h: Harness):
     assert await h.game() is None
     rec = await h.service.storage.get_game(g.id)
     assert rec.status == "cancelled"
-    lobby = h.session.message(GROUP, g.ui["lobby"])
+    lobby = h.message(GROUP, g.ui["lobby"])
     assert lobby["text"] == "⌛ The lobby expired: not enough players."
     assert "reply_markup" not in lobby
     await h.command(h.users[0], "/newgame")  # the chat is free again
@@ -209,7 +212,7 @@ async def test_cancel_the_lobby_and_a_running_game(h: Harness):
     await h.command(h.users[0], "/cancel")
     assert await h.game() is None
     assert (await h.service.storage.get_game(g.id)).status == "cancelled"
-    assert h.session.message(GROUP, g.ui["lobby"])["text"] == "✖️ The game was cancelled."
+    assert h.message(GROUP, g.ui["lobby"])["text"] == "✖️ The game was cancelled."
     assert g.id not in h.deadlines.pending
     await h.command(h.users[0], "/cancel")
     assert h.sent_texts(GROUP, ("sendMessage",))[-1] == \
@@ -264,8 +267,8 @@ async def test_group_commands_sent_privately_are_answered_and_change_nothing(h: 
 
 # --- issue 11: joins and leaves edit the lobby at most once per LIVE_GAP -----------------------
 def lobby_edits(h: Harness, game) -> list[str]:
-    return [c.text for c in h.session.calls.calls_to("editMessageText")
-            if c.ok and c.chat_id == GROUP and c.request.message_id == game.ui["lobby"]]
+    return [text_of(c) for c in h.session.calls.calls_to("editMessageText")
+            if c.ok and c.chat_id == GROUP and request_of(c, EditMessageText).message_id == game.ui["lobby"]]
 
 
 async def test_joins_edit_the_lobby_at_most_once_per_gap_and_the_organisers_changes_at_once(

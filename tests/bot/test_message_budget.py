@@ -4,7 +4,7 @@ with the recording session; the budgets are counts of Bot API calls, never times
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 from bot.games.mafia import presenter as mafia_presenter
@@ -36,7 +36,7 @@ async def test_the_morning_heads_the_first_turn_in_one_message(sqlite_url: str):
         st = (await h.game()).state
         assert await press_action(h, h.user(st.speaker), GROUP, "nom", 3) == "🎯"
         g = await h.game()
-        assert h.session.message(GROUP, g.ui["turn"])["text"].startswith("☀️ Morning.")
+        assert h.message(GROUP, g.ui["turn"])["text"].startswith("☀️ Morning.")
         assert g.ui["head:turn"].startswith("☀️ Morning.")  # stored with the ui: a restart keeps it
     finally:
         await h.stop()
@@ -100,7 +100,7 @@ async def test_held_votes_are_shown_by_a_job_at_the_gap_s_end_when_the_game_is_q
         await h.app.sender.drain()
         assert _group_edits(h) == before + 2
         g = await h.game()
-        assert " — 3: " in h.session.message(GROUP, g.ui["vote"])["text"]
+        assert " — 3: " in h.message(GROUP, g.ui["vote"])["text"]
     finally:
         await h.stop()
 
@@ -119,13 +119,13 @@ async def test_votes_pressed_together_cost_one_edit_and_the_rest_follows_the_gap
             assert await press_action(h, h.user(uid), GROUP, "vote") == "🗳"
         assert _group_edits(h) == before + 1  # the first shown at once, the others held
         g = await h.game()
-        text = h.session.message(GROUP, g.ui["vote"])["text"]
+        text = h.message(GROUP, g.ui["vote"])["text"]
         assert " — 1: " in text
         h.clock.advance(LIVE_GAP)  # the next step after the gap shows all four
         h.app.presenter.game("party").flush_live(g)
         await h.app.sender.drain()
         assert _group_edits(h) == before + 2
-        assert " — 4: " in h.session.message(GROUP, g.ui["vote"])["text"]
+        assert " — 4: " in h.message(GROUP, g.ui["vote"])["text"]
         assert g.state.phase is Phase.VOTING
     finally:
         await h.stop()
@@ -135,7 +135,7 @@ def test_a_countdown_costs_at_most_one_edit_per_turn():
     out = Presenter(sender=None, translator=None, bot_username="mafia_bot")
     out.deadlines = ManualDeadlines(fire=None)  # records the jobs instead of running them
     p = mafia_presenter.MafiaPresenter(out=out)
-    end = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+    end = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
     for seconds in (15, 20, 30, 60, 90, 180):
         out.deadlines.jobs.clear()
         g = SimpleNamespace(id=7, deadline=end, refs={})

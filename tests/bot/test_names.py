@@ -40,12 +40,12 @@ async def test_invisible_and_rtl_names_are_isolated_and_get_a_fallback(sqlite_ur
         g = await h.game()
         for u in h.users:
             await h.dm(u, f"/start join_{g.id}")
-        lobby = h.session.message(GROUP, g.ui["lobby"])["text"]
+        lobby = h.message(GROUP, g.ui["lobby"])["text"]
         assert f"Player {blank.id % 10000}" in lobby  # a stable number before seats are dealt
         await h.command(blank, "/startgame")
         st = await to_day(h)
         seat = st.players[blank.id].seat
-        table = h.session.message(GROUP, g.ui["table"])["text"]
+        table = h.message(GROUP, g.ui["table"])["text"]
         assert f"№{seat} Player {blank.id % 10000}" in table.splitlines()  # issue 20: the same
         assert f"№{st.players[rtl.id].seat} {RLO}evil" in table
         # Every text the bot sent keeps an RTL override inside an isolate: it ends on the name.
@@ -85,7 +85,7 @@ async def test_a_renamed_player_is_shown_by_his_new_name_also_after_a_restart(sq
         renamed = _rename(h, h.users.index(h.user(other.user_id)), "Renamed")
         await h.feed(h.updates.group_text(GROUP, renamed, "hi all"))
         g = await h.game()
-        assert f"№{other.seat} Renamed" in h.session.message(GROUP, g.ui["table"])["text"]
+        assert f"№{other.seat} Renamed" in h.message(GROUP, g.ui["table"])["text"]
         await h.command(renamed, "/pause")
         assert any(t.startswith(f"⏸ №{other.seat} Renamed paused")
                    for t in h.sent_texts(GROUP))

@@ -26,7 +26,7 @@ def test_NOIR_42_same_public_state_same_picture_bytes_whatever_the_identities():
     st = _mid_game()
     other = st.clone()
     ids = [p.identity for p in other.players.values()]
-    for p, new in zip(other.players.values(), ids[1:] + ids[:1]):  # identities rotated
+    for p, new in zip(other.players.values(), ids[1:] + ids[:1], strict=True):  # identities rotated
         p.identity = new
     assert public_board(st) == public_board(other)
     png = board.draw(public_board(st), EN)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+from aiogram.methods import PinChatMessage, UnpinChatMessage
+
 from bot.games.noir import menus, picker
 from bot.games.noir.names import SUSPECTS
 from bot.ui.i18n import Translator
@@ -77,8 +79,14 @@ async def test_NOIR_X19_a_stale_timeout_is_neither_stored_nor_counted(h: Harness
     assert (later.current, later.turn_seq, later.timer) == (st.current, st.turn_seq, st.timer)
 
 
-def _pins(h: Harness, method: str = "pinChatMessage") -> list[int]:
-    return [c.request.message_id for c in h.session.calls.calls_to(method, GROUP, ok_only=True)]
+def _pins(h: Harness, method: str = "pinChatMessage") -> list[int | None]:
+    """The message ids of the group's successful ``method`` calls (pin or unpin; an unpin
+    without one, None, would unpin every message)."""
+    out: list[int | None] = []
+    for c in h.session.calls.calls_to(method, GROUP, ok_only=True):
+        assert isinstance(c.request, PinChatMessage | UnpinChatMessage), c.method
+        out.append(c.request.message_id)
+    return out
 
 
 async def test_NOIR_42_the_board_is_pinned_and_unpinned_when_the_game_is_cancelled(h: Harness):
@@ -103,7 +111,7 @@ async def test_NOIR_42_the_text_board_is_pinned_too(h: Harness):
         await h.app.sender.drain()
     g = await h.service.live(gid)
     assert g.ui.get("board_text") and _pins(h) == [g.ui["board"]]
-    assert "Arrests 0/4" in h.session.message(GROUP, g.ui["board"])["text"]
+    assert "Arrests 0/4" in h.message(GROUP, g.ui["board"])["text"]
 
 
 #: first names a player may well have (the old list's among them): no suspect is called so

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import random
 
+from aiogram.methods import UnpinChatMessage
+
 from bot.games.noir.drafting import stamp
 from bot.games.noir.names import SUSPECTS
 from bot.ui.callbacks import Act, LobbyAct
 from engine.noir import legal_actions
 from tests.bot import noir_driver as nd
-from tests.bot.harness import GROUP, Harness, make_harness
+from tests.bot.harness import GROUP, Harness, make_harness, request_of
 from tests.fakes.telegram import plain_text
 
 
@@ -62,7 +64,7 @@ async def _start(h: Harness, n: int) -> int:
 
 async def test_NOIR_01_a_whole_six_player_game_through_the_buttons(h: Harness):
     gid = await _start(h, 6)
-    lobby = h.session.message(GROUP, (await h.service.live(gid)).ui["lobby"])
+    lobby = h.message(GROUP, (await h.service.live(gid)).ui["lobby"])
     assert "The game has started" in lobby["text"] and not lobby.get("reply_markup")
     await _play_checking_secrets(h, seed=11)
     rec = await h.service.storage.get_game(gid)
@@ -70,7 +72,8 @@ async def test_NOIR_01_a_whole_six_player_game_through_the_buttons(h: Harness):
     result = [t for t in h.sent_texts(GROUP, ("sendMessage",)) if "Identities:" in t]
     assert len(result) == 1
     board = (await h.service.storage.get_game(gid)).ui["board"]  # NOIR-42: pinned, then unpinned
-    assert [c.request.message_id for c in h.session.calls.calls_to("unpinChatMessage", GROUP)] == [board]
+    unpinned = h.session.calls.calls_to("unpinChatMessage", GROUP)
+    assert [request_of(c, UnpinChatMessage).message_id for c in unpinned] == [board]
     st = (await h.service.live(gid)).state if gid in h.service.games else None
     for u in h.users[:6]:  # NOIR-05: every identity revealed at the end, with the role
         assert u.first_name in result[0]
@@ -104,7 +107,7 @@ async def test_NOIR_01_start_refused_with_a_clear_message_for_five_players(h: Ha
     assert answer and "6 or 8" in answer
     g = await h.game()
     assert g.state.phase == "lobby"
-    text = h.session.message(GROUP, g.ui["lobby"])["text"]
+    text = h.message(GROUP, g.ui["lobby"])["text"]
     assert "5 players (6 or 8 needed)" in text and "Player5" in text
 
 
@@ -141,7 +144,7 @@ async def test_NOIR_X30_settings_turn_sets_the_next_noir_games_turn(h: Harness):
     gid = await _start(h, 6)
     st = (await h.service.live(gid)).state
     assert st.timings["turn"] == 90 and st.timer.seconds == 90
-    board = h.session.message(GROUP, (await h.service.live(gid)).ui["board"])
+    board = h.message(GROUP, (await h.service.live(gid)).ui["board"])
     assert "90 s" in board["caption"] and "Until 12:01:30 UTC" in board["caption"]
     await h.command(h.users[0], "/cancel")
     await h.command(h.users[0], "/newgame")  # the party preset is not bothered by NOIR's timing
@@ -163,7 +166,7 @@ async def test_NOIR_Q22_the_menu_offers_exactly_the_legal_actions(h: Harness):
     # the kill picker: one button per cell, ≤ 8 a row, his own suspect marked, only legal pressable
     kill = next(d for _m, d, a in nd.menu_buttons(h, killer, stamp(st)) if a.a == "o" and a.t == 4)
     await h.press(h.user(killer), killer, mid, kill)
-    markup = h.session.message(killer, mid)["reply_markup"]["inline_keyboard"]
+    markup = h.message(killer, mid)["reply_markup"]["inline_keyboard"]
     cells = [b for row in markup[:-1] for b in row]
     assert len(cells) == 36 and all(len(row) <= 8 for row in markup)
     assert sum(len(r) for r in markup) <= 100
@@ -212,7 +215,7 @@ async def test_NOIR_X27_a_stale_step_is_out_of_date_and_changes_nothing(h: Harne
     await h.fire()  # his turn times out
     st = (await h.service.live(gid)).state
     assert st.current != killer
-    final = h.session.message(killer, old[0][0])
+    final = h.message(killer, old[0][0])
     assert "Time is up" in final["text"] and not final.get("reply_markup")
     before = await h.log_len(gid)
     answer = await h.press(h.user(killer), killer, old[0][0], shift)
@@ -251,7 +254,10 @@ async def test_NOIR_X29_accusing_his_own_suspect_asks_first(h: Harness):
         st = (await h.service.live(gid)).state
     own = st.players[agent].identity
     seq = stamp(st)
-    press = lambda a, t: h.press_data(h.user(agent), agent, Act(g=gid, s=seq, a=a, t=t).pack())
+
+    async def press(a: str, t: int) -> str | None:
+        return await h.press_data(h.user(agent), agent, Act(g=gid, s=seq, a=a, t=t).pack())
+
     assert await press("o", 3) is None
     before = await h.log_len(gid)
     assert await press("c", own) is None  # not yet: he is asked
@@ -279,7 +285,10 @@ async def test_NOIR_Q01_newgame_noir_strict_asks_the_role_of_an_accusation(h: Ha
     assert st.current == agent
     target = next(s for s in legal_actions(st, agent).accuse if s != st.players[agent].identity)
     seq = stamp(st)
-    press = lambda a, t: h.press_data(h.user(agent), agent, Act(g=g.id, s=seq, a=a, t=t).pack())
+
+    async def press(a: str, t: int) -> str | None:
+        return await h.press_data(h.user(agent), agent, Act(g=g.id, s=seq, a=a, t=t).pack())
+
     assert await press("o", 3) is None
     assert await press("c", target) is None
     menu = h.messages(agent)[-1]

@@ -100,7 +100,7 @@ async def test_NOIR_42_one_board_photo_edited_in_place_and_identity_cards_by_dm(
     assert len(photos) == 1
     st = (await h.service.live(gid)).state
     board_id = h.session.messages and (await h.service.live(gid)).ui["board"]
-    message = h.session.message(GROUP, board_id)
+    message = h.message(GROUP, board_id)
     assert "Arrests 0/4 · Dead 0/18" in message["caption"]
     for u in h.users[:6]:  # NOIR-05: each his own card, his suspect named
         texts = [c for c in h.sent(u.id, ("sendMessage",))]
@@ -117,7 +117,8 @@ async def test_NOIR_42_one_board_photo_edited_in_place_and_identity_cards_by_dm(
 
 
 async def test_NOIR_42_text_board_when_the_photo_cannot_go(h):
-    h.session.fail("sendPhoto", GROUP, description="Bad Request: not enough rights to send photos to the chat", times=None)
+    h.session.fail("sendPhoto", GROUP, times=None,
+                   description="Bad Request: not enough rights to send photos to the chat")
     gid = await _noir_lobby(h)
     await _start(h, gid)
     await h.app.sender.drain()

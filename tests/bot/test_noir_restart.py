@@ -32,18 +32,18 @@ async def test_NOIR_X32_the_psychos_threats_step_and_the_board_come_back_after_a
     h.session.fail("editMessageMedia", GROUP, description=LOST, times=None)
     assert await _press(h, gid, psycho, "y", 3) == "✅"
     assert legal_actions(await _state(h, gid), psycho).step == "threats"
-    assert "Place 1 to" not in h.session.message(psycho, menu["message_id"])["text"]
-    assert "shift of row 1" not in h.session.message(GROUP, board_id)["caption"]
+    assert "Place 1 to" not in h.message(psycho, menu["message_id"])["text"]
+    assert "shift of row 1" not in h.message(GROUP, board_id)["caption"]
     await h.service.drain()
     await h.stop()
     h.session.clear_failures()
     h2 = await make_harness(sqlite_url, n_users=6, session=h.session)
     try:
-        shown = h2.session.message(psycho, menu["message_id"])
+        shown = h2.message(psycho, menu["message_id"])
         assert "Place 1 to" in shown["text"]  # his threats picker, in the same message
         assert Act.unpack(shown["reply_markup"]["inline_keyboard"][0][0]["callback_data"]).s \
             == stamp(await _state(h2, gid))
-        assert "shift of row 1 by +1" in h2.session.message(GROUP, board_id)["caption"]
+        assert "shift of row 1 by +1" in h2.message(GROUP, board_id)["caption"]
     finally:
         await h2.stop()
 
@@ -110,11 +110,11 @@ async def test_startgame_during_a_running_noir_game_says_it_has_started(h: Harne
 async def test_NOIR_Q01_the_strict_lobby_says_so(h: Harness):
     await h.command(h.users[0], "/newgame noir strict")
     g = await h.game()
-    assert "Strict accusation: name the role too" in h.session.message(GROUP, g.ui["lobby"])["text"]
+    assert "Strict accusation: name the role too" in h.message(GROUP, g.ui["lobby"])["text"]
     await h.command(h.users[0], "/cancel")
     await h.command(h.users[0], "/newgame noir")
     g = await h.game()
-    assert "Strict accusation" not in h.session.message(GROUP, g.ui["lobby"])["text"]
+    assert "Strict accusation" not in h.message(GROUP, g.ui["lobby"])["text"]
 
 
 async def test_NOIR_X30_a_bad_turn_value_gets_the_turns_limits(h: Harness):
@@ -142,13 +142,13 @@ async def test_NOIR_X32_a_kill_lost_with_a_crash_shows_on_the_board_after_the_re
     h.session.fail("sendMessage", GROUP, description=LOST, times=None)  # the «☠️» news
     assert await _press(h, gid, killer, "c", target) == "✅"
     nxt = (await _state(h, gid)).current
-    assert "Last: kill" not in h.session.message(GROUP, board_id)["caption"]
+    assert "Last: kill" not in h.message(GROUP, board_id)["caption"]
     await h.service.drain()
     await h.stop()
     h.session.clear_failures()
     h2 = await make_harness(sqlite_url, n_users=6, session=h.session)
     try:
-        caption = h2.session.message(GROUP, board_id)["caption"]
+        caption = h2.message(GROUP, board_id)["caption"]
         assert "Last: kill" in caption  # the news the group missed, on the board
         assert f"{h2.user(nxt).first_name}" in caption.splitlines()[-1]  # whose turn now
     finally:

@@ -69,16 +69,16 @@ async def test_NOIR_X17_pause_keeps_the_menu_and_resume_goes_on(h: Harness):
     await h.command(h.users[0], "/pause")
     st = await _state(h, gid)
     assert st.paused is not None
-    board = h.session.message(GROUP, (await h.service.live(gid)).ui["board"])
+    board = h.message(GROUP, (await h.service.live(gid)).ui["board"])
     assert "paused" in board["caption"]
-    assert h.session.message(u, menu["message_id"])["reply_markup"]  # the menu stays
+    assert h.message(u, menu["message_id"])["reply_markup"]  # the menu stays
     assert await _press(h, gid, u, "o", 1) == "The game is paused."
     h.clock.advance(60)
     await h.command(h.users[1], "/resume")
     st = await _state(h, gid)
     assert st.paused is None and st.current == u
-    assert "Until 12:03:00 UTC" in h.session.message(u, menu["message_id"])["text"]
-    board = h.session.message(GROUP, (await h.service.live(gid)).ui["board"])
+    assert "Until 12:03:00 UTC" in h.message(u, menu["message_id"])["text"]
+    board = h.message(GROUP, (await h.service.live(gid)).ui["board"])
     assert "Until 12:03:00 UTC" in board["caption"]
     assert await _press(h, gid, u, "o", 1) is None  # the same menu works again
     assert draft(await h.service.live(gid), u) == {"k": "shift"}
@@ -126,7 +126,7 @@ async def test_NOIR_X28_restart_mid_turn_the_menu_and_its_draft_still_work(sqlit
                          and Act.unpack(b["callback_data"]).t == target)
         assert await h2.press(h2.user(killer), killer, mid, data) == "✅"
         assert (await _state(h2, gid)).last_action == ("kill", target)
-        assert "You killed" in h2.session.message(killer, mid)["text"]
+        assert "You killed" in h2.message(killer, mid)["text"]
     finally:
         await h2.stop()
 
@@ -163,7 +163,7 @@ async def test_NOIR_X28_a_half_built_detonation_survives_a_restart_and_goes_off(
         assert await h2.press(h2.user(bomber), bomber, menu["message_id"], boom) == "✅"
         assert await h2.log_len(gid) == before + 1
         assert (await _state(h2, gid)).last_action == ("detonate", bomb, links[0])
-        assert "Detonated" in h2.session.message(bomber, menu["message_id"])["text"]
+        assert "Detonated" in h2.message(bomber, menu["message_id"])["text"]
     finally:
         await h2.stop()
 
@@ -195,5 +195,5 @@ async def test_NOIR_X23_cancel_mid_game_closes_the_menus(h: Harness):
     rec = await h.service.storage.get_game(gid)
     assert rec.status == "cancelled"
     assert "The game was cancelled." in h.sent_texts(GROUP)[-1]
-    closed = h.session.message(u, menu["message_id"])
+    closed = h.message(u, menu["message_id"])
     assert closed["text"] == "The game is over." and not closed.get("reply_markup")

@@ -65,13 +65,13 @@ async def test_NOIR_34_the_suit_cancels_by_dm_and_the_window_closes_on_its_timer
     assert legal_actions(st, suit).step == "cancel"
     prompt = h.messages(suit)[-1]
     assert "Cancel the kill" in str(prompt["reply_markup"]) and "about to die" in prompt["text"]
-    board = h.session.message(GROUP, (await h.service.live(gid)).ui["board"])
+    board = h.message(GROUP, (await h.service.live(gid)).ui["board"])
     assert "The Suit may cancel the kill" in board["caption"]  # the same for any Suit
     group_calls = len(h.sent(GROUP, ("sendMessage", "editMessageMedia", "editMessageText")))
     seq = stamp(st)
     yes = Act(g=gid, s=seq, a="x", t=1).pack()
     assert await h.press(h.user(suit), suit, prompt["message_id"], yes) == "Your answer is noted."
-    assert "Your answer now: cancel." in h.session.message(suit, prompt["message_id"])["text"]
+    assert "Your answer now: cancel." in h.message(suit, prompt["message_id"])["text"]
     # NOIR-X14: nothing in the group moves when he answers
     assert len(h.sent(GROUP, ("sendMessage", "editMessageMedia", "editMessageText"))) == \
         group_calls
@@ -82,7 +82,7 @@ async def test_NOIR_34_the_suit_cancels_by_dm_and_the_window_closes_on_its_timer
     assert st.window is None or st.window.suspect != victim
     assert victim not in st.dead
     assert any("cancelled the kill" in t for t in h.sent_texts(GROUP))
-    closed = h.session.message(suit, prompt["message_id"])
+    closed = h.message(suit, prompt["message_id"])
     assert not closed.get("reply_markup") and "window is closed" in closed["text"]
     assert await h.press(h.user(suit), suit, prompt["message_id"], yes) == \
         "This button is out of date."

@@ -24,6 +24,7 @@ from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import (
     BestMove,
     GameState,
+    OnlineActions,
     OnlinePhase,
     Phase,
     Role,
@@ -34,7 +35,7 @@ from engine import (
 )
 from engine.online import choices
 from tests.bot.driver import press_action
-from tests.bot.harness import GROUP, Harness, make_harness
+from tests.bot.harness import GROUP, Harness, make_harness, text_of
 from tests.bot.helpers import act, role_card_heads, role_pairs
 from tests.fakes.telegram import plain_text
 
@@ -116,13 +117,14 @@ async def shown(h: Harness, key: str) -> str:
     h.clock.advance(LIVE_GAP)
     h.app.presenter.game(g.state.ruleset).flush_live(g)
     await h.app.sender.drain()
-    return h.session.message(GROUP, g.ui[key])["text"]
+    return h.message(GROUP, g.ui[key])["text"]
 
 
 async def end_turns(h: Harness, phase: Phase) -> GameState:
     """Every turn of ``phase`` (defences, last words) is ended by its speaker."""
     st = await state(h)
     while st.phase is phase:
+        assert st.speaker is not None
         assert await press_action(h, h.user(st.speaker), GROUP, "end") == "⏹"
         st = await state(h)
     return st
@@ -234,9 +236,9 @@ async def online_step(h: Harness, rng: random.Random, plan: Plan) -> bool:
         for p in living:
             if (await state(h)).phase_seq != seq:
                 break
-            choice = "lift" if plan is town_plan or rng.random() < 0.5 else "leave"
+            lift = "lift" if plan is town_plan or rng.random() < 0.5 else "leave"
             for _ in range(rng.choice([1, 2])):
-                await press_action(h, h.user(p.user_id), GROUP, choice)
+                await press_action(h, h.user(p.user_id), GROUP, lift)
     elif st.phase in (Phase.DEFENCE, Phase.LAST_WORD):
         await press_action(h, h.user(st.speaker), GROUP, "end")
     elif st.phase is OnlinePhase.BEST_MOVE:
@@ -271,16 +273,18 @@ async def test_ONLINE_46_53_a_whole_game_ends_green_or_red_with_every_role(
             raise AssertionError("the game did not end")
         log = await h.service.storage.load_log(game_id)
         st, events = replay(command_from_dict(c) for c in log)
+        assert isinstance(st, GameState)
         assert st.phase is Phase.ENDED
         if plan != "random":
             assert st.winner is {"town": Team.TOWN, "mafia": Team.MAFIA}[plan]
         assert (await h.service.storage.get_game(game_id)).status == "finished"
 
         end = result_index(h)
-        result = plain_text(h.session.calls[end].text).splitlines()
+        result = plain_text(text_of(h.session.calls[end])).splitlines()
         assert result[0] == ("🟢 Town wins!" if st.winner is Team.TOWN else "🔴 Mafia wins!")
         _ = h.app.translator.get("en")
         for p in st.seated():  # ONLINE-46: every role, the dead marked
+            assert p.role is not None
             line = f"№{p.seat} {p.name} — {ROLE_ICONS[p.role]} {_(ROLE_NAMES[p.role])}"
             assert line + ("" if p.alive else " ☠️") in result
         best = [e for step in events for e in step if isinstance(e, BestMove)]
@@ -314,6 +318,7 @@ async def test_ONLINE_16_17_18_19_20_the_ballot_shows_preliminary_and_final_taps
         assert await tap(h, s[0], s[1]) == "🗳"  # ONLINE-16: preliminary
         assert f"{name(st, s[1])} — 1: №1·" in await shown(h, "ballot")
         la = legal_actions(await state(h), s[0])
+        assert isinstance(la, OnlineActions)
         assert la.ballot_marked and la.ballot_mark == s[1]
         assert await tap(h, s[0], s[2]) == "🗳"  # ONLINE-17: the second tap switches, final
         text = await shown(h, "ballot")
@@ -321,7 +326,8 @@ async def test_ONLINE_16_17_18_19_20_the_ballot_shows_preliminary_and_final_taps
         log_len = await h.log_len((await h.game()).id)
         assert await tap(h, s[0], s[1]) == ALREADY_VOTED  # ONLINE-18: a final vote stands
         assert await h.log_len((await h.game()).id) == log_len
-        assert legal_actions(await state(h), s[0]).ballot == ()
+        la = legal_actions(await state(h), s[0])
+        assert isinstance(la, OnlineActions) and la.ballot == ()
 
         assert await tap(h, s[3], None) == "🗳"
         assert "PASS — 1: №4·" in await shown(h, "ballot")
@@ -345,7 +351,7 @@ async def test_ONLINE_16_17_18_19_20_the_ballot_shows_preliminary_and_final_taps
 
 async def ballot_buttons(h: Harness, key: str = "ballot") -> list:
     """The in-game buttons of the standing group message ``key`` (unpacked ``Act``)."""
-    markup = h.session.message(GROUP, (await h.game()).ui[key]).get("reply_markup") or {}
+    markup = h.message(GROUP, (await h.game()).ui[key]).get("reply_markup") or {}
     return [Act.unpack(b["callback_data"]) for row in markup.get("inline_keyboard", [])
             for b in row]
 
@@ -495,7 +501,7 @@ async def test_ONLINE_07_08_Q25_the_best_move(sqlite_url: str, skip: bool):
         st = await all_pass(h)  # day 2: nobody out; night 3: 2 blacks against 2 reds
         await night(h, {b: reds(st)[0] for b in blacks(st)})
         await end_turns(h, Phase.LAST_WORD)
-        result = plain_text(h.session.calls[result_index(h)].text)
+        result = plain_text(text_of(h.session.calls[result_index(h)]))
         assert result.startswith("🔴 Mafia wins!")
         score = f"🎯 Best move of {name(st, victim)}: 2 of 3 were black."
         assert (score in result) is not skip  # ONLINE-Q25: scored at the end only

@@ -5,10 +5,12 @@ player (nor a dead mafioso's team), the eliminated joining automatically, refuse
 
 from __future__ import annotations
 
+from aiogram.methods import SendMessage
+
 from bot.services.onlookers import RELAY_PER_MINUTE
 from engine import GameState, Phase, Team
 from tests.bot.driver import play_to_end, press_action
-from tests.bot.harness import GROUP, Harness, make_harness
+from tests.bot.harness import GROUP, Harness, make_harness, request_of, text_of
 from tests.bot.helpers import act, drive_until, end_speech, nominate, start_game, to_day
 from tests.fakes.updates import FakeUser
 
@@ -25,7 +27,7 @@ def received(h: Harness, user_id: int, needle: str) -> bool:
     return any(needle in t for t in h.sent_texts(user_id))
 
 
-def texts_containing(h: Harness, needle: str) -> set[int]:
+def texts_containing(h: Harness, needle: str) -> set[int | str | None]:
     """Chats that got a message containing ``needle``."""
     return {c.chat_id for c in h.session.calls.calls_to("sendMessage")
             if c.ok and needle in strip_isolates(c.text or "")}
@@ -49,7 +51,7 @@ async def test_ONLINE_43_spectate_sends_the_table_and_then_copies_of_the_announc
     [welcome] = h.sent_texts(WATCHER.id)
     assert welcome.startswith(WELCOME) and "Onlookers cannot act." in welcome
     assert "№1" in welcome  # the table: seats and status
-    assert h.sent(GROUP)[-1].text is not None and "spectate" not in h.sent(GROUP)[-1].text
+    assert "spectate" not in text_of(h.sent(GROUP)[-1])
     before = len(h.sent(WATCHER.id))
     st = await to_day(h)
     copies = h.sent_texts(WATCHER.id)[1:]
@@ -57,7 +59,7 @@ async def test_ONLINE_43_spectate_sends_the_table_and_then_copies_of_the_announc
     # What the group was told in plain text, he was told too (merged per step); no keyboards.
     assert any("Night 1" in t for t in copies) and any("Morning" in t for t in copies)
     assert all(c.reply_markup is None for c in h.sent(WATCHER.id))
-    assert all(c.request.disable_notification for c in h.sent(WATCHER.id)[1:])
+    assert all(request_of(c, SendMessage).disable_notification for c in h.sent(WATCHER.id)[1:])
     # Nothing private: no role card, no night keyboard.
     assert not any("Your role" in t for t in copies)
     assert st.phase is Phase.SPEECH

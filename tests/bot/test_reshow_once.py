@@ -114,7 +114,7 @@ async def test_a_recovered_turn_leaves_no_live_button_of_another_phase(sqlite_ur
         await abandon(h)
 
 
-async def test_per_chat_marks_and_their_prompt_storing():
+async def test_per_chat_marks_and_their_prompt_storing() -> None:
     """Bookkeeping without a bot: a chat whose futures of a step all resolved is noted ahead of
     the game's watermark, and every move is handed to ``on_advance`` at once."""
     from dataclasses import dataclass, field

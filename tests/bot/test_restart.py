@@ -45,7 +45,7 @@ async def test_restart_mid_vote_keeps_phase_votes_and_deadline(db_url: str):
         assert await press_action(h2, third, GROUP, "vote") == "🗳"
         st = (await h2.game()).state
         assert len(st.vote.votes) == 3
-        assert f"{st.players[st.vote.current].name} — 3:" in h2.session.message(GROUP, vote_message)["text"]
+        assert f"{st.players[st.vote.current].name} — 3:" in h2.message(GROUP, vote_message)["text"]
 
         # The re-armed deadline closes the window; the game plays on to its end.
         await h2.fire()

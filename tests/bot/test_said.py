@@ -3,7 +3,7 @@ bot saw, with their times; it says plainly that it has only what it saw (bot/ser
 
 from __future__ import annotations
 
-from tests.bot.harness import GROUP, make_harness
+from tests.bot.harness import GROUP, make_harness, text_of
 from tests.bot.test_online import night_1, start_online
 from tests.fakes.updates import FakeUser
 
@@ -19,7 +19,7 @@ async def test_ONLINE_41_said_lists_one_seats_messages_in_this_game(sqlite_url: 
         await h.feed(h.updates.group_text(GROUP, h.user(four.user_id), "vote №2"))
         asker = h.user(two.user_id)
         await h.dm(asker, "/said 4")
-        answer = h.session.calls.calls_to("sendMessage", asker.id)[-1].text
+        answer = text_of(h.session.calls.calls_to("sendMessage", asker.id)[-1])
         lines = answer.splitlines()
         assert lines[0] == f"💬 Messages of №4 \u2068{four.name}\u2069 in this game (2):"
         assert lines[1].endswith(" I am &lt;b&gt;red&lt;/b&gt;") and lines[1].startswith("<i>")

@@ -10,7 +10,7 @@ from bot.handlers.settings import settings_text
 from bot.ui.callbacks import Cfg, LobbyAct
 from engine import Phase, find_ruleset
 from tests.bot.driver import join_all
-from tests.bot.harness import GROUP, Harness, make_harness
+from tests.bot.harness import GROUP, Harness, make_harness, text_of
 from tests.bot.helpers import start_game, to_day
 from tests.fakes.telegram import plain_text
 
@@ -29,7 +29,7 @@ async def test_language_switch_to_en_changes_the_next_messages(sqlite_url: str):
 
         await h.command(admin, "/settings")
         panel = h.session.calls.calls_to("sendMessage", GROUP)[-1]
-        assert plain_text(panel.text) == plain_text(settings_text(ru, "ru", {}))
+        assert plain_text(text_of(panel)) == plain_text(settings_text(ru, "ru", {}))
         assert ru("Language: {lang}") != en("Language: {lang}"), "the ru catalogue is missing"
         await h.command(admin, "/help")
         assert not last_group_text(h).startswith("Commands\n")  # Russian
@@ -40,7 +40,7 @@ async def test_language_switch_to_en_changes_the_next_messages(sqlite_url: str):
         answer = await h.press(player, GROUP, mid, Cfg(a="lang", v="en").pack())
         assert answer == ru("Only the organiser or a group admin can do that.")
         assert await h.press(admin, GROUP, mid, Cfg(a="lang", v="en").pack()) == "✅"
-        assert h.session.message(GROUP, mid)["text"] == plain_text(settings_text(en, "en", {}))
+        assert h.message(GROUP, mid)["text"] == plain_text(settings_text(en, "en", {}))
         assert (await h.service.storage.get_chat_settings(GROUP)).locale == "en"
 
         await h.command(admin, "/help")
@@ -62,6 +62,7 @@ async def test_language_switch_to_en_changes_the_next_messages(sqlite_url: str):
             ru("🎙 Day {day}. Speech of {player} — {s} s.").split("{")[0])
         assert await h.press(admin, GROUP, mid, Cfg(a="lang", v="en").pack()) == "✅"
         mid_turn, button = h.find_button(GROUP, action="end")
+        assert st.speaker is not None
         await h.press(h.user(st.speaker), GROUP, mid_turn, button["callback_data"])
         assert h.texts(GROUP)[-1].startswith("🎙 Day 1. Speech of №2 ")
     finally:
@@ -81,9 +82,10 @@ async def test_PARTY_34_timing_override_applies(h: Harness):
 
     game_id = await join_all(h)
     g = await h.game()
-    assert "speech 45 s · defence 30 s" in h.session.message(GROUP, g.ui["lobby"])["text"]
+    assert "speech 45 s · defence 30 s" in h.message(GROUP, g.ui["lobby"])["text"]
     await h.command(h.users[0], "/startgame")
     st = await to_day(h)
+    assert st.timer is not None and st.speaker is not None
     assert st.phase is Phase.SPEECH and st.timer.seconds == 45
     assert h.texts(GROUP)[-1].split("\n\n")[-1].startswith("🎙 Day 1. Speech of №1 ")
     assert " — 45 s." in h.texts(GROUP)[-1]
@@ -117,7 +119,7 @@ async def test_PARTY_34_a_timing_changed_in_an_open_lobby_keeps_its_tempo_and_ro
     await h.command(organiser, "/settings meeting 20")
     assert last_group_text(h).startswith("✅ The mafia's meeting: 20 s.")
     g = await h.game()
-    lobby = h.session.message(GROUP, g.ui["lobby"])["text"]
+    lobby = h.message(GROUP, g.ui["lobby"])["text"]
     assert "mafia meeting 20 s" in lobby and "discussion 120 s" in lobby
     assert g.state.options == options
     await h.command(organiser, "/cancel")
@@ -132,7 +134,7 @@ async def test_PARTY_34_a_timing_changed_in_an_open_lobby_keeps_its_tempo_and_ro
     assert g.state.settings["tempo"] == "short" and g.state.timings["speech"] == 45
     short_night = g.state.timings["night"]
     assert short_night != find_ruleset("party").timings({})["night"]  # still the short tempo's
-    lobby = h.session.message(GROUP, g.ui["lobby"])["text"]
+    lobby = h.message(GROUP, g.ui["lobby"])["text"]
     assert "Short" in lobby and "speech 45 s" in lobby
 
 

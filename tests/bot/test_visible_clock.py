@@ -36,6 +36,7 @@ async def _open_vote_while_the_group_waits(h: Harness, waited: float) -> tuple:
         h.clock.advance(waited)
 
     clock = asyncio.create_task(time_passes())
+    assert st.speaker is not None
     assert await press_action(h, h.user(st.speaker), GROUP, "end") == "⏹"
     await clock
     await h.service.visible.settle()
@@ -81,6 +82,7 @@ async def test_BOT_X01_a_deadline_that_comes_before_its_message_left_does_not_fi
         fired.append((window, (await h.game()).state.timer.seq))
 
     task = asyncio.create_task(the_deadline_comes())
+    assert st.speaker is not None
     assert await press_action(h, h.user(st.speaker), GROUP, "end") == "⏹"
     await task
     await h.service.visible.settle()
