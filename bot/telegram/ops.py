@@ -28,6 +28,9 @@ class Unresolved(Exception):
     """An edit/pin of a message whose own send was dropped and cannot be replaced."""
 
 
+#: a message: its id, or the future of its send queued earlier (resolved when its turn comes)
+MessageRef = int | asyncio.Future[Any]
+
 @dataclass(eq=False)
 class Op:
     """One queued call. ``kind``: send | edit | edit_markup | delete | pin | unpin | document |
@@ -38,7 +41,7 @@ class Op:
     future: asyncio.Future[Any]
     text: str | None = None
     reply_markup: Any = None
-    message_id: int | asyncio.Future[Any] | None = None  # a Future: a message queued earlier
+    message_id: MessageRef | None = None  # a Future: a message queued earlier
     kwargs: dict[str, Any] = field(default_factory=dict)
     method: TelegramMethod[Any] | None = None
     mergeable: bool = False

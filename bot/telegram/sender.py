@@ -66,7 +66,7 @@ from bot.telegram.limits import (
     utf16_len,
     window_limiter,
 )
-from bot.telegram.ops import EDITS, Lane, Op, resolve_future
+from bot.telegram.ops import EDITS, Lane, MessageRef, Op, resolve_future
 from bot.telegram.replace import Replacement
 from bot.telegram.shown import note, suppressed
 from bot.telegram.state import OnForbidden, OnMigrate
@@ -179,7 +179,7 @@ class Sender(Replacement, CallPolicy):
         return future
 
     def edit(
-        self, chat_id: int, message_id: int, text: str, reply_markup: Any = None, **kwargs: Any
+        self, chat_id: int, message_id: MessageRef, text: str, reply_markup: Any = None, **kwargs: Any
     ) -> asyncio.Future[Any]:
         """Queue ``editMessageText`` (text and keyboard; no keyboard removes it). Latest wins over a
         still-queued edit of the same message. Resolves to the message (a ``LazyMessage``) or
@@ -207,7 +207,7 @@ class Sender(Replacement, CallPolicy):
         )
 
     def edit_markup(
-        self, chat_id: int, message_id: int, reply_markup: Any = None
+        self, chat_id: int, message_id: MessageRef, reply_markup: Any = None
     ) -> asyncio.Future[Any]:
         """Queue ``editMessageReplyMarkup``; folds into a queued edit of the same message."""
         queued = self._queued_edit(chat_id, message_id)
@@ -225,7 +225,7 @@ class Sender(Replacement, CallPolicy):
             )
         )
 
-    def delete(self, chat_id: int, message_id: int) -> asyncio.Future[Any]:
+    def delete(self, chat_id: int, message_id: MessageRef) -> asyncio.Future[Any]:
         """Queue ``deleteMessage``; queued edits of that message are dropped (resolve to None)."""
         lane = self._lanes.get(self._resolve(chat_id))
         if lane is not None:
@@ -239,7 +239,7 @@ class Sender(Replacement, CallPolicy):
         return self._enqueue(Op("delete", chat_id, self._future(), message_id=message_id))
 
     def pin(
-        self, chat_id: int, message_id: int, disable_notification: bool = True
+        self, chat_id: int, message_id: MessageRef, disable_notification: bool = True
     ) -> asyncio.Future[Any]:
         """Queue ``pinChatMessage`` (silent by default)."""
         kwargs = {"disable_notification": disable_notification}
@@ -349,7 +349,7 @@ class Sender(Replacement, CallPolicy):
         )
         return self._enqueue(op)
 
-    def _queued_edit(self, chat_id: int, message_id: int) -> Op | None:
+    def _queued_edit(self, chat_id: int, message_id: MessageRef) -> Op | None:
         lane = self._lanes.get(self._resolve(chat_id))
         if lane is None:
             return None

@@ -182,11 +182,10 @@ async def test_a_button_message_lost_to_faults_is_sent_fresh_by_its_next_edit(q:
     lost = sender.send(GROUP, "Vote now", kb)
     assert await lost is None
     q.session.clear_failures()
-    # Sender.edit accepts the future of a lost send as its message id (bot/telegram/replace.py),
-    # but its signature (bot/, not ours to change here) says only int: hence the two ignores.
-    edited = await sender.edit(GROUP, lost, "Vote now (2/6)", kb)  # type: ignore[arg-type]  # see above
+    # Sender.edit accepts the future of a lost send as its message id (bot/telegram/replace.py)
+    edited = await sender.edit(GROUP, lost, "Vote now (2/6)", kb)
     assert edited is not None and plain_text(edited.text) == "Vote now (2/6)"
-    later = await sender.edit(GROUP, lost, "Vote over", None)  # type: ignore[arg-type]  # see above
+    later = await sender.edit(GROUP, lost, "Vote over", None)
     assert later is not None and later.message_id == edited.message_id
 
 
