@@ -2,7 +2,8 @@
 
 ``Gettext``: a ``gettext`` bound to one locale (``Translator.get``); ``NGettext``: its plural
 form (``Translator.nget``: singular, plural, count).  :class:`Live` is the live game
-(``bot.services.game_service.LiveGame``) and :class:`Out` the shared presenter (``bot.presentation.presenter.Presenter``)
+(``bot.services.game_service.LiveGame``) and :class:`Out` the shared presenter
+(``bot.presentation.presenter.Presenter``)
 as the games use them: protocols, since both of those modules import the games' registry (an
 import of them from here would close a cycle, which the import contracts forbid)."""
 

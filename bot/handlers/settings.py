@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import re
 from collections import defaultdict
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot, F, Router

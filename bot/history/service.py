@@ -1,6 +1,7 @@
 """HistoryService: keeps the derived history tables up to date and serves /history's views.
 
-* ``on_step`` is a :class:`bot.services.game_service.GameService` listener, awaited after every stored command:
+* ``on_step`` is a :class:`bot.services.game_service.GameService` listener, awaited after every
+  stored command:
   a ``GameCreated`` DMs the chat's /nextgame subscribers, a ``GameEnded`` records the game's
   summary, player results and rating change (:meth:`record`).
 * :meth:`backfill` (at start-up) records finished games that have no summary yet (e.g. the bot

@@ -65,8 +65,8 @@ class ForumCodec(MafiaCodec):
         return await super().run(press)
 
     async def draft(self, press: Press) -> str:
-        """The two-step choices kept as drafts (bot/ui/drafts.py, durable) until complete: the Journalist's pair
-        (``cmp``: the first tap, then the second sends ``ComparePlayers``) and the bonus
+        """The two-step choices kept as drafts (bot/ui/drafts.py, durable) until complete: the
+        Journalist's pair (``cmp``: the first tap, then the second sends ``ComparePlayers``) and the bonus
         round's form (``bg`` cycles a player's role, ``bgs`` sends it, ``bgx`` sends no guess).
         Raises IllegalCommand as the engine does."""
         g, st, uid, data, _ = press.g, press.st, press.user_id, press.data, press._
