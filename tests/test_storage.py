@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -25,7 +26,7 @@ OTHER_USER = 2**41 + 7
 
 
 async def new_game(storage: Storage, chat_id: int = SUPERGROUP, **overrides) -> int:
-    args = {"ruleset": "classic", "creator_id": BIG_USER, "locale": "ru", "settings": {}, "seed": 42}
+    args: dict[str, Any] = {"ruleset": "classic", "creator_id": BIG_USER, "locale": "ru", "settings": {}, "seed": 42}
     args.update(overrides)
     return await storage.create_game(chat_id, **args)
 
@@ -354,17 +355,18 @@ async def test_append_stores_the_deadline_in_the_same_transaction(storage: Stora
     at = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
     await storage.append(game_id, 0, {"type": "a"}, [], deadline=(7, at))
     game = await storage.get_game(game_id)
-    assert (game.timer_seq, game.deadline_at) == (7, at)
+    assert game is not None and (game.timer_seq, game.deadline_at) == (7, at)
     await storage.append(game_id, 1, {"type": "b"}, [])  # KEEP: unchanged
     game = await storage.get_game(game_id)
-    assert (game.timer_seq, game.deadline_at) == (7, at)
+    assert game is not None and (game.timer_seq, game.deadline_at) == (7, at)
     await storage.append(game_id, 2, {"type": "c"}, [], deadline=(None, None))
     game = await storage.get_game(game_id)
-    assert (game.timer_seq, game.deadline_at) == (None, None)
+    assert game is not None and (game.timer_seq, game.deadline_at) == (None, None)
     # a refused append stores no deadline either
     with pytest.raises(LogConflict):
         await storage.append(game_id, 2, {"type": "dup"}, [], deadline=(9, at))
-    assert (await storage.get_game(game_id)).timer_seq is None
+    game = await storage.get_game(game_id)
+    assert game is not None and game.timer_seq is None
     with pytest.raises(ValueError):
         await storage.append(game_id, 3, {"type": "d"}, [], deadline=(1, datetime(2030, 1, 1)))
 
