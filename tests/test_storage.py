@@ -26,7 +26,8 @@ OTHER_USER = 2**41 + 7
 
 
 async def new_game(storage: Storage, chat_id: int = SUPERGROUP, **overrides) -> int:
-    args: dict[str, Any] = {"ruleset": "classic", "creator_id": BIG_USER, "locale": "ru", "settings": {}, "seed": 42}
+    args: dict[str, Any] = {"ruleset": "classic", "creator_id": BIG_USER, "locale": "ru",
+                            "settings": {}, "seed": 42}
     args.update(overrides)
     return await storage.create_game(chat_id, **args)
 
