@@ -225,7 +225,7 @@ def _instrument(app: Any, run: ScaleRun) -> None:
     """Stamp the moment a command hands its events to the log, and measure each of the
     Sender's calls queued by that command from then until it is answered."""
     storage, sender, service = app.storage, app.sender, app.service
-    append, enqueue, execute = storage.append, sender._enqueue, service.execute  # noqa: SLF001
+    append, enqueue, execute = storage.append, sender._enqueue, service.execute  # noqa: SLF001 - wrapped
     loop = asyncio.get_running_loop()
 
     async def stamped_append(*args: Any, **kwargs: Any) -> None:
@@ -266,7 +266,10 @@ def report_scale(run: ScaleRun) -> str:
     minute = 60.0 / run.compress  # one game minute of wall time
     _count, start = max_in_window([at for at, _d in run.delays], minute)
     busiest = [d for at, d in run.delays if start <= at < start + minute]
-    ms = lambda s: f"{s * 1000:.1f} ms"  # noqa: E731
+
+    def ms(s: float) -> str:
+        return f"{s * 1000:.1f} ms"
+
     per_game = run.rss_peak_growth / max(run.running_at_peak, 1)
     lines = [
         f"mafia-bot at scale: {run.games} games at the players' pace, game time ×{run.compress:g} "

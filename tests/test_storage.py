@@ -345,7 +345,8 @@ async def test_in_memory_url_supports_concurrent_coroutines(url: str) -> None:
         games = await asyncio.gather(*(new_game(storage, chat_id=-n) for n in range(1, 6)))
         await asyncio.gather(*(storage.append(game_id, 0, {"g": game_id}, []) for game_id in games))
         assert [await storage.load_log(game_id) for game_id in games] == [[{"g": g}] for g in games]
-        folder = storage._tmpdir.name  # type: ignore[union-attr]
+        assert storage._tmpdir is not None  # an in-memory URL: a file in a temporary folder
+        folder = storage._tmpdir.name
     finally:
         await storage.close()
     assert not Path(folder).exists()
