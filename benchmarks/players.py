@@ -248,6 +248,11 @@ class Table:
         options = [] if st.pause else self._options(st)
         best = min(options, key=lambda o: o.due) if options else None
         deadline = self.deadline()
+        if best is None and deadline is None:
+            # BOT-X01: a deadline that came while its messages were still on their way was
+            # held; the service's visible clock arms it again in the background: wait for it
+            await self.app.service.visible.settle()
+            deadline = self.deadline()
         clock = self.clock_job()
         due = [t for t in (deadline, best.due if best else None) if t is not None]
         if clock is not None and all(clock[0] <= t for t in due):
