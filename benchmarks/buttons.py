@@ -17,13 +17,11 @@ are the calls a real table of players would cause, give or take their choices.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from bot.ui.callbacks import Act
-from engine import GameState, Phase, legal_actions
+from engine import GameState, LegalActions, Phase, legal_actions
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .players import Table
+from .presses import DELAYS, Option, PlanningTable
 
 #: the command that opens each preset's lobby (the forum with some of its optional roles)
 NEWGAME = {"party": "/newgame", "club": "/newgame club", "online": "/newgame online",
@@ -40,7 +38,7 @@ TALK_TO_TIMER = 0.1  #: share of turns that run until the timer instead of endin
 
 
 def delay_kind(st: GameState) -> str:
-    """The human delay (a key of ``players.DELAYS``) for a press in the phase of ``st``."""
+    """The human delay (a key of ``presses.DELAYS``) for a press in the phase of ``st``."""
     value = getattr(st.phase, "value", str(st.phase))
     if value in ("speech", "defence", "last_word", "cop", "debate"):
         return "speech"
@@ -51,16 +49,24 @@ def delay_kind(st: GameState) -> str:
     return "press"
 
 
-def allowed(code: str, act: Act, uid: int, st: GameState, la: Any) -> bool:
+def allowed(code: str, act: Act, uid: int, st: GameState, la: LegalActions) -> bool:
     """True when the button ``act`` (code ``code``) is one ``uid`` may press now (``la``: his
-    ``legal_actions``); the command is the one the game's codec would build."""
+    ``legal_actions``, the preset's subclass of :class:`LegalActions`); the command is the one
+    the game's codec would build."""
     target = None
     if act.t:
         try:
             target = st.by_seat(act.t).user_id
         except KeyError:
             return False
-    g = lambda name, default=(): getattr(la, name, default)  # noqa: E731 - preset fields
+
+    def flag(name: str) -> bool:  # a yes/no field of the preset's own (False in other presets)
+        return bool(getattr(la, name, False))
+
+    def targets(name: str) -> tuple[int, ...]:  # user ids of a preset's own field (or none)
+        found: tuple[int, ...] = getattr(la, name, ())
+        return found
+
     if code == "ready":
         return la.ready
     if code == "cont":
@@ -70,7 +76,7 @@ def allowed(code: str, act: Act, uid: int, st: GameState, la: Any) -> bool:
     if code == "nom":
         return target in la.nominate
     if code == "vote":
-        return la.vote == target or target in g("day_vote")
+        return la.vote == target or target in targets("day_vote")
     if code in ("exy", "exn"):
         return la.exclude_vote
     if code == "sleep":
@@ -79,31 +85,32 @@ def allowed(code: str, act: Act, uid: int, st: GameState, la: Any) -> bool:
         return (target in la.night_targets and la.night_action is not None) or \
             (target in la.night_extra_targets and la.night_extra is not None)
     if code == "tv":
-        return target in g("ballot") if target else g("ballot_pass", False)
+        return target in targets("ballot") if target else flag("ballot_pass")
     if code in ("lift", "leave"):
-        return g("lift_vote", False)
+        return flag("lift_vote")
     if code == "bm":
-        return target in g("best_move")
+        return target in targets("best_move")
     if code == "bmx":
-        return bool(g("best_move"))
+        return bool(targets("best_move"))
     if code == "side":
-        return g("choose_side", False)
+        return flag("choose_side")
     if code == "cmp":
-        return target in g("compare")
+        return target in targets("compare")
     if code == "sus":
-        return target in g("suspect")
+        return target in targets("suspect")
     if code == "rchk":
-        return target in g("reveal_check")
+        return target in targets("reveal_check")
     if code == "hd":
-        return target is None or target in g("host_decide") if g("host_decide") else False
+        decide = targets("host_decide")
+        return bool(decide) and (target is None or target in decide)
     if code in ("bon", "boff"):
-        return g("bonus_decide", False)
+        return flag("bonus_decide")
     if code == "bg":
-        return target in g("bonus_guess")
+        return target in targets("bonus_guess")
     if code in ("bgs", "bgx"):
-        return bool(g("bonus_guess"))
+        return bool(targets("bonus_guess"))
     if code == "best":
-        return target in g("best_player")
+        return target in targets("best_player")
     return False
 
 
@@ -115,7 +122,7 @@ class Button:
     code: str
 
 
-def buttons(table: Table, chat_id: int, phase_seq: int) -> list[Button]:
+def buttons(table: PlanningTable, chat_id: int, phase_seq: int) -> list[Button]:
     """The callback buttons of this phase (or of no phase) on the newest messages of a chat."""
     out: list[Button] = []
     for message_id in table.session.chat_messages.get(chat_id, ())[-RECENT:]:
@@ -133,20 +140,18 @@ def buttons(table: Table, chat_id: int, phase_seq: int) -> list[Button]:
     return out
 
 
-def options(table: Table, st: GameState) -> list:
-    """The planned presses of every participant in this window (``players._Option``)."""
-    from .players import DELAYS, _Option
-
+def options(table: PlanningTable, st: GameState) -> list[Planned]:
+    """The planned presses of every participant in this window."""
     group = buttons(table, table.group_id, st.phase_seq)
     kind = delay_kind(st)
-    out = []
+    out: list[Planned] = []
     for uid, user in table.by_id.items():
-        done = table._plan.get((uid, "done"), 0)  # noqa: SLF001 - the table's own plans
+        done = table.plan.get((uid, "done"), 0)
         if done >= PRESSES_PER_WINDOW:
             continue
         key = (uid, "generic", done)
-        if key in table._plan:  # noqa: SLF001
-            planned = table._plan[key]  # noqa: SLF001
+        if key in table.plan:
+            planned = table.plan[key]
             if planned is not None:
                 out.append(planned)
             continue
@@ -161,26 +166,25 @@ def options(table: Table, st: GameState) -> list:
         rng = table.rng
         code = rng.choice(codes)
         if code == "end" and rng.random() < TALK_TO_TIMER:
-            table._plan[key] = None  # noqa: SLF001 - he talks until the timer
+            table.plan[key] = None  # he talks until the timer
             continue
         pick = rng.choice([b for b in mine if b.code == code])
-        start = table.vnow if done else table._window_start  # noqa: SLF001
+        start = table.vnow if done else table.window_start
         due = start + rng.uniform(*DELAYS[kind if code != "end" else "speech"])
-        planned = _Option(due, user, "generic", pick.chat_id, pick.code, None)
-        planned = Planned(planned, pick)
-        table._plan[key] = planned  # noqa: SLF001
+        planned = Planned(Option(due, user, "generic", pick.chat_id, pick.code, None), pick)
+        table.plan[key] = planned
         out.append(planned)
     return out
 
 
-async def press_planned(table: Table, planned: Planned, st: GameState) -> None:
+async def press_planned(table: PlanningTable, planned: Planned, st: GameState) -> None:
     """Press the exact button the planner chose, if it is still offered to him and allowed
     (else count it as missing: the table moved on before he pressed)."""
-    from bot.handlers.game import CONFIRM
+    from bot.handlers.game import CONFIRM  # here: the engine-only run (cli) needs no handlers
 
     user, button = planned.option.user, planned.button
-    done = table._plan.get((user.id, "done"), 0)  # noqa: SLF001 - the table's own plans
-    table._plan[(user.id, "done")] = done + 1  # noqa: SLF001
+    done = table.plan.get((user.id, "done"), 0)
+    table.plan[(user.id, "done")] = done + 1
     message = table.session.messages.get((button.chat_id, button.message_id)) or {}
     offered = any(b.get("callback_data") == button.data
                   for row in (message.get("reply_markup") or {}).get("inline_keyboard", ())
@@ -203,7 +207,7 @@ async def press_planned(table: Table, planned: Planned, st: GameState) -> None:
 class Planned:
     """A planned press of one exact button (``option`` as the party planner's)."""
 
-    option: Any
+    option: Option
     button: Button
 
     @property

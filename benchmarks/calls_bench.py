@@ -14,19 +14,29 @@ import argparse
 import asyncio
 import json
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 from aiogram import Bot
 from aiogram.client.session.base import BaseSession
 
+from bot.telegram.limits import Rate
 from bot.telegram.sender import Sender
 from bot.ui.callbacks import Act
 from bot.ui.keyboards import InlineKeyboardBuilder
 from tests.fakes.telegram import TEST_TOKEN
 
 CHAT = -1_009_000_000_001
-UNLIMITED = {"group_rate": (10**6, 1.0), "private_rate": (10**6, 1.0),
-             "global_rate": (10**6, 1.0)}
+
+
+class Rates(TypedDict):
+    """The sender's rate limits (``Sender`` keywords): (calls, per seconds)."""
+
+    group_rate: Rate
+    private_rate: Rate
+    global_rate: Rate
+
+
+UNLIMITED = Rates(group_rate=(10**6, 1.0), private_rate=(10**6, 1.0), global_rate=(10**6, 1.0))
 
 
 def keyboard(seq: int) -> Any:

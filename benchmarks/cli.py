@@ -132,26 +132,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .workers_bench import run_workers
         from .workers_report import report_workers
 
-        run = asyncio.run(run_workers(
+        workers_run = asyncio.run(run_workers(
             args.workers, args.games or DEFAULT_GAMES, args.db, args.redis, seed=args.seed,
             kill_after=args.kill_after, lease_seconds=args.lease,
             group_rate=None if args.real_limits else (1200, 60.0), workdir=args.keep_logs))
-        print(report_workers(run, args.seed))
+        print(report_workers(workers_run, args.seed))
         sys.stdout.flush()
-        return 1 if run.failures or run.lost or run.duplicated else 0
+        return 1 if workers_run.failures or workers_run.lost or workers_run.duplicated else 0
     if args.engine:
         from .engine_bench import report_engine, run_engine
 
-        run = run_engine(args.games or DEFAULT_ENGINE_GAMES, args.players, args.seed)
-        print(report_engine(run, args.seed))
+        engine_run = run_engine(args.games or DEFAULT_ENGINE_GAMES, args.players, args.seed)
+        print(report_engine(engine_run, args.seed))
         return 0
     if args.pace == "real":
         from .scale import report_scale, run_scale
 
-        run = asyncio.run(run_scale(args.games or DEFAULT_GAMES, args.players, args.seed, args.db,
-                                    args.compress, args.duration, args.stagger, args.bot_rate))
-        print(report_scale(run))
-        return 1 if run.failures else 0
+        scale_run = asyncio.run(run_scale(args.games or DEFAULT_GAMES, args.players, args.seed,
+                                          args.db, args.compress, args.duration, args.stagger,
+                                          args.bot_rate))
+        print(report_scale(scale_run))
+        return 1 if scale_run.failures else 0
     return asyncio.run(_stack(args))
 
 

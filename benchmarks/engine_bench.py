@@ -39,7 +39,7 @@ def run_engine(games: int, players: int, seed: int) -> EngineRun:
     for po in playouts:
         run.commands += len(po.log) + po.refused
         run.accepted += len(po.log)
-        run.days.append(po.state.day)
+        run.days.append(po.final.day)
         state = None
         middle = len(po.log) // 2
         for index, cmd in enumerate(po.log):

@@ -24,7 +24,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import column, insert, table, text
@@ -49,7 +49,7 @@ from tests.engine.playout import play
 
 from .figures import percentile
 
-T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
 BIG_CHAT = -1001000000000
 SMALL_CHAT = -1002000000000
 CHUNK = 5_000
@@ -84,12 +84,19 @@ def make_templates(seed: int) -> list[Template]:
             events.setdefault(k, []).append(to_dict(e))
         entries = [P.Entry(k, to_dict(c), events.get(k, [])) for k, c in enumerate(po.log)]
         pr = P.build_protocol(entries)
+        # a finished game with a winner (checked above): its protocol has the result, and
+        # every seated player his role and team
+        assert pr.result is not None and pr.result.winner is not None
+        players = []
+        for p in pr.players:
+            assert p.role is not None and p.team is not None, f"seat {p.seat}: no role"
+            players.append((p.user_id, p.seat, p.role, p.team, p.alive, p.fouls))
         out.append(Template(
             ruleset=ruleset, users=[p.user_id for p in po.state.seated()],
             log=[(e.seq, json.dumps(e.command, ensure_ascii=False),
                   json.dumps(e.events, ensure_ascii=False)) for e in entries],
             winner=pr.result.winner, days=pr.result.days, settings=entries[0].command.get("settings") or {},
-            players=[(p.user_id, p.seat, p.role, p.team, p.alive, p.fouls) for p in pr.players]))
+            players=players))
     return out
 
 
@@ -146,7 +153,7 @@ async def generate(storage: Storage, games: int, big_share: float, chats: int, f
             chat, pool, title = SMALL_CHAT - k, small_pools[k], f"Group {k}"
         t = rng.choice(templates)
         users = rng.sample(pool, len(t.users))
-        mapping = dict(zip(t.users, users))
+        mapping = dict(zip(t.users, users, strict=True))
         end = T0 + timedelta(minutes=5 * g)
         start = end - timedelta(minutes=rng.randint(15, 60))
         rows["games"].append(dict(
@@ -179,15 +186,16 @@ async def generate(storage: Storage, games: int, big_share: float, chats: int, f
             rows["log"] += [dict(game_id=gid, seq=s, command=remap(cmd, mapping),
                                  events=remap(evs, mapping), created_at=end)
                             for s, cmd, evs in t.log]
-            rows["players"] += [dict(game_id=gid, user_id=mapping[uid], name=f"Player {mapping[uid] % 100000}",
-                                     seat=seat, joined_at=start) for uid, seat, *_ in t.players]
+            rows["players"] += [dict(game_id=gid, user_id=mapping[uid],
+                                     name=f"Player {mapping[uid] % 100000}", seat=seat,
+                                     joined_at=start) for uid, seat, *_ in t.players]
         else:
             rows["log"].append(dict(game_id=gid, seq=0, command=remap(t.log[0][1], mapping),
                                     events=remap(t.log[0][2], mapping), created_at=end))
         if len(rows["results"]) >= CHUNK or len(rows["log"]) >= CHUNK:
             await flush()
     await flush()
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     rating_rows = [dict(chat_id=c, user_id=u, team=tm, name=s[3], rating=s[0], games=s[1],
                         wins=s[2], updated_at=now) for (c, u, tm), s in ratings.items()]
     role_rows = [dict(chat_id=c, user_id=u, team=tm, role=r, games=v[0], wins=v[1],
@@ -274,10 +282,12 @@ async def measure(storage: Storage, gen: Generated, repeat: int) -> list[tuple[s
         gid = await insert_finished(storage, gen, 1_000_000 + i)
         assert await history.record(gid)
 
-    figures.append(("/history, page 1 (big group)", await timed(repeat, lambda i: list_view(storage, tr, big, 0))))
+    figures.append(("/history, page 1 (big group)",
+                    await timed(repeat, lambda i: list_view(storage, tr, big, 0))))
     figures.append((f"/history, page {pages:,} (last, big group)",
                     await timed(repeat, lambda i: list_view(storage, tr, big, pages - 1))))
-    figures.append(("/history, page 1 (small group)", await timed(repeat, lambda i: list_view(storage, tr, small, 0))))
+    figures.append(("/history, page 1 (small group)",
+                    await timed(repeat, lambda i: list_view(storage, tr, small, 0))))
     figures.append(("open a protocol (load log, build, render)", await timed(repeat, protocol)))
     figures.append(("replay step", await timed(repeat, replay_)))
     figures.append(("what I knew", await timed(repeat, knew)))
@@ -301,14 +311,16 @@ async def insert_finished(storage: Storage, gen: Generated, salt: int) -> int:
     t = gen.template
     users = [5_000_000_000 + (salt + i) % 400 for i in range(len(t.users))]
     users = list(dict.fromkeys(users))
-    mapping = dict(zip(t.users, users))
-    end = datetime.now(timezone.utc)
+    mapping = dict(zip(t.users, users, strict=True))  # distinct: at most 12 seats of 400 ids
+    end = datetime.now(UTC)
     async with storage.engine.begin() as c:
         result = await c.execute(insert(Game.__table__).values(
             chat_id=gen.big_chat, ruleset=t.ruleset, status="finished", locale="ru",
             settings=t.settings, seed=salt, creator_id=users[0], created_at=end, started_at=end,
             finished_at=end, winner=t.winner, ui={"title": "Big club"}, log_len=len(t.log)))
-        gid = int(result.inserted_primary_key[0])
+        key = result.inserted_primary_key
+        assert key is not None  # an insert of one row: its primary key
+        gid = int(key[0])
         await c.execute(insert(LOG), [dict(game_id=gid, seq=s, command=remap(cmd, mapping),
                                            events=remap(evs, mapping), created_at=end)
                                       for s, cmd, evs in t.log])

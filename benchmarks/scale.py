@@ -28,6 +28,10 @@ from dataclasses import dataclass, field
 from time import perf_counter, process_time
 from typing import Any
 
+from aiogram import Bot
+from aiogram.methods import TelegramMethod
+from aiogram.methods.base import TelegramType
+
 from bot.app import build_app
 from bot.services.deadlines import ManualDeadlines
 from bot.services.game_service import utcnow
@@ -67,7 +71,8 @@ class PacedSession(BenchSession):
         while len(ids) > KEEP_MESSAGES:
             self.messages.pop((message["chat"]["id"], ids.pop(0)), None)
 
-    async def make_request(self, bot, method, timeout=None):  # type: ignore[override]
+    async def make_request(self, bot: Bot, method: TelegramMethod[TelegramType],
+                           timeout: int | None = None) -> TelegramType:
         if not method.__api_method__.startswith("get"):
             now = asyncio.get_running_loop().time()
             chat_id = getattr(method, "chat_id", None)
@@ -205,7 +210,7 @@ async def _play(games: int, players: int, seed: int, db_url: str, compress: floa
     await asyncio.gather(*pending, return_exceptions=True)
     run.finished = sum(1 for t in tables if t.finished)
     run.started = sum(1 for t in tables if t.game_id is not None)
-    for table, task in zip(tables, tasks):
+    for table, task in zip(tables, tasks, strict=True):
         if task in done and task.exception() is not None:
             run.failures.append(f"table {table.index + 1}: {task.exception()!r}")
     run.over_limits = session.over_limits()
@@ -220,7 +225,7 @@ def _instrument(app: Any, run: ScaleRun) -> None:
     """Stamp the moment a command hands its events to the log, and measure each of the
     Sender's calls queued by that command from then until it is answered."""
     storage, sender, service = app.storage, app.sender, app.service
-    append, enqueue, execute = storage.append, sender._enqueue, service.execute  # noqa: SLF001
+    append, enqueue, execute = storage.append, sender._enqueue, service.execute  # noqa: SLF001 - wrapped
     loop = asyncio.get_running_loop()
 
     async def stamped_append(*args: Any, **kwargs: Any) -> None:
@@ -261,7 +266,10 @@ def report_scale(run: ScaleRun) -> str:
     minute = 60.0 / run.compress  # one game minute of wall time
     _count, start = max_in_window([at for at, _d in run.delays], minute)
     busiest = [d for at, d in run.delays if start <= at < start + minute]
-    ms = lambda s: f"{s * 1000:.1f} ms"  # noqa: E731
+
+    def ms(s: float) -> str:
+        return f"{s * 1000:.1f} ms"
+
     per_game = run.rss_peak_growth / max(run.running_at_peak, 1)
     lines = [
         f"mafia-bot at scale: {run.games} games at the players' pace, game time ×{run.compress:g} "

@@ -113,7 +113,8 @@ async def clone(db_url: str, templates: int, games: int) -> None:
                     for k, p in enumerate(sorted(players[template["id"]], key=lambda p: p["user_id"]))}
             pattern = re.compile(r"\b(" + "|".join(str(u) for u in uids) + r")\b")
 
-            def swap(value: Any) -> Any:
+            def swap(value: Any, pattern: re.Pattern[str] = pattern,
+                     uids: dict[int, int] = uids) -> Any:  # this template's
                 text = pattern.sub(lambda m: str(uids[int(m.group(1))]), json.dumps(value))
                 return json.loads(text)
 
@@ -121,8 +122,10 @@ async def clone(db_url: str, templates: int, games: int) -> None:
                 game = {k: v for k, v in template.items() if k != "id"}
                 game.update(chat_id=CHAT_BASE - n, creator_id=uids.get(template["creator_id"], 1),
                             ui=swap(template["ui"]))
-                game_id = (await connection.execute(insert(tables[0]).values(**game))
-                           ).inserted_primary_key[0]
+                key = (await connection.execute(insert(tables[0]).values(**game))
+                       ).inserted_primary_key
+                assert key is not None  # an insert of one row: its primary key
+                game_id = key[0]
                 await connection.execute(insert(tables[1]), [
                     {**{k: v for k, v in e.items() if k != "id"}, "game_id": game_id,
                      "command": swap(e["command"]), "events": swap(e["events"])}
@@ -158,6 +161,7 @@ def _button(h: Harness, chat_id: int, action: str, phase_seq: int) -> tuple[int,
     from bot.ui.callbacks import Act
 
     session = h.session
+    assert isinstance(session, BenchSession)  # main() fills with one: messages indexed by chat
     for mid in reversed(session.chat_messages.get(chat_id, ())):
         message = session.messages.get((chat_id, mid)) or {}
         for row in (message.get("reply_markup") or {}).get("inline_keyboard", ()):
@@ -183,6 +187,7 @@ async def measure(db_url: str, session: RecordingSession, clock: FakeClock) -> d
     recovery = asyncio.create_task(app.recover())
     open_games = await _open_games(app)
     rec = await app.storage.get_game(max(open_games))
+    assert rec is not None  # an open game is stored
     before = len(session.calls.calls_to("answerCallbackQuery"))
     from bot.ui.callbacks import Act
     data = Act(g=rec.id, s=1, a="end").pack()  # an old turn's button: answered "out of date"

@@ -31,6 +31,7 @@ CPU seconds and RSS from ``/proc``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import tempfile
 import time
@@ -105,7 +106,8 @@ async def _run(run: WorkersRun, redis_url: str, seed: int, folder: Path) -> Work
             poller.cancel()
         for name, proc in names.items():
             figures = next((w for w in run.per_worker if w.name == name), None)
-            if proc.running and figures is not None and not figures.killed:
+            if proc.running and proc.process is not None and figures is not None \
+                    and not figures.killed:  # (running implies a process; mypy sees no link)
                 cpu, figures.rss, figures.peak_rss = proc_figures(proc.process.pid)
                 figures.cpu += cpu
         await asyncio.gather(*(p.stop(timeout=20) for p in procs if p.running),
@@ -168,7 +170,7 @@ async def _play(run: WorkersRun, api, procs, names, leases: Leases, reader, nonc
             run.failures.append(f"the games ended before the kill ({run.wall:.1f} s)")
             killer.cancel()
         await asyncio.gather(killer, return_exceptions=True)
-    for table, outcome in zip(tables, outcomes):
+    for table, outcome in zip(tables, outcomes, strict=True):
         if isinstance(outcome, BaseException):
             run.unfinished += 1
             run.failures.append(f"table {table.chat_id}: {type(outcome).__name__}: "
@@ -232,9 +234,7 @@ def _drop_target(api, base: str) -> None:
 
 async def _settle(api, timeout: float = 30.0) -> None:
     """Until the stand-in has nothing to deliver and the bot made no call for a second."""
-    try:
+    with contextlib.suppress(TimeoutError):
         await api.settle(quiet=1.0, timeout=timeout)
-    except TimeoutError:
-        pass
 
 

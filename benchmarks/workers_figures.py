@@ -131,7 +131,8 @@ def route_group(update: dict[str, Any], group_of_user: dict[int, int]) -> int | 
     chat = (body.get("message") or body).get("chat") or {}
     if chat.get("id", 0) < 0:
         return chat["id"]
-    return group_of_user.get((body.get("from") or {}).get("id"))
+    user_id = (body.get("from") or {}).get("id")
+    return group_of_user.get(user_id) if isinstance(user_id, int) else None
 
 
 async def collect(run: WorkersRun, api, names: dict, leases: Leases, reader, tables: list) -> None:

@@ -71,6 +71,7 @@ def bench_table_class():
     (the worker that was to send it died with the message in its queue), wait for the
     phase's timer as people would, and count it (``missing``, ``missing_notes``)."""
     from tests.e2e.conftest import Table
+    from tests.e2e.model import StoredMessage
 
     class BenchTable(Table):
         missing = 0
@@ -126,16 +127,19 @@ def bench_table_class():
                 await user.follow_deep_link(url)
                 await self._until(lambda st, uid=user.id: uid in st.players, f"seat {user.id}")
 
-        async def start_game(self) -> None:
-            """The organiser presses Start; started = the log left the lobby."""
+        async def start_game(self) -> dict[int, StoredMessage]:
+            """The organiser presses Start; started = the log left the lobby. Returns no role
+            card (an empty dict): none is waited for, a killed worker may have lost one."""
             from engine import Phase
 
             lobby = self._lobby_message()
             assert lobby is not None
             answer = await self.users[0].press(self.chat_id, lobby.message_id,
                                                self._("▶️ Start"), timeout=TIMER_WAIT)
-            assert answer is not None and not answer.text, f"Start refused: {answer.text!r}"
+            assert answer is not None, "Start got no answer"
+            assert not answer.text, f"Start refused: {answer.text!r}"
             await self._until(lambda st: st.phase is not Phase.LOBBY, "deal the roles")
+            return {}
 
         async def _until(self, predicate, what: str, timeout: float = TIMER_WAIT) -> None:
             deadline = time.monotonic() + timeout

@@ -1,6 +1,7 @@
 """The layering rules of docs/architecture.md, checked by import-linter contracts
 (``[tool.importlinter]`` in pyproject.toml): the engine imports only the stdlib, its core knows no
-game, the shared mafia mechanics know no preset, and no preset imports another (issue 8)."""
+game, the shared mafia mechanics know no preset, and no preset imports another (issue 8); the
+benchmarks' modules import each other without a cycle (issue 23)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,3 +57,35 @@ def test_the_contracts_state_the_layering_of_the_engine():
     assert layers["layers"][0] == "scoring"
     assert layers["layers"][2:] == ["mafia", "core"]
     assert set(layers["layers"][1].replace(" ", "").split("|")) == {"party", "club", "online", "forum"}
+
+
+def lint_imports(root: Path, contract: str) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    return subprocess.run([exe, "--no-cache", "--contract", contract], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_benchmarks_contract_forbids_an_import_cycle():
+    """Issue 23 item 4: the benchmarks' modules import each other in one direction only."""
+    acyclic = next(c for c in contracts() if c.get("id") == "benchmarks-acyclic")
+    assert acyclic["type"] == "acyclic_siblings" and acyclic["ancestors"] == ["benchmarks"]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "benchmarks" in config["tool"]["importlinter"]["root_packages"]
+
+
+@pytest.mark.parametrize("module, line", [
+    # the cycle of issue 23: the generic planner reading the party table's module
+    ("benchmarks/buttons.py", "from . import players as _players\n"),
+    ("benchmarks/presses.py", "from .buttons import Planned as _Planned\n"),
+    ("benchmarks/players.py", "from . import stack as _stack\n"),
+])
+def test_an_import_cycle_in_the_benchmarks_breaks_the_contract(tmp_path, module, line):
+    """The contract does catch a cycle: the same check on a copy with one import put back."""
+    for name in ("bot", "engine", "benchmarks", "locales"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    assert lint_imports(tmp_path, "benchmarks-acyclic").returncode == 0  # the copy is clean
+    path = tmp_path / module
+    path.write_text(path.read_text(encoding="utf-8") + line, encoding="utf-8")
+    run = lint_imports(tmp_path, "benchmarks-acyclic")
+    assert run.returncode != 0 and "BROKEN" in run.stdout, run.stdout

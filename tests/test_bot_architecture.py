@@ -67,7 +67,7 @@ def test_shared_contract_lists_every_shared_bot_module():
 ])
 def test_a_forbidden_import_breaks_its_contract(tmp_path, module, line, contract):
     """The contracts do catch what they forbid: the same check on a copy with one bad import."""
-    for name in ("bot", "engine", "locales"):
+    for name in ("bot", "engine", "benchmarks", "locales"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     path = tmp_path / module

@@ -188,6 +188,7 @@ def router_factory(seen: list[str]) -> Router:
 
     @router.message(Command("newgame"))
     async def new_game(message: Message) -> None:
+        assert message.from_user is not None
         seen.append(f"newgame:{message.chat.id}:{message.from_user.id}")
         await message.answer(f"Lobby opened by {html.escape(message.from_user.first_name)}")
 
@@ -195,6 +196,7 @@ def router_factory(seen: list[str]) -> Router:
     async def pressed(query: CallbackQuery) -> None:
         seen.append(f"cb:{query.data}")
         await query.answer("ok")
+        assert isinstance(query.message, Message)
         await query.message.edit_text(f"pressed by {html.escape(query.from_user.first_name)}")
 
     @router.my_chat_member()
@@ -203,6 +205,7 @@ def router_factory(seen: list[str]) -> Router:
 
     @router.message(F.left_chat_member)
     async def left(message: Message) -> None:
+        assert message.left_chat_member is not None
         seen.append(f"left:{message.left_chat_member.id}")
 
     @router.message(F.migrate_to_chat_id)
@@ -251,14 +254,18 @@ async def test_update_builders_shape(session, bot) -> None:
     second = updates.anonymous_admin_command(GROUP, "/stop")
 
     assert second.update_id == first.update_id + 1
+    assert first.message is not None and second.message is not None
+    assert first.message.entities is not None
     assert first.message.chat.type == "private" and first.message.chat.id == ALICE.id
     assert first.message.entities[0].type == "bot_command" and first.message.entities[
         0
     ].length == len("/start")
     assert second.message.sender_chat is not None and second.message.sender_chat.id == GROUP
     promoted = updates.my_chat_member(GROUP, "administrator", "member", can_delete_messages=False)
-    assert promoted.my_chat_member.new_chat_member.user.id == bot.id
-    assert promoted.my_chat_member.new_chat_member.can_delete_messages is False
+    assert promoted.my_chat_member is not None
+    member = promoted.my_chat_member.new_chat_member
+    assert member.user.id == bot.id
+    assert isinstance(member, ChatMemberAdministrator) and member.can_delete_messages is False
     # message ids of incoming updates never clash with the bot's own messages
     sent = await bot.send_message(GROUP, "x")
     assert sent.message_id > second.message.message_id

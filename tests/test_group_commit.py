@@ -9,8 +9,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.storage import LogConflict, PlayerOp, StatusError, Storage
+from bot.storage import GameRecord, LogConflict, PlayerOp, StatusError, Storage
 from tests.test_storage import SUPERGROUP, new_game
+
+
+async def stored(storage: Storage, game_id: int) -> GameRecord:
+    """The stored row of ``game_id`` (the test fails here when there is none)."""
+    record = await storage.get_game(game_id)
+    assert record is not None, f"game {game_id} is not stored"
+    return record
 
 
 async def test_concurrent_appends_of_several_games_share_one_transaction(storage: Storage) -> None:
@@ -24,7 +31,7 @@ async def test_concurrent_appends_of_several_games_share_one_transaction(storage
     for g in games:
         assert await storage.load_log(g) == [{"g": g}]
         assert await storage.load_events(g) == [[{"e": g}]]
-        rec = await storage.get_game(g)
+        rec = await stored(storage, g)
         assert rec.log_len == 1
         assert (rec.timer_seq, rec.deadline_at) == ((3, at) if g % 2 else (None, None))
 
@@ -53,8 +60,8 @@ async def test_a_status_change_in_a_batch_is_checked_per_game(storage: Storage) 
         storage.append(other, 0, {"n": 0}, [], status="running"),
         return_exceptions=True)
     assert isinstance(results[0], StatusError) and results[1] is None
-    assert (await storage.get_game(other)).status == "running"
-    assert (await storage.get_game(running)).log_len == 1
+    assert (await stored(storage, other)).status == "running"
+    assert (await stored(storage, running)).log_len == 1
 
 
 async def test_players_are_stored_with_their_command(storage: Storage) -> None:
@@ -74,4 +81,4 @@ async def test_ui_snapshots_newest_wins_and_none_is_dropped(storage: Storage) ->
     second = storage.ui_soon(game, {"table": 2, "names": None})
     assert first is second  # one write, the newest snapshot
     await storage.drain()
-    assert (await storage.get_game(game)).ui == {"table": 2}
+    assert (await stored(storage, game)).ui == {"table": 2}

@@ -30,10 +30,10 @@ TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s[^<>]*)?>")
 
 
 # --- helpers (an independent oracle) ---------------------------------------------------------
-def extract(source_dir: Path) -> dict[str | tuple[str, str], None]:
+def extract(source_dir: Path) -> dict[str | tuple[str, ...], None]:
     with (ROOT / "babel.cfg").open() as f:
         method_map, options_map = parse_mapping_cfg(f)
-    found = {}
+    found: dict[str | tuple[str, ...], None] = {}
     for _file, _line, message, _comments, _ctx in extract_from_dir(
             source_dir, method_map, options_map, keywords=KEYWORDS):
         found[message if isinstance(message, str) else tuple(message)] = None

@@ -76,7 +76,7 @@ async def test_a_retry_after_a_dropped_connection_takes_a_token() -> None:
         taken.append(chat_id)
         await acquire(chat_id)
 
-    limiter.acquire = counting  # type: ignore[method-assign]
+    limiter.acquire = counting  # type: ignore[method-assign]  # count this instance's acquires
     sender = Sender(make_bot(session), limiter=limiter)
     session.fail("sendMessage", chat_id=GROUP, network="dropped")
     try:

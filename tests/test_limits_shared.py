@@ -49,6 +49,7 @@ async def workers():
     made: list[tuple[Sender, SharedLimiter]] = []
 
     def make(url: str | None = REDIS_URL, **kwargs) -> tuple[Sender, RecordingSession]:
+        assert url is not None, "TEST_REDIS_URL is not set: the test needs @needs_redis"
         session = RecordingSession()
         limiter = SharedLimiter(url, prefix=prefix, **kwargs)
         sender = Sender(make_bot(session), limiter=limiter)
@@ -58,13 +59,14 @@ async def workers():
     yield make
     for sender, _ in made:
         await sender.close(timeout=1.0)
+    limiters = [limiter for _, limiter in made]
     if REDIS_URL:  # never FLUSHDB: other tests share the database
         cleaner = SharedLimiter(REDIS_URL, prefix=prefix)
         keys = [key async for key in cleaner.redis.scan_iter(match=f"{prefix}*")]
         if keys:
             await cleaner.redis.delete(*keys)
-        made.append((None, cleaner))  # type: ignore[arg-type]
-    for _, limiter in made:
+        limiters.append(cleaner)
+    for limiter in limiters:
         await limiter.close()
 
 
@@ -276,6 +278,7 @@ async def flood_left(limiter: SharedLimiter, chat_id: int | None) -> bool:
 @needs_redis
 async def test_a_whole_game_through_build_app_with_redis(tmp_path) -> None:
     """``build_app(redis_url=...)`` paces the whole bot through Redis (fast rates for the test)."""
+    assert REDIS_URL is not None  # @needs_redis
     from tests.bot.driver import join_all, play_to_end
     from tests.bot.harness import FAST_RATES, make_harness
     from tests.bot.harness import GROUP as GAME_GROUP

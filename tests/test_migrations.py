@@ -141,11 +141,12 @@ async def test_concurrent_processes_migrate_once(database: Database) -> None:
     ]
     # Each worker reports "ready" once imported; then all are released together.
     for process in processes:
-        assert process.stdout is not None
+        assert process.stdout is not None and process.stderr is not None  # PIPEs
         line = await asyncio.wait_for(process.stdout.readline(), timeout=60)
-        assert line == b"ready\n", (line, (await process.stderr.read()).decode())  # type: ignore[union-attr]
+        assert line == b"ready\n", (line, (await process.stderr.read()).decode())
     for process in processes:
-        process.stdin.write(b"go\n")  # type: ignore[union-attr]
+        assert process.stdin is not None  # a PIPE
+        process.stdin.write(b"go\n")
     outputs = await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in processes)), timeout=120)
     for process, (_, stderr) in zip(processes, outputs, strict=True):
         assert process.returncode == 0, stderr.decode()

@@ -3,14 +3,18 @@ start-up (issue 10, item 5), and nothing is confirmed, so the dispatcher still h
 
 from __future__ import annotations
 
+from collections.abc import Set
+from typing import Any
+
 from bot.telegram.prestart import answer_pending_presses
 
 TOKEN = "123456:SECRET-TOKEN"
 
 
 class FakeTelegram:
-    def __init__(self, updates, fail: set[str] = frozenset()) -> None:
-        self.updates, self.fail, self.calls = updates, fail, []
+    def __init__(self, updates: list[dict[str, Any]], fail: Set[str] = frozenset()) -> None:
+        self.updates, self.fail = updates, fail
+        self.calls: list[tuple[str, dict[str, Any]]] = []
 
     def __call__(self, url: str, fields: dict):
         method = url.rsplit("/", 1)[1]

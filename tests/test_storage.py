@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -25,7 +26,8 @@ OTHER_USER = 2**41 + 7
 
 
 async def new_game(storage: Storage, chat_id: int = SUPERGROUP, **overrides) -> int:
-    args = {"ruleset": "classic", "creator_id": BIG_USER, "locale": "ru", "settings": {}, "seed": 42}
+    args: dict[str, Any] = {"ruleset": "classic", "creator_id": BIG_USER, "locale": "ru",
+                            "settings": {}, "seed": 42}
     args.update(overrides)
     return await storage.create_game(chat_id, **args)
 
@@ -343,7 +345,8 @@ async def test_in_memory_url_supports_concurrent_coroutines(url: str) -> None:
         games = await asyncio.gather(*(new_game(storage, chat_id=-n) for n in range(1, 6)))
         await asyncio.gather(*(storage.append(game_id, 0, {"g": game_id}, []) for game_id in games))
         assert [await storage.load_log(game_id) for game_id in games] == [[{"g": g}] for g in games]
-        folder = storage._tmpdir.name  # type: ignore[union-attr]
+        assert storage._tmpdir is not None  # an in-memory URL: a file in a temporary folder
+        folder = storage._tmpdir.name
     finally:
         await storage.close()
     assert not Path(folder).exists()
@@ -354,17 +357,18 @@ async def test_append_stores_the_deadline_in_the_same_transaction(storage: Stora
     at = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
     await storage.append(game_id, 0, {"type": "a"}, [], deadline=(7, at))
     game = await storage.get_game(game_id)
-    assert (game.timer_seq, game.deadline_at) == (7, at)
+    assert game is not None and (game.timer_seq, game.deadline_at) == (7, at)
     await storage.append(game_id, 1, {"type": "b"}, [])  # KEEP: unchanged
     game = await storage.get_game(game_id)
-    assert (game.timer_seq, game.deadline_at) == (7, at)
+    assert game is not None and (game.timer_seq, game.deadline_at) == (7, at)
     await storage.append(game_id, 2, {"type": "c"}, [], deadline=(None, None))
     game = await storage.get_game(game_id)
-    assert (game.timer_seq, game.deadline_at) == (None, None)
+    assert game is not None and (game.timer_seq, game.deadline_at) == (None, None)
     # a refused append stores no deadline either
     with pytest.raises(LogConflict):
         await storage.append(game_id, 2, {"type": "dup"}, [], deadline=(9, at))
-    assert (await storage.get_game(game_id)).timer_seq is None
+    game = await storage.get_game(game_id)
+    assert game is not None and game.timer_seq is None
     with pytest.raises(ValueError):
         await storage.append(game_id, 3, {"type": "d"}, [], deadline=(1, datetime(2030, 1, 1)))
 

@@ -47,6 +47,7 @@ async def test_a_sent_message_is_parsed_only_when_read(session) -> None:
     assert sent._message is None  # noqa: SLF001 - the id comes from the JSON
     assert sent.chat.id == GROUP and sent.text == "hi"  # parsed on first read, bound to the bot
     assert isinstance(sent.message, Message) and sent.message.bot is bot
+    assert sent.reply_markup is not None
     assert sent.reply_markup.model_dump() == keyboard().model_dump()
     assert parsed(sent) is sent.message and parsed(True) is True
     # the same answer as aiogram's own method gives
@@ -95,6 +96,7 @@ def test_the_response_models_are_built_once() -> None:
     """pydantic keeps parametrised generics weakly; ours must survive a collection, or every
     call would build its ``Response[...]`` model again."""
     for method in (SendMessage, EditMessageText, EditMessageReplyMarkup):
-        model = weakref.ref(Response[method.__returning__])
+        # what ``Response[method.__returning__]`` calls (a runtime type: no type expression)
+        model = weakref.ref(Response.__class_getitem__(method.__returning__))
         gc.collect()
         assert model() is not None

@@ -28,14 +28,14 @@ import json
 import time
 from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from aiogram import Bot
 from aiogram.client.default import Default, DefaultBotProperties
 from aiogram.client.session.base import BaseSession
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramNetworkError
-from aiogram.methods import TelegramMethod
+from aiogram.methods import SetMyCommands, TelegramMethod
 from aiogram.methods.base import TelegramType
 
 from tests.fakes.calls import Call, CallLog, FailRule, error_payload
@@ -63,8 +63,8 @@ def network_error(method: TelegramMethod[Any], kind: bool | str) -> TelegramNetw
     if kind == "dropped":
         cause: Exception = aiohttp.ServerDisconnectedError("Server disconnected")
     elif kind == "refused":
-        fields = ["api.telegram.org", 443, True, True]
-        key = ConnectionKey(*fields, *[None] * (len(ConnectionKey._fields) - len(fields)))
+        key = ConnectionKey(host="api.telegram.org", port=443, is_ssl=True, ssl=True, proxy=None,
+                            proxy_auth=None, proxy_headers_hash=None)
         cause = aiohttp.ClientConnectorError(key, ConnectionRefusedError(111, "refused"))
     else:
         cause = TimeoutError()
@@ -274,6 +274,7 @@ class RecordingSession(BaseSession):
             if isinstance(payload, FailRule):  # a hang, then a raw body
                 if payload.hang:
                     await asyncio.sleep(payload.hang)
+                assert payload.body is not None  # _answer sets the body of a rule it returns
                 status, content = payload.error_code, payload.body
             else:
                 content = json.dumps(payload)
@@ -284,13 +285,16 @@ class RecordingSession(BaseSession):
             call.error = error
             raise
         call.result = response.result
-        return response.result  # type: ignore[return-value]
+        # an ok answer carries its result (aiogram's own sessions cast it the same way)
+        return cast(TelegramType, response.result)
 
     # ----------------------------------------------------------------- fabrication
 
     def _answer(
         self, bot: Bot, method: TelegramMethod[Any], name: str, chat_id: Any
-    ) -> tuple[int, dict[str, Any]]:
+    ) -> tuple[int, dict[str, Any] | FailRule]:
+        """``(status, the JSON answer)``, or ``(status, the rule)`` of a failure with a raw body or
+        a hang; raises the network error of a ``network`` rule."""
         for rule in self._rules:
             if rule.matches(name, chat_id):
                 if rule.remaining is not None:
@@ -436,6 +440,7 @@ class RecordingSession(BaseSession):
     def _result_getMyCommands(self, bot: Bot, method: Any) -> list[dict[str, Any]]:
         for call in reversed(self.calls):
             if call.method == "setMyCommands" and call.ok:
+                assert isinstance(call.request, SetMyCommands)
                 return [
                     {"command": c.command, "description": c.description}
                     for c in call.request.commands

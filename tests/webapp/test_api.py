@@ -5,6 +5,7 @@ what is offered only when WEBAPP_URL is set."""
 from __future__ import annotations
 
 import json
+from collections.abc import Set
 from datetime import timedelta
 
 from engine import Phase, Role, Team
@@ -24,7 +25,7 @@ async def get_table(client, h, user, game_id=None, **kw):
     return await client.get("/webapp/api/table", params=params, headers=auth(h, user, **kw))
 
 
-def others_hidden(table: dict, me_seat: int | None, allowed: set[int] = frozenset()) -> None:
+def others_hidden(table: dict, me_seat: int | None, allowed: Set[int] = frozenset()) -> None:
     """No seat but ``me_seat`` and ``allowed`` carries a role or a team."""
     for p in table["players"]:
         if p["seat"] == me_seat or p["seat"] in allowed:

@@ -26,8 +26,8 @@ from tests.fakes.updates import FakeUser
 from .support import served, sign_init_data
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402 - after the importorskip above
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402 - after the importorskip
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
