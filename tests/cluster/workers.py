@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiogram.methods import AnswerCallbackQuery
@@ -35,7 +36,7 @@ from bot.storage.redis import redis_client
 from engine import GameState
 from tests.bot.harness import FAST_RATES, FakeClock, make_users
 from tests.fakes.session import TEST_TOKEN, RecordingSession
-from tests.fakes.updates import Updates
+from tests.fakes.updates import FakeUser, Updates
 
 
 @dataclass
@@ -140,7 +141,7 @@ class Cluster:
                 raise AssertionError(f"shards not served: {[sorted(n.worker.serving) for n in self.live()]}")
             await asyncio.sleep(0.05)
 
-    async def wait_until(self, predicate, timeout: float = 10.0) -> None:
+    async def wait_until(self, predicate: Callable[[], object], timeout: float = 10.0) -> None:
         started = time.monotonic()
         while not predicate():
             if time.monotonic() - started > timeout:
@@ -237,21 +238,21 @@ class ClusterHarness:
         await self.cluster.send(update, via=node)
         await self.cluster.settle()
 
-    async def command(self, user, text: str, chat_id: int | None = None) -> None:
+    async def command(self, user: FakeUser, text: str, chat_id: int | None = None) -> None:
         from tests.bot.harness import GROUP
 
         await self.feed(self.updates.group_command(chat_id or GROUP, user, text))
 
-    async def dm(self, user, text: str) -> None:
+    async def dm(self, user: FakeUser, text: str) -> None:
         await self.feed(self.updates.private_text(user, text))
 
-    def buttons(self, chat_id: int):
+    def buttons(self, chat_id: int) -> list[tuple[int, dict]]:
         return self._view.buttons(chat_id)
 
-    def texts(self, chat_id: int):
+    def texts(self, chat_id: int) -> list[str]:
         return self._view.texts(chat_id)
 
-    async def press(self, user, chat_id: int, message_id: int, data: str) -> str | None:
+    async def press(self, user: FakeUser, chat_id: int, message_id: int, data: str) -> str | None:
         before = len(self.session.calls.calls_to("answerCallbackQuery"))
         await self.feed(self.updates.callback(user, (chat_id, message_id), data))
         answers = self.session.calls.calls_to("answerCallbackQuery")[before:]
