@@ -15,8 +15,14 @@ worker's heartbeat refreshed it, so changing such a setting means stopping every
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import make_url
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from ..config import Settings
 
 
 class Disagreement(Exception):
@@ -27,7 +33,7 @@ def fingerprint(text: str | None) -> str:
     return hashlib.sha256((text or "").encode()).hexdigest()[:16]
 
 
-def shared_settings(settings) -> dict[str, str]:
+def shared_settings(settings: Settings) -> dict[str, str]:
     """The settings every worker must share, as stored (secrets as fingerprints)."""
     url = make_url(settings.database_url)
     database = f"{url.drivername}://{url.host}:{url.port}/{url.database}"
@@ -36,7 +42,7 @@ def shared_settings(settings) -> dict[str, str]:
             "DATABASE_URL": fingerprint(database)}
 
 
-async def agree(redis, prefix: str, settings, ttl: float) -> None:
+async def agree(redis: Redis, prefix: str, settings: Settings, ttl: float) -> None:
     """Store or compare :func:`shared_settings`; raises :class:`Disagreement`."""
     key = f"{prefix}config"
     mine = shared_settings(settings)

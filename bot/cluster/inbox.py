@@ -28,12 +28,17 @@ import json
 import logging
 import time
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from redis.exceptions import RedisError
 
 from .routing import route_chat, shard_of
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from ..storage import Storage
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +68,7 @@ class Inbox:
     ``storage``: :class:`bot.storage.Storage` (for routing private updates); ``shards``: count;
     ``secret``: the webhook's secret token (None: not checked)."""
 
-    def __init__(self, redis, storage, *, prefix: str, shards: int,
+    def __init__(self, redis: Redis, storage: Storage, *, prefix: str, shards: int,
                  secret: str | None = None) -> None:
         self.redis, self.storage = redis, storage
         self.prefix, self.shards, self.secret = prefix, shards, secret

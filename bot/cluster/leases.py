@@ -35,8 +35,12 @@ import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING
 
 from redis.exceptions import RedisError
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +103,7 @@ class Leases:
     stored and forgotten before the next owner loads them). ``clock``: seconds, monotonic.
     """
 
-    def __init__(self, redis, *, prefix: str, worker: str, shards: int, ttl: float = 5.0,
+    def __init__(self, redis: Redis, *, prefix: str, worker: str, shards: int, ttl: float = 5.0,
                  on_gain: ShardsHook, on_lose: ShardsHook,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.redis, self.prefix, self.worker = redis, prefix, worker

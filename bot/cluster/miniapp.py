@@ -15,31 +15,38 @@ them, while a game lives in memory only on the worker serving its chat's shard (
 * **Acting**: a press reaching a non-owner is sent to the owner as a call on the game's shard
   stream -- ``{"k": "act", "a": <JSON args>, "r": <reply key>}`` -- which the owner's
   :class:`~bot.cluster.worker.ShardWorker` hands to :meth:`run_act`; the JSON answer comes back
-  on the reply list (``LPUSH``, short expiry: ``worker.REPLY_SECONDS``), awaited for :attr:`timeout` seconds. A call runs
-  at most once and only while its requester waits: both sides race for its *claim* key
-  (``SET NX``): the owner before acting, the requester when it gives up (then it answers 503,
-  and nothing was nor will be applied). The call also carries its requester's deadline (wall
-  clock): the owner drops a call found later -- the guard when Redis failed the requester's
-  claim. A call the owner took but did not answer in time (it died acting) has an unknown
-  outcome, and the page is told so.
+  on the reply list (``LPUSH``, short expiry: ``worker.REPLY_SECONDS``), awaited for
+  :attr:`timeout` seconds. A call runs at most once and only while its requester waits: both
+  sides race for its *claim* key (``SET NX``): the owner before acting, the requester when it
+  gives up (then it answers 503, and nothing was nor will be applied). The call also carries
+  its requester's deadline (wall clock): the owner drops a call found later -- the guard when
+  Redis failed the requester's claim. A call the owner took but did not answer in time (it died
+  acting) has an unknown outcome, and the page is told so.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
 from ..services.game_service import LiveGame, NotOwner
 from .inbox import STREAM_MAXLEN, stream_key
 from .routing import shard_of
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from ..webapp import WebApp
+    from .worker import ShardWorker
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +70,7 @@ class MiniAppRelay:
     (decode_responses=True); ``prefix``: the key prefix; ``shards``: their count; ``timeout``:
     seconds a forwarded press waits (then 503)."""
 
-    def __init__(self, webapp, redis, *, prefix: str, shards: int,
+    def __init__(self, webapp: WebApp, redis: Redis, *, prefix: str, shards: int,
                  timeout: float = TIMEOUT) -> None:
         self.webapp, self.redis = webapp, redis
         self.prefix, self.shards, self.timeout = prefix, shards, timeout
@@ -91,10 +98,8 @@ class MiniAppRelay:
         if self._reader is not None:
             self._reader.cancel()
             await asyncio.gather(self._reader, return_exceptions=True)
-        try:
+        with contextlib.suppress(RedisError):
             await self._pubsub.aclose()
-        except RedisError:
-            pass
 
     # --- reading -------------------------------------------------------------------------------
     async def snapshot(self, game_id: int) -> Snapshot:
@@ -152,7 +157,7 @@ class MiniAppRelay:
                     return
         try:
             await asyncio.wait_for(ready.wait(), 3.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             logger.warning("webapp: subscription to %s not confirmed", channel)
 
     async def unfollow(self, game_id: int) -> None:
@@ -206,7 +211,7 @@ class MiniAppRelay:
                 self.webapp.wake(game_id, length)
 
     # --- acting --------------------------------------------------------------------------------
-    async def forward_act(self, g, user_id: int, body: dict, name: str | None,
+    async def forward_act(self, g: LiveGame, user_id: int, body: dict, name: str | None,
                           writable: bool) -> dict[str, Any] | None:
         """Have the owner of ``g``'s chat run the press. Its answer ``{"status": 200, "body"}``
         (or 404: no such game), else ``{"status": 503}``: not run, nothing applied (no answer
@@ -249,7 +254,7 @@ class MiniAppRelay:
         failing meanwhile is retried until then."""
         while (left := until - time.monotonic()) > 0:
             try:
-                got = await self.redis.blpop([key], timeout=max(0.01, min(POLL, left)))
+                got = await self.redis.blpop([key], timeout=max(0.01, min(POLL, left)))  # type: ignore[misc]  # redis-py types a command for its sync and asyncio clients alike (list | Awaitable[list]); this one is asyncio
             except RedisError as error:
                 logger.warning("webapp: waiting for an answer: %s", error)
                 await asyncio.sleep(min(0.2, max(0.0, until - time.monotonic())))
@@ -286,10 +291,10 @@ class MiniAppRelay:
         return {"status": 200, "body": body}
 
 
-def attach(app, worker, redis, *, prefix: str, shards: int) -> MiniAppRelay | None:
-    """Wire the Mini App of ``app`` (a :class:`bot.app.App`; None without ``WEBAPP_URL``) to
-    the cluster: the relay is the WebApp's and answers ``worker``'s "act" calls. Start it with
-    ``await relay.start()``."""
+def attach(app: Any, worker: ShardWorker, redis: Redis, *, prefix: str, shards: int) -> MiniAppRelay | None:
+    """Wire the Mini App of ``app`` (a :class:`bot.app.App`, typed ``Any``: the layer above this
+    one; None without ``WEBAPP_URL``) to the cluster: the relay is the WebApp's and answers
+    ``worker``'s "act" calls. Start it with ``await relay.start()``."""
     if app.webapp is None:
         return None
     relay = MiniAppRelay(app.webapp, redis, prefix=prefix, shards=shards)

@@ -35,7 +35,10 @@ does not exist any more" wherever it runs).
 from __future__ import annotations
 
 import zlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..storage import Storage
 
 __all__ = ["route_chat", "shard_of", "GAME_LINKS"]
 
@@ -55,7 +58,7 @@ def shard_of(chat_id: int, shards: int) -> int:
     return zlib.crc32(str(chat_id).encode()) % shards
 
 
-async def route_chat(update: dict[str, Any], storage) -> int:
+async def route_chat(update: dict[str, Any], storage: Storage) -> int:
     """The chat id whose shard must handle ``update`` (the Bot API update JSON, as posted to
     the webhook); ``storage`` is :class:`bot.storage.Storage`. See the module docstring for the
     rules. Never raises for a malformed update (0 or the user's id); database errors pass."""
@@ -81,7 +84,8 @@ async def route_chat(update: dict[str, Any], storage) -> int:
         chat_id = await storage.game_chat(game_id)
         if chat_id is not None:
             return int(chat_id)
-    text = message.get("text") if not button and isinstance(message.get("text"), str) else ""
+    raw_text = message.get("text")
+    text = raw_text if not button and isinstance(raw_text, str) else ""
     command = _command(text)
     if command == "unspectate":
         watched = await storage.watched_game_for_user(user_id)

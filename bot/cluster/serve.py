@@ -16,9 +16,12 @@ import os
 import signal
 import socket
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..storage.redis import redis_client
+
+if TYPE_CHECKING:
+    from ..config import Settings
 
 logger = logging.getLogger("bot")
 
@@ -44,8 +47,10 @@ def _name_the_logs(name: str) -> None:
                 fmt.replace("%(levelname)s", f"%(levelname)s [worker {name}]", 1)))
 
 
-async def serve_cluster(app, settings, allowed: list[str]) -> None:
-    """Serve until cancelled: the webhook (queueing), the Mini App, this worker's shards."""
+async def serve_cluster(app: Any, settings: Settings, allowed: list[str]) -> None:
+    """Serve until cancelled: the webhook (queueing), the Mini App, this worker's shards.
+    ``app``: the :class:`bot.app.App` (typed ``Any``: the layer above this one); ``settings``
+    must have ``REDIS_URL`` (``Settings.clustered``; an ``AssertionError`` otherwise)."""
     from aiohttp import web
 
     from .agreement import Disagreement, agree
@@ -53,6 +58,7 @@ async def serve_cluster(app, settings, allowed: list[str]) -> None:
     from .miniapp import attach
     from .worker import ShardWorker
 
+    assert settings.redis_url is not None, "many workers need REDIS_URL (Settings.clustered)"
     redis = redis_client(settings.redis_url)
     name = worker_name(settings)
     _name_the_logs(name)

@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+from types import FrameType
 
 logger = logging.getLogger("bot")
 RESTART_PAUSE = 2.0  #: seconds before a crashed worker is started again (doubling)
@@ -52,7 +53,7 @@ def supervise(count: int) -> int:
         return subprocess.Popen([sys.executable, "-m", "bot"], env=env,
                                 preexec_fn=_die_with_parent)
 
-    def on_signal(_signum, _frame) -> None:
+    def on_signal(_signum: int, _frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
 

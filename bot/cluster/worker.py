@@ -35,7 +35,8 @@ import contextvars
 import json
 import logging
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError, ResponseError
 
@@ -46,6 +47,11 @@ from .fences import Fencing
 from .inbox import Inbox, stream_key
 from .leases import Leases
 from .routing import shard_of
+
+if TYPE_CHECKING:
+    from aiogram.types import TelegramObject
+    from redis.asyncio import Redis
+    from redis.typing import KeyT, StreamIdT
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +68,8 @@ REPLY_SECONDS = 30  #: expiry of a call's answer (its caller waits seconds, not 
 #: what the handling of one update found: ("foreign", chat_id) or ("database", error)
 _FINDINGS: contextvars.ContextVar[list | None] = contextvars.ContextVar("cluster_findings",
                                                                        default=None)
-async def catch_foreign(handler, event, data):
+async def catch_foreign(handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+                        event: TelegramObject, data: dict[str, Any]) -> Any:
     """Outer update middleware (many workers): a ``NotOwner`` or a database failure inside a
     handler is noted for the worker (which passes the update on, or retries it) instead of
     being logged as a bug."""
@@ -83,11 +90,12 @@ async def catch_foreign(handler, event, data):
 
 
 class ShardWorker(Fencing):
-    """Serves this worker's shards (see the module docstring). ``app``: :class:`bot.app.App`;
+    """Serves this worker's shards (see the module docstring). ``app``: :class:`bot.app.App`
+    (typed ``Any``: bot.app is the layer above this one, contract ``bot-layers``);
     ``redis``: ``redis.asyncio.Redis`` (decode_responses=True); ``inbox``: the
     :class:`~bot.cluster.inbox.Inbox` (to pass updates on); ``ttl``: lease seconds."""
 
-    def __init__(self, app, redis, inbox: Inbox, *, prefix: str, shards: int, worker: str,
+    def __init__(self, app: Any, redis: Redis, inbox: Inbox, *, prefix: str, shards: int, worker: str,
                  ttl: float = 5.0) -> None:
         self.app, self.redis, self.inbox = app, redis, inbox
         self.prefix, self.shards, self.worker = prefix, shards, worker
@@ -195,10 +203,9 @@ class ShardWorker(Fencing):
         pending = [t for s in shards for t in self._inflight.get(s, ())]
         if pending:
             await asyncio.wait(pending, timeout=HAND_OVER_WAIT)
-        try:  # the messages in flight bring their ids home before the games are stored
+        # the messages in flight bring their ids home before the games are stored
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.app.sender.drain(), HAND_OVER_WAIT)
-        except asyncio.TimeoutError:
-            pass
         service = self.app.service
         mine = [gid for gid, g in list(service.games.items())
                 if shard_of(g.chat_id, self.shards) in shards]
@@ -210,7 +217,8 @@ class ShardWorker(Fencing):
     async def _read_loop(self) -> None:
         complained = False
         while True:
-            streams = {stream_key(self.prefix, s): ">" for s in sorted(self.serving)}
+            streams: dict[KeyT, StreamIdT] = {stream_key(self.prefix, s): ">"
+                                              for s in sorted(self.serving)}
             room = MAX_IN_FLIGHT - sum(len(t) for t in self._inflight.values())
             if not streams or room <= 0:
                 await asyncio.sleep(0.05 if streams else 0.1)
@@ -304,7 +312,7 @@ class ShardWorker(Fencing):
         as JSON to the reply key ``r``, expiring after :data:`REPLY_SECONDS`; then acknowledged.
         """
         kind, reply_key = fields.get("k"), fields.get("r")
-        handler = self.calls.get(kind)
+        handler = self.calls.get(kind) if kind is not None else None
         answer: Any = None
         try:
             if handler is None:
@@ -332,7 +340,7 @@ class ShardWorker(Fencing):
         what = fields.get("k") or json.loads(fields.get("u") or "{}").get("update_id")
         try:
             if "k" in fields:  # a call (a Mini App press): the very entry again
-                await self.redis.xadd(stream_key(self.prefix, shard), dict(fields))
+                await self.redis.xadd(stream_key(self.prefix, shard), dict(fields.items()))
             else:
                 hops = int(fields.get("h", 0))
                 await self.inbox.put(json.loads(fields["u"]), shard, hops=hops + 1,

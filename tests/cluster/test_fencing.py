@@ -18,7 +18,7 @@ from bot.storage.models import GamePlayer
 from bot.telegram.update_context import ACTING
 from tests.bot.driver import join_all
 from tests.bot.harness import GROUP
-from tests.cluster.workers import Cluster, ClusterHarness
+from tests.cluster.workers import Cluster, ClusterHarness, state_of, stored_game
 
 pytestmark = pytest.mark.usefixtures("redis")
 
@@ -58,12 +58,12 @@ async def test_a_worker_paused_past_its_lease_writes_and_sends_nothing_and_loses
         owner = c.owner_of(GROUP)
         survivor = next(n for n in c.live() if n is not owner)
         storage = owner.app.storage
-        length = (await storage.get_game(game_id)).log_len
+        length = (await stored_game(storage, game_id)).log_len
         closed = pause(owner, gate)
         # a join whose messages stay queued in the owner's Sender ...
         await c.send(c.updates.private_text(c.users[5], f"/start join_{game_id}"), via=owner)
         await c.wait_until(lambda: game_id in owner.app.service.games
-                           and owner.app.service.games[game_id].state.commands == length + 1)
+                           and state_of(owner.app.service.games[game_id]).commands == length + 1)
 
         async def queue_for_the_game() -> asyncio.Future:  # as the presenter does, in a command
             ACTING.set(partial(owner.worker.still_ours, owner.worker.fence(GROUP)))
@@ -101,7 +101,7 @@ async def test_a_worker_paused_past_its_lease_writes_and_sends_nothing_and_loses
         # none of its writes landed, none of its messages went out
         assert sum(owner.app.sender.stats.calls.values()) == calls
         assert queued.done() and queued.result() is None
-        rec = await survivor.app.storage.get_game(game_id)
+        rec = await stored_game(survivor.app.storage, game_id)
         assert "stale" not in (rec.ui or {})
         assert not owner.worker.owns(GROUP)  # the refused write gave the shard up at once
         assert shard_of(GROUP, c.shards) not in owner.worker.epochs

@@ -15,9 +15,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.cluster.routing import shard_of
 from bot.webapp import setup
+from engine.noir import NoirState
 from tests.bot.driver import join_all
 from tests.bot.harness import GROUP
-from tests.cluster.workers import Cluster, ClusterHarness, Node
+from tests.cluster.workers import Cluster, ClusterHarness, Node, live_state, relay_of, stored_game
 from tests.fakes.session import TEST_TOKEN
 from tests.webapp.support import sign_init_data
 from tests.webapp.test_live import next_table
@@ -78,7 +79,7 @@ async def act(client, cluster: Cluster, user, game_id: int, **body):
 
 
 async def log_len(node: Node, game_id: int) -> int:
-    return (await node.app.storage.get_game(game_id)).log_len
+    return (await stored_game(node.app.storage, game_id)).log_len
 
 
 def players(cluster: Cluster, st) -> list:
@@ -87,18 +88,18 @@ def players(cluster: Cluster, st) -> list:
 
 async def test_the_table_on_any_worker_is_the_owner_s(cluster, clients) -> None:
     game_id, owner, other = await started(cluster)
-    st = (await owner.app.service.live(game_id)).state
+    st = await live_state(owner, game_id)
     for user in players(cluster, st):
         here = await table(clients[owner.name], cluster, user, game_id)
         there = await table(clients[other.name], cluster, user, game_id)
         assert there == here
     assert game_id not in other.app.service.games  # read, never loaded as its own
     # the ui record (names, drafts) changes without a command: read afresh too
-    first = await other.relay.snapshot(game_id)
+    first = await relay_of(other).snapshot(game_id)
     live = await owner.app.service.live(game_id)
     await owner.app.storage.ui_soon(game_id, {**live.ui, "drafts": {"x": {"seq": 1, "v": 2}}})
-    assert (await other.relay.snapshot(game_id)).ui["drafts"] == {"x": {"seq": 1, "v": 2}}
-    assert await other.relay.snapshot(game_id) is not first
+    assert (await relay_of(other).snapshot(game_id)).ui["drafts"] == {"x": {"seq": 1, "v": 2}}
+    assert await relay_of(other).snapshot(game_id) is not first
     await owner.app.storage.ui_soon(game_id, live.ui)
     # a command later, the other worker shows it at once (no stale view)
     user = players(cluster, st)[0]
@@ -113,15 +114,15 @@ async def test_the_table_on_any_worker_is_the_owner_s(cluster, clients) -> None:
 
 async def test_a_press_on_another_worker_is_applied_once_by_the_owner(cluster, clients) -> None:
     game_id, owner, other = await started(cluster)
-    st = (await owner.app.service.live(game_id)).state
+    st = await live_state(owner, game_id)
     user = players(cluster, st)[0]
     length = await log_len(owner, game_id)
     status, answer = await act(clients[other.name], cluster, user, game_id, a="ready",
                                s=st.phase_seq)
     assert (status, answer) == (200, {"ok": True, "text": "✅"})
     assert await log_len(owner, game_id) == length + 1
-    assert other.relay.counts["forwarded"] == 1 and owner.relay.counts["answered"] == 1
-    assert (await owner.app.service.live(game_id)).state.commands == length + 1
+    assert relay_of(other).counts["forwarded"] == 1 and relay_of(owner).counts["answered"] == 1
+    assert (await live_state(owner, game_id)).commands == length + 1
     assert game_id not in other.app.service.games
     # pressed again through the other worker: the owner's refusal, nothing stored
     status, again = await act(clients[other.name], cluster, user, game_id, a="ready",
@@ -133,7 +134,7 @@ async def test_a_press_on_another_worker_is_applied_once_by_the_owner(cluster, c
 
 async def test_a_stream_on_another_worker_follows_the_owner_s_commands(cluster, clients) -> None:
     game_id, owner, other = await started(cluster)
-    st = (await owner.app.service.live(game_id)).state
+    st = await live_state(owner, game_id)
     viewer, presser = players(cluster, st)[:2]
     client = clients[other.name]
     ticket = (await table(client, cluster, viewer, game_id))["ticket"]
@@ -159,22 +160,22 @@ async def test_a_stream_on_another_worker_follows_the_owner_s_commands(cluster, 
     finally:
         resp.close()
     for _ in range(50):  # the stream's end unsubscribes the channel
-        if not other.relay._following:
+        if not relay_of(other)._following:
             break
         await asyncio.sleep(0.02)
-    assert not other.relay._following
+    assert not relay_of(other)._following
 
 
 async def test_a_press_the_owner_cannot_answer_is_refused_and_never_applied(
         cluster, clients) -> None:
     game_id, owner, other = await started(cluster)
-    st = (await owner.app.service.live(game_id)).state
+    st = await live_state(owner, game_id)
     user = players(cluster, st)[0]
     length = await log_len(owner, game_id)
     lease = owner.worker.leases.key(shard_of(GROUP, cluster.shards))
     await cluster.kill(owner)
     await owner.redis.pexpire(lease, 60_000)  # hung, not yet expired: nobody takes the shard
-    other.relay.timeout = 2.0
+    relay_of(other).timeout = 2.0
     began = time.monotonic()
     status, answer = await act(clients[other.name], cluster, user, game_id, a="ready",
                                s=st.phase_seq)
@@ -188,7 +189,7 @@ async def test_a_press_the_owner_cannot_answer_is_refused_and_never_applied(
     await owner.redis.delete(lease)
     await cluster.wait_served(timeout=10)
     await cluster.settle()
-    assert other.relay.counts["dropped"] == 1
+    assert relay_of(other).counts["dropped"] == 1
     assert await log_len(other, game_id) == length
     assert game_id in other.app.service.games
     # and now it is the owner, a press through it is applied there
@@ -205,7 +206,7 @@ async def test_a_press_the_owner_took_and_never_answered_is_told_as_unknown(
     import bot.cluster.miniapp as miniapp
 
     game_id, owner, other = await started(cluster)
-    st = (await owner.app.service.live(game_id)).state
+    st = await live_state(owner, game_id)
     taken = asyncio.Event()
 
     async def silent(args):  # claims as run_act does, then hangs
@@ -214,7 +215,7 @@ async def test_a_press_the_owner_took_and_never_answered_is_told_as_unknown(
         await asyncio.sleep(2.0)
 
     owner.worker.calls["act"] = silent
-    other.relay.timeout = 1.0
+    relay_of(other).timeout = 1.0
     monkeypatch.setattr(miniapp, "GRACE", 0.5)
     status, answer = await act(clients[other.name], cluster, players(cluster, st)[0], game_id,
                                a="ready", s=st.phase_seq)
@@ -238,6 +239,7 @@ async def test_a_draft_tap_on_another_worker_shows_in_its_next_table(cluster, cl
     owner = cluster.owner_of(GROUP)
     other = next(n for n in cluster.nodes if n is not owner)
     st = (await owner.app.service.live(game_id)).state
+    assert isinstance(st, NoirState)
     killer = next(u for u in cluster.users if u.id == st.current)
     client = clients[other.name]
     data = await table(client, cluster, killer, game_id)

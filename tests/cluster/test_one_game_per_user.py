@@ -31,7 +31,7 @@ async def workers(database: Database) -> AsyncIterator[tuple[GameService, GameSe
     for storage in storages:
         await storage.start()
     try:
-        yield tuple(GameService(storage, Quiet()) for storage in storages)
+        yield GameService(storages[0], Quiet()), GameService(storages[1], Quiet())
     finally:
         for storage in storages:
             await storage.close()
@@ -86,7 +86,7 @@ async def test_a_started_game_keeps_its_players_held(workers) -> None:
     for uid in range(10, 16):
         await one.execute(a, join(uid, f"P{uid}"))
     await one.start(a, 10)
-    assert game_of((st := await one.state(a))).status(st) == "running"
+    assert game_of(st := await one.state(a)).status(st) == "running"
     b = await two.new_game(-2, 2, "en", {})
     with pytest.raises(UserInAnotherGame):
         await two.execute(b, join(12, "P12"))

@@ -11,7 +11,7 @@ import pytest
 
 from tests.bot.driver import join_all
 from tests.bot.harness import GROUP
-from tests.cluster.workers import Cluster, ClusterHarness
+from tests.cluster.workers import Cluster, ClusterHarness, stored_game
 
 pytestmark = pytest.mark.usefixtures("redis")
 
@@ -33,7 +33,7 @@ async def test_redis_restarted_empty_moves_no_shard_and_the_game_goes_on(
         assert {n.name: set(n.worker.serving) for n in c.live()} == serving
         assert {n.name: len(n.worker.takeover_seconds) for n in c.live()} == takeovers
         await h.command(c.users[0], "/startgame")  # the streams and groups are made again
-        assert (await c.owner_of(GROUP).app.storage.get_game(game_id)).status == "running"
+        assert (await stored_game(c.owner_of(GROUP).app.storage, game_id)).status == "running"
         assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
     finally:
         await c.stop()

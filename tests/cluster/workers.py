@@ -15,21 +15,28 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from aiogram.methods import AnswerCallbackQuery
 from aiogram.types import Update
+from redis.asyncio import Redis
 
 from bot.app import App, build_app
 from bot.cluster.inbox import Inbox, stream_key
-from bot.cluster.miniapp import attach
+from bot.cluster.miniapp import MiniAppRelay, attach
 from bot.cluster.routing import route_chat, shard_of
 from bot.cluster.worker import GROUP as STREAM_GROUP
 from bot.cluster.worker import ShardWorker
 from bot.services.deadlines import ManualDeadlines
+from bot.services.game_service import LiveGame
+from bot.storage import Storage
+from bot.storage.records import GameRecord
 from bot.storage.redis import redis_client
+from engine import GameState
 from tests.bot.harness import FAST_RATES, FakeClock, make_users
 from tests.fakes.session import TEST_TOKEN, RecordingSession
-from tests.fakes.updates import Updates
+from tests.fakes.updates import FakeUser, Updates
 
 
 @dataclass
@@ -38,9 +45,33 @@ class Node:
     app: App
     worker: ShardWorker
     inbox: Inbox
-    redis: object
+    redis: Redis
     alive: bool = True
-    relay: object = None  #: the Mini App's relay (``webapp_url`` given)
+    relay: MiniAppRelay | None = None  #: the Mini App's relay (``webapp_url`` given)
+
+
+def state_of(game: LiveGame) -> GameState:
+    """The engine state of a game in memory (there is one once the game is created)."""
+    assert game.state is not None, f"game {game.id} has no state"
+    return game.state
+
+
+async def live_state(node: Node, game_id: int) -> GameState:
+    """The state of the game ``game_id`` on ``node``, the worker serving it."""
+    return state_of(await node.app.service.live(game_id))
+
+
+async def stored_game(storage: Storage, game_id: int) -> GameRecord:
+    """The ``games`` row of ``game_id`` (it must exist)."""
+    record = await storage.get_game(game_id)
+    assert record is not None, f"no game {game_id} stored"
+    return record
+
+
+def relay_of(node: Node) -> MiniAppRelay:
+    """The node's Mini App relay (the cluster was made with a ``webapp_url``)."""
+    assert node.relay is not None, "no Mini App on this cluster (webapp_url)"
+    return node.relay
 
 
 class Cluster:
@@ -54,7 +85,13 @@ class Cluster:
         self.clock = FakeClock()
         self.nodes: list[Node] = []
         self.users = make_users(n_users)
-        self.updates: Updates | None = None
+        self._updates: Updates | None = None
+
+    @property
+    def updates(self) -> Updates:
+        """The updates' factory (made with the first node)."""
+        assert self._updates is not None, "no node added yet"
+        return self._updates
 
     async def add_node(self, name: str, redis_url: str | None = None,
                        db_url: str | None = None) -> Node:
@@ -74,8 +111,8 @@ class Cluster:
         await worker.start()
         node = Node(name, app, worker, inbox, redis, relay=relay)
         self.nodes.append(node)
-        if self.updates is None:
-            self.updates = Updates(app.bot, self.session, first_update_id=1)
+        if self._updates is None:
+            self._updates = Updates(app.bot, self.session, first_update_id=1)
         return node
 
     async def start(self) -> None:
@@ -104,7 +141,7 @@ class Cluster:
                 raise AssertionError(f"shards not served: {[sorted(n.worker.serving) for n in self.live()]}")
             await asyncio.sleep(0.05)
 
-    async def wait_until(self, predicate, timeout: float = 10.0) -> None:
+    async def wait_until(self, predicate: Callable[[], object], timeout: float = 10.0) -> None:
         started = time.monotonic()
         while not predicate():
             if time.monotonic() - started > timeout:
@@ -182,7 +219,8 @@ class ClusterHarness:
         self.session = cluster.session
         self._turn = 0
         self.sent_via: dict[str, int] = {}  #: worker name -> updates delivered to it
-        self._view = Harness(app=None, session=cluster.session, updates=cluster.updates,  # type: ignore[arg-type]
+        # only the messages are viewed (buttons(), texts(): the session), never the app
+        self._view = Harness(app=None, session=cluster.session, updates=cluster.updates,  # type: ignore[arg-type]  # no App: see above
                              clock=cluster.clock, users=cluster.users)
 
     @property
@@ -200,25 +238,29 @@ class ClusterHarness:
         await self.cluster.send(update, via=node)
         await self.cluster.settle()
 
-    async def command(self, user, text: str, chat_id: int | None = None) -> None:
+    async def command(self, user: FakeUser, text: str, chat_id: int | None = None) -> None:
         from tests.bot.harness import GROUP
 
         await self.feed(self.updates.group_command(chat_id or GROUP, user, text))
 
-    async def dm(self, user, text: str) -> None:
+    async def dm(self, user: FakeUser, text: str) -> None:
         await self.feed(self.updates.private_text(user, text))
 
-    def buttons(self, chat_id: int):
+    def buttons(self, chat_id: int) -> list[tuple[int, dict]]:
         return self._view.buttons(chat_id)
 
-    def texts(self, chat_id: int):
+    def texts(self, chat_id: int) -> list[str]:
         return self._view.texts(chat_id)
 
-    async def press(self, user, chat_id: int, message_id: int, data: str) -> str | None:
+    async def press(self, user: FakeUser, chat_id: int, message_id: int, data: str) -> str | None:
         before = len(self.session.calls.calls_to("answerCallbackQuery"))
         await self.feed(self.updates.callback(user, (chat_id, message_id), data))
         answers = self.session.calls.calls_to("answerCallbackQuery")[before:]
-        return answers[-1].request.text if answers else None
+        if not answers:
+            return None
+        request = answers[-1].request
+        assert isinstance(request, AnswerCallbackQuery)
+        return request.text
 
     async def game(self, chat_id: int | None = None):
         from tests.bot.harness import GROUP

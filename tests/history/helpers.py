@@ -4,6 +4,7 @@ such a game in a database the way the bot would (create, append every command, f
 from __future__ import annotations
 
 import zlib
+from datetime import UTC
 
 from bot.history.protocol import Entry
 from engine import RULESETS, Phase, to_dict
@@ -55,7 +56,7 @@ async def store_playout(storage, chat_id: int, po: Playout, *, seed: int = 1) ->
     for e in entries:
         status, winner = status_after(e.events)
         await storage.append(game_id, e.seq, e.command, e.events, status=status, winner=winner)
-    for p in po.state.seated():
+    for p in po.final.seated():
         await storage.set_player(game_id, p.user_id, p.name, seat=p.seat)
     return game_id
 
@@ -64,7 +65,7 @@ async def bulk_store(storage, chat_id: int, po: Playout, *, finished_at=None, se
                      title: str = "") -> int:
     """Like :func:`store_playout`, in one transaction (fast: for tests that need many games).
     ``finished_at``: the game's finish time (aware UTC; default now)."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from sqlalchemy import insert
 
@@ -72,8 +73,8 @@ async def bulk_store(storage, chat_id: int, po: Playout, *, finished_at=None, se
 
     entries = entries_of(po)
     first = entries[0].command
-    end = finished_at or datetime.now(timezone.utc)
-    status, winner = "finished", po.state.winner.value if po.state.winner else None
+    end = finished_at or datetime.now(UTC)
+    status, winner = "finished", po.final.winner.value if po.final.winner else None
     async with storage.engine.begin() as c:
         result = await c.execute(insert(Game.__table__).values(
             chat_id=chat_id, ruleset=first["ruleset"], status=status, locale="en",
@@ -87,7 +88,7 @@ async def bulk_store(storage, chat_id: int, po: Playout, *, finished_at=None, se
              "created_at": end} for e in entries])
         await c.execute(insert(GamePlayer.__table__), [
             {"game_id": game_id, "user_id": p.user_id, "name": p.name, "seat": p.seat,
-             "joined_at": end} for p in po.state.seated()])
+             "joined_at": end} for p in po.final.seated()])
     return game_id
 
 
@@ -101,6 +102,6 @@ def sample_playouts() -> list[Playout]:
                                        ("party", 12, False, 3), ("club", 10, False, 4),
                                        ("club", 10, True, 5), ("party", 7, False, 6)):
             po = play(seed=seed, n=n, host=host, chaos=0.05, ruleset=ruleset)
-            assert po.state.phase is Phase.ENDED
+            assert po.final.phase is Phase.ENDED
             _SAMPLE.append(po)
     return _SAMPLE

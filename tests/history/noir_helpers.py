@@ -10,7 +10,7 @@ import engine
 from bot.history.protocol import Entry
 from engine import CreateGame
 from engine.noir import CreateGame as NoirCreateGame
-from engine.noir import to_dict
+from engine.noir import NoirState, to_dict
 from tests.engine.noir.playout import Playout, play
 
 
@@ -27,11 +27,17 @@ def noir_entries(po: Playout) -> list[Entry]:
     return out
 
 
+def state_of(po: Playout) -> NoirState:
+    """The NOIR state the playout reached (there is one once its CreateGame is applied)."""
+    assert isinstance(po.state, NoirState), "no NOIR game was created"
+    return po.state
+
+
 def finished(seed: int, n: int = 6) -> Playout:
     """A seeded NOIR playout that ended (not cut at the command limit)."""
     for s in range(seed, seed + 50):
         po = play(s, n)
-        if po.state.phase == "ended":
+        if state_of(po).phase == "ended":
             return po
     raise AssertionError("no finished NOIR playout")
 

@@ -5,6 +5,10 @@ deletion, /nextgame, /stats, /me, /top; SQLite always, PostgreSQL with TEST_DATA
 
 from __future__ import annotations
 
+from typing import Any
+
+from aiogram.methods import AnswerCallbackQuery, SendDocument
+from aiogram.types import BufferedInputFile
 from sqlalchemy import delete
 
 from bot.history import export as X
@@ -35,6 +39,13 @@ def last_group_message(h: Harness) -> dict:
     return h.messages(GROUP)[-1]
 
 
+def message_now(h: Harness, chat_id: int, message_id: int) -> dict[str, Any]:
+    """The message ``message_id`` of ``chat_id`` as it reads now (it must exist)."""
+    message = h.session.message(chat_id, message_id)
+    assert message is not None, f"no message {message_id} in chat {chat_id}"
+    return message
+
+
 def buttons_of(message: dict) -> list[dict]:
     return [b for row in (message.get("reply_markup") or {}).get("inline_keyboard", []) for b in row]
 
@@ -44,7 +55,16 @@ def button(message: dict, text: str) -> str:
 
 
 def answer_url(h: Harness) -> str | None:
-    return h.session.calls.calls_to("answerCallbackQuery")[-1].request.url
+    request = h.session.calls.calls_to("answerCallbackQuery")[-1].request
+    assert isinstance(request, AnswerCallbackQuery)
+    return request.url
+
+
+def sent_document(h: Harness, chat_id: int) -> BufferedInputFile:
+    """The file of the last document sent to ``chat_id``."""
+    request = h.session.calls.calls_to("sendDocument", chat_id)[-1].request
+    assert isinstance(request, SendDocument) and isinstance(request.document, BufferedInputFile)
+    return request.document
 
 
 async def open_history(h: Harness, user=None) -> int:
@@ -58,13 +78,13 @@ async def test_history_protocol_replay_knew_and_export(db_url: str):
         first, _ = await play_game(h, 3)
         game_id, st = await play_game(h, 4)
         mid = await open_history(h)
-        listing = h.session.message(GROUP, mid)
+        listing = message_now(h, GROUP, mid)
         assert "2 games" in listing["text"]
         assert [b["text"] for b in buttons_of(listing)] == [f"#{game_id}", f"#{first}"]
 
         # the protocol: every player's seat, name, role and fate, as the engine has them
         await h.press(h.users[0], GROUP, mid, button(listing, f"#{game_id}"))
-        shown = h.session.message(GROUP, mid)
+        shown = message_now(h, GROUP, mid)
         text = shown["text"]
         _ = h.app.translator.get("en")
         assert ("Town wins!" if st.winner.value == "town" else "Mafia wins!") in text
@@ -78,18 +98,18 @@ async def test_history_protocol_replay_knew_and_export(db_url: str):
         await h.press(h.users[1], GROUP, mid, button(shown, "Replay"))
         entries = P.entries_from(await h.app.storage.load_entries(game_id))
         steps = len(replay_pages(_, P.build_replay(entries)))
-        seen = [h.session.message(GROUP, mid)["text"]]
-        while any(b["text"] == "▶️" for b in buttons_of(h.session.message(GROUP, mid))):
-            await h.press(h.users[1], GROUP, mid, button(h.session.message(GROUP, mid), "▶️"))
-            seen.append(h.session.message(GROUP, mid)["text"])
+        seen = [message_now(h, GROUP, mid)["text"]]
+        while any(b["text"] == "▶️" for b in buttons_of(message_now(h, GROUP, mid))):
+            await h.press(h.users[1], GROUP, mid, button(message_now(h, GROUP, mid), "▶️"))
+            seen.append(message_now(h, GROUP, mid)["text"])
         assert len(seen) == steps and f"step {steps}/{steps}" in seen[-1]
         assert "Result" in seen[-1] and "Seating" in seen[0]
         edits = h.sent(GROUP, ("editMessageText",))[edits_before:]
         assert len(edits) == steps and {c.message_id for c in edits} == {mid}
-        await h.press(h.users[1], GROUP, mid, button(h.session.message(GROUP, mid), "◀️"))
-        assert f"step {steps - 1}/{steps}" in h.session.message(GROUP, mid)["text"]
-        await h.press(h.users[1], GROUP, mid, button(h.session.message(GROUP, mid), "Protocol"))
-        assert h.session.message(GROUP, mid)["text"] == text
+        await h.press(h.users[1], GROUP, mid, button(message_now(h, GROUP, mid), "◀️"))
+        assert f"step {steps - 1}/{steps}" in message_now(h, GROUP, mid)["text"]
+        await h.press(h.users[1], GROUP, mid, button(message_now(h, GROUP, mid), "Protocol"))
+        assert message_now(h, GROUP, mid)["text"] == text
 
         # "what I knew": in private, for every player; only his own secrets before the result
         L = Labels({p.user_id: (p.seat, p.name) for p in st.seated()})
@@ -99,10 +119,10 @@ async def test_history_protocol_replay_knew_and_export(db_url: str):
                 "Sent to your private chat with me."
             dm = h.messages(user.id)[-1]
             pages = [dm["text"]]
-            while any(b["text"] == "▶️" for b in buttons_of(h.session.message(user.id, dm["message_id"]))):
+            while any(b["text"] == "▶️" for b in buttons_of(message_now(h, user.id, dm["message_id"]))):
                 await h.press(user, user.id, dm["message_id"],
-                              button(h.session.message(user.id, dm["message_id"]), "▶️"))
-                pages.append(h.session.message(user.id, dm["message_id"])["text"])
+                              button(message_now(h, user.id, dm["message_id"]), "▶️"))
+                pages.append(message_now(h, user.id, dm["message_id"])["text"])
             assert "What you knew" in pages[0]
             mates = {q.user_id for q in st.seated() if q.team.value == "mafia"} \
                 if p.team.value == "mafia" else set()
@@ -121,15 +141,15 @@ async def test_history_protocol_replay_knew_and_export(db_url: str):
         # the export: a document in the presser's private chat that replays to the same game
         assert await h.press(h.users[2], GROUP, mid, button(shown, "Export")) == \
             "Sent to your private chat with me."
-        doc = h.session.calls.calls_to("sendDocument", h.users[2].id)[-1]
-        assert doc.request.document.filename == f"mafia-game-{game_id}.json"
-        imported = X.replay_document(doc.request.document.data)
+        doc = sent_document(h, h.users[2].id)
+        assert doc.filename == f"mafia-game-{game_id}.json"
+        imported = X.replay_document(doc.data)
         assert imported.events_match and imported.state == st
-        assert X.load_document(doc.request.document.data)["game"]["chat_id"] == GROUP
+        assert X.load_document(doc.data)["game"]["chat_id"] == GROUP
 
         # back to the list, on the page it came from
         await h.press(h.users[0], GROUP, mid, button(shown, "All games"))
-        assert "2 games" in h.session.message(GROUP, mid)["text"]
+        assert "2 games" in message_now(h, GROUP, mid)["text"]
     finally:
         await h.stop()
 
@@ -146,7 +166,8 @@ async def test_closed_private_chat_gets_a_deep_link(sqlite_url: str):
         assert answer_url(h) == f"https://t.me/{h.app.presenter.bot_username}?start=knew_{game_id}"
         h.session.fail("sendDocument", chat_id=shy.id, error_code=403, description=CANT_INITIATE)
         await h.press(shy, GROUP, mid, Hist(a="x", g=game_id).pack())
-        assert answer_url(h).endswith(f"?start=export_{game_id}")
+        url = answer_url(h)
+        assert url is not None and url.endswith(f"?start=export_{game_id}")
         h.session.clear_failures()
         # the deep link opens the private chat with the request
         await h.dm(shy, f"/start knew_{game_id}")
@@ -175,7 +196,7 @@ async def test_only_group_admins_delete_and_nothing_else_rewrites(sqlite_url: st
         admin, player = h.users[0], h.users[1]
         h.session.set_member(GROUP, admin.id, "administrator")
         await h.press(player, GROUP, mid, Hist(a="p", g=game_id).pack())
-        protocol_text = h.session.message(GROUP, mid)["text"]
+        protocol_text = message_now(h, GROUP, mid)["text"]
         for forged in ("d", "dy"):
             assert await h.press(player, GROUP, mid, Hist(a=forged, g=game_id).pack()) == \
                 "Only a group admin can do that."
@@ -187,14 +208,14 @@ async def test_only_group_admins_delete_and_nothing_else_rewrites(sqlite_url: st
             "This button is out of date."
 
         await h.press(admin, GROUP, mid, Hist(a="d", g=game_id).pack())
-        confirm = h.session.message(GROUP, mid)
+        confirm = message_now(h, GROUP, mid)
         assert f"Delete game #{game_id}" in confirm["text"]
         await h.press(admin, GROUP, mid, button(confirm, "Keep it"))
-        assert h.session.message(GROUP, mid)["text"] == protocol_text
+        assert message_now(h, GROUP, mid)["text"] == protocol_text
         await h.press(admin, GROUP, mid, Hist(a="d", g=game_id).pack())
-        assert await h.press(admin, GROUP, mid, button(h.session.message(GROUP, mid), "Yes")) == \
+        assert await h.press(admin, GROUP, mid, button(message_now(h, GROUP, mid), "Yes")) == \
             "The game was deleted from the history."
-        assert "No finished games here yet" in h.session.message(GROUP, mid)["text"]
+        assert "No finished games here yet" in message_now(h, GROUP, mid)["text"]
         assert await h.press(player, GROUP, mid, Hist(a="p", g=game_id).pack()) == \
             "This game is not in the history."
         await h.command(player, "/stats")
@@ -303,10 +324,10 @@ async def test_private_history_lists_my_games_and_replays_what_i_knew(sqlite_url
         assert plain_text(role_text(_, p.role.value)) in listing["text"]
         assert ("won" if p.team is st.winner else "lost") in listing["text"]
         await h.press(me, me.id, mid, button(listing, f"#{game_id}"))
-        shown = h.session.message(me.id, mid)
+        shown = message_now(h, me.id, mid)
         assert "What you knew" in shown["text"] and "Seating" in shown["text"]
         await h.press(me, me.id, mid, button(shown, "My games"))
-        assert h.session.message(me.id, mid)["text"] == listing["text"]
+        assert message_now(h, me.id, mid)["text"] == listing["text"]
         # someone who never played has no games; the list's buttons do nothing in a group
         stranger = FakeUser(515151, "Nobody", username="nobody")
         h.session.register_user(stranger)

@@ -4,7 +4,7 @@ replays through the engine to the same final state and the same events (every pr
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
@@ -13,7 +13,7 @@ from bot.history import export as X
 from tests.history.helpers import entries_of, playouts
 
 CASES = list(playouts(per_case=1, chaos=(0.05, 0.3)))
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def document(po):

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import random
 
+from aiogram.methods import EditMessageMedia
 from sqlalchemy import update
 
 from bot.history import export as X
+from bot.history.service import HistoryService
 from bot.storage.models import GameLogEntry
 from bot.ui.callbacks import Hist
 from engine.noir import CancelGame, Join, Role
@@ -18,8 +20,15 @@ from tests.bot.harness import GROUP, Harness, make_harness
 from tests.engine.noir.playout import random_action
 from tests.fakes.updates import FakeUser
 from tests.history.helpers import bulk_store, sample_playouts
-from tests.history.noir_helpers import finished, store_noir
-from tests.history.test_bot import OTHER_GROUP, button, buttons_of, last_group_message
+from tests.history.noir_helpers import finished, state_of, store_noir
+from tests.history.test_bot import (
+    OTHER_GROUP,
+    button,
+    buttons_of,
+    last_group_message,
+    message_now,
+    sent_document,
+)
 
 OUT_OF_DATE = "This button is out of date."
 
@@ -49,6 +58,12 @@ async def noir_game(h: Harness, seed: int, n: int = 6, *, moves: int | None = No
     return gid
 
 
+def history_of(h: Harness) -> HistoryService:
+    """The bot's game history (the harness always has one)."""
+    assert h.app.history is not None
+    return h.app.history
+
+
 def photo_of(h: Harness, message: dict) -> bytes:
     return h.session.photos[message["photo"][-1]["file_id"]]
 
@@ -59,13 +74,13 @@ async def test_a_noir_game_through_the_bot(sqlite_url: str):
         running = await noir_game(h, 3, moves=6)  # no leak: a running game is not in /history
         await h.command(h.users[0], "/history")
         assert "No finished games here yet" in last_group_message(h)["text"]
-        assert await h.app.history.load(running) is None
+        assert await history_of(h).load(running) is None
         await h.service.execute(running, CancelGame(reason="test"))
-        assert await h.app.history.load(running) is None  # cancelled: not in the history
+        assert await history_of(h).load(running) is None  # cancelled: not in the history
 
         gid = await noir_game(h, 4)
         record = await h.app.storage.get_game(gid)
-        assert record.status == "finished"
+        assert record is not None and record.status == "finished"
         info = await h.app.storage.history_record(gid)  # recorded by the service's listener
         assert info is not None and info.ruleset == "noir"
         st = (await h.service.live(gid)).state
@@ -77,11 +92,11 @@ async def test_a_noir_game_through_the_bot(sqlite_url: str):
         assert "NOIR: FBI vs Mafia" in listing["text"] and f"{st.turn_seq} turns" in \
             listing["text"]
         await h.press(h.users[0], GROUP, mid, button(listing, f"#{gid}"))
-        protocol = h.session.message(GROUP, mid)
+        protocol = message_now(h, GROUP, mid)
         pages = [protocol["text"]]  # paged like the mafia protocol
-        while any(b["text"] == "▶️" for b in buttons_of(h.session.message(GROUP, mid))):
-            await h.press(h.users[0], GROUP, mid, button(h.session.message(GROUP, mid), "▶️"))
-            pages.append(h.session.message(GROUP, mid)["text"])
+        while any(b["text"] == "▶️" for b in buttons_of(message_now(h, GROUP, mid))):
+            await h.press(h.users[0], GROUP, mid, button(message_now(h, GROUP, mid), "▶️"))
+            pages.append(message_now(h, GROUP, mid)["text"])
         assert len(pages) > 1 and f"page {len(pages)}/{len(pages)}" in pages[-1]
         assert f"Arrests {st.arrests}/{st.table.arrests_needed} · Dead {st.points}/" \
                f"{st.table.points_needed}" in pages[-1]
@@ -103,21 +118,22 @@ async def test_a_noir_game_through_the_bot(sqlite_url: str):
         first_png = photo_of(h, board)
         await h.press(h.users[1], GROUP, bid, button(board, "▶️"))
         await h.app.sender.drain()
-        board = h.session.message(GROUP, bid)
+        board = message_now(h, GROUP, bid)
         assert "step 2/" in board["caption"] and photo_of(h, board) != first_png
         assert [b["text"] for b in buttons_of(board)] == ["⏮", "◀️", "▶️", "⏭"]
         await h.press(h.users[1], GROUP, bid, button(board, "⏭"))
         await h.app.sender.drain()
-        board = h.session.message(GROUP, bid)
+        board = message_now(h, GROUP, bid)
         assert f"step {n}/{n}" in board["caption"]
         assert [b["text"] for b in buttons_of(board)] == ["⏮", "◀️"]
         assert "Arrests" in board["caption"] and "🕵" in board["caption"]
         edits = h.sent(GROUP, ("editMessageMedia",))
-        assert {c.request.message_id for c in edits[-2:]} == {bid}
+        assert {c.request.message_id if isinstance(c.request, EditMessageMedia) else None
+                for c in edits[-2:]} == {bid}
         # a forged step beyond the end shows the last; the same message, no new one
         await h.press(h.users[2], GROUP, bid, Hist(a="rb", g=gid, p=10_000).pack())
         await h.app.sender.drain()
-        assert f"step {n}/{n}" in h.session.message(GROUP, bid)["caption"]
+        assert f"step {n}/{n}" in message_now(h, GROUP, bid)["caption"]
         assert len(h.sent(GROUP, ("sendPhoto",))) == photos_before + 1
         # from another group, or in private: out of date
         assert await h.press(h.users[2], OTHER_GROUP, 1, Hist(a="rb", g=gid).pack()) == OUT_OF_DATE
@@ -133,10 +149,10 @@ async def test_a_noir_game_through_the_bot(sqlite_url: str):
 
         # the export replays to the same game
         await h.press(h.users[2], GROUP, mid, button(protocol, "Export"))
-        doc = h.session.calls.calls_to("sendDocument", h.users[2].id)[-1]
-        document = X.load_document(doc.request.document.data)
+        doc = sent_document(h, h.users[2].id)
+        document = X.load_document(doc.data)
         assert document["game"]["ruleset"] == "noir"
-        imported = X.replay_document(doc.request.document.data)
+        imported = X.replay_document(doc.data)
         assert imported.events_match and imported.state == st
     finally:
         await h.stop()
@@ -146,7 +162,7 @@ async def test_the_replay_falls_back_to_the_text_grid(sqlite_url: str):
     h = await make_harness(sqlite_url, n_users=6)
     try:
         gid = await store_noir(h.app.storage, GROUP, finished(8))
-        assert await h.app.history.record(gid)
+        assert await history_of(h).record(gid)
         await h.command(h.users[0], "/history")
         mid = last_group_message(h)["message_id"]
         await h.press(h.users[0], GROUP, mid, Hist(a="p", g=gid).pack())
@@ -159,11 +175,11 @@ async def test_the_replay_falls_back_to_the_text_grid(sqlite_url: str):
         assert "x dead · # arrested" in board["text"]
         await h.press(h.users[0], GROUP, board["message_id"], button(board, "▶️"))
         await h.app.sender.drain()
-        assert "step 2/" in h.session.message(GROUP, board["message_id"])["text"]
+        assert "step 2/" in message_now(h, GROUP, board["message_id"])["text"]
         # a log that no longer replays (tampered with): answered, nothing sent
         po = finished(9)
         broken = await store_noir(h.app.storage, GROUP, po)
-        assert await h.app.history.record(broken)
+        assert await history_of(h).record(broken)
         seq = next(i for i, (_b, c, _a, _e) in enumerate(po.steps) if type(c).__name__ == "Shift")
         entries = await h.app.storage.load_entries(broken)
         bad = dict(entries[seq][1], by=7)
@@ -177,7 +193,7 @@ async def test_the_replay_falls_back_to_the_text_grid(sqlite_url: str):
         assert len(h.session.calls.calls_to("sendPhoto")) == sent
         # a mafia game's protocol has no boards' replay: a forged "rb" is out of date
         mafia = await bulk_store(h.app.storage, GROUP, sample_playouts()[0])
-        assert await h.app.history.record(mafia)
+        assert await history_of(h).record(mafia)
         assert await h.press(h.users[0], GROUP, mid, Hist(a="rb", g=mafia).pack()) == OUT_OF_DATE
     finally:
         await h.stop()
@@ -191,11 +207,11 @@ async def test_stats_me_and_top_keep_noir_apart(sqlite_url: str):
         noir = [finished(s) for s in (11, 12, 13)]
         for po in noir:
             gid = await store_noir(h.app.storage, GROUP, po)
-            assert await h.app.history.record(gid)
+            assert await history_of(h).record(gid)
         await h.command(h.users[0], "/stats")
         text = last_group_message(h)["text"]
         assert "NOIR: FBI vs Mafia · 3 games played" in text
-        outcomes = [po.state.outcome for po in noir]
+        outcomes = [state_of(po).outcome for po in noir]
         for team, name in (("agents", "Agents"), ("mafia", "Mafia")):
             if team in outcomes:
                 assert f"{name} {round(100 * outcomes.count(team) / 3)}%" in text
@@ -213,32 +229,33 @@ async def test_stats_me_and_top_keep_noir_apart(sqlite_url: str):
         # a mafia game beside them: the rating counts it alone; /stats shows both, apart
         mafia = sample_playouts()[0]
         gid = await bulk_store(h.app.storage, GROUP, mafia)
-        assert await h.app.history.record(gid)
+        assert await history_of(h).record(gid)
         tracks = await h.app.storage.rating_tracks(chat_id=GROUP)
         assert {t.team for t in tracks} <= {"town", "mafia"}
-        assert {t.user_id for t in tracks} == {p.user_id for p in mafia.state.seated()}
+        assert {t.user_id for t in tracks} == {p.user_id for p in mafia.final.seated()}
         await h.command(h.users[0], "/stats")
         text = last_group_message(h)["text"]
         assert "1 game played" in text and "NOIR: FBI vs Mafia · 3 games played" in text
         # /me of a NOIR player: his NOIR games, no rating line for them
-        uid = noir[0].state.order[0]
+        uid = state_of(noir[0]).order[0]
         me = FakeUser(uid, f"P{uid}", username=f"p{uid}")
         h.session.register_user(me)
         await h.command(me, "/me")
         mine = last_group_message(h)["text"]
-        played = sum(1 for po in noir if uid in po.state.order)
+        played = sum(1 for po in noir if uid in state_of(po).order)
         assert "NOIR: FBI vs Mafia" in mine and "Rating" not in mine and "survived" not in mine
         assert (f"{played} games" if played > 1 else "1 game") in mine
         # his private /history: his NOIR games with his role; one opens his identity cards
         await h.dm(me, "/history")
         listing = h.messages(me.id)[-1]
-        role = noir[0].state.players[uid].role.value
-        assert "NOIR: FBI vs Mafia · 🕵 " + role.capitalize() in listing["text"]
+        role = state_of(noir[0]).players[uid].role
+        assert role is not None
+        assert "NOIR: FBI vs Mafia · 🕵 " + role.value.capitalize() in listing["text"]
         await h.press(me, me.id, listing["message_id"], buttons_of(listing)[-1]["callback_data"])
-        knew = h.session.message(me.id, listing["message_id"])["text"]
+        knew = message_now(h, me.id, listing["message_id"])["text"]
         assert "What you knew" in knew and "The deal" in knew and "Your role:" in knew
         # an admin's deletion rebuilds the ratings beside the NOIR results
-        assert await h.app.history.delete(gid, None) == GROUP
+        assert await history_of(h).delete(gid, None) == GROUP
         assert not await h.app.storage.rating_tracks(chat_id=GROUP)
         assert sum(t.games for t in await h.app.storage.role_totals(chat_id=GROUP)) == \
             sum(po.n for po in noir)

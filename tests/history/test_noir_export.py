@@ -6,6 +6,7 @@ refused; the command-line check names the game."""
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 import pytest
 
@@ -61,10 +62,10 @@ def test_the_command_line_check_names_noir(tmp_path, capsys):
 
 
 def _game(po):
-    from datetime import datetime, timezone
+    from datetime import datetime
     from types import SimpleNamespace
 
-    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
     return SimpleNamespace(id=9, chat_id=CHAT, ruleset="noir", locale="en", settings={}, seed=1,
                            status="finished", winner=po.state.outcome, created_at=t0,
                            started_at=t0, finished_at=t0)

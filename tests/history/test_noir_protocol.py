@@ -19,6 +19,7 @@ from engine.noir import (
     Arrested,
     Collapsed,
     Detonated,
+    Event,
     GameEnded,
     GameStarted,
     IdentityCard,
@@ -53,13 +54,13 @@ def scripted() -> list[Entry]:
     """A short NOIR log written by hand: the words of every kind of action."""
     order = ((A, "killer"), (B, "undercover"), (C, "bomber"), (D, "detective"), (E, "psycho"),
              (F, "suit"))
-    ev = [PlayerJoined(user_id=u, name=f"N{u}", count=i) for i, (u, _r) in enumerate(order, 1)]
-    start = [GameStarted(order=order, rows=6, cols=6, layout=tuple(range(36)), arrests_needed=4,
+    ev: list[Event] = [PlayerJoined(user_id=u, name=f"N{u}", count=i) for i, (u, _r) in enumerate(order, 1)]
+    start: list[Event] = [GameStarted(order=order, rows=6, cols=6, layout=tuple(range(36)), arrests_needed=4,
                          points_needed=18)]
     start += [IdentityCard(audience=Private(u), role=r, suspect=20 + i, teammates=())
               for i, (u, r) in enumerate(order)]
     start.append(TurnStarted(player=A, role="killer", turn_seq=1))
-    log = [
+    log: list[list[Event]] = [
         ev, start,
         [Shifted(player=A, line="row", index=2, by=1), TurnStarted(player=B, role="undercover",
                                                                     turn_seq=2)],

@@ -4,7 +4,8 @@ keyboards stay under 100 buttons and callback data under 64 bytes."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from bot.history import protocol as P
 from bot.history.render import PAGE_LIMIT, list_text, paginate
 from bot.history.service import Loaded
 from bot.storage.history import HistoryRecord
+from bot.storage.records import GameRecord
 from bot.telegram.limits import MESSAGE_LIMIT, utf16_len
 from bot.ui.callbacks import Hist
 from bot.ui.i18n import Translator
@@ -23,19 +25,25 @@ from tests.fakes.telegram import plain_text
 from tests.history.helpers import entries_of, playouts
 
 TR = Translator(default_locale="en")
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 BIG_ID = 2**63 - 1
 
 
-def info(game_id: int, players: int = 8, **kw) -> HistoryRecord:
-    values = dict(game_id=game_id, chat_id=-100, title="Group", ruleset="party", winner="town",
-                  players=players, days=3, duration=2460, finished_at=T0)
+def info(game_id: int, players: int = 8, **kw: Any) -> HistoryRecord:
+    values: dict[str, Any] = dict(game_id=game_id, chat_id=-100, title="Group", ruleset="party",
+                                  winner="town", players=players, days=3, duration=2460,
+                                  finished_at=T0)
     values.update(kw)
     return HistoryRecord(**values)
 
 
-def loaded(entries, game_id: int = 1) -> Loaded:
-    return Loaded(info(game_id), None, entries)
+def loaded(entries: list[P.Entry], game_id: int = 1) -> Loaded:
+    """The history's view of a finished party game (its games row as the store would give it)."""
+    game = GameRecord(id=game_id, chat_id=-100, ruleset="party", status="finished", locale="en",
+                      settings={}, seed=1, creator_id=1, created_at=T0, started_at=T0,
+                      finished_at=T0, winner="town", timer_seq=None, deadline_at=None, ui={},
+                      log_len=len(entries))
+    return Loaded(info(game_id), game, entries)
 
 
 def check_message(text: str, markup) -> None:
@@ -56,7 +64,8 @@ def all_views(ld: Loaded, viewers, locale: str):
         while True:
             text, markup = view(TR, locale, ld, k, 0)
             out.append((text, markup))
-            if not any("▶️" == b.text for row in markup.inline_keyboard for b in row):
+            assert markup is not None  # the protocol and the replay always have their buttons
+            if not any(b.text == "▶️" for row in markup.inline_keyboard for b in row):
                 break
             k += 1
     for viewer in viewers:
@@ -64,7 +73,7 @@ def all_views(ld: Loaded, viewers, locale: str):
         while True:
             text, markup = knew_view(TR, locale, ld, viewer, k)
             out.append((text, markup))
-            if markup is None or not any("▶️" == b.text for row in markup.inline_keyboard for b in row):
+            if markup is None or not any(b.text == "▶️" for row in markup.inline_keyboard for b in row):
                 break
             k += 1
     return out

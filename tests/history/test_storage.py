@@ -4,7 +4,7 @@ subscriptions and the supergroup migration."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -14,7 +14,7 @@ from bot.history.stats import BASE_RATING, rate, standings
 from tests.history.helpers import bulk_store, entries_of, sample_playouts
 
 CHAT = -1001
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 async def store_games(storage, count: int, chat: int = CHAT, start: int = 0) -> list[int]:
