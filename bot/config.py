@@ -308,7 +308,7 @@ def get_settings() -> Settings:
     friendly exit use :func:`load_settings_or_exit`). Tests that change the
     environment call ``get_settings.cache_clear()``.
     """
-    return Settings()  # type: ignore[call-arg]  # values come from the environment
+    return Settings()  # the values come from the environment
 
 
 def describe_errors(error: ValidationError) -> list[str]:

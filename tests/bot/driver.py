@@ -11,11 +11,11 @@ import random
 
 from bot.ui.callbacks import Act
 from engine import Phase, Role
-from tests.bot.harness import GROUP, Harness
+from tests.bot.harness import GROUP, Table
 from tests.fakes.updates import FakeUser
 
 
-async def join_all(h: Harness, users=None) -> int:
+async def join_all(h: Table, users=None) -> int:
     users = users or h.users
     await h.command(users[0], "/newgame")
     g = await h.game()
@@ -24,7 +24,7 @@ async def join_all(h: Harness, users=None) -> int:
     return g.id
 
 
-async def press_action(h: Harness, user: FakeUser, chat_id: int, action: str, seat: int | None = None,
+async def press_action(h: Table, user: FakeUser, chat_id: int, action: str, seat: int | None = None,
                        rng: random.Random | None = None) -> str | None:
     st = (await h.game()).state
     for mid, b in h.buttons(chat_id):
@@ -37,7 +37,7 @@ async def press_action(h: Harness, user: FakeUser, chat_id: int, action: str, se
     return None
 
 
-async def step(h: Harness, rng: random.Random, chatter: bool = False) -> bool:
+async def step(h: Table, rng: random.Random, chatter: bool = False) -> bool:
     """Do one round of sensible actions; returns False when the game is over."""
     g = await h.game()
     if g is None or g.state is None or g.state.over:
@@ -108,7 +108,7 @@ async def step(h: Harness, rng: random.Random, chatter: bool = False) -> bool:
     return True
 
 
-async def play_to_end(h: Harness, seed: int, max_steps: int = 3000, chatter: bool = False) -> None:
+async def play_to_end(h: Table, seed: int, max_steps: int = 3000, chatter: bool = False) -> None:
     rng = random.Random(seed)
     for _ in range(max_steps):
         if not await step(h, rng, chatter):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 from aiogram.types import Update
@@ -34,6 +34,21 @@ from tests.fakes.telegram import plain_text
 from tests.fakes.updates import FakeUser, Updates
 
 GROUP = -1001234567890
+
+
+class Table(Protocol):
+    """What the drivers (``tests.bot.driver``, ``tests.bot.noir_driver``) play a game through:
+    :class:`Harness` (one process) and ``tests.cluster.workers.ClusterHarness`` (many)."""
+
+    users: list[FakeUser]
+    notes: dict[str, Any]
+
+    async def command(self, user: FakeUser, text: str, chat_id: int = ...) -> None: ...
+    async def dm(self, user: FakeUser, text: str) -> None: ...
+    async def press(self, user: FakeUser, chat_id: int, message_id: int, data: str) -> str | None: ...
+    def buttons(self, chat_id: int) -> list[tuple[int, dict[str, Any]]]: ...
+    async def fire(self) -> None: ...
+    async def game(self, chat_id: int = ...) -> Any: ...
 SEND_METHODS = ("sendMessage", "editMessageText")
 FAST_RATES = {"group_rate": (10_000, 1.0), "private_rate": (10_000, 1.0),
               "global_rate": (10_000, 1.0), "retry_budget": 3.0}  # Telegram "down" for 3 s

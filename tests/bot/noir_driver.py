@@ -10,10 +10,10 @@ import random
 from bot.games.noir.drafting import draft, stamp
 from bot.ui.callbacks import Act, LobbyAct
 from engine.noir import legal_actions
-from tests.bot.harness import GROUP, Harness
+from tests.bot.harness import GROUP, Harness, Table
 
 
-async def open_lobby(h: Harness, n: int) -> int:
+async def open_lobby(h: Table, n: int) -> int:
     users = h.users[:n]
     await h.command(users[0], "/newgame noir")
     g = await h.game()
@@ -22,7 +22,7 @@ async def open_lobby(h: Harness, n: int) -> int:
     return g.id
 
 
-async def press_start(h: Harness, user=None) -> str | None:
+async def press_start(h: Table, user=None) -> str | None:
     for mid, b in h.buttons(GROUP):
         data = b.get("callback_data") or ""
         if data.startswith("l:") and LobbyAct.unpack(data).a == "start":

@@ -15,7 +15,7 @@ PG = "postgresql+asyncpg://u:pw1@db:5432/mafia"
 def settings(**values) -> Settings:
     base = {"bot_token": "123456:ABCdef", "database_url": PG, "redis_url": "redis://r:6379/0",
             "webhook_url": "https://bot.example.com", "webhook_secret": "s3cret-A"}
-    return Settings(_env_file=None, **{**base, **values})  # type: ignore[call-arg]  # pydantic-settings takes _env_file at init; the signature mypy derives (no pydantic plugin) lacks it
+    return Settings(_env_file=None, **{**base, **values})
 
 
 async def test_the_same_settings_agree(redis, prefix: str) -> None:

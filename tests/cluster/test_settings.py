@@ -13,7 +13,7 @@ PG = "postgresql+asyncpg://u:pgpass42@db:5432/mafia"
 
 
 def settings(**values) -> Settings:
-    return Settings(_env_file=None, bot_token=SecretStr(TOKEN), **values)  # type: ignore[call-arg]  # pydantic-settings takes _env_file at init; the signature mypy derives (no pydantic plugin) lacks it
+    return Settings(_env_file=None, bot_token=SecretStr(TOKEN), **values)
 
 
 def test_no_redis_is_one_process() -> None:
