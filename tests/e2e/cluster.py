@@ -138,7 +138,7 @@ class Workers:
         """SIGTERM every living worker (each hands its shards over); their exit statuses."""
         live = [(n, p) for n, p in self.procs.items() if n not in self.killed]
         statuses = await asyncio.gather(*(p.stop() for _, p in live), return_exceptions=True)
-        return {n: s for (n, _), s in zip(live, statuses)}  # type: ignore[misc]
+        return {n: s for (n, _), s in zip(live, statuses, strict=True)}  # type: ignore[misc]
 
     # --- Redis ------------------------------------------------------------------------------------
     async def leases(self) -> dict[int, str | None]:

@@ -150,7 +150,8 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
     async def _handle(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
         if request.match_info["token"] != self.token:
-            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"},
+                                     status=401)
         try:
             params = await self._read_params(request)
         except ValueError:
@@ -219,7 +220,8 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
             parameters = {"retry_after": retry_after, **(parameters or {})}
         error = ApiError(error_code, description or _FAULT_DESCRIPTIONS.get(error_code, "Injected failure"),
                          parameters)
-        self._faults.append(_Fault(method.lower(), None if chat_id is None else str(chat_id), error, times, drop))
+        self._faults.append(
+            _Fault(method.lower(), None if chat_id is None else str(chat_id), error, times, drop))
 
     def _next_fault(self, method: str, params: Params) -> _Fault | None:
         """The first pending ``fail_next`` fault for this call (used up by it), else None."""
@@ -305,7 +307,8 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
         return [m for m in chat.messages.values() if not m.deleted and (include_users or m.from_bot)]
 
     def last_message(self, chat_id: int, containing: str | None = None) -> StoredMessage | None:
-        """The newest non-deleted bot message in ``chat_id`` (whose text or caption contains ``containing``)."""
+        """The newest non-deleted bot message in ``chat_id`` (whose text or caption contains
+        ``containing``)."""
         for message in reversed(self.messages(chat_id)):
             if containing is None or message.contains(containing):
                 return message
@@ -351,7 +354,8 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
                     f"{c.method}({c.params.get('chat_id', '')}){'' if c.ok else f' -> {c.description}'}"
                     for c in self.calls[-8:]
                 )
-                raise TimeoutError(f"condition not met within {timeout} s; latest bot calls: {recent or 'none'}") from None
+                raise TimeoutError(f"condition not met within {timeout} s; "
+                                   f"latest bot calls: {recent or 'none'}") from None
 
     async def wait_for_message(self, chat_id: int, containing: str | None = None, *,
                                timeout: float = 10.0) -> StoredMessage:

@@ -274,7 +274,8 @@ class NoirTable(Table):
                   "move": la.move_token, "autopsy": la.autopsy, "int": la.interrogate,
                   "protect": la.protect, "unprotect": la.unprotect, "prof": la.profile}
         assert offered == {v for v, legal in fields.items() if legal}, (offered, la)
-        codes = {Act.unpack(b["callback_data"]).a for b in menu.buttons if b.get("callback_data", "").startswith("a:")}
+        codes = {Act.unpack(b["callback_data"]).a for b in menu.buttons
+                 if b.get("callback_data", "").startswith("a:")}
         assert ("n" in codes) == la.change_identity, (codes, la)
 
     @staticmethod
@@ -338,15 +339,16 @@ class NoirTable(Table):
                 continue
             states = self.history[:max(k, 1)]
             now = states[-1]
-            held = {(uid, p.identity) for st in states for uid, p in st.players.items() if p.identity is not None}
+            held = {(uid, p.identity) for st in states for uid, p in st.players.items()
+                    if p.identity is not None}
             tags = {uid: {p.name} | ({self._(ROLES[p.role.value])} if p.role else set())
                     for uid, p in now.players.items()}
             for line in text.splitlines():
                 named = {suspects[m] for m in suspect_re.findall(line)}
                 for uid, words in tags.items():
-                    if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", line) for w in words):
-                        if any((uid, s) in held and now.killable(s) for s in named):
-                            leaks.append(line)
+                    if (any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", line) for w in words)
+                            and any((uid, s) in held and now.killable(s) for s in named)):
+                        leaks.append(line)
         return leaks
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -122,10 +123,8 @@ class Params:
         out: dict[str, Any] = {}
         for key, value in self.data.items():
             if isinstance(value, str) and value[:1] in "[{":
-                try:
+                with contextlib.suppress(ValueError):
                     value = json.loads(value)
-                except ValueError:
-                    pass
             out[key] = value
         for key, upload in self.files.items():
             out[key] = {"filename": upload.filename, "size": len(upload.data)}

@@ -199,10 +199,11 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
                      "nominate — {s} s.").format(day=1, player=lbl[silenced], s=TIMINGS["silenced"])
             assert turn.text.startswith(head), turn.text
             post = await user[silenced].say(GROUP, "Подождите, мне есть что сказать!")
-            await table.wait(lambda: bot_api.message(GROUP, post.message_id).deleted,
+            await table.wait(lambda post=post: bot_api.message(GROUP, post.message_id).deleted,
                              "delete the silenced player's post")
             seq = st.phase_seq
-            st = await wait_state(table, lambda s: s.phase_seq != seq, "end the silenced turn", timeout=15)
+            st = await wait_state(table, lambda s, seq=seq: s.phase_seq != seq, "end the silenced turn",
+                                  timeout=15)
             assert fouls_of(st, silenced) == 3
             continue
         assert _("🎙 Day {day}. Speech of {player} — {s} s.").format(
@@ -212,7 +213,8 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
             await table.do(user[speaker], GROUP, st, "nom", target)
             accepted = _("🎯 {player} nominated {target}. Accepted.").format(
                 player=lbl[speaker], target=lbl[target])
-            await table.wait(lambda: accepted in (turn.text or ""), "say «Accepted»")
+            await table.wait(lambda accepted=accepted, turn=turn: accepted in (turn.text or ""),
+                             "say «Accepted»")
             st = await table.state()
         if seat[speaker] == 1:
             # The judge gives №P two more fouls from his console: 3 of 4.

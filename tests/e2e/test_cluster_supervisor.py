@@ -144,7 +144,7 @@ async def test_two_workers_from_one_process_and_one_killed(
     api, proc = cluster_api, supervised.proc
     log = proc.log_text()
     assert all(f"(worker {name} of many" in log for name in NAMES), log
-    assert len(re.findall(r"webhook server on 127\.0\.0\.1:%d " % proc.web_port, log)) == 2
+    assert len(re.findall(rf"webhook server on 127\.0\.0\.1:{proc.web_port} ", log)) == 2
     reader = Storage(proc.database_url)
     await reader.start()
     try:

@@ -122,7 +122,8 @@ async def test_concurrent_get_updates_conflict(bot: Bot) -> None:
 async def test_send_then_edit(api: FakeBotAPI, bot: Bot) -> None:
     alice = api.user(1001, "Alice")
     await alice.start()
-    sent = await bot.send_message(alice.id, "<b>Night</b> falls &amp; <i>Ann</i>", reply_markup=vote_keyboard())
+    sent = await bot.send_message(alice.id, "<b>Night</b> falls &amp; <i>Ann</i>",
+                                  reply_markup=vote_keyboard())
     assert sent.text == "Night falls & Ann"
     assert [(e.type, e.offset, e.length) for e in sent.entities] == [("bold", 0, 5), ("italic", 14, 3)]
     stored = api.last_message(alice.id)
@@ -135,8 +136,10 @@ async def test_send_then_edit(api: FakeBotAPI, bot: Bot) -> None:
     assert [e.text for e in stored.edits] == ["Night falls & Ann"]
     with pytest.raises(TelegramBadRequest, match="message is not modified"):
         await bot.edit_message_text("Day breaks", chat_id=alice.id, message_id=sent.message_id)
-    await bot.edit_message_reply_markup(chat_id=alice.id, message_id=sent.message_id, reply_markup=vote_keyboard())
-    assert api.find_button(alice.id, "Bob") == (sent.message_id, {"text": "Vote Bob", "callback_data": "vote:2"})
+    await bot.edit_message_reply_markup(chat_id=alice.id, message_id=sent.message_id,
+                                        reply_markup=vote_keyboard())
+    assert api.find_button(alice.id, "Bob") == (
+        sent.message_id, {"text": "Vote Bob", "callback_data": "vote:2"})
 
     assert await bot.delete_message(alice.id, sent.message_id)
     assert api.messages(alice.id) == [] and api.message(alice.id, sent.message_id).deleted
@@ -158,7 +161,8 @@ async def test_html_and_keyboard_rules(api: FakeBotAPI, bot: Bot) -> None:
 
 
 def test_parse_html_and_user_entities() -> None:
-    text, entities = parse_html('😀 <a href="https://x.org/?a=1&amp;b=2">link</a> <pre><code class="language-py">x</code></pre>')
+    text, entities = parse_html('😀 <a href="https://x.org/?a=1&amp;b=2">link</a> '
+                                '<pre><code class="language-py">x</code></pre>')
     assert text == "😀 link x"
     assert entities == [{"type": "text_link", "url": "https://x.org/?a=1&b=2", "offset": 3, "length": 4},
                         {"type": "pre", "language": "py", "offset": 8, "length": 1}]
@@ -255,7 +259,8 @@ async def test_group_rights_members_and_migration(api: FakeBotAPI, bot: Bot) -> 
     api.confirm_updates(api.pending_updates[-1]["update_id"] + 1)
     await bot.get_updates(allowed_updates=["message", "chat_member", "my_chat_member"])
     await alice.leave_group(GROUP)
-    kinds = [(u.event_type, u.message.left_chat_member.id if u.message else u.chat_member.new_chat_member.status)
+    kinds = [(u.event_type,
+              u.message.left_chat_member.id if u.message else u.chat_member.new_chat_member.status)
              for u in await bot.get_updates()]
     assert kinds == [("chat_member", "left"), ("message", alice.id)]
     assert api.member_status(GROUP, alice.id) == "left"
@@ -271,11 +276,13 @@ async def test_group_rights_members_and_migration(api: FakeBotAPI, bot: Bot) -> 
 async def test_document_commands_and_deep_link(api: FakeBotAPI, bot: Bot) -> None:
     alice = api.user(1001, "Alice", "alice")
     await alice.start()
-    await bot.send_document(alice.id, BufferedInputFile(b"game log", filename="log.txt"), caption="<b>Лог</b> 🌙")
+    await bot.send_document(alice.id, BufferedInputFile(b"game log", filename="log.txt"),
+                            caption="<b>Лог</b> 🌙")
     stored = api.last_message(alice.id, containing="Лог")
     assert stored is not None and stored.document_bytes == b"game log"
     assert (stored.caption, stored.document["file_name"]) == ("Лог 🌙", "log.txt")
-    assert (await bot.send_message(alice.id, "Ночь <i>🌙 наступает</i>")).entities[0].length == 12  # 🌙 is 2 UTF-16 units
+    # 🌙 is 2 UTF-16 units
+    assert (await bot.send_message(alice.id, "Ночь <i>🌙 наступает</i>")).entities[0].length == 12
 
     await bot.set_my_commands([{"command": "newgame", "description": "Start a game"}])
     assert [c.command for c in await bot.get_my_commands()] == ["newgame"]
@@ -380,7 +387,8 @@ async def test_send_photo_then_edit_media_and_caption(api: FakeBotAPI, bot: Bot)
     (call,) = api.calls_to("sendPhoto")
     assert call.params["photo"].startswith("attach://")  # aiogram's multipart upload, as sent
     stored = api.last_message(GROUP, containing="Arrests")
-    assert stored is not None and stored.photo_bytes == first and stored.button_texts[:2] == ["Vote Alice", "Vote Bob"]
+    assert stored is not None and stored.photo_bytes == first
+    assert stored.button_texts[:2] == ["Vote Alice", "Vote Bob"]
 
     edited = await bot.edit_message_media(
         InputMediaPhoto(media=BufferedInputFile(second, filename="board.png"), caption="Arrests <i>1</i>/4"),

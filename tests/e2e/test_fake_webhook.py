@@ -106,7 +106,8 @@ async def receivers() -> AsyncIterator[Callable[..., Any]]:
         await receiver.stop()
 
 
-async def test_delivery_with_secret_then_delete_returns_to_polling(api: FakeBotAPI, bot: Bot, receivers) -> None:
+async def test_delivery_with_secret_then_delete_returns_to_polling(
+        api: FakeBotAPI, bot: Bot, receivers) -> None:
     worker = await receivers()
     alice = api.user(1001, "Alice")
     await alice.say(alice.id, "before the webhook")  # queued earlier: delivered once it is set
@@ -230,7 +231,8 @@ async def test_duplicates_after_ack_and_at_once(api: FakeBotAPI, bot: Bot, recei
     await api.wait_for(lambda: not api.pending_updates, timeout=5)
     assert sorted(u["message"]["text"] for u in one.got) == ["x", "x", "y", "y", "z"]
     x_copies = [d for d in api.webhook_deliveries if d.update_id == one.got[0]["update_id"]]
-    assert [d.copy for d in x_copies] == [1, 2] and x_copies[1].started >= x_copies[0].ended  # one after the other
+    # one after the other
+    assert [d.copy for d in x_copies] == [1, 2] and x_copies[1].started >= x_copies[0].ended
 
     api.webhook_targets = [one.url, two.url]
     api.duplicate_next_updates(1, at_once=True)

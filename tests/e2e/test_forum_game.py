@@ -287,7 +287,8 @@ async def test_forum_game_with_every_role(bot_api: FakeBotAPI, bot_proc: BotProc
         if reveal and reveal in line:
             continue
         if card_word in line:
-            named = [p for p in final.seated() if re.search(re.escape(unisolated(lbl[p.user_id])) + r"\b", unisolated(line))]
+            named = [p for p in final.seated()
+                     if re.search(re.escape(unisolated(lbl[p.user_id])) + r"\b", unisolated(line))]
             assert named and not named[0].alive, line
             assert table.role_label(named[0].role) in line, line
             continue

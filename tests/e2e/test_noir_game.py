@@ -59,7 +59,8 @@ async def noir_api() -> AsyncIterator[FakeBotAPI]:
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def noir_proc(noir_api: FakeBotAPI, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotProcess]:
+async def noir_proc(noir_api: FakeBotAPI,
+                    tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotProcess]:
     workdir = tmp_path_factory.mktemp("e2e-noir")
     proc = BotProcess(noir_api, f"sqlite+aiosqlite:///{workdir / 'noir.db'}", workdir,
                       sender_defaults={"attempt_timeout": 1.5})
@@ -155,7 +156,8 @@ async def test_six_players_play_noir_to_the_result(noir_api: FakeBotAPI, noir_pr
     for uid in end.order:
         p = end.players[uid]
         if p.identity is not None:
-            assert any(p.name in line and suspect_name(_, p.identity) in line for line in final.splitlines()), (
+            assert any(p.name in line and suspect_name(_, p.identity) in line
+                       for line in final.splitlines()), (
                 f"the end does not reveal {p.name}'s identity {suspect_name(_, p.identity)}:\n{final}")
     print(f"\nNOIR e2e: {len(table.done)} commands, {len(media_edits)} board edits, "
           f"{len(api.calls)} Bot API calls, faults {dict(api.injected)}, {played:.1f} s")
