@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Generator
 from dataclasses import dataclass, field
 
+import pluggy
 import pytest
 import pytest_asyncio
 
@@ -92,7 +93,8 @@ async def reader(bot_proc: BotProcess) -> AsyncIterator[Storage]:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                               ) -> Generator[None, pluggy.Result[pytest.TestReport], None]:
     outcome = yield
     report = outcome.get_result()
     proc = next((v for v in getattr(item, "funcargs", {}).values() if isinstance(v, BotProcess)), None)
@@ -170,6 +172,7 @@ class Table:
         assert self.game_id is not None
         log = await self.reader.load_log(self.game_id)
         st, _events = replay(command_from_dict(c) for c in log)
+        assert isinstance(st, GameState), "a mafia game's log"
         return st
 
     def act(self, st: GameState, action: str, target: int | None = None) -> str:
@@ -242,7 +245,8 @@ class Table:
         lobby = self._lobby_message()
         assert lobby is not None
         answer = await organiser.press(self.chat_id, lobby.message_id, self._("▶️ Start"), timeout=TIMEOUT)
-        assert answer is not None and not answer.text, f"Start refused: {answer.text!r}"
+        assert answer is not None, "Start not answered"
+        assert not answer.text, f"Start refused: {answer.text!r}"
         cards = {}
         for user in self.users:
             cards[user.id] = await self.wait_message(user.id, "🎭")
@@ -261,6 +265,7 @@ class Table:
         elif st.phase is Phase.NIGHT:
             await self._night(st, plan, user)
         elif st.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD):
+            assert st.speaker is not None
             speaker = user[st.speaker]
             wanted = [pick(st) for pick in plan.nominations.get(st.day, [])]
             wanted = [uid for uid in wanted if uid not in st.nominations]
@@ -269,6 +274,7 @@ class Table:
                 st = await self.state()
             await self.do(speaker, self.chat_id, st, "end")
         elif st.phase is Phase.VOTING:
+            assert st.vote is not None
             for p in st.alive_active():
                 if p.user_id not in st.vote.votes:
                     await self.do(user[p.user_id], self.chat_id, st, "vote", st.vote.current)

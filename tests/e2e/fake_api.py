@@ -147,7 +147,7 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
     async def __aexit__(self, *exc_info: object) -> None:
         await self.stop()
 
-    async def _handle(self, request: web.Request) -> web.Response:
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         method = request.match_info["method"]
         if request.match_info["token"] != self.token:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"},
@@ -343,12 +343,13 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
         async with self.changed:
             self.changed.notify_all()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 10.0) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 10.0) -> T:
         """Wait until ``predicate()`` is truthy, re-checking after every bot call and queued update;
-        returns its value.  Raises TimeoutError (listing the latest bot calls) after ``timeout`` seconds."""
+        returns its value (so never None).  Raises TimeoutError (listing the latest bot calls) after
+        ``timeout`` seconds."""
         async with self.changed:
             try:
-                return await asyncio.wait_for(self.changed.wait_for(predicate), timeout)
+                value = await asyncio.wait_for(self.changed.wait_for(predicate), timeout)
             except TimeoutError:
                 recent = "; ".join(
                     f"{c.method}({c.params.get('chat_id', '')}){'' if c.ok else f' -> {c.description}'}"
@@ -356,6 +357,8 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
                 )
                 raise TimeoutError(f"condition not met within {timeout} s; "
                                    f"latest bot calls: {recent or 'none'}") from None
+        assert value is not None  # Condition.wait_for returns only once the predicate is truthy
+        return value
 
     async def wait_for_message(self, chat_id: int, containing: str | None = None, *,
                                timeout: float = 10.0) -> StoredMessage:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.games.noir.choices import TOKEN_KINDS, VIEWS
@@ -32,6 +32,7 @@ from bot.games.noir.names import ROLES, SUSPECTS
 from bot.ui.callbacks import Act
 from engine.core.game import apply as core_apply
 from engine.core.game import decode_log
+from engine.core.state import GameStateLike
 from engine.noir import LegalActions, NoirState, Team, chain_links, legal_actions
 from engine.noir import apply as noir_apply
 from engine.noir import commands as C
@@ -43,8 +44,13 @@ from .model import StoredMessage, unisolated
 #: the players (none is also a suspect's name, in any language: see identity_leaks)
 NOIR_NAMES = ("Xenia", "Yuri", "Wanda", "Quentin", "Ulrich", "Zeno")
 #: the suspects the first cell picker of a view offers, from the player's LegalActions
-FIRST_CELLS = {
-    **{view: (lambda la, field=field: set(getattr(la, field))) for view, field in (
+def _cells_in(field: str) -> Callable[[LegalActions], set[int]]:
+    """The suspects of the LegalActions tuple ``field``, as a set."""
+    return lambda la: set(getattr(la, field))
+
+
+FIRST_CELLS: dict[str, Callable[[LegalActions], set[int]]] = {
+    **{view: _cells_in(field) for view, field in (
         ("kill", "kill"), ("shoot", "shoot"), ("bomb", "place_bomb"), ("autopsy", "autopsy"),
         ("protect", "protect"), ("unprotect", "unprotect"), ("accuse", "accuse"), ("det", "detonate"))},
     "swap": lambda la: {x for pair in la.swap for x in pair},
@@ -182,9 +188,11 @@ class NoirTable(Table):
     async def state(self) -> NoirState:  # type: ignore[override]
         assert self.game_id is not None
         commands = decode_log(await self.reader.load_log(self.game_id))
-        st, states = None, []
+        st: GameStateLike | None = None
+        states: list[NoirState] = []
         for cmd in commands:
             st, _events = core_apply(st, cmd)
+            assert isinstance(st, NoirState)
             states.append(st)
         self.history = states
         assert isinstance(st, NoirState)
@@ -192,13 +200,14 @@ class NoirTable(Table):
             self.observe()
         return st
 
-    async def start_game(self) -> dict[int, StoredMessage]:  # type: ignore[override]
+    async def start_game(self) -> dict[int, StoredMessage]:
         """The organiser presses Start; returns every player's identity card (DM)."""
         organiser = self.users[0]
         lobby = self._lobby_message()
         assert lobby is not None
         answer = await organiser.press(self.chat_id, lobby.message_id, self._("▶️ Start"), timeout=TIMEOUT)
-        assert answer is not None and not answer.text, f"Start refused: {answer.text!r}"
+        assert answer is not None, "Start not answered"
+        assert not answer.text, f"Start refused: {answer.text!r}"
         card = self._("Your role: {role}.").split("{")[0]
         return {u.id: await self.wait_message(u.id, card) for u in self.users}
 
@@ -213,6 +222,7 @@ class NoirTable(Table):
         button is out of date.", the command is done once).  ``restart_after`` n: once the
         bot answered press n (from 1) and showed the next step, it is killed (SIGKILL) and
         started again; the draft must have survived."""
+        assert self.game_id is not None
         la = legal_actions(st, uid)
         user, seq = self.by_id[uid], stamp(st)
         steps = presses(st, la, cmd)
@@ -236,8 +246,8 @@ class NoirTable(Table):
                 await self.proc.kill()
                 await self.proc.start(timeout=60)
             answer = await self.press(user, uid, data)
-            expected = {None, ""} if not last else {"✅", self._("Your answer is noted.")}
-            assert answer.text in expected, f"{cmd!r}: press {n + 1} ({code}, {t}) answered {answer.text!r}"
+            allowed = {None, ""} if not last else {"✅", self._("Your answer is noted.")}
+            assert answer.text in allowed, f"{cmd!r}: press {n + 1} ({code}, {t}) answered {answer.text!r}"
         self.done.append(cmd)
 
     async def press_unpickable(self, uid: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
@@ -106,7 +107,7 @@ class Params:
                 raise bad_request(f"can't parse {name} JSON object") from None
         return value
 
-    def chat_ref(self, name: str = "chat_id") -> int | str:
+    def chat_ref(self, name: str = "chat_id") -> builtins.int | str:  # ``int`` here is the method above
         """A chat identifier: an int, or an ``@username`` string."""
         value = self.data.get(name)
         if value is None or value == "":
