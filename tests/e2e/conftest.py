@@ -314,7 +314,9 @@ class Table:
 
     # --- roles in group messages -------------------------------------------------------------
 
-    def role_label(self, role: Role) -> str:
+    def role_label(self, role: Role | None) -> str:
+        """How the bot shows ``role`` (icon and name); the test fails on None (roles not dealt)."""
+        assert role is not None, "roles are not dealt"
         return f"{ROLE_ICONS[role]} {self._(ROLE_NAMES[role])}"
 
     def role_leaks(self, messages: list[StoredMessage]) -> list[str]:

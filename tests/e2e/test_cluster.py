@@ -75,7 +75,7 @@ async def test_a_whole_game_across_three_workers(cluster_api: FakeBotAPI, worker
     finale = await table.wait_message(GROUP, _("Roles:"))
     await api.settle(quiet=1.5, timeout=20)
     for p in end.seated():
-        assert f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}" in finale.text
+        assert f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}" in (finale.text or "")
 
     # the updates really went through every worker, and the game's shard had one owner
     acknowledged = {d.target for d in api.webhook_deliveries if d.ok}

@@ -115,7 +115,7 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
     ballot_id = await table.wait(lambda: table.message_with(GROUP, table.act(st, "tv", voted_out)),
                                  "post the ballot")
     ballot = bot_api.message(GROUP, ballot_id)
-    assert plain(_("☀️ <b>Day {day}</b>: discussion and vote.").format(day=1)) in ballot.text
+    assert plain(_("☀️ <b>Day {day}</b>: discussion and vote.").format(day=1)) in (ballot.text or "")
     offered = {b["callback_data"] for b in ballot.buttons}
     assert table.act(st, "tv") in offered  # PASS (t=0)
     assert {table.act(st, "tv", uid) for uid in seat} <= offered
@@ -149,7 +149,7 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
                           timeout=TIMINGS["discussion"] + 15)
     assert st.speaker == voted_out and not st.players[voted_out].alive
     await table.wait(shows(_("🗳 Result of the vote:")), "show the result")
-    assert f"{lbl[voted_out]} — 4" in bot_api.message(GROUP, ballot_id).text
+    assert f"{lbl[voted_out]} — 4" in (bot_api.message(GROUP, ballot_id).text or "")
     await table.wait_message(GROUP, _("{player} is voted out.").format(player=lbl[voted_out]))
     await table.do(user[voted_out], GROUP, st, "end")
 
@@ -191,9 +191,9 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
     assert group[-1] is finale, "the results are the last message in the group"
     assert finale.text.startswith(plain(_("🔴 <b>Mafia wins!</b>")))
     for p in end.seated():
-        assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in finale.text, finale.text
+        assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in (finale.text or ""), finale.text
     score = _("🎯 Best move of {player}: {k} of 3 were black.").format(player=lbl[victim], k=2)
-    assert score in finale.text
+    assert score in (finale.text or "")
     earlier = group[:-1]
     assert table.role_leaks(earlier) == []
     assert not [t for m in earlier for t in versions(m)

@@ -92,9 +92,9 @@ async def test_game_survives_a_crash_during_a_vote(bot_api: FakeBotAPI, bot_proc
     assert end.phase is Phase.ENDED and end.winner is Team.TOWN and end.day == 2
     assert {p.user_id for p in end.seated() if not p.alive} == {mafia[0], mafia[1], civilians[0]}
     finale = await table.wait_message(GROUP, "Roles:")
-    assert "🏆 Town wins!" in finale.text
+    assert "🏆 Town wins!" in (finale.text or "")
     for p in end.seated():
-        assert f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}" in finale.text, finale.text
+        assert f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}" in (finale.text or ""), finale.text
     assert table.role_leaks([m for m in bot_api.messages(GROUP) if m.message_id < finale.message_id]) == []
     # The table was pinned before the crash; the restarted bot still knows it, edits and unpins it.
     table_message = bot_api.message(GROUP, (await reader.get_game(table.game_id)).ui["table"])
