@@ -30,6 +30,7 @@ from bot.ui.callbacks import Act
 from bot.ui.i18n import Translator
 from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import GameState, Phase, Role, Team, command_from_dict, replay
+from engine.mafia.state import VoteRound
 from tests.fixtures_db import fresh_postgres_database
 
 from .botproc import BotProcess
@@ -120,6 +121,12 @@ class Plan:
 def ids(st: GameState, role: Role, *, alive: bool = True) -> list[int]:
     """User ids of the players with ``role`` in seat order (living ones only by default)."""
     return [p.user_id for p in st.seated() if p.role is role and (p.alive or not alive)]
+
+
+def vote_round(st: GameState) -> VoteRound:
+    """The vote in progress (the test fails when there is none)."""
+    assert st.vote is not None, f"no vote in the phase {st.phase.value}"
+    return st.vote
 
 
 def seat_label(st: GameState, user_id: int) -> str:

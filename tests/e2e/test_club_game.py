@@ -313,6 +313,7 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     assert st.speaker != disqualified and disqualified not in st.queue
     speakers = []
     while st.phase is Phase.SPEECH:
+        assert st.speaker is not None
         speakers.append(st.speaker)
         if len(speakers) == 1:  # the first speaker nominates: the vote is cancelled anyway
             await table.do(user[st.speaker], GROUP, st, "nom", mafia[1])

@@ -55,7 +55,8 @@ async def test_six_players_play_a_game_to_the_end(bot_api: FakeBotAPI, bot_proc:
     assert group[-1] is finale, "the results are the last message in the group"
     assert _("🏆 <b>Mafia wins!</b>").replace("<b>", "").replace("</b>", "") in (finale.text or "")
     for p in end.seated():
-        assert f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}" in (finale.text or ""), finale.text
+        label = f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}"
+        assert label in (finale.text or ""), finale.text
     assert table.role_leaks(group[:-1]) == []
     assert len(table.role_leaks([finale])) == 6  # the check does see roles where they are
     assert not bot_api.pinned_messages(GROUP), "the table is unpinned at the end"

@@ -60,7 +60,8 @@ async def test_six_players_play_a_game_by_webhook(bot_api: FakeBotAPI, bot_proc:
     finale = await table.wait_message(GROUP, _("Roles:"))
     await bot_api.settle(quiet=1.5, timeout=20)
     for p in end.seated():
-        assert f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}" in (finale.text or ""), finale.text
+        label = f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}"
+        assert label in (finale.text or ""), finale.text
     assert bot_api.messages(GROUP)[-1] is finale
     assert bot_api.poll_count == 0
     delivered = {d.update_id for d in bot_api.webhook_deliveries if d.ok}
