@@ -19,6 +19,7 @@ import os
 import re
 from collections.abc import AsyncIterator, Callable, Generator
 from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
 import pluggy
 import pytest
@@ -135,10 +136,22 @@ def seat_label(st: GameState, user_id: int) -> str:
     return f"№{p.seat} \u2068{p.name}\u2069"
 
 
-class Table:
+class BotRunner(Protocol):
+    """What :class:`Table` needs of the bot it plays against: one process (:class:`BotProcess`)
+    or several workers (``cluster.Workers``, the supervisor test's ``Supervised``)."""
+
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float, *,
+                         what: str = ...) -> Any:
+        """``api.wait_for(predicate)`` within ``timeout`` seconds, failing fast if the bot exits."""
+
+
+R = TypeVar("R", bound=BotRunner)
+
+
+class Table(Generic[R]):
     """A group with simulated players and the bot process; plays through the bot's buttons."""
 
-    def __init__(self, api: FakeBotAPI, proc: BotProcess, reader: Storage, chat_id: int,
+    def __init__(self, api: FakeBotAPI, proc: R, reader: Storage, chat_id: int,
                  first_user_id: int, title: str = "Mafia night", *,
                  names: tuple[str, ...] = NAMES, host_name: str | None = None) -> None:
         """``names``: the players (the first one organises the game and is the group's admin);

@@ -38,6 +38,7 @@ from engine.noir import apply as noir_apply
 from engine.noir import commands as C
 from engine.noir.common import accuse_targets
 
+from .botproc import BotProcess
 from .conftest import TIMEOUT, Table
 from .model import StoredMessage, unisolated
 
@@ -141,7 +142,10 @@ def _shift(uid: int, la: LegalActions, rng: random.Random) -> C.Command:
 
 def presses(st: NoirState, la: LegalActions, cmd: C.Command) -> list[tuple[str, int]]:
     """The buttons ``(code, t)`` that carry ``cmd`` out, in order, from the player's menu."""
-    view = lambda name: ("o", VIEWS.index(name))  # noqa: E731
+
+    def view(name: str) -> tuple[str, int]:
+        return ("o", VIEWS.index(name))
+
     match cmd:
         case C.Kill() | C.Shoot() | C.PlaceBomb() | C.Autopsy() | C.Protect() | C.Unprotect() | C.Accuse():
             name = {C.Kill: "kill", C.Shoot: "shoot", C.PlaceBomb: "bomb", C.Autopsy: "autopsy",
@@ -171,7 +175,7 @@ def presses(st: NoirState, la: LegalActions, cmd: C.Command) -> list[tuple[str, 
     raise AssertionError(f"no buttons for {cmd!r}")
 
 
-class NoirTable(Table):
+class NoirTable(Table[BotProcess]):
     """A group with six simulated NOIR players and the bot process."""
 
     def __init__(self, *args: Any, seed: int = 0, **kwargs: Any) -> None:
@@ -185,7 +189,7 @@ class NoirTable(Table):
         self.seen: dict[tuple[int, int], tuple[str, int]] = {}
         """(message id, version) of the group's bot messages -> (text, commands logged when seen)."""
 
-    async def state(self) -> NoirState:  # type: ignore[override]
+    async def state(self) -> NoirState:  # type: ignore[override]  # a NoirState, not a GameState
         assert self.game_id is not None
         commands = decode_log(await self.reader.load_log(self.game_id))
         st: GameStateLike | None = None
@@ -295,7 +299,7 @@ class NoirTable(Table):
                 if b.get("callback_data", "").startswith("a:")]
         return {a.t for a in acts if a.a == "c"}
 
-    async def play(self, max_commands: int = 150) -> NoirState:  # type: ignore[override]
+    async def play(self, max_commands: int = 150) -> NoirState:  # type: ignore[override]  # agents choose: no Plan
         """Act until the game is over; returns the final state."""
         for _ in range(max_commands):
             st = await self.state()
@@ -339,8 +343,11 @@ class NoirTable(Table):
         secret.  The players' names are chosen so that no suspect is called so."""
         assert self.history, "call state() first"
         suspects = {self._(name): s for s, name in enumerate(SUSPECTS)}
-        word = lambda names: re.compile(  # noqa: E731
-            "(?<!\\w)(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + ")(?!\\w)")
+
+        def word(names: Iterable[str]) -> re.Pattern[str]:
+            alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+            return re.compile("(?<!\\w)(" + alternatives + ")(?!\\w)")
+
         suspect_re = word(suspects)
         assert not any(suspect_re.search(u.first_name) for u in self.users)
         leaks = []

@@ -62,7 +62,7 @@ def unanswered(api: FakeBotAPI) -> list[str]:
 async def test_a_whole_game_across_three_workers(cluster_api: FakeBotAPI, workers: Workers,
                                                  reader: Storage) -> None:
     api = cluster_api
-    table = Table(api, workers, reader, GROUP, first_user_id=12001)  # type: ignore[arg-type]
+    table = Table(api, workers, reader, GROUP, first_user_id=12001)
     _ = table._
     for user in table.users:  # each starts the bot first: no game yet, any worker may answer
         await user.start()
@@ -131,7 +131,7 @@ async def _wait_state(table: Table, workers: Workers, check, what: str, timeout:
 async def test_the_worker_holding_the_game_is_killed_mid_vote(
         cluster_api: FakeBotAPI, workers: Workers, reader: Storage) -> None:
     api = cluster_api
-    table = Table(api, workers, reader, GROUP, first_user_id=13001)  # type: ignore[arg-type]
+    table = Table(api, workers, reader, GROUP, first_user_id=13001)
     _ = table._
     organiser = table.users[0]
     await organiser.say(GROUP, f"/settings vote {VOTE_SECONDS}")
@@ -226,7 +226,7 @@ async def _delivered_twice(workers: Workers, api: FakeBotAPI, update_id: int) ->
 async def test_duplicated_deliveries_and_two_presses_at_once_have_one_effect(
         cluster_api: FakeBotAPI, workers: Workers, reader: Storage) -> None:
     api = cluster_api
-    table = Table(api, workers, reader, GROUP, first_user_id=14001)  # type: ignore[arg-type]
+    table = Table(api, workers, reader, GROUP, first_user_id=14001)
     _ = table._
     await table.join_all()
     await table.start_game()

@@ -148,7 +148,7 @@ async def test_two_workers_from_one_process_and_one_killed(
     reader = Storage(proc.database_url)
     await reader.start()
     try:
-        table = Table(api, supervised, reader, GROUP, first_user_id=15001)  # type: ignore[arg-type]
+        table = Table(api, supervised, reader, GROUP, first_user_id=15001)
         await table.join_all()
         await table.start_game()
         st = await table.state()
