@@ -44,12 +44,14 @@ from .model import StoredMessage, unisolated
 
 #: the players (none is also a suspect's name, in any language: see identity_leaks)
 NOIR_NAMES = ("Xenia", "Yuri", "Wanda", "Quentin", "Ulrich", "Zeno")
-#: the suspects the first cell picker of a view offers, from the player's LegalActions
+
+
 def _cells_in(field: str) -> Callable[[LegalActions], set[int]]:
     """The suspects of the LegalActions tuple ``field``, as a set."""
     return lambda la: set(getattr(la, field))
 
 
+#: the suspects the first cell picker of a view offers, from the player's LegalActions
 FIRST_CELLS: dict[str, Callable[[LegalActions], set[int]]] = {
     **{view: _cells_in(field) for view, field in (
         ("kill", "kill"), ("shoot", "shoot"), ("bomb", "place_bomb"), ("autopsy", "autopsy"),
