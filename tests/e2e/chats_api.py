@@ -7,6 +7,7 @@ description Telegram uses.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from typing import TYPE_CHECKING, Any
@@ -92,7 +93,7 @@ async def set_chat_menu_button(api: FakeBotAPI, p: Params) -> bool:
     return True
 
 
-# --- updates (webhooks: webhooks.py) ----------------------------------------------------------------------------
+# --- updates (webhooks: webhooks.py) ------------------------------------------------------------------------
 
 
 @api_method("getUpdates")
@@ -122,10 +123,8 @@ async def get_updates(api: FakeBotAPI, p: Params) -> list[dict[str, Any]]:
 
     if timeout and not ready():
         async with api.changed:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(api.changed.wait_for(ready), timeout)
-            except TimeoutError:
-                pass
     if generation != api.poll_generation:
         raise ApiError(409, "Conflict: terminated by other getUpdates request; "
                             "make sure that only one bot instance is running")
@@ -211,7 +210,8 @@ async def restrict_chat_member(api: FakeBotAPI, p: Params) -> bool:
         raise bad_request("can't restrict self")
     member = chat.members.get(user_id or 0)
     if member is None:
-        raise bad_request("user not found" if user_id not in api.users else "user is not a member of the chat")
+        raise bad_request("user not found" if user_id not in api.users
+                          else "user is not a member of the chat")
     if member.status == "creator":
         raise bad_request("can't remove chat owner")
     if member.status == "administrator":
@@ -219,7 +219,8 @@ async def restrict_chat_member(api: FakeBotAPI, p: Params) -> bool:
     if all(permissions.values()):
         member.status, member.permissions, member.until_date = "member", permissions, 0
     else:
-        member.status, member.permissions, member.until_date = "restricted", permissions, p.int("until_date") or 0
+        member.status, member.permissions = "restricted", permissions
+        member.until_date = p.int("until_date") or 0
     return True
 
 

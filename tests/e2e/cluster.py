@@ -134,11 +134,12 @@ class Workers:
         assert await self.procs[name].kill() == -9
         return time.monotonic()
 
-    async def stop(self) -> dict[str, int | None]:
-        """SIGTERM every living worker (each hands its shards over); their exit statuses."""
+    async def stop(self) -> dict[str, int | BaseException | None]:
+        """SIGTERM every living worker (each hands its shards over); their exit statuses (the
+        exception instead where stopping one raised)."""
         live = [(n, p) for n, p in self.procs.items() if n not in self.killed]
         statuses = await asyncio.gather(*(p.stop() for _, p in live), return_exceptions=True)
-        return {n: s for (n, _), s in zip(live, statuses)}  # type: ignore[misc]
+        return {n: s for (n, _), s in zip(live, statuses, strict=True)}
 
     # --- Redis ------------------------------------------------------------------------------------
     async def leases(self) -> dict[int, str | None]:

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Generator
 from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
+import pluggy
 import pytest
 import pytest_asyncio
 
@@ -29,6 +31,7 @@ from bot.ui.callbacks import Act
 from bot.ui.i18n import Translator
 from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import GameState, Phase, Role, Team, command_from_dict, replay
+from engine.mafia.state import VoteRound
 from tests.fixtures_db import fresh_postgres_database
 
 from .botproc import BotProcess
@@ -92,7 +95,8 @@ async def reader(bot_proc: BotProcess) -> AsyncIterator[Storage]:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                               ) -> Generator[None, pluggy.Result[pytest.TestReport], None]:
     outcome = yield
     report = outcome.get_result()
     proc = next((v for v in getattr(item, "funcargs", {}).values() if isinstance(v, BotProcess)), None)
@@ -120,16 +124,34 @@ def ids(st: GameState, role: Role, *, alive: bool = True) -> list[int]:
     return [p.user_id for p in st.seated() if p.role is role and (p.alive or not alive)]
 
 
+def vote_round(st: GameState) -> VoteRound:
+    """The vote in progress (the test fails when there is none)."""
+    assert st.vote is not None, f"no vote in the phase {st.phase.value}"
+    return st.vote
+
+
 def seat_label(st: GameState, user_id: int) -> str:
     """How the bot names a seated player: ``№3 ⁨Anna⁩`` (the name bidi-isolated, bot/ui/names.py)."""
     p = st.players[user_id]
     return f"№{p.seat} \u2068{p.name}\u2069"
 
 
-class Table:
+class BotRunner(Protocol):
+    """What :class:`Table` needs of the bot it plays against: one process (:class:`BotProcess`)
+    or several workers (``cluster.Workers``, the supervisor test's ``Supervised``)."""
+
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float, *,
+                         what: str = ...) -> Any:
+        """``api.wait_for(predicate)`` within ``timeout`` seconds, failing fast if the bot exits."""
+
+
+R = TypeVar("R", bound=BotRunner)
+
+
+class Table(Generic[R]):
     """A group with simulated players and the bot process; plays through the bot's buttons."""
 
-    def __init__(self, api: FakeBotAPI, proc: BotProcess, reader: Storage, chat_id: int,
+    def __init__(self, api: FakeBotAPI, proc: R, reader: Storage, chat_id: int,
                  first_user_id: int, title: str = "Mafia night", *,
                  names: tuple[str, ...] = NAMES, host_name: str | None = None) -> None:
         """``names``: the players (the first one organises the game and is the group's admin);
@@ -170,6 +192,7 @@ class Table:
         assert self.game_id is not None
         log = await self.reader.load_log(self.game_id)
         st, _events = replay(command_from_dict(c) for c in log)
+        assert isinstance(st, GameState), "a mafia game's log"
         return st
 
     def act(self, st: GameState, action: str, target: int | None = None) -> str:
@@ -242,7 +265,8 @@ class Table:
         lobby = self._lobby_message()
         assert lobby is not None
         answer = await organiser.press(self.chat_id, lobby.message_id, self._("▶️ Start"), timeout=TIMEOUT)
-        assert answer is not None and not answer.text, f"Start refused: {answer.text!r}"
+        assert answer is not None, "Start not answered"
+        assert not answer.text, f"Start refused: {answer.text!r}"
         cards = {}
         for user in self.users:
             cards[user.id] = await self.wait_message(user.id, "🎭")
@@ -261,6 +285,7 @@ class Table:
         elif st.phase is Phase.NIGHT:
             await self._night(st, plan, user)
         elif st.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD):
+            assert st.speaker is not None
             speaker = user[st.speaker]
             wanted = [pick(st) for pick in plan.nominations.get(st.day, [])]
             wanted = [uid for uid in wanted if uid not in st.nominations]
@@ -269,6 +294,7 @@ class Table:
                 st = await self.state()
             await self.do(speaker, self.chat_id, st, "end")
         elif st.phase is Phase.VOTING:
+            assert st.vote is not None
             for p in st.alive_active():
                 if p.user_id not in st.vote.votes:
                     await self.do(user[p.user_id], self.chat_id, st, "vote", st.vote.current)
@@ -308,7 +334,9 @@ class Table:
 
     # --- roles in group messages -------------------------------------------------------------
 
-    def role_label(self, role: Role) -> str:
+    def role_label(self, role: Role | None) -> str:
+        """How the bot shows ``role`` (icon and name); the test fails on None (roles not dealt)."""
+        assert role is not None, "roles are not dealt"
         return f"{ROLE_ICONS[role]} {self._(ROLE_NAMES[role])}"
 
     def role_leaks(self, messages: list[StoredMessage]) -> list[str]:

@@ -147,10 +147,11 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
     async def __aexit__(self, *exc_info: object) -> None:
         await self.stop()
 
-    async def _handle(self, request: web.Request) -> web.Response:
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         method = request.match_info["method"]
         if request.match_info["token"] != self.token:
-            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"},
+                                     status=401)
         try:
             params = await self._read_params(request)
         except ValueError:
@@ -219,7 +220,8 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
             parameters = {"retry_after": retry_after, **(parameters or {})}
         error = ApiError(error_code, description or _FAULT_DESCRIPTIONS.get(error_code, "Injected failure"),
                          parameters)
-        self._faults.append(_Fault(method.lower(), None if chat_id is None else str(chat_id), error, times, drop))
+        self._faults.append(
+            _Fault(method.lower(), None if chat_id is None else str(chat_id), error, times, drop))
 
     def _next_fault(self, method: str, params: Params) -> _Fault | None:
         """The first pending ``fail_next`` fault for this call (used up by it), else None."""
@@ -305,7 +307,8 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
         return [m for m in chat.messages.values() if not m.deleted and (include_users or m.from_bot)]
 
     def last_message(self, chat_id: int, containing: str | None = None) -> StoredMessage | None:
-        """The newest non-deleted bot message in ``chat_id`` (whose text or caption contains ``containing``)."""
+        """The newest non-deleted bot message in ``chat_id`` (whose text or caption contains
+        ``containing``)."""
         for message in reversed(self.messages(chat_id)):
             if containing is None or message.contains(containing):
                 return message
@@ -340,18 +343,22 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
         async with self.changed:
             self.changed.notify_all()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 10.0) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 10.0) -> T:
         """Wait until ``predicate()`` is truthy, re-checking after every bot call and queued update;
-        returns its value.  Raises TimeoutError (listing the latest bot calls) after ``timeout`` seconds."""
+        returns its value (so never None).  Raises TimeoutError (listing the latest bot calls) after
+        ``timeout`` seconds."""
         async with self.changed:
             try:
-                return await asyncio.wait_for(self.changed.wait_for(predicate), timeout)
+                value = await asyncio.wait_for(self.changed.wait_for(predicate), timeout)
             except TimeoutError:
                 recent = "; ".join(
                     f"{c.method}({c.params.get('chat_id', '')}){'' if c.ok else f' -> {c.description}'}"
                     for c in self.calls[-8:]
                 )
-                raise TimeoutError(f"condition not met within {timeout} s; latest bot calls: {recent or 'none'}") from None
+                raise TimeoutError(f"condition not met within {timeout} s; "
+                                   f"latest bot calls: {recent or 'none'}") from None
+        assert value is not None  # Condition.wait_for returns only once the predicate is truthy
+        return value
 
     async def wait_for_message(self, chat_id: int, containing: str | None = None, *,
                                timeout: float = 10.0) -> StoredMessage:

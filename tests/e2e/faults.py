@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
@@ -38,6 +39,12 @@ class _RandomFaults:
 
 class RandomFaultsMixin:
     """Needs the server's ``calls``, ``_last_call_at`` and ``notify``."""
+
+    if TYPE_CHECKING:
+        calls: list[Call]
+        _last_call_at: float
+
+        async def notify(self) -> None: ...
 
     def __init__(self) -> None:
         self._random: _RandomFaults | None = None

@@ -106,7 +106,8 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
             if tag is None:
                 word = re.match(r"</?([^\s<>]*)", source[i:])
                 name = word.group(1) if word else ""
-                msg = f'can\'t parse entities: Unsupported start tag "{name}" at byte offset {_byte_offset(source, i)}'
+                msg = (f'can\'t parse entities: Unsupported start tag "{name}" '
+                       f'at byte offset {_byte_offset(source, i)}')
                 raise MarkupError(msg)
             closing, name, attrs = tag.group(1) == "/", tag.group(2).lower(), tag.group(3)
             at = _byte_offset(source, i)
@@ -206,7 +207,8 @@ def render_text(
     if not text.strip():
         raise MarkupError("message text is empty")
     if len(text) > limit:
-        raise MarkupError("message is too long" if limit == MAX_TEXT_LENGTH else "message caption is too long")
+        raise MarkupError("message is too long" if limit == MAX_TEXT_LENGTH
+                          else "message caption is too long")
     return text, entities or None
 
 
@@ -260,10 +262,12 @@ def inline_keyboard(reply_markup: Any) -> dict[str, Any] | None:
 
 def _check_button(button: Any) -> None:
     if not isinstance(button, dict) or not button.get("text"):
-        raise MarkupError("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
+        raise MarkupError("can't parse inline keyboard button: "
+                          "Text buttons are unallowed in the inline keyboard")
     actions = [key for key in BUTTON_ACTIONS if button.get(key) is not None]
     if len(actions) != 1:
-        raise MarkupError("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
+        raise MarkupError("can't parse inline keyboard button: "
+                          "Text buttons are unallowed in the inline keyboard")
     data = button.get("callback_data")
     if data is not None and not 1 <= len(str(data).encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES:
         raise MarkupError("BUTTON_DATA_INVALID")

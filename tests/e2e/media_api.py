@@ -109,7 +109,8 @@ def photo_sizes(file_id: str, data: bytes) -> list[dict[str, Any]]:
     return sizes
 
 
-def _caption(p: Params, source: dict[str, Any] | None = None) -> tuple[str | None, list[dict[str, Any]] | None]:
+def _caption(p: Params, source: dict[str, Any] | None = None
+             ) -> tuple[str | None, list[dict[str, Any]] | None]:
     """The parsed caption of a request (or of an ``InputMedia`` object ``source``); (None, None)
     for none."""
     values = Params({**p.data, **source}) if source is not None else p

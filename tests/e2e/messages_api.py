@@ -49,7 +49,8 @@ def resolve_chat(api: FakeBotAPI, p: Params, name: str = "chat_id") -> ChatState
         raise bad_request("chat not found")
     if chat.migrated_to is not None:
         raise ApiError(
-            400, "Bad Request: group chat was upgraded to a supergroup chat", {"migrate_to_chat_id": chat.migrated_to}
+            400, "Bad Request: group chat was upgraded to a supergroup chat",
+            {"migrate_to_chat_id": chat.migrated_to},
         )
     if chat.is_private:
         if chat.blocked:
@@ -103,9 +104,8 @@ def check_flood(api: FakeBotAPI, chat: ChatState, method: str) -> None:
         api.flood_log[key].append(moment)
 
 
-def render(text: str | None, p: Params, *, limit: int = MAX_TEXT_LENGTH, entities_name: str = "entities") -> tuple[
-    str, list[dict[str, Any]] | None
-]:
+def render(text: str | None, p: Params, *, limit: int = MAX_TEXT_LENGTH,
+           entities_name: str = "entities") -> tuple[str, list[dict[str, Any]] | None]:
     try:
         return render_text(text, p.text("parse_mode"), p.json(entities_name), limit=limit)
     except MarkupError as error:
@@ -189,7 +189,8 @@ async def send_document(api: FakeBotAPI, p: Params) -> dict[str, Any]:
         raise bad_request("wrong file identifier/HTTP URL specified")
     caption, entities = (None, None)
     if p.has("caption"):
-        caption, entities = render(p.text("caption"), p, limit=MAX_CAPTION_LENGTH, entities_name="caption_entities")
+        caption, entities = render(p.text("caption"), p, limit=MAX_CAPTION_LENGTH,
+                                   entities_name="caption_entities")
     document = {
         "file_id": file_id,
         "file_unique_id": hashlib.sha1(upload.data).hexdigest()[:16],
@@ -198,7 +199,8 @@ async def send_document(api: FakeBotAPI, p: Params) -> dict[str, Any]:
         "file_size": len(upload.data),
     }
     message = chat.add_message(
-        sender=api.bot_user, caption=caption, entities=entities, document=document, document_bytes=upload.data,
+        sender=api.bot_user, caption=caption, entities=entities, document=document,
+        document_bytes=upload.data,
         reply_markup=keyboard(p), reply_to=reply_target(chat, p), raw_markup=p.json("reply_markup"),
     )
     return message.as_dict()
@@ -211,7 +213,8 @@ async def copy_message(api: FakeBotAPI, p: Params) -> dict[str, Any]:
     chat = sendable_chat(api, p, "copymessage")
     caption, entities = source.caption, source.entities
     if p.has("caption"):
-        caption, entities = render(p.text("caption"), p, limit=MAX_CAPTION_LENGTH, entities_name="caption_entities")
+        caption, entities = render(p.text("caption"), p, limit=MAX_CAPTION_LENGTH,
+                                   entities_name="caption_entities")
     message = chat.add_message(
         sender=api.bot_user, text=source.text, caption=caption, entities=entities, document=source.document,
         document_bytes=source.document_bytes, photo=source.photo, photo_bytes=source.photo_bytes,

@@ -13,7 +13,8 @@ from typing import Any
 
 BOT_USERNAME = "mafia_e2e_bot"
 BOT_FIRST_NAME = "Mafia E2E"
-GROUP_ANONYMOUS_BOT = {"id": 1087968824, "is_bot": True, "first_name": "Group", "username": "GroupAnonymousBot"}
+GROUP_ANONYMOUS_BOT = {"id": 1087968824, "is_bot": True, "first_name": "Group",
+                       "username": "GroupAnonymousBot"}
 
 PERMISSION_FIELDS = (
     "can_send_messages",
@@ -126,7 +127,8 @@ class StoredMessage:
 
     ``reply_markup`` is the current inline keyboard (None if none); ``photo`` the Bot API
     ``PhotoSize`` list of a photo message and ``photo_bytes`` the picture as uploaded (PNG, JPEG,
-    ...); ``edits`` holds the earlier states, oldest first; ``deleted`` messages stay stored but are hidden from ``messages()``.
+    ...); ``edits`` holds the earlier states, oldest first; ``deleted`` messages stay stored but
+    are hidden from ``messages()``.
     ``service`` carries service-message fields such as ``left_chat_member``.
     """
 
@@ -275,7 +277,8 @@ class ChatState:
             "accent_color_id": 0,
             "max_reaction_count": 11,
             "accepted_gift_types": dict.fromkeys(
-                ("unlimited_gifts", "limited_gifts", "unique_gifts", "premium_subscription", "gifts_from_channels"),
+                ("unlimited_gifts", "limited_gifts", "unique_gifts", "premium_subscription",
+                 "gifts_from_channels"),
                 False,
             ),
         })

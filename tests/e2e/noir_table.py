@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.games.noir.choices import TOKEN_KINDS, VIEWS
@@ -32,19 +32,28 @@ from bot.games.noir.names import ROLES, SUSPECTS
 from bot.ui.callbacks import Act
 from engine.core.game import apply as core_apply
 from engine.core.game import decode_log
+from engine.core.state import GameStateLike
 from engine.noir import LegalActions, NoirState, Team, chain_links, legal_actions
 from engine.noir import apply as noir_apply
 from engine.noir import commands as C
 from engine.noir.common import accuse_targets
 
+from .botproc import BotProcess
 from .conftest import TIMEOUT, Table
 from .model import StoredMessage, unisolated
 
 #: the players (none is also a suspect's name, in any language: see identity_leaks)
 NOIR_NAMES = ("Xenia", "Yuri", "Wanda", "Quentin", "Ulrich", "Zeno")
+
+
+def _cells_in(field: str) -> Callable[[LegalActions], set[int]]:
+    """The suspects of the LegalActions tuple ``field``, as a set."""
+    return lambda la: set(getattr(la, field))
+
+
 #: the suspects the first cell picker of a view offers, from the player's LegalActions
-FIRST_CELLS = {
-    **{view: (lambda la, field=field: set(getattr(la, field))) for view, field in (
+FIRST_CELLS: dict[str, Callable[[LegalActions], set[int]]] = {
+    **{view: _cells_in(field) for view, field in (
         ("kill", "kill"), ("shoot", "shoot"), ("bomb", "place_bomb"), ("autopsy", "autopsy"),
         ("protect", "protect"), ("unprotect", "unprotect"), ("accuse", "accuse"), ("det", "detonate"))},
     "swap": lambda la: {x for pair in la.swap for x in pair},
@@ -135,7 +144,10 @@ def _shift(uid: int, la: LegalActions, rng: random.Random) -> C.Command:
 
 def presses(st: NoirState, la: LegalActions, cmd: C.Command) -> list[tuple[str, int]]:
     """The buttons ``(code, t)`` that carry ``cmd`` out, in order, from the player's menu."""
-    view = lambda name: ("o", VIEWS.index(name))  # noqa: E731
+
+    def view(name: str) -> tuple[str, int]:
+        return ("o", VIEWS.index(name))
+
     match cmd:
         case C.Kill() | C.Shoot() | C.PlaceBomb() | C.Autopsy() | C.Protect() | C.Unprotect() | C.Accuse():
             name = {C.Kill: "kill", C.Shoot: "shoot", C.PlaceBomb: "bomb", C.Autopsy: "autopsy",
@@ -165,7 +177,7 @@ def presses(st: NoirState, la: LegalActions, cmd: C.Command) -> list[tuple[str, 
     raise AssertionError(f"no buttons for {cmd!r}")
 
 
-class NoirTable(Table):
+class NoirTable(Table[BotProcess]):
     """A group with six simulated NOIR players and the bot process."""
 
     def __init__(self, *args: Any, seed: int = 0, **kwargs: Any) -> None:
@@ -179,12 +191,14 @@ class NoirTable(Table):
         self.seen: dict[tuple[int, int], tuple[str, int]] = {}
         """(message id, version) of the group's bot messages -> (text, commands logged when seen)."""
 
-    async def state(self) -> NoirState:  # type: ignore[override]
+    async def state(self) -> NoirState:  # type: ignore[override]  # a NoirState, not a GameState
         assert self.game_id is not None
         commands = decode_log(await self.reader.load_log(self.game_id))
-        st, states = None, []
+        st: GameStateLike | None = None
+        states: list[NoirState] = []
         for cmd in commands:
             st, _events = core_apply(st, cmd)
+            assert isinstance(st, NoirState)
             states.append(st)
         self.history = states
         assert isinstance(st, NoirState)
@@ -192,13 +206,14 @@ class NoirTable(Table):
             self.observe()
         return st
 
-    async def start_game(self) -> dict[int, StoredMessage]:  # type: ignore[override]
+    async def start_game(self) -> dict[int, StoredMessage]:
         """The organiser presses Start; returns every player's identity card (DM)."""
         organiser = self.users[0]
         lobby = self._lobby_message()
         assert lobby is not None
         answer = await organiser.press(self.chat_id, lobby.message_id, self._("▶️ Start"), timeout=TIMEOUT)
-        assert answer is not None and not answer.text, f"Start refused: {answer.text!r}"
+        assert answer is not None, "Start not answered"
+        assert not answer.text, f"Start refused: {answer.text!r}"
         card = self._("Your role: {role}.").split("{")[0]
         return {u.id: await self.wait_message(u.id, card) for u in self.users}
 
@@ -213,6 +228,7 @@ class NoirTable(Table):
         button is out of date.", the command is done once).  ``restart_after`` n: once the
         bot answered press n (from 1) and showed the next step, it is killed (SIGKILL) and
         started again; the draft must have survived."""
+        assert self.game_id is not None
         la = legal_actions(st, uid)
         user, seq = self.by_id[uid], stamp(st)
         steps = presses(st, la, cmd)
@@ -236,8 +252,8 @@ class NoirTable(Table):
                 await self.proc.kill()
                 await self.proc.start(timeout=60)
             answer = await self.press(user, uid, data)
-            expected = {None, ""} if not last else {"✅", self._("Your answer is noted.")}
-            assert answer.text in expected, f"{cmd!r}: press {n + 1} ({code}, {t}) answered {answer.text!r}"
+            allowed = {None, ""} if not last else {"✅", self._("Your answer is noted.")}
+            assert answer.text in allowed, f"{cmd!r}: press {n + 1} ({code}, {t}) answered {answer.text!r}"
         self.done.append(cmd)
 
     async def press_unpickable(self, uid: int) -> None:
@@ -274,7 +290,8 @@ class NoirTable(Table):
                   "move": la.move_token, "autopsy": la.autopsy, "int": la.interrogate,
                   "protect": la.protect, "unprotect": la.unprotect, "prof": la.profile}
         assert offered == {v for v, legal in fields.items() if legal}, (offered, la)
-        codes = {Act.unpack(b["callback_data"]).a for b in menu.buttons if b.get("callback_data", "").startswith("a:")}
+        codes = {Act.unpack(b["callback_data"]).a for b in menu.buttons
+                 if b.get("callback_data", "").startswith("a:")}
         assert ("n" in codes) == la.change_identity, (codes, la)
 
     @staticmethod
@@ -284,7 +301,7 @@ class NoirTable(Table):
                 if b.get("callback_data", "").startswith("a:")]
         return {a.t for a in acts if a.a == "c"}
 
-    async def play(self, max_commands: int = 150) -> NoirState:  # type: ignore[override]
+    async def play(self, max_commands: int = 150) -> NoirState:  # type: ignore[override]  # agents choose: no Plan
         """Act until the game is over; returns the final state."""
         for _ in range(max_commands):
             st = await self.state()
@@ -328,8 +345,11 @@ class NoirTable(Table):
         secret.  The players' names are chosen so that no suspect is called so."""
         assert self.history, "call state() first"
         suspects = {self._(name): s for s, name in enumerate(SUSPECTS)}
-        word = lambda names: re.compile(  # noqa: E731
-            "(?<!\\w)(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + ")(?!\\w)")
+
+        def word(names: Iterable[str]) -> re.Pattern[str]:
+            alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+            return re.compile("(?<!\\w)(" + alternatives + ")(?!\\w)")
+
         suspect_re = word(suspects)
         assert not any(suspect_re.search(u.first_name) for u in self.users)
         leaks = []
@@ -338,15 +358,16 @@ class NoirTable(Table):
                 continue
             states = self.history[:max(k, 1)]
             now = states[-1]
-            held = {(uid, p.identity) for st in states for uid, p in st.players.items() if p.identity is not None}
+            held = {(uid, p.identity) for st in states for uid, p in st.players.items()
+                    if p.identity is not None}
             tags = {uid: {p.name} | ({self._(ROLES[p.role.value])} if p.role else set())
                     for uid, p in now.players.items()}
             for line in text.splitlines():
                 named = {suspects[m] for m in suspect_re.findall(line)}
                 for uid, words in tags.items():
-                    if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", line) for w in words):
-                        if any((uid, s) in held and now.killable(s) for s in named):
-                            leaks.append(line)
+                    if (any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", line) for w in words)
+                            and any((uid, s) in held and now.killable(s) for s in named)):
+                        leaks.append(line)
         return leaks
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -105,7 +107,7 @@ class Params:
                 raise bad_request(f"can't parse {name} JSON object") from None
         return value
 
-    def chat_ref(self, name: str = "chat_id") -> int | str:
+    def chat_ref(self, name: str = "chat_id") -> builtins.int | str:  # ``int`` here is the method above
         """A chat identifier: an int, or an ``@username`` string."""
         value = self.data.get(name)
         if value is None or value == "":
@@ -122,10 +124,8 @@ class Params:
         out: dict[str, Any] = {}
         for key, value in self.data.items():
             if isinstance(value, str) and value[:1] in "[{":
-                try:
+                with contextlib.suppress(ValueError):
                     value = json.loads(value)
-                except ValueError:
-                    pass
             out[key] = value
         for key, upload in self.files.items():
             out[key] = {"filename": upload.filename, "size": len(upload.data)}

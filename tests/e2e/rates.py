@@ -9,8 +9,9 @@ counts only sends and edits, ``messages_api.FLOOD_METHODS``) they refuse nothing
 call that writes to a chat: reads (``get*``) are left out, as Telegram does not count them and the
 bot makes them outside its Sender, and so are the answers to a user's query
 (``answerCallbackQuery``...): they send no message (Telegram's 30 per second is about messages)
-and the bot makes them at once, outside its Sender's buckets.  Calls refused with an error count too (they reached Telegram)
-unless ``ok_only``.  Windows are in seconds, half-open: calls at t and t + window are in two.
+and the bot makes them at once, outside its Sender's buckets.  Calls refused with an error count
+too (they reached Telegram) unless ``ok_only``.  Windows are in seconds, half-open: calls at t
+and t + window are in two.
 """
 
 from __future__ import annotations

@@ -100,16 +100,16 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
         await table.wait(lambda n=n: sum(m.contains(panel) for m in bot_api.messages(GROUP)) == n,
                          f"answer /settings {key}")
     lobby = await table.open_lobby("/newgame club")
-    assert _("Club sport mafia") in lobby.text
+    assert _("Club sport mafia") in (lobby.text or "")
     hosting = await table.become_host()
     assert plain(_("🎩 You host the game in «{chat}». You will see every role and move the game on "
-                   "with «Next».").format(chat=TITLE)) in hosting.text
+                   "with «Next».").format(chat=TITLE)) in (hosting.text or "")
     await table.wait(lambda: _("Host: {name}").format(name="Mark") in unisolated(lobby.text),
                      "name the host in the lobby")
     url = next(b["url"] for b in lobby.buttons if "start=join_" in (b.get("url") or ""))
-    for user in table.users:
-        await user.follow_deep_link(url)
-        await table.wait_message(user.id, "✅")
+    for player in table.users:
+        await player.follow_deep_link(url)
+        await table.wait_message(player.id, "✅")
     # joins edit the lobby at most once per LIVE_GAP (issue 11): it lists them all within seconds
     await table.wait(lambda: all(f"{n}. {u.first_name}" in unisolated(lobby.text)
                                  for n, u in enumerate(table.users, start=1)),
@@ -118,7 +118,9 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
 
     st = await table.state()
     gid = table.game_id
+    assert gid is not None
     assert st.ruleset == "club" and st.host == host.id and host.id not in st.players
+    assert st.timer is not None
     assert st.phase is Phase.NIGHT and st.night == 1 and st.timer.kind == "meeting"
     assert st.timer.seconds == TIMINGS["meeting"]
     assert {k: st.timings[k] for k in TIMINGS} == TIMINGS
@@ -147,7 +149,7 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     # The judge: every role by DM, the «Next» button and the foul console.
     roles_dm = await table.wait_message(host.id, _("🎩 You host this game. Roles:"))
     for p in st.seated():
-        assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in roles_dm.text
+        assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in (roles_dm.text or "")
     assert roles_dm.button_texts == [_("⏭ Next")]
     console = await table.wait_message(host.id, plain(_("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. "
                                                         "/panel shows this again.")))
@@ -197,22 +199,24 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
         if speaker == silenced:
             head = _("🤐 Day {day}. {player} has 3 fouls and loses this speech; he may only "
                      "nominate — {s} s.").format(day=1, player=lbl[silenced], s=TIMINGS["silenced"])
-            assert turn.text.startswith(head), turn.text
+            assert (turn.text or "").startswith(head), turn.text
             post = await user[silenced].say(GROUP, "Подождите, мне есть что сказать!")
-            await table.wait(lambda: bot_api.message(GROUP, post.message_id).deleted,
+            await table.wait(lambda post=post: bot_api.message(GROUP, post.message_id).deleted,
                              "delete the silenced player's post")
             seq = st.phase_seq
-            st = await wait_state(table, lambda s: s.phase_seq != seq, "end the silenced turn", timeout=15)
+            st = await wait_state(table, lambda s, seq=seq: s.phase_seq != seq, "end the silenced turn",
+                                  timeout=15)
             assert fouls_of(st, silenced) == 3
             continue
         assert _("🎙 Day {day}. Speech of {player} — {s} s.").format(
-            day=1, player=lbl[speaker], s=60) in turn.text
+            day=1, player=lbl[speaker], s=60) in (turn.text or "")
         if seat[speaker] <= 2:  # the first two speakers nominate
             target = nominees[seat[speaker] - 1]
             await table.do(user[speaker], GROUP, st, "nom", target)
             accepted = _("🎯 {player} nominated {target}. Accepted.").format(
                 player=lbl[speaker], target=lbl[target])
-            await table.wait(lambda: accepted in (turn.text or ""), "say «Accepted»")
+            await table.wait(lambda accepted=accepted, turn=turn: accepted in (turn.text or ""),
+                             "say «Accepted»")
             st = await table.state()
         if seat[speaker] == 1:
             # The judge gives №P two more fouls from his console: 3 of 4.
@@ -240,6 +244,7 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
         st = await table.state()
 
     # The club vote: a window for the first nominee only; the silent votes go to the last one.
+    assert st.vote is not None and st.timer is not None
     assert st.phase is Phase.VOTING and st.vote.candidates == nominees
     vote_message_id = await table.wait(
         lambda: table.message_with(GROUP, table.act(st, "vote", first_nominee)), "post the vote")
@@ -250,8 +255,8 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     st = await wait_state(table, lambda s: s.phase is Phase.LAST_WORD, "close the vote", timeout=15)
     assert st.speaker == voted_out and not st.players[voted_out].alive
     await table.wait(lambda: _("🗳 Result of the vote:") in (vote_message.text or ""), "show the result")
-    assert f"{lbl[first_nominee]} — 2" in vote_message.text, vote_message.text
-    assert f"{lbl[voted_out]} — 8" in vote_message.text, vote_message.text
+    assert f"{lbl[first_nominee]} — 2" in (vote_message.text or ""), vote_message.text
+    assert f"{lbl[voted_out]} — 8" in (vote_message.text or ""), vote_message.text
     no_window = re.compile(rf"^a:{gid}:\d+:vote:{seat[voted_out]}$")
     assert not [d for m in bot_api.messages(GROUP) for d in button_data(m) if no_window.match(d)], \
         "the last nominee gets no vote window"
@@ -263,6 +268,7 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
 
     # --- night 2: blind shots and checks, answered at dawn ------------------------------------------
     st = await wait_state(table, lambda s: s.phase is Phase.NIGHT, "fall night 2")
+    assert st.timer is not None
     assert st.night == 2 and st.timer.kind == "night" and st.timer.seconds == TIMINGS["night"]
     await table.wait_message(GROUP, plain(_("🌙 <b>Night {n}</b>. The town sleeps; night roles act in "
                                             "private chat (up to {s} s).").format(n=2, s=20)))
@@ -307,6 +313,7 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     assert st.speaker != disqualified and disqualified not in st.queue
     speakers = []
     while st.phase is Phase.SPEECH:
+        assert st.speaker is not None
         speakers.append(st.speaker)
         if len(speakers) == 1:  # the first speaker nominates: the vote is cancelled anyway
             await table.do(user[st.speaker], GROUP, st, "nom", mafia[1])
@@ -344,9 +351,9 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     await bot_api.settle(quiet=1.5, timeout=20)
     group = bot_api.messages(GROUP)
     assert group[-1] is finale, "the results are the last message in the group"
-    assert plain(_("🏆 <b>Mafia wins!</b>")) in finale.text
+    assert plain(_("🏆 <b>Mafia wins!</b>")) in (finale.text or "")
     for p in end.seated():
-        assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in finale.text, finale.text
+        assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in (finale.text or ""), finale.text
     earlier = group[:-1]
     assert table.role_leaks(earlier) == []
     verdicts = [don_verdict, sheriff_verdict]

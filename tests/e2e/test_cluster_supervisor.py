@@ -144,11 +144,11 @@ async def test_two_workers_from_one_process_and_one_killed(
     api, proc = cluster_api, supervised.proc
     log = proc.log_text()
     assert all(f"(worker {name} of many" in log for name in NAMES), log
-    assert len(re.findall(r"webhook server on 127\.0\.0\.1:%d " % proc.web_port, log)) == 2
+    assert len(re.findall(rf"webhook server on 127\.0\.0\.1:{proc.web_port} ", log)) == 2
     reader = Storage(proc.database_url)
     await reader.start()
     try:
-        table = Table(api, supervised, reader, GROUP, first_user_id=15001)  # type: ignore[arg-type]
+        table = Table(api, supervised, reader, GROUP, first_user_id=15001)
         await table.join_all()
         await table.start_game()
         st = await table.state()

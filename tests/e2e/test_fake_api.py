@@ -24,12 +24,16 @@ from aiogram.exceptions import (
 )
 from aiogram.filters import Command
 from aiogram.types import (
+    BotCommand,
     BufferedInputFile,
     CallbackQuery,
+    ChatMemberUpdated,
     ChatPermissions,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     Message,
+    MessageOriginUser,
+    Update,
 )
 from aiogram.utils.deep_linking import create_start_link
 from aiogram.utils.keyboard import InlineKeyboardBuilder
@@ -42,6 +46,18 @@ from .markup import MarkupError, parse_html, user_entities
 
 TOKEN = "123456:TEST"
 GROUP = -1001234567890
+
+
+def message_of(update: Update) -> Message:
+    """The update's message (the test fails if it has none)."""
+    assert update.message is not None, update
+    return update.message
+
+
+def new_status(change: ChatMemberUpdated | None) -> str:
+    """The new status of a (my_)chat_member update (the test fails if there is none)."""
+    assert change is not None
+    return change.new_chat_member.status
 
 
 @pytest_asyncio.fixture
@@ -100,12 +116,12 @@ async def test_long_poll_blocks_then_returns_injected_update(api: FakeBotAPI, bo
     await alice.say(alice.id, "hello")
     updates = await poll
     assert time.monotonic() - started < 0.5
-    assert [u.message.text for u in updates] == ["hello"]
-    assert updates[0].message.chat.type == "private"
+    assert [message_of(u).text for u in updates] == ["hello"]
+    assert message_of(updates[0]).chat.type == "private"
 
     await alice.say(alice.id, "again")
     again = await bot.get_updates(timeout=1)  # no offset: the first update is still unconfirmed
-    assert [u.message.text for u in again] == ["hello", "again"]
+    assert [message_of(u).text for u in again] == ["hello", "again"]
     confirmed = await bot.get_updates(offset=again[-1].update_id + 1, timeout=0)
     assert confirmed == [] and api.pending_updates == []
 
@@ -122,8 +138,10 @@ async def test_concurrent_get_updates_conflict(bot: Bot) -> None:
 async def test_send_then_edit(api: FakeBotAPI, bot: Bot) -> None:
     alice = api.user(1001, "Alice")
     await alice.start()
-    sent = await bot.send_message(alice.id, "<b>Night</b> falls &amp; <i>Ann</i>", reply_markup=vote_keyboard())
+    sent = await bot.send_message(alice.id, "<b>Night</b> falls &amp; <i>Ann</i>",
+                                  reply_markup=vote_keyboard())
     assert sent.text == "Night falls & Ann"
+    assert sent.entities is not None
     assert [(e.type, e.offset, e.length) for e in sent.entities] == [("bold", 0, 5), ("italic", 14, 3)]
     stored = api.last_message(alice.id)
     assert stored is not None and stored.message_id == sent.message_id
@@ -135,8 +153,10 @@ async def test_send_then_edit(api: FakeBotAPI, bot: Bot) -> None:
     assert [e.text for e in stored.edits] == ["Night falls & Ann"]
     with pytest.raises(TelegramBadRequest, match="message is not modified"):
         await bot.edit_message_text("Day breaks", chat_id=alice.id, message_id=sent.message_id)
-    await bot.edit_message_reply_markup(chat_id=alice.id, message_id=sent.message_id, reply_markup=vote_keyboard())
-    assert api.find_button(alice.id, "Bob") == (sent.message_id, {"text": "Vote Bob", "callback_data": "vote:2"})
+    await bot.edit_message_reply_markup(chat_id=alice.id, message_id=sent.message_id,
+                                        reply_markup=vote_keyboard())
+    assert api.find_button(alice.id, "Bob") == (
+        sent.message_id, {"text": "Vote Bob", "callback_data": "vote:2"})
 
     assert await bot.delete_message(alice.id, sent.message_id)
     assert api.messages(alice.id) == [] and api.message(alice.id, sent.message_id).deleted
@@ -158,7 +178,8 @@ async def test_html_and_keyboard_rules(api: FakeBotAPI, bot: Bot) -> None:
 
 
 def test_parse_html_and_user_entities() -> None:
-    text, entities = parse_html('😀 <a href="https://x.org/?a=1&amp;b=2">link</a> <pre><code class="language-py">x</code></pre>')
+    text, entities = parse_html('😀 <a href="https://x.org/?a=1&amp;b=2">link</a> '
+                                '<pre><code class="language-py">x</code></pre>')
     assert text == "😀 link x"
     assert entities == [{"type": "text_link", "url": "https://x.org/?a=1&b=2", "offset": 3, "length": 4},
                         {"type": "pre", "language": "py", "offset": 8, "length": 1}]
@@ -201,7 +222,7 @@ async def test_forbidden_users(api: FakeBotAPI, bot: Bot) -> None:
         await bot.send_message(stranger.id, "still there?")
     updates = await bot.get_updates(allowed_updates=["message", "my_chat_member"])
     assert [u.event_type for u in updates] == ["message", "my_chat_member"]
-    assert updates[1].my_chat_member.new_chat_member.status == "kicked"
+    assert new_status(updates[1].my_chat_member) == "kicked"
 
 
 async def test_injected_429_and_flood_control(api: FakeBotAPI, bot: Bot) -> None:
@@ -228,8 +249,9 @@ async def test_group_rights_members_and_migration(api: FakeBotAPI, bot: Bot) -> 
     await bob.say(GROUP, "/join@mafia_e2e_bot")
     await bob.say(GROUP, "/join@other_bot")
     (update,) = await bot.get_updates()
-    assert update.message.text == "/join@mafia_e2e_bot" and update.message.chat.type == "supergroup"
-    assert update.message.chat.title == "Mafia night"
+    message = message_of(update)
+    assert message.text == "/join@mafia_e2e_bot" and message.chat.type == "supergroup"
+    assert message.chat.title == "Mafia night"
 
     assert (await bot.get_chat_member(GROUP, alice.id)).status == "administrator"
     assert (await bot.get_chat_member(GROUP, bob.id)).status == "member"
@@ -255,8 +277,13 @@ async def test_group_rights_members_and_migration(api: FakeBotAPI, bot: Bot) -> 
     api.confirm_updates(api.pending_updates[-1]["update_id"] + 1)
     await bot.get_updates(allowed_updates=["message", "chat_member", "my_chat_member"])
     await alice.leave_group(GROUP)
-    kinds = [(u.event_type, u.message.left_chat_member.id if u.message else u.chat_member.new_chat_member.status)
-             for u in await bot.get_updates()]
+    kinds: list[tuple[str, int | str]] = []
+    for u in await bot.get_updates():
+        if u.message:
+            assert u.message.left_chat_member is not None
+            kinds.append((u.event_type, u.message.left_chat_member.id))
+        else:
+            kinds.append((u.event_type, new_status(u.chat_member)))
     assert kinds == [("chat_member", "left"), ("message", alice.id)]
     assert api.member_status(GROUP, alice.id) == "left"
 
@@ -271,13 +298,16 @@ async def test_group_rights_members_and_migration(api: FakeBotAPI, bot: Bot) -> 
 async def test_document_commands_and_deep_link(api: FakeBotAPI, bot: Bot) -> None:
     alice = api.user(1001, "Alice", "alice")
     await alice.start()
-    await bot.send_document(alice.id, BufferedInputFile(b"game log", filename="log.txt"), caption="<b>Лог</b> 🌙")
+    await bot.send_document(alice.id, BufferedInputFile(b"game log", filename="log.txt"),
+                            caption="<b>Лог</b> 🌙")
     stored = api.last_message(alice.id, containing="Лог")
     assert stored is not None and stored.document_bytes == b"game log"
+    assert stored.document is not None
     assert (stored.caption, stored.document["file_name"]) == ("Лог 🌙", "log.txt")
-    assert (await bot.send_message(alice.id, "Ночь <i>🌙 наступает</i>")).entities[0].length == 12  # 🌙 is 2 UTF-16 units
+    night = await bot.send_message(alice.id, "Ночь <i>🌙 наступает</i>")
+    assert night.entities is not None and night.entities[0].length == 12  # 🌙 is 2 UTF-16 units
 
-    await bot.set_my_commands([{"command": "newgame", "description": "Start a game"}])
+    await bot.set_my_commands([BotCommand(command="newgame", description="Start a game")])
     assert [c.command for c in await bot.get_my_commands()] == ["newgame"]
     await bot.delete_my_commands()
     assert await bot.get_my_commands() == []
@@ -287,8 +317,9 @@ async def test_document_commands_and_deep_link(api: FakeBotAPI, bot: Bot) -> Non
     api.drop_pending_updates()
     await alice.follow_deep_link(link)
     (update,) = await bot.get_updates()
-    assert update.message.text == "/start join_-100123"
-    assert update.message.entities[0].type == "bot_command" and update.message.entities[0].length == 6
+    message = message_of(update)
+    assert message.text == "/start join_-100123" and message.entities is not None
+    assert message.entities[0].type == "bot_command" and message.entities[0].length == 6
     with pytest.raises(ValueError, match="not for"):
         await alice.follow_deep_link("https://t.me/some_other_bot?start=x")
 
@@ -305,6 +336,7 @@ async def test_callback_press_round_trip(api: FakeBotAPI, bot: Bot) -> None:
     @router.callback_query(F.data.startswith("vote:"))
     async def on_press(query: CallbackQuery) -> None:
         await query.answer(f"Voted {query.data}", show_alert=True)
+        assert isinstance(query.message, Message)
         await query.message.edit_text(f"{query.from_user.first_name} voted")
 
     dispatcher = Dispatcher()
@@ -332,6 +364,7 @@ async def test_other_methods_parse_in_aiogram(api: FakeBotAPI, bot: Bot) -> None
     api.group(GROUP, "Mafia night", members=[bob], creator=alice)
     await alice.start()
     info = await bot.get_chat(GROUP)
+    assert info.permissions is not None
     assert (info.type, info.title, info.permissions.can_send_messages) == ("supergroup", "Mafia night", True)
     assert (await bot.get_chat(alice.id)).first_name == "Alice"
     assert await bot.get_chat_member_count(GROUP) == 3
@@ -345,6 +378,7 @@ async def test_other_methods_parse_in_aiogram(api: FakeBotAPI, bot: Bot) -> None
     copied = await bot.copy_message(alice.id, GROUP, sent.message_id)
     assert api.message(alice.id, copied.message_id).text == "to copy"
     forwarded = await bot.forward_message(alice.id, GROUP, sent.message_id)
+    assert isinstance(forwarded.forward_origin, MessageOriginUser)
     assert forwarded.forward_origin.sender_user.id == api.bot_id
     assert await bot.delete_messages(alice.id, [copied.message_id, forwarded.message_id])
     assert api.messages(alice.id) == []
@@ -359,7 +393,7 @@ async def test_other_methods_parse_in_aiogram(api: FakeBotAPI, bot: Bot) -> None
     with pytest.raises(TelegramForbiddenError, match="not a member"):
         await bot.send_message(GROUP, "bye")
     (update,) = await bot.get_updates()
-    assert update.my_chat_member.new_chat_member.status == "left"
+    assert new_status(update.my_chat_member) == "left"
 
 
 def png(width: int = 40, height: int = 30, colour: str = "navy") -> bytes:
@@ -375,17 +409,19 @@ async def test_send_photo_then_edit_media_and_caption(api: FakeBotAPI, bot: Bot)
     first, second = png(colour="navy"), png(60, 20, colour="gold")
     sent = await bot.send_photo(GROUP, BufferedInputFile(first, filename="board.png"),
                                 caption="<b>Arrests 0/4</b> · Dead 0/18", reply_markup=vote_keyboard())
+    assert sent.caption_entities is not None and sent.photo is not None
     assert sent.caption == "Arrests 0/4 · Dead 0/18" and sent.caption_entities[0].type == "bold"
     assert (sent.photo[-1].width, sent.photo[-1].height) == (40, 30)
     (call,) = api.calls_to("sendPhoto")
     assert call.params["photo"].startswith("attach://")  # aiogram's multipart upload, as sent
     stored = api.last_message(GROUP, containing="Arrests")
-    assert stored is not None and stored.photo_bytes == first and stored.button_texts[:2] == ["Vote Alice", "Vote Bob"]
+    assert stored is not None and stored.photo_bytes == first
+    assert stored.button_texts[:2] == ["Vote Alice", "Vote Bob"]
 
     edited = await bot.edit_message_media(
         InputMediaPhoto(media=BufferedInputFile(second, filename="board.png"), caption="Arrests <i>1</i>/4"),
         chat_id=GROUP, message_id=sent.message_id)
-    assert isinstance(edited, Message) and edited.edit_date is not None
+    assert isinstance(edited, Message) and edited.edit_date is not None and edited.photo is not None
     assert (edited.photo[-1].width, edited.photo[-1].height) == (60, 20)
     assert (stored.photo_bytes, stored.caption, stored.reply_markup) == (second, "Arrests 1/4", None)
     assert [(e.photo_bytes, e.caption) for e in stored.edits] == [(first, "Arrests 0/4 · Dead 0/18")]
@@ -396,6 +432,7 @@ async def test_send_photo_then_edit_media_and_caption(api: FakeBotAPI, bot: Bot)
                                      chat_id=GROUP, message_id=sent.message_id)
     again = await bot.edit_message_media(InputMediaPhoto(media=edited.photo[-1].file_id, caption="by id"),
                                          chat_id=GROUP, message_id=sent.message_id)
+    assert isinstance(again, Message)
     assert again.caption == "by id" and stored.photo_bytes == second  # a file_id re-uses the upload
 
     await bot.edit_message_caption(chat_id=GROUP, message_id=sent.message_id, caption="<b>Dead 2/18</b>",
@@ -408,6 +445,7 @@ async def test_send_photo_then_edit_media_and_caption(api: FakeBotAPI, bot: Bot)
         await bot.edit_message_caption(chat_id=GROUP, message_id=text.message_id, caption="x")
     turned = await bot.edit_message_media(InputMediaPhoto(media=BufferedInputFile(first, filename="b.png")),
                                           chat_id=GROUP, message_id=text.message_id)
+    assert isinstance(turned, Message)
     assert turned.text is None and turned.photo and api.message(GROUP, text.message_id).text is None
 
 

@@ -53,16 +53,17 @@ async def test_six_players_play_a_game_to_the_end(bot_api: FakeBotAPI, bot_proc:
     await bot_api.settle(quiet=1.5, timeout=20)  # > 1 s: private chats get 1 message/s
     group = bot_api.messages(GROUP)
     assert group[-1] is finale, "the results are the last message in the group"
-    assert _("🏆 <b>Mafia wins!</b>").replace("<b>", "").replace("</b>", "") in finale.text
+    assert _("🏆 <b>Mafia wins!</b>").replace("<b>", "").replace("</b>", "") in (finale.text or "")
     for p in end.seated():
-        assert f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}" in finale.text, finale.text
+        label = f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}"
+        assert label in (finale.text or ""), finale.text
     assert table.role_leaks(group[:-1]) == []
     assert len(table.role_leaks([finale])) == 6  # the check does see roles where they are
     assert not bot_api.pinned_messages(GROUP), "the table is unpinned at the end"
 
     # What the players saw on the way.
     votes = [m for m in group if m.contains(_("🗳 Result of the vote:"))]
-    assert len(votes) == 1 and f"{seat_label(end, civilians[0])} — 6" in votes[0].text
+    assert len(votes) == 1 and f"{seat_label(end, civilians[0])} — 6" in (votes[0].text or "")
     checked = _("🔎 {player} is <b>mafia</b>.").format(player=seat_label(end, mafia[0]))
     await table.wait_message(commissar, checked.replace("<b>", "").replace("</b>", ""))
     morning = _("☀️ Morning. {player} was killed tonight.").format(player=seat_label(end, civilians[1]))

@@ -85,12 +85,14 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
         await table.wait(lambda n=n: sum(m.contains(panel) for m in bot_api.messages(GROUP)) == n,
                          f"answer /settings {key}")
     await table.join_all("/newgame online")
-    assert _("Online sport mafia") in table._lobby_message().text
+    lobby = table._lobby_message()
+    assert lobby is not None and _("Online sport mafia") in (lobby.text or "")
     cards = await table.start_game()
 
     st = await table.state()
     assert st.ruleset == "online" and st.phase is Phase.NIGHT and st.night == 1
-    assert st.timer.kind == "meeting" and {k: st.timings[k] for k in TIMINGS} == TIMINGS
+    assert st.timer is not None and st.timer.kind == "meeting"
+    assert {k: st.timings[k] for k in TIMINGS} == TIMINGS
     for p in st.seated():
         assert table.role_label(p.role) in (cards[p.user_id].text or "")
     (don,), (mafioso,), (sheriff,) = ids(st, Role.DON), ids(st, Role.MAFIA), ids(st, Role.SHERIFF)
@@ -109,13 +111,13 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
     for uid in (don, mafioso):  # ONLINE-02, X17
         await table.do(user[uid], uid, st, "sleep")
     st = await wait_state(table, lambda s: s.phase is OnlinePhase.DISCUSSION, "open day 1")
-    assert st.day == 1 and st.timer.seconds == TIMINGS["discussion"]
+    assert st.day == 1 and st.timer is not None and st.timer.seconds == TIMINGS["discussion"]
 
     # --- day 1: preliminary and final taps on the live ballot ------------------------------------
     ballot_id = await table.wait(lambda: table.message_with(GROUP, table.act(st, "tv", voted_out)),
                                  "post the ballot")
     ballot = bot_api.message(GROUP, ballot_id)
-    assert plain(_("☀️ <b>Day {day}</b>: discussion and vote.").format(day=1)) in ballot.text
+    assert plain(_("☀️ <b>Day {day}</b>: discussion and vote.").format(day=1)) in (ballot.text or "")
     offered = {b["callback_data"] for b in ballot.buttons}
     assert table.act(st, "tv") in offered  # PASS (t=0)
     assert {table.act(st, "tv", uid) for uid in seat} <= offered
@@ -138,10 +140,10 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
     await table.do(user[voted_out], GROUP, st, "tv")
     await table.do(user[voted_out], GROUP, st, "tv")
     marks = {don: "✔", mafioso: "✔", sheriff: "✔", victim: "·"}
-    voters = ", ".join(f"№{seat[u]}{marks[u]}" for u in sorted(marks, key=seat.get))
+    voters = ", ".join(f"№{seat[u]}{marks[u]}" for u in sorted(marks, key=seat.__getitem__))
     await table.wait(shows(f"{lbl[voted_out]} — 4: {voters}"), "show the four taps")
     pass_line = _("PASS — {n}: {list}").format(
-        n=2, list=", ".join(f"№{seat[u]}✔" for u in sorted((passer, voted_out), key=seat.get)))
+        n=2, list=", ".join(f"№{seat[u]}✔" for u in sorted((passer, voted_out), key=seat.__getitem__)))
     await table.wait(shows(pass_line), "show the PASS taps")
     assert (await table.state()).phase is OnlinePhase.DISCUSSION, "an unconfirmed tap keeps it open"
 
@@ -149,7 +151,7 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
                           timeout=TIMINGS["discussion"] + 15)
     assert st.speaker == voted_out and not st.players[voted_out].alive
     await table.wait(shows(_("🗳 Result of the vote:")), "show the result")
-    assert f"{lbl[voted_out]} — 4" in bot_api.message(GROUP, ballot_id).text
+    assert f"{lbl[voted_out]} — 4" in (bot_api.message(GROUP, ballot_id).text or "")
     await table.wait_message(GROUP, _("{player} is voted out.").format(player=lbl[voted_out]))
     await table.do(user[voted_out], GROUP, st, "end")
 
@@ -189,11 +191,11 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
     await bot_api.settle(quiet=1.5, timeout=20)
     group = bot_api.messages(GROUP)
     assert group[-1] is finale, "the results are the last message in the group"
-    assert finale.text.startswith(plain(_("🔴 <b>Mafia wins!</b>")))
+    assert (finale.text or "").startswith(plain(_("🔴 <b>Mafia wins!</b>")))
     for p in end.seated():
-        assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in finale.text, finale.text
+        assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in (finale.text or ""), finale.text
     score = _("🎯 Best move of {player}: {k} of 3 were black.").format(player=lbl[victim], k=2)
-    assert score in finale.text
+    assert score in (finale.text or "")
     earlier = group[:-1]
     assert table.role_leaks(earlier) == []
     assert not [t for m in earlier for t in versions(m)

@@ -9,7 +9,7 @@ import pytest
 from engine import Phase, Role, Team
 
 from .botproc import BotProcess
-from .conftest import Plan, Table, ids, seat_label
+from .conftest import Plan, Table, ids, seat_label, vote_round
 from .fake_api import FakeBotAPI
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -44,21 +44,23 @@ async def test_game_survives_a_crash_during_a_vote(bot_api: FakeBotAPI, bot_proc
     plan = Plan(nominations={1: [lambda s: mafia[0], lambda s: civilians[0]], 2: [lambda s: mafia[1]]},
                 kill=lambda s: civilians[0], heal=lambda s: doctor, check=lambda s: mafia[1])
     st = await table.play(plan, until=lambda s: s.phase is Phase.VOTING)
-    assert st.vote.candidates == [mafia[0], civilians[0]] and st.vote.current == mafia[0]
+    assert vote_round(st).candidates == [mafia[0], civilians[0]] and vote_round(st).current == mafia[0]
 
     vote_button = table.act(st, "vote", mafia[0])
     voters = [table.by_id[p.user_id] for p in st.alive_active()]
     before, after = voters[:3], voters[3:]
     for user in before:
         await table.do(user, GROUP, st, "vote", mafia[0])
-    vote_message = bot_api.message(GROUP, table.message_with(GROUP, vote_button))
+    vote_id = table.message_with(GROUP, vote_button)
+    assert vote_id is not None
+    vote_message = bot_api.message(GROUP, vote_id)
     target = seat_label(st, mafia[0])
     await table.wait(lambda: f"{target} — 3" in (vote_message.text or ""), "show 3 votes")
     await table.wait(lambda: not bot_api.pending_updates, "fetch every update")
 
     assert await bot_proc.kill() == -9
     crashed = await table.state()
-    assert crashed.phase is Phase.VOTING and set(crashed.vote.votes) == {u.id for u in before}
+    assert crashed.phase is Phase.VOTING and set(vote_round(crashed).votes) == {u.id for u in before}
 
     # One vote is pressed while the bot is down: Telegram keeps the update for the restarted bot.
     await after[0].press(GROUP, vote_message.message_id, vote_button, wait_answer=False)
@@ -78,7 +80,7 @@ async def test_game_survives_a_crash_during_a_vote(bot_api: FakeBotAPI, bot_proc
     again = await before[0].press(GROUP, vote_message.message_id, vote_button, timeout=20)
     assert again is not None and again.text == _("You have already voted in this round.")
     st = await table.state()
-    assert st.phase is Phase.VOTING and set(st.vote.votes) == {u.id for u in before + after[:1]}
+    assert st.phase is Phase.VOTING and set(vote_round(st).votes) == {u.id for u in before + after[:1]}
 
     for user in after[1:]:  # the others complete the round: the same message, the same button
         answer = await user.press(GROUP, vote_message.message_id, vote_button, timeout=20)
@@ -92,14 +94,15 @@ async def test_game_survives_a_crash_during_a_vote(bot_api: FakeBotAPI, bot_proc
     assert end.phase is Phase.ENDED and end.winner is Team.TOWN and end.day == 2
     assert {p.user_id for p in end.seated() if not p.alive} == {mafia[0], mafia[1], civilians[0]}
     finale = await table.wait_message(GROUP, "Roles:")
-    assert "🏆 Town wins!" in finale.text
+    assert "🏆 Town wins!" in (finale.text or "")
     for p in end.seated():
-        assert f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}" in finale.text, finale.text
+        label = f"{seat_label(end, p.user_id)} — {table.role_label(p.role)}"
+        assert label in (finale.text or ""), finale.text
     assert table.role_leaks([m for m in bot_api.messages(GROUP) if m.message_id < finale.message_id]) == []
     # The table was pinned before the crash; the restarted bot still knows it, edits and unpins it.
     table_message = bot_api.message(GROUP, (await reader.get_game(table.game_id)).ui["table"])
     await table.wait(lambda: not bot_api.pinned_messages(GROUP), "unpin the table")
-    assert table_message.text.startswith("🏁 Game over") and table_message.reply_markup is None
+    assert (table_message.text or "").startswith("🏁 Game over") and table_message.reply_markup is None
     await table.wait_message(commissar, _("🔎 {player} is <b>mafia</b>.").format(
         player=seat_label(end, mafia[1])).replace("<b>", "").replace("</b>", ""))
     assert bot_proc.problems() == []

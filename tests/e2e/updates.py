@@ -193,7 +193,8 @@ class UpdatesMixin:
         try:
             return await asyncio.wait_for(asyncio.shield(waiter), timeout)
         except TimeoutError:
-            raise TimeoutError(f"the bot did not answer the callback query {data!r} within {timeout} s") from None
+            raise TimeoutError(
+                f"the bot did not answer the callback query {data!r} within {timeout} s") from None
 
     async def set_blocked(self, user: SimUser, blocked: bool) -> None:
         """Block or unblock the bot for ``user``; queues the my_chat_member update Telegram sends."""
@@ -203,7 +204,8 @@ class UpdatesMixin:
             return
         chat.blocked = blocked
         old, new = (Member("member"), Member("kicked")) if blocked else (Member("kicked"), Member("member"))
-        await self.enqueue_update({"my_chat_member": self._member_update(chat, self.bot_user, old, new, user.as_dict())})
+        await self.enqueue_update(
+            {"my_chat_member": self._member_update(chat, self.bot_user, old, new, user.as_dict())})
 
     async def set_membership(self, user: SimUser, chat_id: int, joined: bool) -> None:
         """``user`` joins or leaves group ``chat_id``: a service message (new_chat_members or
@@ -229,7 +231,8 @@ class UpdatesMixin:
     async def change_bot_status(self, chat: ChatState, new: Member, actor: dict[str, Any]) -> None:
         """Set the bot's membership in a group and queue my_chat_member (plus new_chat_members when added)."""
         old, chat.bot = chat.bot, new
-        await self.enqueue_update({"my_chat_member": self._member_update(chat, self.bot_user, old, new, actor)})
+        await self.enqueue_update(
+            {"my_chat_member": self._member_update(chat, self.bot_user, old, new, actor)})
         if new.is_present and not old.is_present:
             message = chat.add_message(sender=actor, service={
                 "new_chat_members": [self.bot_user], "new_chat_member": self.bot_user,
@@ -265,7 +268,8 @@ class UpdatesMixin:
                         members=copy.deepcopy(old.members), permissions=dict(old.permissions))
         self.chats[new_chat_id] = new
         old.migrated_to = new_chat_id
-        for chat, service in ((old, {"migrate_to_chat_id": new_chat_id}), (new, {"migrate_from_chat_id": chat_id})):
+        for chat, service in ((old, {"migrate_to_chat_id": new_chat_id}),
+                              (new, {"migrate_from_chat_id": chat_id})):
             message = chat.add_message(sender=by.as_dict(), service=service)
             if chat.bot.is_present:
                 await self.enqueue_update({"message": message.as_dict()})

@@ -57,7 +57,8 @@ class SimUser:
 
     async def start(self, payload: str | None = None) -> StoredMessage:
         """Send ``/start`` (``/start PAYLOAD`` for a deep link) in the private chat, unblocking the bot
-        first if needed.  Raises ValueError for a payload Telegram would not pass (1-64 of A-Z a-z 0-9 _ -)."""
+        first if needed.  Raises ValueError for a payload Telegram would not pass
+        (1-64 of A-Z a-z 0-9 _ -)."""
         if payload is not None and not _PAYLOAD_RE.match(payload):
             raise ValueError(f"invalid deep-link payload {payload!r}")
         return await self.say(self.id, "/start" if payload is None else f"/start {payload}")

@@ -213,7 +213,8 @@ class WebhookMixin:
             await self.notify()
             if record.ok:
                 return
-            self.webhook_last_error = (now(), record.error or f"Wrong response from the webhook: {record.status}")
+            self.webhook_last_error = (
+                now(), record.error or f"Wrong response from the webhook: {record.status}")
             delays = self.webhook_retry_delays
             await asyncio.sleep(delays[min(failures, len(delays) - 1)])
             failures += 1
@@ -227,12 +228,11 @@ class WebhookMixin:
         if self._webhook_session is None:
             self._webhook_session = aiohttp.ClientSession()
         try:
-            async with self._webhook_slots:
-                async with self._webhook_session.post(
-                        record.target, data=json.dumps(update), headers=headers,
-                        timeout=aiohttp.ClientTimeout(total=self.webhook_timeout)) as response:
-                    await response.read()
-                    record.status = response.status
+            async with self._webhook_slots, self._webhook_session.post(
+                    record.target, data=json.dumps(update), headers=headers,
+                    timeout=aiohttp.ClientTimeout(total=self.webhook_timeout)) as response:
+                await response.read()
+                record.status = response.status
         except TimeoutError:
             record.error = "Connection timed out"
         except aiohttp.ClientConnectorError as error:
