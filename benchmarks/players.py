@@ -139,6 +139,8 @@ class Table:
         self._phase: Phase | None = None
         self._window_start = 0.0
         self._plan: dict[tuple, Any] = {}
+        #: the last step found nothing to do and waited for a held deadline (BOT-X01) once
+        self._waited_visible = False
         self.measure_state: Callable[[GameState], int] | None = None
 
     # --- clock and call attribution ----------------------------------------------------------
@@ -259,6 +261,8 @@ class Table:
         deadline = self.deadline()
         clock = self.clock_job()
         due = [t for t in (deadline, best.due if best else None) if t is not None]
+        if clock is not None or deadline is not None:
+            self._waited_visible = False
         if clock is not None and all(clock[0] <= t for t in due):
             self.vnow = max(self.vnow, clock[0])
             await self.fire_clock_job(clock[1])
@@ -268,8 +272,13 @@ class Table:
             await self.fire_deadline()
             return True
         if best is None:
+            if not self._waited_visible:  # a deadline held by BOT-X01 is re-armed once its
+                self._waited_visible = True  # step's messages left: as production, wait for it
+                await self.app.service.visible.settle()
+                return True
             raise Stuck(f"table {self.index + 1}: nothing to do in {st.phase.value} "
                         f"(phase_seq {st.phase_seq}) and no deadline")
+        self._waited_visible = False
         self.vnow = max(self.vnow, best.due)
         if isinstance(best, Planned):
             await self.press_planned(best, st)
