@@ -10,8 +10,8 @@ At every step the table looks at the engine state (``legal_actions``) and plans,
 window, when each human would act: a button press 2-8 s after the window opened, a night move
 3-25 s, a speech ended after 5-40 s (now and then a speaker talks until the timer). The earliest
 planned action happens next, unless the phase deadline (``ManualDeadlines``) comes first, in which
-case the clock jumps to the deadline and it is fired; a clock of what the bot's messages show (the
-turn's countdown edit, a job on the same ``ManualDeadlines``) due before either fires first, so
+case the clock jumps to the deadline and it is fired; a clock of what the bot's messages show (a
+held live edit, a job on the same ``ManualDeadlines``) due before either fires first, so
 the benchmark counts the edits a real game makes. Actions are real updates: a command in the
 group, a deep link in the private chat, or a press of an inline button the bot actually sent
 (found in the fake session's messages), fed through ``Dispatcher.feed_update``.
@@ -181,7 +181,7 @@ class Table:
 
     def clock_job(self) -> tuple[float, str] | None:
         """``(game time, job id)`` of the game's earliest clock of what its messages show (a
-        turn's countdown edit, ``clock:{game}:…``, armed on ``ManualDeadlines``), or None.
+        held live edit, ``clock:{game}:live:…``, armed on ``ManualDeadlines``), or None.
         It fires in game time, as production fires it on the wall clock."""
         job = self.app.deadlines.next_job(f"clock:{self.game_id}:")
         return None if job is None else ((job[0] - self.epoch).total_seconds(), job[1])

@@ -7,7 +7,7 @@ during the "outage" handled at once, ``App.recover()`` meanwhile — and prints,
 
 * ``start``: store (migrations), getMe, deadline clock — until the bot may poll;
 * ``first press``: from the beginning of start-up to the answer of the queued press;
-* ``recover``: replaying every open game, re-arming timers, countdowns, AFK clocks.
+* ``recover``: replaying every open game, re-arming timers, held edits, AFK clocks.
 
 Run it from the repository root (it uses the test fakes).
 """

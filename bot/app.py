@@ -103,7 +103,7 @@ class App:
         return await self.recover() if recover else 0
 
     async def recover(self, chats: Callable[[int], bool] | None = None) -> int:
-        """Reload every lobby/running game and re-arm its timers, countdowns and AFK clocks;
+        """Reload every lobby/running game and re-arm its timers, held edits and AFK clocks;
         record games that ended while their recording was pending. Returns the games' count.
         ``chats``: only the games of the chats it accepts (``chats(chat_id) -> bool``; many
         workers: the shards this worker just took over), and no history backfill."""
@@ -252,7 +252,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     presenter.clock = clock
     deadlines = deadlines_cls(service.on_deadline)
     service.deadlines = deadlines
-    presenter.deadlines = deadlines  # the countdown edits run on the deadlines' clock
+    presenter.deadlines = deadlines  # held live edits run on the deadlines' clock
     service_ref["s"] = service
     history = HistoryService(storage, sender=sender, translator=translator, presenter=presenter)
     service.listeners.append(history.on_step)

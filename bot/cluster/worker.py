@@ -8,7 +8,7 @@ A :class:`ShardWorker` runs in every worker process next to the aiogram Dispatch
   epoch and a worker that lost the shard writes and sends nothing more, bot/storage/fencing.py,
   ``bot.telegram.update_context.ACTING``); the shard's open games are recovered from the store exactly
   as after a restart (``App.recover`` with a chat filter: state replayed from the log, deadline
-  and AFK clocks re-armed, countdowns resumed);
+  and AFK clocks re-armed, held lobby edits shown);
   then the entries of its stream that the previous owner read but never acknowledged (it died
   while handling them) are claimed and handled again, *redelivered* (a command the log already
   has from that update is not applied twice, ``GameService.execute``); only then are new

@@ -42,8 +42,9 @@ class Presenter:
         self.titles: dict[int, str] = {}  # chat id -> title, for DMs
         self.clock = lambda: datetime.now(UTC)  # the service's clock (build_app sets it)
         #: the game deadlines' clock (``bot.services.deadlines.Deadlines``; build_app sets it): the
-        #: clocks of what messages show (a turn's countdown edit) run on it, so a simulation in
-        #: game time (``ManualDeadlines``) fires them when production would; None: not timed
+        #: clocks of what messages show (a held live edit, bot/games/mafia/live.py) run on it, so
+        #: a simulation in game time (``ManualDeadlines``) fires them when production would; None:
+        #: not timed
         self.deadlines: Any = None
         #: ``on_group_text(game, text)`` for every plain group text (no keyboard): the onlookers'
         #: copies (bot/services/onlookers.py)

@@ -24,8 +24,8 @@ Fire = Callable[[int, int | None], Awaitable[None]]
 
 def game_jobs(game_id: int) -> tuple[str, str]:
     """The id prefixes of a game's extra jobs: its AFK clocks (``afk:{game}:{user}``, bot/services/afk.py)
-    and the clocks of what its messages show (``clock:{game}:{what}``, e.g. a turn's countdown
-    edit: bot/games/mafia/clock.py)."""
+    and the clocks of what its messages show (``clock:{game}:{what}``, e.g. a held live
+    edit: bot/games/mafia/live.py)."""
     return f"afk:{game_id}:", f"clock:{game_id}:"
 
 

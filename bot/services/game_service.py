@@ -325,7 +325,7 @@ class GameService(GameOps, GameIndex):
                     g.ui["shown"] = g.state.commands  # queued: the next owner shows nothing again
                 self.persist_ui_soon(g)  # with its "shown" watermark (bot/telegram/shown.py)
                 self.shown.forget(game_id)
-                g.state = None  # countdowns and held live edits check it and stop
+                g.state = None  # held live edits check it and stop
             self._locks.pop(game_id, None)
         await self.drain()
 
@@ -336,7 +336,7 @@ class GameService(GameOps, GameIndex):
         self.shown.forget(g.id)
         if self.deadlines is not None:
             self.deadlines.cancel_game(g.id)
-        g.state = None  # countdowns and held live edits check it and stop
+        g.state = None  # held live edits check it and stop
         logger.info("game %s: served by another worker now; forgotten here", g.id)
 
     def user_lock(self, user_id: int) -> asyncio.Lock:

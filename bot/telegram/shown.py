@@ -11,7 +11,7 @@ a crash"), so the cure is to show such a step again, never to lose it:
   Sender creates or hands back (``send``, ``edit``, ``call`` ..., also a send merged into a
   queued one and an edit folded into a queued one) is collected through a context variable
   (:func:`note`, called by the Sender). A collection closes with its step: a task started
-  meanwhile (a countdown, a lane worker) inherits the variable, but adds nothing after that.
+  meanwhile (a held live edit, a lane worker) inherits the variable, but adds nothing after that.
   When every future of the steps ``<= N`` has resolved (sent, or dropped for good), the game's
   watermark is ``N`` (commands counted from 1, i.e. the log length up to which all is shown),
   kept in ``g.ui["shown"]`` (int). Per chat too (issue 19): a chat all of whose messages of the

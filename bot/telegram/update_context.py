@@ -66,7 +66,7 @@ async def tag_updates(handler: Callable[[TelegramObject, dict[str, Any]], Awaita
 
 #: Many workers (issue 19): for whom the running task acts. ``GameService.execute`` sets it to a
 #: check that the game's worker still holds the game's shard under the epoch it wrote by
-#: (``ShardWorker.still_ours``); the tasks the command starts (countdowns, the Sender's lanes)
+#: (``ShardWorker.still_ours``); the tasks the command starts (held live edits, the Sender's lanes)
 #: inherit it. Every Sender operation created meanwhile keeps the check (``bot.telegram.ops.Op``)
 #: and is dropped, unsent, when it fails right before its call: a worker that lost its shard
 #: during a pause (SIGSTOP, a long stall) sends nothing it had queued. None: nothing to check.

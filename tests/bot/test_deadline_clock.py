@@ -1,7 +1,8 @@
 """BOT-X03 (docs/rules/README.md; catalogue §7, "End speech button next to the timer"): a timed
 message shows its deadline as clock time -- a ``date_time`` entity each client renders in its
-viewer's time zone -- and is edited once 10 s before the end, once when the deadline moves on
-by 2 s or more (BOT-X01) and once after a resume; never otherwise (bot/games/mafia/clock.py).
+viewer's time zone -- and is edited once when the deadline moves on by 2 s or more (BOT-X01),
+once after a resume and when the turn ends (its final text, without buttons); never otherwise:
+no countdown edit (bot/games/mafia/clock.py).
 
 The sent HTML is parsed by the stand-in Bot API's parser (tests/e2e/markup.py), which builds
 the entities Telegram would."""
@@ -46,6 +47,37 @@ def _unix(at: datetime) -> int:
     return int(at.timestamp())
 
 
+def _clock_jobs(h: Harness, game_id: int) -> list[str]:
+    """The game's jobs on the deadlines' clock other than the held live edits (which edit the
+    vote, the ready gate and the lobby, never the turn): a countdown edit would be one."""
+    return [j for j in h.deadlines.jobs
+            if j.startswith(f"clock:{game_id}:") and not j.startswith(f"clock:{game_id}:live:")]
+
+
+async def _no_countdown_until_the_end(h: Harness, game_id: int, turn: int) -> None:
+    """Time runs to 1 s before the turn's end, every job then due on the deadlines' clock is
+    fired: the turn message is not edited, and nothing says how many seconds are left."""
+    g = await h.game()
+    assert _clock_jobs(h, game_id) == []
+    shown = len(_turn_calls(h, turn))
+    h.clock.advance((g.deadline - h.clock()).total_seconds() - 1)
+    for job, (at, _f, _a) in list(h.deadlines.jobs.items()):
+        if job.startswith(f"clock:{game_id}:") and at <= h.clock():
+            await h.deadlines.fire_job(job)
+    await h.service.visible.settle()
+    await h.app.sender.drain()
+    assert len(_turn_calls(h, turn)) == shown
+    assert not any(" s left" in (c.text or "") for c in h.sent(GROUP, ("editMessageText",)))
+
+
+def _final_edit(h: Harness, turn: int) -> None:
+    """The turn's last call is the edit to its final text, without buttons (its one edit at the
+    turn's end) -- no clock time, no countdown."""
+    last = _turn_calls(h, turn)[-1]
+    assert last.method == "editMessageText" and last.reply_markup is None
+    assert _ends(last.text) == [] and " s left" not in last.text
+
+
 def test_BOT_X03_the_clock_time_is_a_date_time_entity_with_a_utc_fallback():
     at = datetime(2026, 1, 1, 21, 4, 30, 700_000, tzinfo=UTC)
     html = clock_time(at)
@@ -53,7 +85,7 @@ def test_BOT_X03_the_clock_time_is_a_date_time_entity_with_a_utc_fallback():
     assert _ends(html) == [(_unix(at), "T", "21:04:30 UTC")]
 
 
-async def test_BOT_X03_the_turn_message_shows_its_deadline_and_one_countdown_edit(h: Harness):
+async def test_BOT_X03_the_turn_message_shows_its_deadline_and_no_countdown_edit(h: Harness):
     game_id = await start_game(h)
     st = await to_day(h)
     g = await h.game()
@@ -64,19 +96,14 @@ async def test_BOT_X03_the_turn_message_shows_its_deadline_and_one_countdown_edi
     assert end == h.clock() + timedelta(seconds=st.timer.seconds)
     assert _ends(sent.text) == [(_unix(end), "T", end.strftime("%H:%M:%S UTC"))]
     assert f"— {st.timer.seconds} s. Until {end:%H:%M:%S} UTC.\n" in plain_text(text_of(sent))
-    # the one countdown edit: a job on the deadlines' clock, 10 s before the end
-    job = f"clock:{game_id}:turn"
-    assert h.deadlines.jobs[job][0] == end - timedelta(seconds=10)
-    h.clock.advance(st.timer.seconds - 10)
-    await h.deadlines.fire_job(job)
-    await h.app.sender.drain()
-    calls = _turn_calls(h, turn)
-    assert len(calls) == 2 and "⏳ 10 s left" in calls[-1].text
-    assert _ends(calls[-1].text) == [(_unix(end), "T", end.strftime("%H:%M:%S UTC"))]
-    assert f"clock:{game_id}:turn" not in h.deadlines.jobs  # one edit, not armed again
-    # the next speaker's turn shows its own deadline
-    h.clock.advance(3)
+    # no countdown edit: nothing armed for it, nothing edited up to the end
+    await _no_countdown_until_the_end(h, game_id, turn)
+    # the turn ends: its message gets its final text, without buttons (the one edit)
     await end_speech(h)
+    await h.app.sender.drain()
+    assert len(_turn_calls(h, turn)) == 2
+    _final_edit(h, turn)
+    # the next speaker's turn shows its own deadline
     g = await h.game()
     [sent] = _turn_calls(h, g.ui["turn"])
     assert _ends(sent.text) == [(_unix(g.deadline), "T", g.deadline.strftime("%H:%M:%S UTC"))]
@@ -109,7 +136,7 @@ async def _next_turn_while_the_group_waits(h: Harness, waited: float) -> tuple:
 @pytest.mark.parametrize("waited, edits", [(8.0, 1), (1.5, 0)])
 async def test_BOT_X03_a_moved_deadline_is_shown_once(h: Harness, waited: float, edits: int):
     """BOT-X01 moves the turn's deadline by ``waited`` s: 2 s or more, the turn message is
-    edited once to its new end (and the countdown follows it); less, it is left as it is."""
+    edited once to its new end; less, it is left as it is. No countdown edit either way."""
     g, planned = await _next_turn_while_the_group_waits(h, waited)
     assert g.deadline == planned + timedelta(seconds=waited)  # BOT-X01 moved it
     calls = _turn_calls(h, g.ui["turn"])
@@ -117,10 +144,9 @@ async def test_BOT_X03_a_moved_deadline_is_shown_once(h: Harness, waited: float,
     assert len(calls) == 1 + edits
     if edits:
         assert _ends(calls[-1].text)[0][0] == _unix(g.deadline)
-    # the countdown edit follows the end either way
-    assert h.deadlines.jobs[f"clock:{g.id}:turn"][0] == g.deadline - timedelta(seconds=10)
     await h.service.visible.settle()  # nothing more
     assert len(_turn_calls(h, g.ui["turn"])) == 1 + edits
+    await _no_countdown_until_the_end(h, g.id, g.ui["turn"])
 
 
 async def test_BOT_X03_a_resume_shows_the_new_end(h: Harness):
@@ -139,19 +165,17 @@ async def test_BOT_X03_a_resume_shows_the_new_end(h: Harness):
     calls = _turn_calls(h, turn)
     assert len(calls) == 2
     assert _ends(calls[-1].text)[0][0] == _unix(g.deadline)
-    assert h.deadlines.jobs[f"clock:{game_id}:turn"][0] == g.deadline - timedelta(seconds=10)
+    await _no_countdown_until_the_end(h, game_id, turn)
 
 
-async def test_BOT_X03_a_resume_with_little_time_left_keeps_one_countdown_edit(h: Harness):
-    """Paused 45 s into a 60-s speech, resumed with 15 s left: the countdown edit comes 10 s
-    before the new end, once — not at the old job's time with a wrong count (newcomer trial)."""
+async def test_BOT_X03_a_resume_with_little_time_left_edits_once_then_only_at_the_end(h: Harness):
+    """Paused 45 s into a 60-s speech, resumed with 15 s left: the turn message shows the new
+    end once; no countdown edit follows, and the deadline closes it with its final text."""
     game_id = await start_game(h)
     await to_day(h)
     g = await h.game()
     turn, speaker = g.ui["turn"], g.state.speaker
     other = next(u for u in h.users if u.id != speaker)
-    job = f"clock:{game_id}:turn"
-    old_at = h.deadlines.jobs[job][0]
     h.clock.advance(45)
     await h.command(other, "/pause")
     h.clock.advance(5)
@@ -159,19 +183,17 @@ async def test_BOT_X03_a_resume_with_little_time_left_keeps_one_countdown_edit(h
     g = await h.game()
     end = g.deadline
     assert end == h.clock() + timedelta(seconds=15)
-    assert h.deadlines.jobs[job][0] == end - timedelta(seconds=10) != old_at
-    shown = len(_turn_calls(h, turn))
-    await h.deadlines.fire_job(job)  # fired early (as the old job would): no edit, re-armed
-    await h.app.sender.drain()
-    assert len(_turn_calls(h, turn)) == shown
-    h.clock.advance(5)
-    await h.deadlines.fire_job(job)
-    await h.app.sender.drain()
     calls = _turn_calls(h, turn)
-    assert len(calls) == shown + 1 and "⏳ 10 s left" in calls[-1].text
+    assert len(calls) == 2 and _ends(calls[-1].text)[0][0] == _unix(end)
+    await _no_countdown_until_the_end(h, game_id, turn)
+    h.clock.advance(1)
+    await h.fire()  # the deadline: the next turn
+    assert (await h.game()).state.speaker != speaker
+    assert len(_turn_calls(h, turn)) == 3
+    _final_edit(h, turn)
 
 
-async def test_BOT_X03_a_restart_keeps_the_countdown_edit(sqlite_url: str):
+async def test_BOT_X03_a_restart_arms_no_countdown_edit(sqlite_url: str):
     h = await make_harness(sqlite_url, n_users=7)
     await start_game(h)
     await to_day(h)
@@ -181,14 +203,13 @@ async def test_BOT_X03_a_restart_keeps_the_countdown_edit(sqlite_url: str):
     await h.stop()
     h2 = await make_harness(sqlite_url, n_users=7, session=h.session, clock=h.clock)
     try:
-        job = f"clock:{game_id}:turn"
-        assert h2.deadlines.jobs[job][0] == end - timedelta(seconds=10)
-        h2.clock.advance((end - h2.clock()).total_seconds() - 10)
-        await h2.deadlines.fire_job(job)
+        g = await h2.game()
+        assert g.deadline == end and g.ui["turn"] == turn
+        await _no_countdown_until_the_end(h2, game_id, turn)
+        assert len(_turn_calls(h2, turn)) == 1  # the message still shows its end
+        await end_speech(h2)
         await h2.app.sender.drain()
-        calls = _turn_calls(h2, turn)
-        assert len(calls) == 2 and "⏳ 10 s left" in calls[-1].text
-        assert _ends(calls[-1].text)[0][0] == _unix(end)
+        _final_edit(h2, turn)
     finally:
         await h2.stop()
 

@@ -4,13 +4,9 @@ with the recording session; the budgets are counts of Bot API calls, never times
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from types import SimpleNamespace
+from datetime import timedelta
 
-from bot.games.mafia import presenter as mafia_presenter
 from bot.games.mafia.live import LIVE_GAP
-from bot.presentation.presenter import Presenter
-from bot.services.deadlines import ManualDeadlines
 from engine import Phase
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -80,7 +76,7 @@ async def test_an_edit_equal_to_what_a_message_shows_never_reaches_telegram(sqli
 
 async def test_held_votes_are_shown_by_a_job_at_the_gap_s_end_when_the_game_is_quiet(
         sqlite_url: str):
-    """The held live edit's timer is a job on the deadlines' clock (as the countdown), so the
+    """The held live edit's timer is a job on the deadlines' clock, so the
     benchmark's game time fires it when production's wall clock would."""
     h = await make_harness(sqlite_url, n_users=7)
     try:
@@ -131,19 +127,28 @@ async def test_votes_pressed_together_cost_one_edit_and_the_rest_follows_the_gap
         await h.stop()
 
 
-def test_a_countdown_costs_at_most_one_edit_per_turn():
-    out = Presenter(sender=None, translator=None, bot_username="mafia_bot")
-    out.deadlines = ManualDeadlines(fire=None)  # records the jobs instead of running them
-    p = mafia_presenter.MafiaPresenter(out=out)
-    end = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-    for seconds in (15, 20, 30, 60, 90, 180):
-        out.deadlines.jobs.clear()
-        g = SimpleNamespace(id=7, deadline=end, refs={})
-        p.countdown(g, 1, seconds)
-        if seconds < 20:
-            assert out.deadlines.jobs == {}
-            continue
-        # one job on the deadlines' clock, ten seconds before the end: "⏳ 10 s left"
-        [(job_id, (run_at, func, args))] = out.deadlines.jobs.items()
-        assert (job_id, run_at, args) == ("clock:7:turn", end - timedelta(seconds=10), (g, 1))
-        assert func == p.countdown_due
+async def test_BOT_X03_a_turn_costs_no_countdown_edit(sqlite_url: str):
+    """A speech of any length costs its send and the one edit at its end (its final text): no
+    countdown edit is armed on the deadlines' clock, and none is made while it runs."""
+    h = await make_harness(sqlite_url, n_users=7)
+    try:
+        game_id = await start_game(h)
+        st = await to_day(h)
+        g = await h.game()
+        turn = g.ui["turn"]
+        assert st.timer is not None and st.timer.seconds >= 20
+        assert [j for j in h.deadlines.jobs if j.startswith(f"clock:{game_id}:")
+                and not j.startswith(f"clock:{game_id}:live:")] == []
+        before = _group_edits(h)
+        h.clock.advance(st.timer.seconds - 1)
+        await h.app.sender.drain()
+        assert _group_edits(h) == before
+        await h.service.visible.settle()
+        assert (await h.game()).state.speaker == st.speaker and _group_edits(h) == before
+        h.clock.advance(1)
+        await h.fire()  # the deadline: the turn's message gets its final text
+        assert (await h.game()).state.speaker != st.speaker
+        edits = [c for c in h.sent(GROUP, ("editMessageText",)) if c.message_id == turn]
+        assert len(edits) == 1 and edits[0].reply_markup is None
+    finally:
+        await h.stop()

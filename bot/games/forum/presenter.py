@@ -192,8 +192,6 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         elif phase == "last_word":
             text = views.turn_text(_, st, at=self.shown_end(g, st, "turn"))
             self.standing(g, "turn", text, views.turn_keyboard(_, g.id, st))
-            if e.seconds:
-                self.countdown(g, e.phase_seq, e.seconds)
             self.forum_last_word_dm(g, _, st, send=True)
         elif phase == "bonus_offer":
             text = _("🎲 The host or the organiser may start a bonus round: everybody guesses "

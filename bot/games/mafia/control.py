@@ -39,11 +39,6 @@ class ControlEvents(PresenterBase):
         self.group(g, text.format(player=label(st, e.by), m=(e.seconds or 0) // 60))
 
     def on_Resumed(self, g: Live, _: Gettext, before: GameState | None, st: GameState, e: ev.Resumed) -> None:
-        if st.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD) and st.timer:
-            if g.refs.get("countdown") == st.phase_seq and st.timer.seconds > 12:
-                self.arm_countdown(g, st.phase_seq)  # the turn had one: 10 s before the new end
-            else:
-                self.countdown(g, st.phase_seq, st.timer.seconds)
         self.show_clock(g, _, st, always=True)  # the end moved by the pause (BOT-X03)
         self.group(g, _("▶️ The game goes on.") if e.by is None else
                    _("▶️ {player} resumed the game.").format(player=label(st, e.by)))

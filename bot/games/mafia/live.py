@@ -17,9 +17,8 @@
   seconds of game time per message; a change inside the gap is kept and shown by the next
   event of the game after the gap, by the edit that closes the message, or -- when the game is
   quiet -- by a timer at the gap's end (a job on the deadlines' clock,
-  ``clock:{game}:live:<key>``, as the turn's countdown: the benchmark's game time fires it
-  when production would). The press itself is confirmed at once by its callback answer, so
-  the presser never waits.
+  ``clock:{game}:live:<key>``: the benchmark's game time fires it when production would). The
+  press itself is confirmed at once by its callback answer, so the presser never waits.
 * **The lobby's joins and leaves are throttled alike** (``MafiaPresenter.refresh_lobby``): the
   joiner is answered at once in his private chat (or by the Mini App), the lobby message
   follows at most once per :data:`LIVE_GAP`; the organiser's own changes (tempo, roles, the
@@ -169,7 +168,7 @@ class LiveMessages(PresenterBase):
             g.ui["held:" + key] = True
             if self.on_ui_change is not None:
                 self.on_ui_change(g)
-        if first:  # a job on the deadlines' clock, as the countdown (bot/games/mafia/clock.py)
+        if first:  # a job on the deadlines' clock (Presenter.arm_clock)
             wait = max(LIVE_GAP - (now - last).total_seconds(), 0.1)
             self.out.arm_clock(g, "live:" + key, now + timedelta(seconds=wait), self._live_due,
                                g, key)

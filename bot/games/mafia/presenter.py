@@ -188,8 +188,6 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         if phase in ("speech", "defence", "last_word"):
             self.standing(g, "turn", views.turn_text(_, st, at=self.shown_end(g, st, "turn")),
                           views.turn_keyboard(_, g.id, st))
-            if e.seconds:
-                self.countdown(g, e.phase_seq, e.seconds)
         elif phase == "ready":
             self.standing(g, "ready", views.ready_text(_, st, at=self.shown_end(g, st, "ready")),
                           views.ready_keyboard(_, g.id, st, self.bot_url()))
@@ -239,7 +237,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
 
     def close_turn(self, g: Live, _: Gettext, before: GameState) -> None:
         """The turn of ``before`` (a speech, defence or last word) is over: its message shows
-        the final text, without the countdown, the hint or the buttons."""
+        the final text, without the hint or the buttons (BOT-X03: the one edit at its end)."""
         turn = self.ref(g, "turn")
         if turn is not None and before.phase in (Phase.SPEECH, Phase.DEFENCE, Phase.LAST_WORD) \
                 and g.refs.get("closed:turn") != before.phase_seq and before.speaker is not None:

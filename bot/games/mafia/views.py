@@ -128,15 +128,12 @@ def table_keyboard(_: Gettext, game_id: int, st: GameState) -> InlineKeyboardMar
 
 
 # --- turns -----------------------------------------------------------------------------------
-def turn_text(_: Gettext, st: GameState, left: int | None = None, final: bool = False,
-              at: datetime | None = None) -> str:
+def turn_text(_: Gettext, st: GameState, final: bool = False, at: datetime | None = None) -> str:
     """The current turn's message; ``at`` (aware UTC): its deadline, shown as clock time after
-    its length (BOT-X03); ``left`` (seconds) adds the countdown line; ``final``: the text the
-    message keeps once the turn is over (no buttons, so no hint about them, no deadline)."""
-    text = _turn_body(_, st, final, None if final else at)
-    if left is not None:
-        text += "\n" + _("⏳ {s} s left").format(s=left)
-    return text
+    its length (BOT-X03; no countdown line: the message is edited only when the end moves or
+    the turn ends); ``final``: the text the message keeps once the turn is over (no buttons,
+    so no hint about them, no deadline)."""
+    return _turn_body(_, st, final, None if final else at)
 
 
 def _turn_body(_: Gettext, st: GameState, final: bool = False, at: datetime | None = None) -> str:
