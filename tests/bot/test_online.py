@@ -558,6 +558,46 @@ async def test_ONLINE_X17_night_1_without_a_single_tap_goes_on_to_day_1_with_eve
         await h.stop()
 
 
+async def test_ONLINE_X17_a_black_who_tapped_ready_on_night_1_is_told_he_is_ready(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        await start_online(h)
+        st = await state(h)
+        dons = by_role(st, Role.DON)
+        ready = dons + [b for b in blacks(st) if b not in dons][:-1]  # the last tap ends the night
+        assert len(ready) == 2 and len(blacks(st)) == 3
+        for uid in ready:  # the Don and the mafiosi alike
+            found = h.find_button(uid, action="sleep")
+            assert found is not None
+            assert await press_action(h, h.user(uid), uid, "sleep") == "💤"
+            last = plain_text(h.message(uid, found[0])["text"])
+            assert "you are ready. The day starts once every black is ready" in last, last
+            assert "nothing to do tonight" not in last and "Press «Sleep»" not in last
+            assert not [b for _mid, b in h.buttons(uid) if "a:" in (b.get("callback_data") or "")]
+    finally:
+        await h.stop()
+
+
+async def test_ONLINE_Q20_the_night_sleep_prompt_says_the_tap_is_required(sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        await start_online(h)
+        await night_1(h)
+        st = await all_pass(h)
+        assert st.phase is Phase.NIGHT and st.night == 2
+        civilians = by_role(st, Role.CIVILIAN)
+        required = "Press «Sleep» before the night ends, or you will be marked inactive."
+        for uid in civilians:
+            assert said(h, uid, f"🌙 Night 2. You sleep. {required}")
+            assert not said(h, uid, "so the night can end sooner")
+        found = h.find_button(civilians[0], action="sleep")
+        assert found is not None
+        assert await press_action(h, h.user(civilians[0]), civilians[0], "sleep") == "💤"
+        assert plain_text(h.message(civilians[0], found[0])["text"]) == "💤 You sleep. Good night."
+    finally:
+        await h.stop()
+
+
 async def test_ONLINE_39_the_mafia_relay_works_on_night_1_only(sqlite_url: str):
     h = await make_harness(sqlite_url, n_users=6)
     try:
