@@ -537,6 +537,26 @@ async def test_ONLINE_36_Q16_three_misfires_in_a_row_and_the_town_wins(sqlite_ur
         await h.stop()
 
 
+async def test_ONLINE_36_37_a_night_without_a_single_shot_is_a_misfire_told_as_no_shot(
+        sqlite_url: str):
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        await start_online(h)
+        await night_1(h)
+        st = await all_pass(h)
+        assert st.phase is Phase.NIGHT and st.night == 2
+        for uid in reds(st):  # the reds sleep; no black shoots
+            assert await press_action(h, h.user(uid), uid, "sleep") == "💤"
+        mark = len(h.session.calls)
+        await h.fire()  # the night ends at its timer
+        said_now = "\n".join(group_texts(h, mark))
+        assert "🔫 A misfire: the mafia did not shoot (1 in a row;" in said_now, said_now
+        assert "did not meet" not in said_now
+        assert (await state(h)).online.misfires == 1  # ONLINE-37: counted all the same
+    finally:
+        await h.stop()
+
+
 async def test_ONLINE_X17_night_1_without_a_single_tap_goes_on_to_day_1_with_everybody_active(
         sqlite_url: str):
     h = await make_harness(sqlite_url, n_users=8)

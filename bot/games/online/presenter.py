@@ -111,8 +111,16 @@ class OnlinePresenter(MafiaPresenter):
 
     def on_Misfire(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                    e: oev.Misfire) -> None:
-        self.announce(g, _("🔫 A misfire: the mafia's shots did not meet ({n} in a row; three in a "
-                        "row and the town wins).").format(n=e.count))
+        # ONLINE-36/37: no shot at all is a misfire too, but there were no shots to disagree;
+        # ``before`` holds the night's picks (a black's pick that ends the night means he shot)
+        shooters = [p.user_id for p in before.mafia_alive() if not p.afk] if before else []
+        if before is not None and not any(before.mafia_picks.get(u) for u in shooters):
+            text = _("🔫 A misfire: the mafia did not shoot ({n} in a row; three in a row and the "
+                     "town wins).")
+        else:
+            text = _("🔫 A misfire: the mafia's shots did not meet ({n} in a row; three in a row "
+                     "and the town wins).")
+        self.announce(g, text.format(n=e.count))
 
     def on_BestMove(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                     e: oev.BestMove) -> None:
