@@ -23,6 +23,14 @@ def _num(locale: str, value: float) -> str:
     return format_decimal(value, "#,##0.#", locale=locale)
 
 
+def _form(value: float) -> int:
+    """The count that picks the plural form of an average as :func:`_num` shows it (one decimal
+    at most): the whole number, or 2 for a fraction (English plural, Russian genitive singular
+    as in «1,5 дня»)."""
+    shown = round(value, 1)
+    return int(shown) if shown == int(shown) else 2
+
+
 def _name(name: str) -> str:
     return isolate(name, limit=NAME_LIMIT)
 
@@ -62,8 +70,10 @@ def stats_text(_: Gettext, ngettext: NGettext, locale: str, title: str, ov: Chat
             for team in sorted(teams, key=lambda t: (-ov.wins.get(t, 0), t))]
     if wins:
         lines.append("🏆 " + " · ".join(wins))
-    lines.append(_("Average game: {players} players · {days} days · {duration}").format(
-        players=_num(locale, ov.avg_players), days=_num(locale, ov.avg_days),
+    lines.append(_("Average game: {players} · {days} · {duration}").format(
+        players=ngettext("{n} player", "{n} players", _form(ov.avg_players)).format(
+            n=_num(locale, ov.avg_players)),
+        days=ngettext("{n} day", "{n} days", _form(ov.avg_days)).format(n=_num(locale, ov.avg_days)),
         duration=duration_text(_, None if ov.avg_duration is None else int(ov.avg_duration))))
     lines += ["", _("<b>By role</b>")] + _role_lines(_, ngettext, roles)
     fouls = sum(r.fouls for r in roles)
@@ -90,8 +100,10 @@ def game_section(_: Gettext, ngettext: NGettext, locale: str, ruleset: str, ov: 
     if wins:
         lines.append("🏆 " + " · ".join(wins))
     rounds = games.rounds_text(ngettext, ruleset, round(ov.avg_days)) or ""
-    lines.append(_("Average game: {players} players · {rounds} · {duration}").format(
-        players=_num(locale, ov.avg_players), rounds=rounds,
+    lines.append(_("Average game: {players} · {rounds} · {duration}").format(
+        players=ngettext("{n} player", "{n} players", _form(ov.avg_players)).format(
+            n=_num(locale, ov.avg_players)),
+        rounds=rounds,
         duration=duration_text(_, None if ov.avg_duration is None else int(ov.avg_duration))))
     if roles:
         lines += _role_lines(_, ngettext, roles, survival=False)
