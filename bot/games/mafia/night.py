@@ -26,9 +26,6 @@ def night_text(_: Gettext, st: GameState, uid: int) -> str:
             return _("🌙 Night 1: meet your team here (what you write is passed on). Press «Sleep» "
                      "when you are ready: the day starts once every black is ready, or when the "
                      "meeting ends.")
-        if p.team is Team.MAFIA:  # he has tapped Ready: nothing more to press
-            return _("🌙 Night 1: you are ready. The day starts once every black is ready, or when "
-                     "the meeting ends.")
         return _("🌙 Night 1: the mafia gets acquainted. You have nothing to do tonight: the day "
                  "starts by itself.")
     if st.night <= 1:
@@ -66,10 +63,7 @@ def night_text(_: Gettext, st: GameState, uid: int) -> str:
             }.get(offered or "")
             if prompt:
                 lines.append(prompt.format(n=n))
-    if not lines and rs.missed_deadlines_to_inactive == 1:  # ONLINE-Q20: one missed tap counts
-        lines.append(_("🌙 Night {n}. You sleep. Press «Sleep» before the night ends, or you will "
-                       "be marked inactive.").format(n=n))
-    elif not lines:
+    if not lines:
         lines.append(_("🌙 Night {n}. You sleep. Press «Sleep» so the night can end sooner.")
                      .format(n=n))
     return "\n".join(lines)
