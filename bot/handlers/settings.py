@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
@@ -31,9 +32,11 @@ from .common import (
     adopt_sender_locale,
     author,
     may_manage,
+    once_a_minute,
     refusal,
     refuse,
     reply,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -283,6 +286,13 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
                   reply_markup=settings_keyboard(_, data, st))
             return
     text = settings_text(_, locale, data, st)
+    if not args and not once_a_minute(sender, message, "/settings"):
+        # issue 20: three /settings, three panels in the group; a repeat goes to him privately
+        # (dropped if he never started the bot), without buttons: they would set his own chat
+        head = _("⚙️ The panel of {chat} was shown there less than a minute ago:").format(
+            chat=html.escape(message.chat.title or str(chat_id)))
+        say(sender, author(message).id, head + "\n\n" + text)
+        return
     reply(sender, message, text, reply_markup=settings_keyboard(_, data, st))
 
 

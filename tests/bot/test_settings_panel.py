@@ -55,3 +55,19 @@ async def test_FORUM_Q27_the_panel_in_a_forum_lobby_shows_its_timings_and_refuse
     assert not answer.startswith("✅") and "forum_day" in answer
     assert (await h.game()).state.timings == timings
     assert "speech" not in ((await h.service.storage.get_chat_settings(GROUP)).data.get("timings") or {})
+
+
+async def test_the_panel_is_posted_to_the_same_user_at_most_once_a_minute(h: Harness):
+    """Issue 20: three /settings in 3.6 s, three full panels in the group; now one, and the
+    repeats go to his private chat (without buttons)."""
+    onlooker, other = h.users[5], h.users[6]
+    await h.command(h.users[0], "/newgame")
+    for _n in range(3):
+        await h.command(onlooker, "/settings")
+    panels = [t for t in group_texts(h) if "Settings of this chat" in t]
+    assert len(panels) == 1
+    private = [t for t in h.sent_texts(onlooker.id, ("sendMessage",)) if "Settings of this chat" in t]
+    assert len(private) == 2 and all("less than a minute ago" in t for t in private)
+    assert not any(b.get("callback_data") for _m, b in h.buttons(onlooker.id))
+    await h.command(other, "/settings")  # somebody else gets his own
+    assert len([t for t in group_texts(h) if "Settings of this chat" in t]) == 2
