@@ -171,22 +171,32 @@ _refused: weakref.WeakKeyDictionary[Any, dict[tuple[int, int, str], float]] = \
     weakref.WeakKeyDictionary()
 
 
+def once_a_minute(sender: Sender, message: Message, what: str) -> bool:
+    """Whether ``what`` (a refusal's text, a panel's name) may be said to the sender of
+    ``message`` in its group now: at most once per :data:`REFUSAL_GAP` seconds per group, user
+    and ``what`` (this process's clock); True in a private chat. A True answer counts as said."""
+    if message.chat.type == "private":
+        return True
+    now = time.monotonic()
+    said = _refused.setdefault(sender, {})
+    key = (message.chat.id, message.from_user.id if message.from_user else 0, what)
+    if now - said.get(key, -REFUSAL_GAP) < REFUSAL_GAP:
+        return False
+    if len(said) > 10_000:  # old entries go; the gap is short
+        for old in [k for k, at in said.items() if now - at >= REFUSAL_GAP]:
+            del said[old]
+    said[key] = now
+    return True
+
+
 def refuse(sender: Sender, message: Message, text: str) -> asyncio.Future[Any] | None:
     """Answer a refused command (a repeated /pause, /resume by a stranger, /settings by a
     player ...) without spending the group's budget on repeats (issue 20: eight commands, eight
     messages, the game's own messages 9.8 s behind): in a group, the same ``text`` to the same
-    user is said at most once per :data:`REFUSAL_GAP` seconds (this process's clock); in a
+    user is said at most once per :data:`REFUSAL_GAP` seconds (:func:`once_a_minute`); in a
     private chat always. Returns the send's future, or None when it was held back."""
-    if message.chat.type != "private":
-        now = time.monotonic()
-        said = _refused.setdefault(sender, {})
-        key = (message.chat.id, message.from_user.id if message.from_user else 0, text)
-        if now - said.get(key, -REFUSAL_GAP) < REFUSAL_GAP:
-            return None
-        if len(said) > 10_000:  # old entries go; the gap is short
-            for old in [k for k, at in said.items() if now - at >= REFUSAL_GAP]:
-                del said[old]
-        said[key] = now
+    if not once_a_minute(sender, message, text):
+        return None
     return reply(sender, message, text)
 
 

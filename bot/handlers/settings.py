@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
@@ -18,14 +19,25 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from engine import BadSetup, ChangeSettings, IllegalCommand, Phase, find_ruleset
-from engine.mafia.rules import TIMING_LIMITS
+from engine import BadSetup, ChangeSettings, GameState, IllegalCommand, Phase, find_ruleset
+from engine.mafia.rules import TIMING_LIMITS, RuleSet
 
 from ..games import GAMES
 from ..presentation.views import tempo_name, timings_text
 from ..ui.callbacks import Cfg, Pressed
 from ..ui.i18n import N_, SUPPORTED_LOCALES
-from .common import Gettext, author, may_manage, refusal, refuse, reply
+from ..ui.texts import PRESET_NAMES
+from .common import (
+    Gettext,
+    adopt_sender_locale,
+    author,
+    may_manage,
+    once_a_minute,
+    refusal,
+    refuse,
+    reply,
+    say,
+)
 
 if TYPE_CHECKING:
     from ..services.game_service import GameService
@@ -74,20 +86,62 @@ def range_text(_: Gettext, key: str, value: int, limits: tuple[int, int] | None 
                                                   example=max(lo, min(hi, 60)))
 
 
-def settings_text(_: Gettext, locale: str, data: dict[str, Any]) -> str:
-    rs = find_ruleset("party")
-    timings = rs.timings(data)
-    opts = {**rs.default_options, **(data.get("options") or {})}
+def open_preset(st: GameState | None) -> RuleSet | None:
+    """The mafia preset of the chat's open lobby or game ``st`` (None: no game, or a game
+    without presets such as NOIR)."""
+    if st is None or st.over:
+        return None
+    try:
+        return find_ruleset(st.ruleset)
+    except KeyError:
+        return None
+
+
+def doctor_on(opts: dict[str, Any]) -> bool | None:
+    """Whether the options deal a Doctor: party and club ``doctor``, the forum's ``roles``
+    list; None when the options do not say."""
+    if "doctor" in opts:
+        return bool(opts["doctor"])
+    roles = opts.get("roles")
+    return "doctor" in roles if isinstance(roles, list) else None
+
+
+def _shown(data: dict[str, Any], st: GameState | None
+           ) -> tuple[str, str, dict[str, int], dict[str, Any], tuple[str, ...]]:
+    """What the panel shows: (preset, tempo, timings in seconds, options, settable timing keys)
+    -- the open game's (issue 20: the panel must not contradict the lobby), else the chat's
+    defaults for a party game."""
+    rs = open_preset(st)
+    if rs is not None and st is not None:
+        return (rs.name, st.settings.get("tempo", rs.default_tempo), dict(st.timings),
+                {**rs.default_options, **st.options}, tuple(rs.timing_limits))
+    party = find_ruleset("party")
+    return ("party", data.get("tempo", party.default_tempo), party.timings(data),
+            {**party.default_options, **(data.get("options") or {})}, PANEL_KEYS)
+
+
+#: the timings the panel names when no game is open (a chat's defaults serve every preset)
+PANEL_KEYS = ("speech", "defence", "last_word", "vote", "night", "meeting", "discussion", "lift")
+
+
+def settings_text(_: Gettext, locale: str, data: dict[str, Any], st: GameState | None = None) -> str:
+    """The /settings panel (HTML): the chat's settings, or those of its open lobby or game
+    ``st`` (its preset, tempo, effective timings in seconds, roles and the keys it uses)."""
+    preset, tempo, timings, opts, keys = _shown(data, st)
     lines = [_("⚙️ <b>Settings of this chat</b>"),
-             _("Language: {lang}").format(lang={"ru": "Русский", "en": "English"}[locale]),
-             _("Tempo: {tempo}").format(tempo=tempo_name(_, data.get("tempo", rs.default_tempo))),
-             timings_text(_, timings, "party"),
-             _("Doctor: {state}").format(state=_("on") if opts.get("doctor") else _("off")),
-             _("Announce saved victims: {state}").format(
-                 state=_("on") if opts.get("announce_save") else _("off")),
-             "",
-             _("Change one timing: /settings speech 45 (speech, defence, last_word, vote, night, "
-               "meeting, discussion, lift); /settings reset restores the tempo's values.")]
+             _("Language: {lang}").format(lang={"ru": "Русский", "en": "English"}[locale])]
+    if open_preset(st) is not None:
+        lines.append(_("Open game: {game}").format(game=_(PRESET_NAMES.get(preset, preset))))
+    lines += [_("Tempo: {tempo}").format(tempo=tempo_name(_, tempo)),
+              timings_text(_, timings, preset)]
+    doctor = doctor_on(opts)
+    if doctor is not None:
+        lines.append(_("Doctor: {state}").format(state=_("on") if doctor else _("off")))
+    if "announce_save" in opts:
+        lines.append(_("Announce saved victims: {state}").format(
+            state=_("on") if opts.get("announce_save") else _("off")))
+    lines += ["", _("Change one timing: /settings {key} 45 ({keys}); /settings reset restores "
+                    "the tempo's values.").format(key=keys[0], keys=", ".join(keys))]
     own = data.get("timings_of") or {}
     if "noir" in GAMES and GAMES["noir"].timing_limits:
         turn = (own.get("noir") or {}).get("turn")
@@ -96,20 +150,26 @@ def settings_text(_: Gettext, locale: str, data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def settings_keyboard(_: Gettext, data: dict[str, Any]) -> InlineKeyboardMarkup:
-    rs = find_ruleset("party")
-    opts = {**rs.default_options, **(data.get("options") or {})}
+def settings_keyboard(_: Gettext, data: dict[str, Any], st: GameState | None = None) -> InlineKeyboardMarkup:
+    """The panel's buttons: language, tempo, and the Doctor and save switches where the open
+    game (``st``) or the chat's party defaults have them."""
+    opts = _shown(data, st)[3]
     kb = InlineKeyboardBuilder()
     kb.button(text="🇷🇺 Русский", callback_data=Cfg(a="lang", v="ru"))
     kb.button(text="🇬🇧 English", callback_data=Cfg(a="lang", v="en"))
     for t in ("short", "normal", "detailed"):
         kb.button(text=tempo_name(_, t), callback_data=Cfg(a="tempo", v=t))
-    kb.button(text=_("Doctor: {state}").format(state=_("on") if opts["doctor"] else _("off")),
-              callback_data=Cfg(a="doctor", v="0" if opts["doctor"] else "1"))
-    kb.button(text=_("Announce saves: {state}").format(
-        state=_("on") if opts["announce_save"] else _("off")),
-              callback_data=Cfg(a="save", v="0" if opts["announce_save"] else "1"))
-    kb.adjust(2, 3, 1, 1)
+    rows = [2, 3]
+    if "doctor" in opts:
+        kb.button(text=_("Doctor: {state}").format(state=_("on") if opts["doctor"] else _("off")),
+                  callback_data=Cfg(a="doctor", v="0" if opts["doctor"] else "1"))
+        rows.append(1)
+    if "announce_save" in opts:
+        kb.button(text=_("Announce saves: {state}").format(
+            state=_("on") if opts["announce_save"] else _("off")),
+                  callback_data=Cfg(a="save", v="0" if opts["announce_save"] else "1"))
+        rows.append(1)
+    kb.adjust(*rows)
     return kb.as_markup()
 
 
@@ -148,17 +208,27 @@ def changed_text(_: Gettext, key: str, value: int) -> str:
     return _("✅ {what}: {n} s.").format(what=what, n=value)
 
 
+def unused_text(_: Gettext, key: str, rs: RuleSet) -> str:
+    """The refusal of a timing the open game's preset ``rs`` does not use, naming its keys."""
+    what = _(TIMING_NAMES[key]) if key in TIMING_NAMES else key
+    return _("The open game ({game}) has no such timing: {what} ({key}) is not used there; "
+             "it has {keys}. Nothing changed.").format(
+        game=_(PRESET_NAMES.get(rs.name, rs.name)), what=what, key=key,
+        keys=", ".join(rs.timing_limits))
+
+
 async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, service: GameService,
                         storage: Storage, tr: Translator, sender: Sender) -> None:
     chat_id = message.chat.id
+    await adopt_sender_locale(storage, message)  # issue 20: as /newgame and /help do
     cs = await storage.get_chat_settings(chat_id)
     locale = tr.locale(cs.locale)
     _ = tr.get(locale)
     data = dict(cs.data)
     args = (command.args or "").split()
+    game_id = await service.game_for_chat(chat_id)
+    st = await service.state(game_id) if game_id else None
     if args:
-        game_id = await service.game_for_chat(chat_id)
-        st = await service.state(game_id) if game_id else None
         if not await may_manage(bot, message, author(message).id, st):
             refuse(sender, message, _("Only the organiser or a group admin can do that."))
             return
@@ -185,6 +255,10 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
                                      "Example: /settings {key} {example}.").format(
                 what=what, lo=lo, hi=hi, key=key, example=max(lo, min(hi, 90))))
             return
+        elif (rs := open_preset(st)) is not None and args[0] in TIMING_LIMITS \
+                and args[0] not in rs.timing_limits:  # issue 20: confirmed, yet no effect
+            reply(sender, message, unused_text(_, args[0], rs))
+            return
         elif len(args) == 2 and args[0] in TIMING_LIMITS and re.fullmatch(r"[+-]?\d+", args[1]):
             key, value = args[0], int(args[1])
             lo, hi = TIMING_LIMITS[key]
@@ -205,12 +279,21 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
             return
         await storage.save_chat_settings(chat_id, data=data)
         await _apply_to_game(service, chat_id, author(message).id, **change)
+        st = await service.state(game_id) if game_id else None  # as the change left it
         if len(args) == 2 and (args[0] in TIMING_LIMITS or args[0] in own):
             head = changed_text(_, args[0], int(args[1]))  # whatever the timing's game
-            reply(sender, message, head + "\n" + settings_text(_, locale, data),
-                  reply_markup=settings_keyboard(_, data))
+            reply(sender, message, head + "\n" + settings_text(_, locale, data, st),
+                  reply_markup=settings_keyboard(_, data, st))
             return
-    reply(sender, message, settings_text(_, locale, data), reply_markup=settings_keyboard(_, data))
+    text = settings_text(_, locale, data, st)
+    if not args and not once_a_minute(sender, message, "/settings"):
+        # issue 20: three /settings, three panels in the group; a repeat goes to him privately
+        # (dropped if he never started the bot), without buttons: they would set his own chat
+        head = _("⚙️ The panel of {chat} was shown there less than a minute ago:").format(
+            chat=html.escape(message.chat.title or str(chat_id)))
+        say(sender, author(message).id, head + "\n\n" + text)
+        return
+    reply(sender, message, text, reply_markup=settings_keyboard(_, data, st))
 
 
 async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, service: GameService,
@@ -253,8 +336,9 @@ async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, s
         await _apply_to_game(service, chat_id, query.from_user.id, **change)
     _ = tr.get(locale)
     callback_answer.text = "✅"
-    sender.edit(query.message.chat.id, query.message.message_id, settings_text(_, tr.locale(locale), data),
-                                  reply_markup=settings_keyboard(_, data))
+    st = await service.state(game_id) if game_id else None  # as the change left it
+    sender.edit(query.message.chat.id, query.message.message_id,
+                settings_text(_, tr.locale(locale), data, st), reply_markup=settings_keyboard(_, data, st))
 
 
 __all__ = ["router", "refusal"]

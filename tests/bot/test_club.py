@@ -120,6 +120,30 @@ async def test_CLUB_Q08_the_judges_console_gives_fouls_and_others_cannot(sqlite_
         await h.stop()
 
 
+def console_ids(h, chat_id: int) -> set[int]:
+    """The messages of ``chat_id`` that still carry a live foul button."""
+    return {mid for mid, b in h.buttons(chat_id) if b.get("callback_data", "").endswith(":foul:3")}
+
+
+async def test_CLUB_Q08_every_console_loses_its_buttons_replaced_and_at_the_end(sqlite_url):
+    """Issue 20: /panel's console replaces the first (which loses its buttons); after /stop no
+    console keeps a live button."""
+    host = FakeUser(900_000_000_002, "Judge")
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        await club_game(h, host=host)
+        first = console_ids(h, host.id)
+        assert len(first) == 1
+        await h.dm(host, "/panel")
+        now = console_ids(h, host.id)
+        assert len(now) == 1 and now != first  # the first console's buttons went
+        await h.command(h.users[0], "/stop")
+        assert not console_ids(h, host.id)
+        assert not any(b.get("callback_data") for _, b in h.buttons(host.id))
+    finally:
+        await h.stop()
+
+
 async def test_CLUB_31_32_checks_arrive_at_dawn_privately(sqlite_url):
     h = await make_harness(sqlite_url, n_users=10)
     try:

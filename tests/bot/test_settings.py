@@ -159,3 +159,17 @@ async def test_a_new_group_and_private_answers_follow_the_senders_telegram_langu
         assert last_group_text(h).startswith("Commands\n")
     finally:
         await h.stop()
+
+
+async def test_settings_as_a_new_groups_first_command_follows_the_senders_language(sqlite_url: str):
+    """Issue 20: an English user's first command /settings in a new group answers in English
+    (and the group takes English, as after /newgame or /help)."""
+    h = await make_harness(sqlite_url, n_users=2, default_locale="ru")
+    try:
+        english = dataclasses.replace(h.users[0], language_code="en")
+        await h.command(english, "/settings")
+        en = h.app.translator.get("en")
+        assert plain_text(last_group_text(h)) == plain_text(settings_text(en, "en", {}))
+        assert (await h.service.storage.get_chat_settings(GROUP)).locale == "en"
+    finally:
+        await h.stop()

@@ -30,10 +30,12 @@ class ClubPresenter(MafiaPresenter):
 
     def send_console(self, g: Live, _: Gettext, st: GameState, chat_id: int) -> None:
         """CLUB-36/39, CLUB-Q08: the judge's console: a foul or a disqualification per seat.
-        The newest console of each chat is kept up to date (``refresh_consoles``)."""
+        The newest console of each chat is kept up to date (``refresh_consoles``); the one it
+        replaces (``/panel``) loses its buttons (issue 20: they stayed live after the game)."""
         text = _("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. /panel shows this again.")
         markup = self.out.with_webapp(_, g, foul_keyboard(g.id, st))  # + the Mini App
         key = f"console:{chat_id}"
+        self.close_dm(g, key, chat_id)
         self.keep(g, key, self.dm(chat_id, text, markup))
         self.remember(g, key, text, markup)
 

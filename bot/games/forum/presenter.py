@@ -137,6 +137,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         """FORUM-17, 18: the host's (or an admin's) warnings and removals, kept up to date."""
         text, markup = vf.moderation_text(_), vf.moderation_keyboard(g.id, st)
         key = f"console:{chat_id}"
+        self.close_dm(g, key, chat_id)  # a panel replaced by /panel keeps no live buttons
         self.keep(g, key, self.dm(chat_id, text, markup))
         self.remember(g, key, text, markup)
 
