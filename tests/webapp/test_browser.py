@@ -345,6 +345,21 @@ async def test_a_64_character_name_fits_a_390_px_phone(sqlite_url, browser, tmp_
                 return [name.scrollWidth > name.clientWidth, li.getBoundingClientRect().width,
                         !!li.querySelector('[data-role]') || !!li.querySelector('.tag')];""")
             assert row[0] and row[1] <= 390 and row[2]  # cut with an ellipsis; its tags shown
+        # the judge's foul on that seat: its toast stays one line on the screen (trial)
+        await asyncio.to_thread(browser.get, page_url(client, h, JUDGE, game_id, LIGHT))
+        await asyncio.to_thread(browser.refresh)  # the page's address differs in its hash only
+        await wait_for(browser, js("return document.querySelectorAll('#judge button').length"))
+        await wait_for(browser, js("return +document.body.dataset.renders >= 2"))
+        await click(browser, f'#judge .seatrow[data-seat="{long.seat}"] button[data-a="foul"]')
+        await wait_for(browser, js("return !document.getElementById('toast').hidden"))
+        box = await asyncio.to_thread(browser.execute_script, """
+            const t = document.getElementById('toast');
+            const ok = t.textContent.includes('Foul');
+            t.textContent = '⚠️ Foul: №5 ' + '😀'.repeat(64);  // a name of 64 emoji: breakable
+            const r = t.getBoundingClientRect();
+            return [ok, r.left >= 0, r.right <= 390, r.height < 60,
+                    getComputedStyle(t).overflow === 'hidden'];""")
+        assert box == [True, True, True, True, True], box  # on screen, one line, cut
         await shoot(browser, "phone-long-name.png", tmp_path)
 
 
