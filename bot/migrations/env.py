@@ -14,7 +14,7 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from bot.storage.engine import BEGIN_IMMEDIATE
+from bot.storage.engine import BEGIN_IMMEDIATE, SQLITE_BUSY_TIMEOUT_MS, SQLITE_MIGRATION_BUSY_TIMEOUT_MS
 from bot.storage.models import Base
 
 config = context.config
@@ -58,6 +58,8 @@ def do_run_migrations(connection: Connection) -> None:
         # drop would cascade into child tables. The pragma is a no-op inside a
         # transaction, hence the raw connection before BEGIN.
         _sqlite_pragma(connection, "PRAGMA foreign_keys=OFF")
+        # another process's migration holds the write lock for as long as it runs
+        _sqlite_pragma(connection, f"PRAGMA busy_timeout={SQLITE_MIGRATION_BUSY_TIMEOUT_MS}")
         # Take the write lock at BEGIN, so a second process starting at the same time
         # waits and then finds the schema already upgraded (see bot.storage).
         connection.execution_options(**{BEGIN_IMMEDIATE: True})
@@ -74,6 +76,7 @@ def do_run_migrations(connection: Connection) -> None:
     finally:
         if sqlite:
             _sqlite_pragma(connection, "PRAGMA foreign_keys=ON")
+            _sqlite_pragma(connection, f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
 
 
 async def run_async_migrations(url: str) -> None:

@@ -13,13 +13,17 @@ from sqlalchemy import Table, event
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-__all__ = ["BEGIN_IMMEDIATE", "SQLITE_BUSY_TIMEOUT_MS", "create_engine", "migration_lock", "statement",
-           "upsert"]
+__all__ = ["BEGIN_IMMEDIATE", "SQLITE_BUSY_TIMEOUT_MS", "SQLITE_MIGRATION_BUSY_TIMEOUT_MS", "create_engine",
+           "migration_lock", "statement", "upsert"]
 
 #: Execution option: start SQLite transactions of this connection with BEGIN IMMEDIATE.
 BEGIN_IMMEDIATE: Final = "mafia_begin_immediate"
 #: How long a SQLite connection waits for another writer's lock, milliseconds.
 SQLITE_BUSY_TIMEOUT_MS: Final = 10_000
+#: How long a SQLite migration waits for another process's migration, milliseconds (workers
+#: starting at once on one file migrate one after another; a migration that rebuilds tables
+#: on a loaded machine takes longer than a write).
+SQLITE_MIGRATION_BUSY_TIMEOUT_MS: Final = 120_000
 
 
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
@@ -53,10 +57,12 @@ def _install_sqlite_hooks(engine: AsyncEngine) -> None:
         dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
         cursor = dbapi_connection.cursor()
         try:
+            # the busy timeout first: switching a new file to WAL takes a lock another
+            # process may hold (several workers starting at once on one file)
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         finally:
             cursor.close()
 
