@@ -33,13 +33,15 @@ from bot.storage.records import (
     StorageError,
     UserInAnotherGame,
 )
+from bot.storage.sheets import PointsRow, PointsTotals, SheetChange, SheetRecord, SheetStorage
 from bot.storage.stats import StatsStorage
 from bot.storage.store import Storage as _CoreStorage
 
 
-class Storage(HistoryStorage, StatsStorage, PeopleStorage, LogStorage, _CoreStorage):
+class Storage(SheetStorage, HistoryStorage, StatsStorage, PeopleStorage, LogStorage, _CoreStorage):
     """The bot's database: the core queries (store.py: games and their log), the players and
-    chat settings (people.py), the history (history.py) and its statistics (stats.py)."""
+    chat settings (people.py), the history (history.py) and its statistics (stats.py), the
+    score sheets and their points (sheets.py)."""
 
 
 __all__ = [
@@ -51,6 +53,10 @@ __all__ = [
     "LogConflict",
     "PlayerOp",
     "PlayerRecord",
+    "PointsRow",
+    "PointsTotals",
+    "SheetChange",
+    "SheetRecord",
     "StatusError",
     "Storage",
     "StorageError",

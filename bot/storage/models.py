@@ -317,3 +317,80 @@ class NextGameSubscription(Base):
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     title: Mapped[str] = mapped_column(String(256), default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# --- score sheets (bot/services/sheets.py): the judge's sheet of a finished sport game ---------------
+
+
+class ScoreSheetRow(Base):
+    """The score sheet of a finished club/online game (issue 21, docs/rules/scoring.md): the
+    scoring ``system`` it uses (``ScoringSystem.to_settings()``), the judge's ``additional``
+    points ({"<user id>": points}), ``status`` 'draft' (the judge fills it in; the group sees the
+    plain result) or 'published'; ``publish_by``: when a draft is published by itself;
+    ``corrections_until``: the end of the judge's window to correct the published sheet;
+    ``ui``: the judge's private sheet message ({"chat_id", "message_id"}) and other UI state."""
+
+    __tablename__ = "score_sheets"
+    __table_args__ = (Index("ix_score_sheets_due", "status", "publish_by"),)
+
+    game_id: Mapped[int] = mapped_column(
+        AutoIdType, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    chat_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    judge_id: Mapped[int | None] = mapped_column(BigInteger)
+    system: Mapped[dict[str, Any]]
+    additional: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="draft")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    publish_by: Mapped[datetime | None]
+    published_at: Mapped[datetime | None]
+    corrections_until: Mapped[datetime | None]
+    ui: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class ScoreSheetChange(Base):
+    """One change of a score sheet, kept for good (the judge's corrections are logged): ``kind``
+    'additional' (a draft's points set), 'published' (by the judge), 'auto_published' (its time
+    ran out), 'corrected' (after publication); ``by`` the user (None: the bot); ``data`` the
+    change ({"additional": {...}} before and after where it applies)."""
+
+    __tablename__ = "score_sheet_changes"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    id: Mapped[int] = mapped_column(AutoIdType, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(
+        AutoIdType, ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    by: Mapped[int | None] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class PlayerPointsRow(Base):
+    """One player's points in one published score sheet (a row per seat; rewritten when the
+    sheet is corrected), so /top, /me, /history and the standings sum them without replaying
+    logs. Columns as ``engine.scoring.SeatScore``."""
+
+    __tablename__ = "player_points"
+    __table_args__ = (
+        Index("ix_player_points_chat", "chat_id", "user_id"),
+        Index("ix_player_points_user", "user_id"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        AutoIdType, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(256))
+    seat: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(16))
+    team: Mapped[str] = mapped_column(String(16))
+    won: Mapped[bool] = mapped_column(Boolean)
+    win_points: Mapped[float] = mapped_column(Float)
+    best_move_points: Mapped[float] = mapped_column(Float)
+    penalty: Mapped[float] = mapped_column(Float)
+    additional: Mapped[float] = mapped_column(Float)
+    total: Mapped[float] = mapped_column(Float)
+    published_at: Mapped[datetime]
