@@ -25,18 +25,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Sequence
-from contextvars import ContextVar
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
 from time import perf_counter
 from typing import Any
 
-from aiogram import Bot
-from aiogram.methods import TelegramMethod
-from aiogram.methods.base import TelegramType
 from aiogram.types import Update
 
 from bot.app import App
@@ -44,57 +39,18 @@ from bot.handlers.game import CONFIRM
 from bot.services.game_service import LiveGame
 from bot.ui.callbacks import Act
 from engine import GameState, Phase, legal_actions
-from tests.fakes.session import RecordingSession
 from tests.fakes.updates import FakeUser, Updates
 
+from .bench_session import CURRENT, READ_METHODS, BenchSession, Recorder, Stuck, table_clock
 from .buttons import NEWGAME, Planned, press_planned
 from .buttons import options as generic_options
 from .presses import DELAYS, Option, PlanKey
 
-#: The table whose task is running (read by the bot's clock and by call attribution).
-CURRENT: ContextVar[Table] = ContextVar("benchmark_table")
+__all__ = ["CURRENT", "READ_METHODS", "BenchSession", "Recorder", "Stuck", "Table", "table_clock"]
 
 TALK_TO_TIMER = 0.1  #: share of speeches that run until the timer instead of ending early
 NOMINATE = 0.35  #: chance that a speaker nominates somebody
 EXCLUDE_YES = 0.6  #: chance of «yes» in a vote on eliminating all the tied
-READ_METHODS = ("get",)  #: calls that read (getMe, getChatMember ...) and never count as sends
-
-
-class Stuck(RuntimeError):
-    """The table has no planned action and no deadline: the game cannot go on."""
-
-
-class BenchSession(RecordingSession):
-    """A :class:`RecordingSession` that indexes sent messages per chat and reports every call to
-    the table owning the chat (or the running table), before performing it."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.chat_messages: defaultdict[int, list[int]] = defaultdict(list)
-        self.owners: dict[int, Table] = {}  # chat id (group or private) -> table
-
-    def _store(self, message: dict[str, Any]) -> None:
-        key = (message["chat"]["id"], message["message_id"])
-        if key not in self.messages:
-            self.chat_messages[key[0]].append(key[1])
-        super()._store(message)
-
-    async def make_request(self, bot: Bot, method: TelegramMethod[TelegramType],
-                           timeout: int | None = None) -> TelegramType:
-        chat_id = getattr(method, "chat_id", None)
-        table = self.owners.get(chat_id) if isinstance(chat_id, int) else None
-        table = table or CURRENT.get(None)
-        if table is not None:
-            table.record_call(method.__api_method__, chat_id, method)
-        return await super().make_request(bot, method, timeout)
-
-
-@dataclass
-class Recorder:
-    """What all tables fed: every update in order, and the seconds ``feed_update`` took for it."""
-
-    updates: list[Update] = field(default_factory=list)
-    latencies: list[float] = field(default_factory=list)
 
 
 class Table:
@@ -417,14 +373,3 @@ class Table:
                 out.append(self._option(p.user_id, "exclude", DELAYS["press"], self.group_id,
                                         action))
         return [o for o in out if o]
-
-
-def table_clock(fallback: Callable[[], datetime]) -> Callable[[], datetime]:
-    """A clock for ``build_app``: the running table's game time, else ``fallback()``."""
-
-    def clock() -> datetime:
-        table = CURRENT.get(None)
-        return table.now() if table is not None else fallback()
-
-    return clock
-
