@@ -35,7 +35,7 @@ MAX_PLAYERS = 200
 MAX_GAMES = 20
 #: local-search steps per seat of the tournament (P * G)
 STEPS_PER_SEAT = 120
-#: the cost of a run of sit-outs, times its length squared, in the units of :func:`pair_costs`
+#: the cost of a run of sit-outs, times its length cubed, in the units of :func:`pair_costs`
 #: (the search may lengthen a run the cycle gives by one when that spreads the pairs)
 RUN_COST = 1000
 
@@ -176,14 +176,14 @@ class _Search:
         return delta
 
     def _runs(self, p: int) -> int:
-        """The sum of the squared lengths of player ``p``'s runs of sit-outs."""
+        """The sum of the cubed lengths of player ``p``'s runs of sit-outs."""
         total = run = 0
         for table in self.where[p]:
             if table < 0:
                 run += 1
             else:
-                total, run = total + run * run, 0
-        return total + run * run
+                total, run = total + run ** 3, 0
+        return total + run ** 3
 
     def improve(self, steps: int) -> None:
         swap_rounds = [r for r in range(self.n_rounds) if len(self.rounds[r]) > 1]
