@@ -65,7 +65,7 @@ def test_TOUR_X01_every_table_is_full_and_the_seats_are_balanced(p, g, t, seed, 
     assert quality(s).seat_spread == best_quality(p, g, t).seat_spread
 
 
-def test_TOUR_X01_ten_games_each_sit_every_seat_once():
+def test_TOUR_X01_ten_games_each_sit_every_seat_once(quick):
     s = draw(ids(20), 10, None, 5)
     for player in s.players:
         assert sorted(game.seat_of(player) for game in s.games_of(player)) == list(range(1, 11))
@@ -94,12 +94,12 @@ def test_TOUR_X02_games_rounds_and_sit_outs(p, g, t, seed, quick):
     assert q.sit_out_run <= best.sit_out_run + -(-p // (10 * tables))
 
 
-def test_TOUR_X02_a_multiple_of_ten_sits_nobody_out():
+def test_TOUR_X02_a_multiple_of_ten_sits_nobody_out(quick):
     s = draw(ids(30), 4, None, 1)
     assert s.rounds == 4 and all(s.sitting_out(r) == () for r in range(1, 5))
 
 
-def test_TOUR_X02_sit_outs_are_spread_over_the_rounds():
+def test_TOUR_X02_sit_outs_are_spread_over_the_rounds(quick):
     s = draw(ids(15), 4, None, 3)  # 6 games, one table: 5 of 15 sit out each round
     assert s.rounds == 6
     assert quality(s).sit_out_run <= 1  # nobody sits out two rounds in a row
@@ -109,7 +109,7 @@ def test_TOUR_X02_sit_outs_are_spread_over_the_rounds():
 
 # seat spread is exact; the pair spread within these margins of the bound (every seed tried:
 # see benchmarks/tournament_seating.py for the figures of the big cases)
-PAIR_MARGIN = {(10, 4): 0, (10, 10): 0, (20, 4): 2, (20, 8): 3, (30, 4): 2, (50, 4): 1}
+PAIR_MARGIN = {(10, 4): 0, (10, 10): 0, (20, 4): 2, (30, 4): 2}
 
 
 @pytest.mark.parametrize("p, g", sorted(PAIR_MARGIN))
@@ -123,12 +123,12 @@ def test_TOUR_X03_pairs_meet_evenly_within_a_bound_of_the_best(p, g, seed):
 def test_TOUR_X03_the_search_beats_the_first_draw():
     """Pairs meet more evenly than in a seating that ignores them (the same rounds and seats,
     the players of each round dealt to the tables at random)."""
-    s = draw(ids(50), 8, None, 4)
+    s = draw(ids(30), 4, None, 4)
     rnd = random.Random(4)
     dealt = []
     for r in range(1, s.rounds + 1):
-        players = rnd.sample([x for game in s.round(r) for x in game.seats], 50)
-        dealt += [[r, t, players[10 * (t - 1):10 * t]] for t in range(1, 6)]
+        players = rnd.sample([x for game in s.round(r) for x in game.seats], 30)
+        dealt += [[r, t, players[10 * (t - 1):10 * t]] for t in range(1, 4)]
     naive = Schedule.from_dict({**s.to_dict(), "rounds": [
         [seats for rr, _, seats in dealt if rr == r] for r in range(1, s.rounds + 1)]})
     assert quality(s).pair_stdev < quality(naive).pair_stdev
@@ -171,7 +171,7 @@ def test_TOUR_X05_impossible_inputs_are_refused(args, field, reason):
     assert isinstance(e.value, ValueError)
 
 
-def test_TOUR_X06_the_stored_form_reads_back_equal():
+def test_TOUR_X06_the_stored_form_reads_back_equal(quick):
     s = draw(ids(23), 5, 2, 77)
     data = json.loads(json.dumps(s.to_dict()))
     assert Schedule.from_dict(data) == s
@@ -186,7 +186,7 @@ def test_TOUR_X06_the_stored_form_reads_back_equal():
     (lambda d: d["rounds"][0][1].__setitem__(0, d["rounds"][0][0][0]), "twice_in_a_round"),
     (lambda d: d["rounds"][0][0].__setitem__(1, d["rounds"][0][0][0]), "table_size"),
 ])
-def test_TOUR_X06_bad_stored_data_is_refused(change, reason):
+def test_TOUR_X06_bad_stored_data_is_refused(change, reason, quick):
     data = draw(ids(20), 2, None, 1).to_dict()
     change(data)
     with pytest.raises(BadSchedule) as e:
