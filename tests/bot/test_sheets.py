@@ -261,3 +261,20 @@ async def test_SCORE_X10_an_online_game_scores_the_best_move(sqlite_url):
         assert len(photos(h)) == 1
     finally:
         await h.stop()
+
+
+async def test_SCORE_X14_the_points_go_as_text_when_the_photo_cannot(sqlite_url):
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        h.session.fail("sendPhoto", chat_id=GROUP, error_code=400,
+                       description="Bad Request: not enough rights to send photos to the chat")
+        game_id = await club_game(h)
+        await play_to_end(h, seed=5)
+        await h.app.sender.drain()
+        last = h.messages(GROUP)[-1]
+        assert "photo" not in last
+        assert f"Game #{game_id}: the score sheet is published" in last["text"]
+        rows = await h.app.storage.game_points_rows(game_id)
+        assert all(f"{r.seat}. {r.name} — " in last["text"] for r in rows)
+    finally:
+        await h.stop()
