@@ -34,9 +34,11 @@ from .handlers import discipline, fallback, game, lobby, moderation, private
 from .handlers import history as history_handlers
 from .handlers import onlookers as onlooker_handlers
 from .handlers import settings as settings_handlers
+from .handlers import sheets as sheet_handlers
 from .handlers.common import watch_users
 from .handlers.flat import flatten
 from .history.service import HistoryService
+from .history.sheets import SheetService
 from .presentation.presenter import Presenter
 from .services.afk import AfkClock
 from .services.deadlines import Deadlines
@@ -85,6 +87,8 @@ class App:
     afk: AfkClock | None = None
     #: the Mini App (bot/webapp/), when ``WEBAPP_URL`` is set; its routes go on the web server
     webapp: Any = None
+    #: the score sheets of sport games (bot/history/sheets.py)
+    sheets: SheetService | None = None
 
     async def start(self, *, recover: bool = True) -> int:
         """Connect the store, learn the bot's username, start the deadline clock and (unless
@@ -121,6 +125,8 @@ class App:
                 self.presenter.restarted(g, now)  # the game re-arms what it shows on a clock
         if self.history is not None and chats is None:
             await self.history.backfill()  # games that ended while their recording was pending
+        if self.sheets is not None:
+            await self.sheets.recover(chats)  # the drafts' publication jobs (SCORE-X11)
         return count
 
     async def stop(self, drain_seconds: float = 15.0) -> None:
@@ -137,6 +143,8 @@ class App:
         else:
             self.service.save_shown()  # every message left: a clean restart shows nothing again
         await self.service.drain()  # message ids still being written to games.ui
+        if self.sheets is not None:
+            await self.sheets.settle()  # the judges' sheet messages being remembered
         await self.sender.close()
         await self.sender.limiter.close()
         await self.storage.close()
@@ -179,7 +187,8 @@ def build_dispatcher() -> Dispatcher:
     # fallback is last: it answers every press no other router understood
     flatten(dp, (history_handlers.router(), discipline.router(), onlooker_handlers.router(),
                  lobby.router(), game.router(), moderation.router(),
-                 settings_handlers.router(), private.router(), fallback.router()))
+                 settings_handlers.router(), sheet_handlers.router(), private.router(),
+                 fallback.router()))
     dp.errors.register(on_error)
     return dp
 
@@ -256,6 +265,8 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     service_ref["s"] = service
     history = HistoryService(storage, sender=sender, translator=translator, presenter=presenter)
     service.listeners.append(history.on_step)
+    sheets = SheetService(storage, sender, translator, history, deadlines, clock)
+    service.listeners.append(sheets.on_step)  # after the history's: the game is recorded
     onlookers = service_ref["o"] = Onlookers(service, sender, translator)
     presenter.on_group_text = onlookers.fan_out
     service.listeners.append(onlookers.on_step)
@@ -277,12 +288,13 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["sender"] = sender
     dp["left"] = left
     dp["history"] = history
+    dp["sheets"] = sheets
     dp["onlookers"] = onlookers
     dp["webapp"] = webapp  # None without WEBAPP_URL (membership updates tell the Mini App)
     dp["rules_url"] = rules_url
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
                service=service, deadlines=deadlines, translator=translator, history=history,
-               afk=afk, webapp=webapp)
+               afk=afk, webapp=webapp, sheets=sheets)
 
 
 def shared_limiter(redis_url: str, prefix: str, workers: int,

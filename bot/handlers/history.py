@@ -17,10 +17,11 @@ from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardMarkup
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from ..history import keyboards as kb
-from ..history import render
+from ..history import render, sheet_view
 from ..history.export import FORMAT, VERSION
 from ..history.lines import Gettext
 from ..history.service import HistoryService, Loaded, export_filename
+from ..history.sheets import SheetService
 from ..presentation.presenter import Presenter
 from ..storage import Storage
 from ..telegram.sender import Sender
@@ -62,13 +63,17 @@ async def list_view(storage: Storage, tr: Translator, chat_id: int, page: int) -
     return text, kb.list_keyboard([i.game_id for i in infos], page, pages)
 
 
-def protocol_view(tr: Translator, locale: str, loaded: Loaded, page: int, back: int) -> View:
+def protocol_view(tr: Translator, locale: str, loaded: Loaded, page: int, back: int,
+                  points: str | None = None) -> View:
+    """``points``: the score sheet's block (bot/history/sheet_view.py), after the protocol."""
     _, ngettext = tr.get(locale), tr.nget(locale)
     if loaded.hook is not None:  # a game with its own history (NOIR)
         pages = render.hooked_protocol_pages(_, ngettext, locale, loaded.info, loaded.hook,
                                              loaded.entries)
     else:
         pages = render.protocol_pages(_, ngettext, locale, loaded.info, loaded.protocol())
+    if points:
+        pages = pages[:-1] + render.paginate([pages[-1], points])
     page = min(max(0, page), len(pages) - 1)
     text = pages[page]
     if len(pages) > 1:
@@ -169,7 +174,8 @@ async def start_link(message: Message, command: CommandObject, bot: Bot, storage
 
 async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, storage: Storage,
                          tr: Translator, sender: Sender, presenter: Presenter,
-                         history: HistoryService, callback_answer: CallbackAnswer) -> None:
+                         history: HistoryService, sheets: SheetService,
+                         callback_answer: CallbackAnswer) -> None:
     msg = query.message
     if msg is None:
         return
@@ -210,10 +216,14 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
         return
     back = callback_data.b
     if a == "p":
-        text, markup = protocol_view(tr, locale, loaded, callback_data.p, back)
+        sheet, record = await sheets.view(loaded.info.game_id)
+        text, markup = protocol_view(tr, locale, loaded, callback_data.p, back,
+                                     sheet_view.history_block(_, locale, sheet, record))
         sender.edit(chat_id, msg.message_id, text, markup)
     elif a == "pp" and boards.has_picture(loaded):  # the clubs' protocol picture
-        await boards.send_picture(sender, tr, locale, loaded, chat_id)
+        sheet, record = await sheets.view(loaded.info.game_id)
+        await boards.send_picture(sender, tr, locale, loaded, chat_id, sheet,
+                                  draft=record is not None and not record.published)
     elif a in ("r", "rb") and loaded.hook is not None:  # the boards' replay (NOIR)
         if not boards.replayable(loaded):
             callback_answer.text = _("Nothing to show.")

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from html import escape
 
 from aiogram.methods import EditMessageMedia, SendPhoto
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 
+from engine.scoring import ScoreSheet
+
 from ..history import keyboards as kb
-from ..history.protocol_card import Card, build_card, text_pages
+from ..history.protocol_card import Card, Span, build_card, text_pages
 from ..history.protocol_picture import draw
 from ..history.service import Loaded
 from ..telegram.sender import Sender
@@ -32,13 +35,18 @@ def has_picture(loaded: Loaded) -> bool:
 
 
 async def send_picture(sender: Sender, tr: Translator, locale: str, loaded: Loaded,
-                       chat_id: int) -> None:
+                       chat_id: int, sheet: ScoreSheet | None = None, *, draft: bool = False
+                       ) -> None:
     """Send the game's protocol picture to ``chat_id`` as a new photo; its text pages instead
-    when the photo does not go.  No points yet: the published score sheet is not stored."""
+    when the photo does not go.  ``sheet``: the published score sheet's points (SCORE-X16);
+    ``draft``: its sheet is not published yet (a note says so, no points)."""
     _ = tr.get(locale)
 
     def render() -> tuple[Card, bytes]:
-        card = build_card(_, locale, loaded.protocol(), None, game_id=loaded.info.game_id)
+        card = build_card(_, locale, loaded.protocol(), sheet, game_id=loaded.info.game_id)
+        if draft:
+            note = _("Score sheet: a draft. The points come with its publication.")
+            card = replace(card, notes=(*card.notes, (Span(note),)))
         return card, draw(card)
 
     card, png = await asyncio.to_thread(render)

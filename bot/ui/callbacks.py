@@ -105,6 +105,19 @@ class Hist(FastPack, CallbackData, prefix="h"):
     b: int = 0
 
 
+class Sheet(FastPack, CallbackData, prefix="sh"):
+    """The judge's score sheet of game ``g`` in his private chat (issue 21, SCORE-X10..X15).
+    ``a``: s (select seat ``t``) | + / - (one step more / less of seat ``t``'s additional
+    points) | 0 (seat ``t`` back to none) | pub (publish the draft) | cor (open a correction of
+    the published sheet) | sv (save the correction) | cx (drop the correction)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    a: str
+    g: GameId
+    t: Annotated[int, Field(ge=0, le=99)] = 0
+
+
 class Pressed(Filter):
     """Filter: a press whose data parses as ``data_cls`` (one of the classes above); injects the
     parsed ``callback_data``. The same answers as aiogram's ``data_cls.filter()``, cheaper: a

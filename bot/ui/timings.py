@@ -5,10 +5,17 @@ Pure functions; every string is translatable.  Which timings a game uses is the 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .i18n import Gettext
+
+#: SCORE-X11: a judge's draft score sheet publishes itself this long after the game's end, with
+#: no additional points (bot/history/sheets.py)
+SHEET_PUBLISH_AFTER = timedelta(minutes=15)
+#: SCORE-X13: how long after its publication the judge may correct a score sheet
+SHEET_CORRECTIONS_FOR = timedelta(hours=24)
 
 TEMPO_NAMES = {"short": "Short", "normal": "Normal", "detailed": "Detailed"}
 

@@ -48,12 +48,13 @@ async def test_CLUB_full_game_through_the_bot_ends_with_the_reveal(sqlite_url):
         await play_to_end(h, seed=5)
         st = (await h.service.live(game_id)).state
         assert st.over and st.winner is not None
-        final = h.texts(GROUP)[-1]
+        texts = [t for t in h.texts(GROUP) if t]  # the sheet's picture after it (SCORE-X10)
+        final = texts[-1]
         for p in st.seated():
             assert f"№{p.seat} " in final
         # nothing before the result names a role (CLUB-26, CLUB-40)
         pairs = [f"{ROLE_ICONS[r]} {ROLE_NAMES[r]}" for r in ROLE_ICONS]
-        for text in h.texts(GROUP)[:-1]:
+        for text in texts[:-1]:
             assert not any(pair in text for pair in pairs), text
     finally:
         await h.stop()
@@ -84,7 +85,7 @@ async def test_CLUB_36_38_fouls_by_command_then_disqualification(sqlite_url):
         assert fouls_of(st, st.by_seat(5).user_id) == 0
         # issue 20: the final list shows the disqualified seat with 🟥, not ☠️
         await play_to_end(h, seed=5)
-        final = h.texts(GROUP)[-1]
+        final = [t for t in h.texts(GROUP) if t][-1]  # the sheet's picture after it (SCORE-X10)
         line = next(t for t in final.split("\n") if t.startswith(f"№4 {target.name}"))
         assert line.endswith(" 🟥") and "☠️" not in line
         await h.command(ADMIN, "/foul 3")  # after the end: there is no game, not "you do not play"

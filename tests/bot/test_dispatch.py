@@ -53,7 +53,8 @@ def test_the_dispatcher_holds_every_router_handler_in_order():
     dp = build_dispatcher()
     assert not dp.sub_routers
     assert _names(dp.callback_query) == ["history_button", "onlooker_button", "lobby_button",
-                                         "game_button", "settings_button", "unknown_button"]
+                                         "game_button", "settings_button", "sheet_button",
+                                         "unknown_button"]
     assert _names(dp.my_chat_member)[:2] == ["bot_membership_changed", "bot_rights_changed"]
 
 
