@@ -23,17 +23,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from aiogram.methods import SendPhoto
 from aiogram.types import BufferedInputFile
 
 import engine
-from engine.scoring import FIIM, BadScoring, ScoreSheet, ScoringSystem, system_from_settings
+from engine.core.serialize import command_from_dict
+from engine.scoring import BadScoring, ScoreSheet
 
-from ..storage import PointsRow, SheetRecord, Storage
+from ..storage import SheetRecord, Storage
 from ..telegram.sender import Sender
 from ..ui.callbacks import Sheet
 from ..ui.i18n import Translator
@@ -43,56 +44,12 @@ from . import sheet_view as V
 from .protocol_card import build_card, points_text, sheet_of_entries
 from .protocol_picture import draw
 from .service import HistoryService
+from .sheet_points import Jobs, job_id, rows_of, stepped, system_of
 
 logger = logging.getLogger(__name__)
 #: the presets whose games are scored (sport mafia)
 SCORED = ("club", "online")
 STEPS = ("s", "+", "-", "0")
-
-
-class Jobs(Protocol):
-    """What the sheets use of :class:`bot.services.deadlines.Deadlines`."""
-
-    def arm_job(self, job_id: str, run_at: datetime, func: Callable[..., Awaitable[Any]],
-                *args: Any) -> None: ...
-    def cancel_job(self, job_id: str) -> None: ...
-
-
-def job_id(game_id: int) -> str:
-    return f"sheet:{game_id}"
-
-
-def system_of(settings: Mapping[str, Any] | None, game_id: int = 0) -> ScoringSystem:
-    """SCORE-X10: the game's system from its stored ``settings["scoring"]`` (FIIM when absent;
-    a value that does not read as a system: FIIM, with a warning)."""
-    raw = (settings or {}).get("scoring") or {"base": "fiim"}
-    try:
-        if not isinstance(raw, Mapping):
-            raise BadScoring("scoring", "not_a_number", raw)
-        return system_from_settings(raw)
-    except BadScoring as e:
-        logger.warning("game %s: bad scoring settings %r (%s); FIIM instead", game_id, raw, e)
-        return FIIM
-
-
-def rows_of(sheet: ScoreSheet) -> list[PointsRow]:
-    """The sheet's lines as stored per player."""
-    return [PointsRow(line.user_id, line.name, line.seat, line.role.value, line.team.value,
-                      line.won, line.win_points, line.best_move_points, line.penalty,
-                      line.additional, line.total) for line in sheet.seats]
-
-
-def stepped(system: ScoringSystem, current: float, action: str) -> float | None:
-    """SCORE-X12: the seat's additional points after ``action`` (``+`` the next value of the
-    system's steps, ``-`` the previous, ``0`` none); None: no such value (the range's end)."""
-    if action == "0":
-        return 0.0
-    values = system.additional_values()
-    if action == "+":
-        up = [v for v in values if v > current + 1e-9]
-        return up[0] if up else None
-    down = [v for v in values if v < current - 1e-9]
-    return down[-1] if down else None
 
 
 class SheetService:
@@ -121,8 +78,9 @@ class SheetService:
 
     async def open(self, game_id: int, judge: int | None) -> SheetRecord | None:
         """SCORE-X10/X11: create the finished game's sheet (once: a second call returns the
-        stored one) and publish it at once, or hand the draft to ``judge``. None: no sheet (not
-        a finished club or online game)."""
+        stored one) and publish it at once, or hand the draft to ``judge`` (due
+        ``publish_after`` from now: from when he gets it). None: no sheet (not a finished club
+        or online game)."""
         game = await self.storage.get_game(game_id)
         if game is None or game.status != "finished" or game.ruleset not in SCORED:
             return None
@@ -163,8 +121,16 @@ class SheetService:
             return False
 
     async def recover(self, chats: Callable[[int], bool] | None = None) -> int:
-        """Start-up: arm every draft's publication again (``chats``: only those chats'); an
-        overdue one is published at once. Returns the drafts seen."""
+        """Start-up: open the sheet of a game that ended without one in the last
+        ``corrections_for`` (the process stopped in between); arm every draft's publication
+        again (``chats``: only those chats'); an overdue one is published at once. Returns the
+        drafts seen."""
+        since = self.clock() - self.corrections_for
+        for game_id, chat_id, _ended in await self.storage.finished_without_sheet(SCORED, since):
+            if chats is None or chats(chat_id):  # ended, and the process stopped before its sheet
+                state = engine.replay([command_from_dict(e.command)
+                                       for e in await self._entries(game_id)])[0]
+                await self.open(game_id, getattr(state, "host", None))  # 15 min from now
         drafts = [r for r in await self.storage.draft_sheets() if chats is None or chats(r.chat_id)]
         for rec in drafts:
             if rec.publish_by is None or rec.publish_by <= self.clock():

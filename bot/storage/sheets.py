@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import Integer, and_, delete, func, insert, select, update
 
-from bot.storage.models import PlayerPointsRow, ScoreSheetChange, ScoreSheetRow, utcnow
+from bot.storage.models import Game, PlayerPointsRow, ScoreSheetChange, ScoreSheetRow, utcnow
 from bot.storage.store import Storage as CoreStorage
 
 __all__ = ["PointsRow", "PointsTotals", "SheetChange", "SheetRecord", "SheetStorage"]
@@ -232,6 +232,20 @@ class SheetStorage(CoreStorage):
             rows = (await c.execute(select(sheets).where(sheets.c.status == "draft")
                                     .order_by(sheets.c.publish_by, sheets.c.game_id))).all()
         return [_record(r) for r in rows]
+
+    async def finished_without_sheet(self, rulesets: Sequence[str], since: datetime
+                                     ) -> list[tuple[int, int, datetime]]:
+        """Finished games of ``rulesets`` that ended at ``since`` or later and have no sheet
+        (the process stopped between a game's end and its sheet): ``(game id, chat id,
+        finished_at)``, oldest first."""
+        games = Game.__table__
+        query = (select(games.c.id, games.c.chat_id, games.c.finished_at)
+                 .where(games.c.status == "finished", games.c.ruleset.in_(list(rulesets)),
+                        games.c.finished_at >= since,
+                        ~select(sheets.c.game_id).where(sheets.c.game_id == games.c.id).exists())
+                 .order_by(games.c.finished_at, games.c.id))
+        async with self._read() as c:
+            return [(int(r[0]), int(r[1]), r[2]) for r in (await c.execute(query)).all()]
 
     async def game_points(self, game_ids: Sequence[int]) -> dict[int, dict[int, float]]:
         """Published totals: game id -> user id -> points (games without a published sheet are

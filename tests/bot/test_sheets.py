@@ -278,3 +278,34 @@ async def test_SCORE_X14_the_points_go_as_text_when_the_photo_cannot(sqlite_url)
         assert all(f"{r.seat}. {r.name} — " in last["text"] for r in rows)
     finally:
         await h.stop()
+
+
+async def test_SCORE_X11_a_game_that_ended_without_its_sheet_gets_it_at_start(sqlite_url):
+    """The process stopped between the game's last command and its sheet: the next start opens
+    the sheet (the judge's draft, due 15 min after he gets it); once overdue, published."""
+    h = await make_harness(sqlite_url, n_users=10)
+    assert h.app.sheets is not None
+    h.service.listeners.remove(h.app.sheets.on_step)  # the sheet is never opened: a crash
+    game_id = await club_game(h, host=JUDGE)
+    await play_to_end(h, seed=5)
+    assert await h.app.storage.get_sheet(game_id) is None
+    await h.stop()
+    h2 = await make_harness(sqlite_url, n_users=10, session=h.session, clock=h.clock)
+    try:
+        assert h2.app.sheets is not None
+        await h2.app.sheets.settle()
+        rec = await h2.app.storage.get_sheet(game_id)
+        assert rec is not None and not rec.published and rec.judge_id == JUDGE.id
+        assert rec.publish_by == h.clock() + SHEET_PUBLISH_AFTER
+        assert job_id(game_id) in h2.deadlines.jobs and sheet_message(h2)
+    finally:
+        await h2.stop()
+    h.clock.advance(SHEET_PUBLISH_AFTER.total_seconds() + 60)
+    h3 = await make_harness(sqlite_url, n_users=10, session=h.session, clock=h.clock)
+    try:
+        await h3.app.sender.drain()
+        rec = await h3.app.storage.get_sheet(game_id)
+        assert rec is not None and rec.published
+        assert len(photos(h3)) == 1
+    finally:
+        await h3.stop()

@@ -1,0 +1,63 @@
+"""What the score sheets' service (bot/history/sheets.py) computes without I/O: the game's
+scoring system from its settings, the stored lines of a sheet, the judge's steps of additional
+points, the publication job's id (SCORE-X10, X12)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime
+from typing import Any, Protocol
+
+from engine.scoring import FIIM, BadScoring, ScoreSheet, ScoringSystem, system_from_settings
+
+from ..storage import PointsRow
+
+logger = logging.getLogger("bot.history.sheets")
+
+__all__ = ["Jobs", "job_id", "rows_of", "stepped", "system_of"]
+
+
+class Jobs(Protocol):
+    """What the sheets use of :class:`bot.services.deadlines.Deadlines`."""
+
+    def arm_job(self, job_id: str, run_at: datetime, func: Callable[..., Awaitable[Any]],
+                *args: Any) -> None: ...
+    def cancel_job(self, job_id: str) -> None: ...
+
+
+def job_id(game_id: int) -> str:
+    return f"sheet:{game_id}"
+
+
+def system_of(settings: Mapping[str, Any] | None, game_id: int = 0) -> ScoringSystem:
+    """SCORE-X10: the game's system from its stored ``settings["scoring"]`` (FIIM when absent;
+    a value that does not read as a system: FIIM, with a warning)."""
+    raw = (settings or {}).get("scoring") or {"base": "fiim"}
+    try:
+        if not isinstance(raw, Mapping):
+            raise BadScoring("scoring", "not_a_number", raw)
+        return system_from_settings(raw)
+    except BadScoring as e:
+        logger.warning("game %s: bad scoring settings %r (%s); FIIM instead", game_id, raw, e)
+        return FIIM
+
+
+def rows_of(sheet: ScoreSheet) -> list[PointsRow]:
+    """The sheet's lines as stored per player."""
+    return [PointsRow(line.user_id, line.name, line.seat, line.role.value, line.team.value,
+                      line.won, line.win_points, line.best_move_points, line.penalty,
+                      line.additional, line.total) for line in sheet.seats]
+
+
+def stepped(system: ScoringSystem, current: float, action: str) -> float | None:
+    """SCORE-X12: the seat's additional points after ``action`` (``+`` the next value of the
+    system's steps, ``-`` the previous, ``0`` none); None: no such value (the range's end)."""
+    if action == "0":
+        return 0.0
+    values = system.additional_values()
+    if action == "+":
+        up = [v for v in values if v > current + 1e-9]
+        return up[0] if up else None
+    down = [v for v in values if v < current - 1e-9]
+    return down[-1] if down else None
