@@ -42,7 +42,7 @@ PRESETS = ["engine.party", "engine.club", "engine.online", "engine.forum"]
 #: every game package: the mafia presets and NOIR, a game of its own on the core
 GAMES = [*PRESETS, "engine.noir"]
 #: the packages above the presets (they may read a preset; no preset reads them)
-ABOVE = ["engine.scoring"]
+ABOVE = ["engine.scoring", "engine.tournament"]
 
 
 def test_the_contracts_state_the_layering_of_the_engine():
@@ -54,9 +54,11 @@ def test_the_contracts_state_the_layering_of_the_engine():
     assert any(set(c["modules"]) == set(GAMES) for c in independence)
     layers = next(c for c in contracts() if c["type"] == "layers")
     assert layers["containers"] == ["engine"]
-    assert layers["layers"][0] == "scoring"
-    assert layers["layers"][2:] == ["mafia", "core"]
-    assert set(layers["layers"][1].replace(" ", "").split("|")) == {"party", "club", "online", "forum"}
+    assert layers["layers"][:2] == ["tournament", "scoring"]
+    assert layers["layers"][3:] == ["mafia", "core"]
+    assert set(layers["layers"][2].replace(" ", "").split("|")) == {"party", "club", "online", "forum"}
+    # the tournaments read the score sheets (engine.scoring) and the core, never a preset
+    assert set(by_source[("engine.tournament",)]["forbidden_modules"]) == set(GAMES)
 
 
 def lint_imports(root: Path, contract: str) -> subprocess.CompletedProcess[str]:
