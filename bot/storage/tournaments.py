@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, insert, select, update
 
-from bot.storage.models import Game, utcnow
+from bot.storage.models import Game, PlayerResultRow, utcnow
 from bot.storage.models_tournament import (
     TournamentGameRow,
     TournamentPlayerRow,
@@ -241,3 +241,16 @@ class TournamentStorage(CoreStorage):
         return TournamentGame(int(row.tournament_id), int(row.round), int(row.table_no),
                               int(row.game_id), row.status,
                               {int(k): int(v) for k, v in (row.substitutes or {}).items()})
+
+    async def game_fouls(self, game_ids: Sequence[int]) -> dict[int, dict[int, int]]:
+        """Fouls of finished games: game id -> user id -> fouls (from ``player_results``)."""
+        if not game_ids:
+            return {}
+        results = PlayerResultRow.__table__
+        async with self._read() as c:
+            rows = (await c.execute(select(results.c.game_id, results.c.user_id, results.c.fouls)
+                                    .where(results.c.game_id.in_(list(game_ids))))).all()
+        out: dict[int, dict[int, int]] = {}
+        for gid, uid, fouls in rows:
+            out.setdefault(int(gid), {})[int(uid)] = int(fouls or 0)
+        return out
