@@ -135,7 +135,7 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
         return
     if t is None:
         reply(sender, message, _("There is no tournament here. A group admin starts one: "
-                                 "/tournament new <name> [club|online] [games] [fiim|plain]."))
+                                 "/tournament new &lt;name&gt; [club|online] [games] [fiim|plain]."))
         return
     if sub in ("", "standings"):
         await show(message, t, storage, _, sender, tournaments)
@@ -188,7 +188,7 @@ async def new_tournament(message: Message, args: list[str], bot: Bot, storage: S
         reply(sender, message, _("Games per player: a number from 1 to {n}.").format(n=MAX_GAMES))
         return
     if not name:
-        reply(sender, message, _("Give the tournament a name: /tournament new <name> "
+        reply(sender, message, _("Give the tournament a name: /tournament new &lt;name&gt; "
                                  "[club|online] [games] [fiim|plain]."))
         return
     system = find_system(scoring).to_settings()
@@ -232,7 +232,7 @@ async def close(t: TournamentRecord, storage: Storage, _: Gettext, tr: Translato
     if done is None:
         return _("The registration is closed already.")
     await refresh(done, storage, tr, presenter, sender)
-    return _("🔒 Registration closed: {n} players. «Draw seating» when the list is final.").format(
+    return _("🔒 Registration closed. Players: {n}. «Draw seating» when the list is final.").format(
         n=len(await storage.tournament_players(t.id)))
 
 
@@ -266,7 +266,7 @@ async def add_or_withdraw(message: Message, sub: str, args: list[str], t: Tourna
     target = target_of(message, args)
     if target is None:
         return _("Reply to the player's message, or give his user ID: /tournament {sub} "
-                 "<ID>.").format(sub=sub)
+                 "&lt;ID&gt;.").format(sub=sub)
     user_id, name = target
     if sub == "add":
         done = await storage.add_tournament_player(t.id, user_id, name)

@@ -53,8 +53,8 @@ async def link_table(message: Message, args: list[str], bot: Bot, storage: Stora
     """``/tournament table <id>`` in another group, by an admin of both groups."""
     uid = author(message).id
     if not args or not args[0].isdigit():
-        reply(sender, message, _("In the group of the new table: /tournament table <tournament "
-                                 "number> (the number is on the registration message)."))
+        reply(sender, message, _("In the group of the new table: /tournament table &lt;tournament "
+                                 "number&gt; (the number is on the registration message)."))
         return
     t = await storage.get_tournament(int(args[0]))
     if t is None or t.status == "finished":
@@ -78,8 +78,8 @@ async def substitute(message: Message, args: list[str], storage: Storage, _: Get
     if game_id is None or slot is None or slot.status != "lobby":
         return _("A substitute takes a seat in a tournament game's lobby only.")
     if not args or not args[0].isdigit():
-        return _("/tournament sub <seat>, replying to the substitute's message (or "
-                 "/tournament sub <seat> <user ID>).")
+        return _("/tournament sub &lt;seat&gt;, replying to the substitute's message (or "
+                 "/tournament sub &lt;seat&gt; &lt;user ID&gt;).")
     target = target_of(message, args[1:])
     if target is None:
         return _("Reply to the substitute's message, or give his user ID.")

@@ -26,7 +26,7 @@ def preset_name(_: Gettext, preset: str) -> str:
 
 def heading(_: Gettext, t: TournamentRecord) -> str:
     scoring = str(t.scoring.get("name") or t.scoring.get("base") or "")
-    return _("🏆 <b>Tournament «{name}»</b> (#{id})\n{preset} · {games} games per player · "
+    return _("🏆 <b>Tournament «{name}»</b> (#{id})\n{preset} · games per player: {games} · "
              "scoring: {scoring}").format(
         name=isolate(t.name, limit=128), id=t.id, preset=preset_name(_, t.preset),
         games=t.games_per_player, scoring=scoring)

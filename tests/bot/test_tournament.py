@@ -61,7 +61,7 @@ async def test_only_a_group_admin_creates_a_tournament_and_players_register_by_l
         assert await h.press(stranger, GROUP, t.ui["message"], close) == \
             "Only the tournament's organiser, a judge or a group admin can do that."
         assert (await h.press(admin, GROUP, t.ui["message"], close)).startswith(
-            "🔒 Registration closed: 1 players.")
+            "🔒 Registration closed. Players: 1.")
         await h.dm(h.users[2], f"/start tour_{t.id}")
         assert h.sent_texts(h.users[2].id)[-1] == "The registration for «Spring Cup» is closed."
         await h.command(admin, "/tournament new Other")
