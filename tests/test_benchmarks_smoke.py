@@ -107,3 +107,13 @@ def test_profile_covers_the_measured_run(tmp_path, capsys: pytest.CaptureFixture
                  "--profile", str(path)]) == 0
     functions = set(pstats.Stats(str(path)).get_stats_profile().func_profiles)  # by name
     assert "feed_update" in functions and "_run_lane" in functions
+
+
+def test_tournament_seating_benchmark_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.tournament_seating import main as seating_main
+
+    assert seating_main(["--players", "10,12", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("seat spread", "pair spread", "pair stdev", "sit-out run", "draw s", "(best"):
+        assert figure in out, figure
+    assert len([line for line in out.splitlines() if line.strip().startswith(("10 ", "12 "))]) == 2

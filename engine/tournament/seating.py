@@ -3,15 +3,15 @@
 :func:`draw` builds a :class:`~.schedule.Schedule` in three steps, each deterministic from the
 seed (:class:`~.stream.Stream`):
 
-1. **Who plays which round** (TOUR-X02): the games are ``ceil(P * G / 10)``; the players who
-   play one game more are drawn; every round seats the players with the most games still to
-   play (ties drawn), which evens out the sit-outs and can never get stuck.
+1. **Who plays which round** (TOUR-X02): the games are ``ceil(P * G / 10)``; the players are
+   drawn into a cycle and each round takes the next ``10 * T`` of it (:func:`_who_plays`), so
+   games differ by at most one and the sit-outs come evenly.
 2. **Who sits at which table** (TOUR-X03): a greedy first draw (each player to the table where
    he has met the fewest of those already seated), then a local search that swaps two players
    of a round between tables, or a player with one sitting out (and back in another round, so
    that nobody's number of games changes), keeping a swap that does not raise the cost: the
-   sum over pairs of players of a convex function of how often they meet, plus a penalty for
-   sitting out two rounds in a row.
+   sum over pairs of players of a convex function of how often they meet (:func:`pair_costs`),
+   plus a heavy penalty for longer runs of sit-outs.
 3. **Which seat** (TOUR-X01): a proper edge colouring of the bipartite graph games x players
    with ten colours, the colours being the seat positions (every bipartite graph of degree at
    most 10 has one, Koenig).  A player's games are cut into blocks of ten in round order, so
@@ -35,9 +35,9 @@ MAX_PLAYERS = 200
 MAX_GAMES = 20
 #: local-search steps per seat of the tournament (P * G)
 STEPS_PER_SEAT = 120
-#: the cost of sitting out two rounds in a row (once per such pair of rounds), in the units of
-#: :func:`pair_costs`
-RUN_COST = 200
+#: the cost of a run of sit-outs, times its length cubed, in the units of :func:`pair_costs`
+#: (the search may lengthen a run the cycle gives by one when that spreads the pairs)
+RUN_COST = 1000
 
 
 def pair_costs(mean: float) -> tuple[int, ...]:
@@ -67,10 +67,7 @@ def draw(players: Sequence[int], games_per_player: int, tables: int | None = Non
     n_games = -(-n_players * games_per_player // TABLE_SIZE)
     per_round = [size] * (n_games // size) + ([n_games % size] if n_games % size else [])
     stream = Stream(seed)
-    need = [games_per_player] * n_players
-    for p in stream.permuted(range(n_players))[:n_games * TABLE_SIZE - n_players * games_per_player]:
-        need[p] += 1
-    lineups = _who_plays(need, per_round, stream)
+    lineups = _who_plays(n_players, per_round, stream)
     mean = n_games * TABLE_SIZE * (TABLE_SIZE - 1) / (n_players * (n_players - 1))
     search = _Search(n_players, lineups, per_round, stream, pair_costs(mean))
     search.improve(STEPS_PER_SEAT * n_players * games_per_player)
@@ -118,19 +115,17 @@ def _checked(players: Sequence[int], games: int, tables: int | None,
     return ids
 
 
-def _who_plays(need: list[int], per_round: list[int], stream: Stream) -> list[list[int]]:
-    """TOUR-X02: each round seats the ``10 * tables`` players with the most games left (ties
-    drawn).  The games left stay within one of each other, so the last rounds always find
-    enough players and nobody is left with more games than rounds."""
-    left = list(need)
-    lineups = []
+def _who_plays(n_players: int, per_round: list[int], stream: Stream) -> list[list[int]]:
+    """TOUR-X02: the players are drawn into a cycle, and the rounds take their seats from it
+    in turn, round after round (the cycle starting again when it runs out): so nobody plays
+    twice in a round (a round has at most P seats), every player plays G or G + 1 games (the
+    first ``10 * games - P * G`` of the cycle one more), and a player's games are P seats of the
+    cycle apart -- his sit-outs come evenly, in runs of at most ``ceil(P / (10 * T)) - 1``."""
+    cycle = stream.permuted(range(n_players))
+    lineups, k = [], 0
     for tables in per_round:
-        order = sorted(stream.permuted(range(len(left))), key=lambda p: -left[p])
-        chosen = order[:tables * TABLE_SIZE]
-        for p in chosen:
-            left[p] -= 1
-        lineups.append(chosen)
-    assert not any(left), left
+        lineups.append([cycle[(k + i) % n_players] for i in range(tables * TABLE_SIZE)])
+        k += tables * TABLE_SIZE
     return lineups
 
 
@@ -181,9 +176,14 @@ class _Search:
         return delta
 
     def _runs(self, p: int) -> int:
-        """How often player ``p`` sits out two rounds in a row."""
-        w = self.where[p]
-        return sum(1 for r in range(self.n_rounds - 1) if w[r] < 0 and w[r + 1] < 0)
+        """The sum of the cubed lengths of player ``p``'s runs of sit-outs."""
+        total = run = 0
+        for table in self.where[p]:
+            if table < 0:
+                run += 1
+            else:
+                total, run = total + run ** 3, 0
+        return total + run ** 3
 
     def improve(self, steps: int) -> None:
         swap_rounds = [r for r in range(self.n_rounds) if len(self.rounds[r]) > 1]

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from ..mafia.roles import Role
 from ..scoring import ScoreSheet
 
 #: TOUR-X08: the tie-breaks when the tournament sets none -- more wins, more additional points,
@@ -22,6 +23,7 @@ DEFAULT_TIE_BREAKS: tuple[str, ...] = ("wins", "additional", "best_move", "penal
 TIE_BREAKS: tuple[str, ...] = (
     "wins", "additional", "best_move", "penalties", "fouls", "average", "wins_as:<role>")
 ROLE_PREFIX = "wins_as:"
+ROLES = frozenset(r.value for r in Role)
 
 
 class BadTieBreak(ValueError):
@@ -92,15 +94,16 @@ class Row:
 
 
 def check_tie_breaks(names: Iterable[str]) -> tuple[str, ...]:
-    """``names`` as a tuple if every one is known (``TIE_BREAKS``; ``wins_as:<role>`` for any
-    role value). Raises :class:`BadTieBreak`."""
+    """``names`` as a tuple if every one is known (``TIE_BREAKS``; ``wins_as:<role>`` for a
+    role value such as ``don``, ``sheriff``). Raises :class:`BadTieBreak`."""
     out = tuple(names)
     for name in out:
         if not isinstance(name, str):
             raise BadTieBreak(name)
-        if name.startswith(ROLE_PREFIX) and len(name) > len(ROLE_PREFIX):
-            continue
-        if name not in TIE_BREAKS or name == "wins_as:<role>":
+        if name.startswith(ROLE_PREFIX):
+            if name[len(ROLE_PREFIX):] not in ROLES:
+                raise BadTieBreak(name)
+        elif name not in TIE_BREAKS:
             raise BadTieBreak(name)
     return out
 

@@ -1,0 +1,1 @@
+"""Engine tests of the tournaments (engine/tournament/), named after their rule IDs (TOUR)."""
