@@ -35,6 +35,7 @@ from .handlers import history as history_handlers
 from .handlers import onlookers as onlooker_handlers
 from .handlers import settings as settings_handlers
 from .handlers import sheets as sheet_handlers
+from .handlers import tournament as tournament_handlers
 from .handlers.common import watch_users
 from .handlers.flat import flatten
 from .history.service import HistoryService
@@ -44,6 +45,7 @@ from .services.afk import AfkClock
 from .services.deadlines import Deadlines
 from .services.game_service import GameService, utcnow
 from .services.onlookers import Onlookers
+from .services.tournaments import TournamentService
 from .storage import Storage
 from .telegram.faults import LeftChats, describe
 from .telegram.limits import GLOBAL_RATE, Limiter
@@ -186,7 +188,7 @@ def build_dispatcher() -> Dispatcher:
     # and private (the onlookers' chat is routed before the mafia relay)
     # fallback is last: it answers every press no other router understood
     flatten(dp, (history_handlers.router(), discipline.router(), onlooker_handlers.router(),
-                 lobby.router(), game.router(), moderation.router(),
+                 tournament_handlers.router(), lobby.router(), game.router(), moderation.router(),
                  settings_handlers.router(), sheet_handlers.router(), private.router(),
                  fallback.router()))
     dp.errors.register(on_error)
@@ -289,6 +291,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["left"] = left
     dp["history"] = history
     dp["sheets"] = sheets
+    dp["tournaments"] = TournamentService(storage, service)
     dp["onlookers"] = onlookers
     dp["webapp"] = webapp  # None without WEBAPP_URL (membership updates tell the Mini App)
     dp["rules_url"] = rules_url

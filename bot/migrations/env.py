@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection
 
 from bot.storage.engine import BEGIN_IMMEDIATE, SQLITE_BUSY_TIMEOUT_MS, SQLITE_MIGRATION_BUSY_TIMEOUT_MS
 from bot.storage.models import Base
+from bot.storage.models_tournament import TournamentRow  # noqa: F401 - its tables join Base's metadata
 
 config = context.config
 target_metadata = Base.metadata

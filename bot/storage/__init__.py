@@ -36,12 +36,19 @@ from bot.storage.records import (
 from bot.storage.sheets import PointsRow, PointsTotals, SheetChange, SheetRecord, SheetStorage
 from bot.storage.stats import StatsStorage
 from bot.storage.store import Storage as _CoreStorage
+from bot.storage.tournaments import (
+    TournamentGame,
+    TournamentPlayer,
+    TournamentRecord,
+    TournamentStorage,
+)
 
 
-class Storage(SheetStorage, HistoryStorage, StatsStorage, PeopleStorage, LogStorage, _CoreStorage):
+class Storage(TournamentStorage, SheetStorage, HistoryStorage, StatsStorage, PeopleStorage, LogStorage,
+              _CoreStorage):
     """The bot's database: the core queries (store.py: games and their log), the players and
     chat settings (people.py), the history (history.py) and its statistics (stats.py), the
-    score sheets and their points (sheets.py)."""
+    score sheets and their points (sheets.py), the tournaments (tournaments.py)."""
 
 
 __all__ = [
@@ -60,6 +67,9 @@ __all__ = [
     "StatusError",
     "Storage",
     "StorageError",
+    "TournamentGame",
+    "TournamentPlayer",
+    "TournamentRecord",
     "UserInAnotherGame",
     "create_engine",
 ]

@@ -151,3 +151,13 @@ def parse(data_cls: type[CallbackData], data: str) -> CallbackData | None:
         return data_cls.unpack(data)
     except (TypeError, ValueError):  # pydantic's ValidationError is a ValueError
         return None
+
+
+class Tour(FastPack, CallbackData, prefix="tn"):
+    """/tournament button (issue 22). ``a``: close (the registration) | draw (the seating);
+    ``t``: the tournament id."""
+
+    model_config = ConfigDict(frozen=True)
+
+    a: str
+    t: GameId = 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from ..core.audience import Private
 from ..core.errors import (
@@ -31,6 +33,15 @@ from .state import Phase, Player
 from .step import Step
 
 
+def seat_order(settings: Mapping[str, Any]) -> list[int] | None:
+    """PARTY-X26: the fixed seat order of a lobby (``settings["seat_order"]``: user ids, seat 1
+    first; a tournament's table), or None (the deal draws the seats)."""
+    order = settings.get("seat_order")
+    if not isinstance(order, list | tuple) or not order:
+        return None
+    return [int(u) for u in order if isinstance(u, int) and not isinstance(u, bool)]
+
+
 def _lobby_only(s: Step) -> None:
     if s.st.phase is not Phase.LOBBY:
         raise PhaseClosed("the lobby is closed")
@@ -45,6 +56,9 @@ def join(s: Step, cmd: Join) -> None:
         raise GameFull()
     if cmd.user_id is None:
         raise NotAllowed("only a user joins")
+    order = seat_order(st.settings)
+    if order is not None and cmd.user_id not in order:  # PARTY-X26: a tournament's table
+        raise NotAllowed("not seated at this table")
     st.players[cmd.user_id] = Player(user_id=cmd.user_id, name=cmd.name)
     s.emit(PlayerJoined(user_id=cmd.user_id, name=cmd.name, count=len(st.players)))
 
@@ -100,6 +114,10 @@ def start_game(s: Step, cmd: StartGame) -> None:
         raise NotEnoughPlayers(f"{n} < {s.rs.min_players}")
     if sorted(cmd.seating) != sorted(st.players) or len(cmd.roles) != n:
         raise BadSetup("seating must list every joined player once")
+    order = seat_order(st.settings)
+    if order is not None and list(cmd.seating) != order:  # PARTY-X26: seats as scheduled
+        raise NotEnoughPlayers("the seat order is not complete") if len(order) > n \
+            else BadSetup("seating must follow the seat order")
     expected = s.rs.roles_for(n, st.options)
     if Counter(cmd.roles) != Counter(expected):
         raise BadSetup("roles do not match the role table")

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from bot.app import build_dispatcher
 from bot.handlers.flat import flatten
-from bot.ui.callbacks import Act, Cfg, Hist, LobbyAct, Pressed
+from bot.ui.callbacks import Act, Cfg, Hist, LobbyAct, Pressed, Tour
 
 
 def _names(observer) -> list[str]:
@@ -52,9 +52,9 @@ def test_a_router_with_its_own_middleware_or_filter_is_refused(spoil):
 def test_the_dispatcher_holds_every_router_handler_in_order():
     dp = build_dispatcher()
     assert not dp.sub_routers
-    assert _names(dp.callback_query) == ["history_button", "onlooker_button", "lobby_button",
-                                         "game_button", "settings_button", "sheet_button",
-                                         "unknown_button"]
+    assert _names(dp.callback_query) == ["history_button", "onlooker_button", "tour_button",
+                                         "lobby_button", "game_button", "settings_button",
+                                         "sheet_button", "unknown_button"]
     assert _names(dp.my_chat_member)[:2] == ["bot_membership_changed", "bot_rights_changed"]
 
 
@@ -65,7 +65,7 @@ DATA = ["a:12:3:vote:4", "a:12:3:vote:", "a:12:3:vote", "a:12:3:vote:4:5", "a:-1
 
 
 @pytest.mark.parametrize("data", DATA)
-@pytest.mark.parametrize("data_cls", [Act, LobbyAct, Cfg, Hist])
+@pytest.mark.parametrize("data_cls", [Act, LobbyAct, Cfg, Hist, Tour])
 async def test_pressed_answers_as_aiograms_filter(data_cls, data):
     query = CallbackQuery(id="1", from_user=User(id=5, is_bot=False, first_name="A"),
                           chat_instance="c", data=data)

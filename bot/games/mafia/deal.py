@@ -7,14 +7,19 @@ from __future__ import annotations
 import random
 
 from engine import GameState, StartGame, find_ruleset
+from engine.mafia.lobby import seat_order
 
 
 def deal(st: GameState, user_id: int | None, rng: random.Random) -> StartGame:
-    """The StartGame for the lobby ``st``. Too few players: no role table exists, so the roles
+    """The StartGame for the lobby ``st`` (seats in ``settings["seat_order"]`` when it has
+    one, PARTY-X26). Too few players: no role table exists, so the roles
     are empty and the engine refuses with NotEnoughPlayers."""
     rs = find_ruleset(st.ruleset)
     seating = list(st.players)
     rng.shuffle(seating)
+    order = seat_order(st.settings)
+    if order is not None:  # PARTY-X26: a tournament's table sits as scheduled
+        seating = order
     roles = rs.roles_for(len(seating), st.options) if len(seating) >= rs.min_players else []
     rng.shuffle(roles)
     return StartGame(user_id=user_id, seating=tuple(seating), roles=tuple(roles))

@@ -19,6 +19,7 @@ from engine import (
     HostRoles,
     Join,
     Leave,
+    NotAllowed,
     NotEnoughPlayers,
     NotInGame,
     Phase,
@@ -34,7 +35,7 @@ from engine import (
 )
 from engine.party import PARTY
 
-from ..helpers import CODES, HOST, ORGANISER, deal, game_at_day, lobby, started_game, uid
+from ..helpers import CODES, HOST, ORGANISER, codes, deal, default_deal, game_at_day, lobby, started_game, uid
 
 
 # --- PARTY-01/02, Q01: teams and the role table ---------------------------------------------------
@@ -246,3 +247,35 @@ def test_PARTY_X16_the_table_is_public_the_roles_are_not():
     assert start.audience == PUBLIC
     assert start.seating == tuple((s, uid(s)) for s in range(1, 9))
     assert (start.mafia_count, start.doctor) == (2, True)
+
+
+# --- PARTY-X26: a lobby with a fixed seat order (a tournament's table) ------------------------------
+def test_PARTY_X26_only_the_seated_players_join_and_the_deal_follows_the_order():
+    order = [uid(s) for s in (3, 1, 2, 5, 4)]
+    t = lobby_seated(order)
+    t.refuse(Join(user_id=uid(9), name="P9"), NotAllowed)
+    for u in (uid(1), uid(2), uid(3), uid(4)):
+        t.do(Join(user_id=u, name=f"U{u}"))
+    roles = tuple(codes()[c] for c in default_deal(5))
+    t.refuse(StartGame(user_id=ORGANISER, seating=tuple(order[:4]), roles=roles[:4]),
+             NotEnoughPlayers)
+    t.do(Join(user_id=uid(5), name="P5"))
+    shuffled = tuple(reversed(order))
+    t.refuse(StartGame(user_id=ORGANISER, seating=shuffled, roles=roles), BadSetup)
+    started = t.do(StartGame(user_id=ORGANISER, seating=tuple(order), roles=roles))
+    seating = next(e for e in started if isinstance(e, GameStarted)).seating
+    assert [u for _seat, u in seating] == order
+
+
+def test_PARTY_X26_the_seat_order_may_change_in_the_lobby_for_a_substitute():
+    order = [uid(s) for s in range(1, 6)]
+    t = lobby_seated(order)
+    substitute = uid(8)
+    t.refuse(Join(user_id=substitute, name="Sub"), NotAllowed)
+    t.do(ChangeSettings(user_id=ORGANISER, settings={"seat_order": [substitute, *order[1:]]}))
+    t.do(Join(user_id=substitute, name="Sub"))
+    assert substitute in t.state.players
+
+
+def lobby_seated(order: list[int]):
+    return lobby(0, settings={"seat_order": order})
