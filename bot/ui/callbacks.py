@@ -80,7 +80,8 @@ class LobbyAct(FastPack, CallbackData, prefix="l"):
 
 
 class Cfg(FastPack, CallbackData, prefix="c"):
-    """/settings button. ``a``: lang | tempo | doctor | save; ``v``: the new value."""
+    """/settings button. ``a``: lang | tempo | doctor | save | score (a named scoring system,
+    SCORE-X23); ``v``: the new value."""
 
     model_config = ConfigDict(frozen=True)
 
