@@ -64,15 +64,16 @@ async def list_view(storage: Storage, tr: Translator, chat_id: int, page: int) -
 
 
 def protocol_view(tr: Translator, locale: str, loaded: Loaded, page: int, back: int,
-                  points: dict[int, float] | None = None) -> View:
-    """A protocol page; ``points``: the game's published points per user (None: no sheet)."""
+                  player_points: dict[int, float] | None = None) -> View:
+    """A protocol page; ``player_points``: the game's published points per user, shown on each
+    player's line (None: no published sheet)."""
     _, ngettext = tr.get(locale), tr.nget(locale)
     if loaded.hook is not None:  # a game with its own history (NOIR)
         pages = render.hooked_protocol_pages(_, ngettext, locale, loaded.info, loaded.hook,
                                              loaded.entries)
     else:
         pages = render.protocol_pages(_, ngettext, locale, loaded.info, loaded.protocol(),
-                                      points)
+                                      player_points)
     page = min(max(0, page), len(pages) - 1)
     text = pages[page]
     if len(pages) > 1:
@@ -223,8 +224,9 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
         return
     back = callback_data.b
     if a == "p":
-        points = (await storage.game_points([loaded.info.game_id])).get(loaded.info.game_id)
-        text, markup = protocol_view(tr, locale, loaded, callback_data.p, back, points)
+        mine = (await storage.game_points([loaded.info.game_id])).get(loaded.info.game_id)
+        text, markup = protocol_view(tr, locale, loaded, callback_data.p, back,
+                                     player_points=mine)
         sender.edit(chat_id, msg.message_id, text, markup)
     elif a == "pp" and boards.has_picture(loaded):  # the clubs' protocol picture
         await boards.send_picture(sender, tr, locale, loaded, chat_id)
