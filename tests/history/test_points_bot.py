@@ -81,6 +81,9 @@ async def test_top_me_history_and_export_show_the_published_points(db_url: str):
         assert f"📋 Points: {pts('en', first.total)} · 1 game · {pts('en', first.total)} per game" \
                f" · additional +0.3" in me
         assert f" {pts('en', first.total)} (1)" in me  # his role's points
+        await h.dm(player, "/me")  # in private: the same, per group
+        mine = h.messages(player.id)[-1]["text"]
+        assert f"📋 Points: {pts('en', first.total)} · 1 game" in mine
         other = FakeUser(10**12 + 5, "Nobody")
         h.session.register_user(other)
         await h.command(other, "/me")
