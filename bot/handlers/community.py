@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 from aiogram import F, Router
 from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command, CommandObject
-from aiogram.types import ChatMemberUpdated, Message
+from aiogram.types import ChatMemberUpdated, InlineKeyboardMarkup, Message
 
 from ..history import games
 from ..history import keyboards as kb
+from ..history import render_points as rp
 from ..history import render_stats as rs
 from ..history.stats import MIN_GAMES_FOR_TOP, Standing, ranked, standings
 from .common import Gettext, NGettext, display_name, say
@@ -84,10 +85,22 @@ async def stats_cmd(message: Message, storage: Storage, tr: Translator, sender: 
 
 
 async def top_cmd(message: Message, storage: Storage, tr: Translator, sender: Sender) -> None:
-    chat_id = message.chat.id
+    text, markup = await top_view(storage, tr, message.chat.id, message.chat.title or "", False)
+    say(sender, message.chat.id, text, markup)
+
+
+async def top_view(storage: Storage, tr: Translator, chat_id: int, title: str,
+                   points: bool) -> tuple[str, InlineKeyboardMarkup | None]:
+    """/top: the Elo table, or (``points``) the points of the published score sheets; a chat
+    with published sheets gets the button that switches between them (one message, edited:
+    :func:`bot.handlers.history.history_button`), a chat without keeps the Elo alone."""
     locale, _, ngettext = await _gettext(storage, tr, chat_id)
+    totals = await storage.points_totals(chat_id=chat_id)
+    if points and totals:
+        return rp.top_points_text(_, ngettext, locale, title, totals), rp.top_keyboard(_, True)
     board = standings(await storage.rating_tracks(chat_id=chat_id))
-    say(sender, chat_id, rs.top_text(_, ngettext, locale, message.chat.title or "", board))
+    text = rs.top_text(_, ngettext, locale, title, board)
+    return text, rp.top_keyboard(_, False) if totals else None
 
 
 def _place(board: list[Standing], user_id: int) -> tuple[Standing | None, int | None, int]:
@@ -116,7 +129,9 @@ async def me_cmd(message: Message, storage: Storage, tr: Translator, sender: Sen
         board = standings(await storage.rating_tracks(chat_id=chat_id))
         me, rank, count = _place(board, user.id)
         title = message.chat.title or "" if not private else await storage.chat_title(chat_id)
-        sections.append(rs.me_section(_, ngettext, locale, title, me, rank, count, by_chat[chat_id]))
+        section = rs.me_section(_, ngettext, locale, title, me, rank, count, by_chat[chat_id])
+        mine = await storage.points_totals(chat_id=chat_id, user_id=user.id, per_role=True)
+        sections.append("\n".join([section, *rp.me_points_lines(_, ngettext, locale, mine)]))
     say(sender, message.chat.id, rs.me_text(_, display_name(user), sections))
 
 

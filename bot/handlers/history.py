@@ -59,19 +59,23 @@ async def list_view(storage: Storage, tr: Translator, chat_id: int, page: int) -
     pages = max(1, -(-total // PAGE_SIZE))
     page = min(max(0, page), pages - 1)
     infos = await storage.history_page(chat_id, page * PAGE_SIZE, PAGE_SIZE)
-    text = render.list_text(_, ngettext, locale, infos, page, pages, total)
+    points = await storage.game_points([i.game_id for i in infos])
+    text = render.list_text(_, ngettext, locale, infos, page, pages, total, points)
     return text, kb.list_keyboard([i.game_id for i in infos], page, pages)
 
 
 def protocol_view(tr: Translator, locale: str, loaded: Loaded, page: int, back: int,
-                  points: str | None = None) -> View:
-    """``points``: the score sheet's block (bot/history/sheet_view.py), after the protocol."""
+                  points: str | None = None, player_points: dict[int, float] | None = None) -> View:
+    """A protocol page; ``points``: the score sheet's block (bot/history/sheet_view.py), after
+    the protocol; ``player_points``: the game's published points per user, shown on each
+    player's line (None: no published sheet)."""
     _, ngettext = tr.get(locale), tr.nget(locale)
     if loaded.hook is not None:  # a game with its own history (NOIR)
         pages = render.hooked_protocol_pages(_, ngettext, locale, loaded.info, loaded.hook,
                                              loaded.entries)
     else:
-        pages = render.protocol_pages(_, ngettext, locale, loaded.info, loaded.protocol())
+        pages = render.protocol_pages(_, ngettext, locale, loaded.info, loaded.protocol(),
+                                      player_points)
     if points:
         pages = pages[:-1] + render.paginate([pages[-1], points])
     page = min(max(0, page), len(pages) - 1)
@@ -197,6 +201,15 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
         text, markup = await my_games_view(storage, tr, uid, callback_data.p)
         sender.edit(chat_id, msg.message_id, text, markup)
         return
+    if a in ("tp", "te"):  # /top: the points or the Elo, the same message
+        if private:
+            _ = tr.get(None)
+            callback_answer.text = _("This button is out of date.")
+            return
+        text, markup = await community.top_view(storage, tr, chat_id, msg.chat.title or "",
+                                                a == "tp")
+        sender.edit(chat_id, msg.message_id, text, markup)
+        return
     loaded = await history.load(callback_data.g)
     if loaded is None:
         _ = tr.get(None)
@@ -217,8 +230,10 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
     back = callback_data.b
     if a == "p":
         sheet, record = await sheets.view(loaded.info.game_id)
+        mine = (await storage.game_points([loaded.info.game_id])).get(loaded.info.game_id)
         text, markup = protocol_view(tr, locale, loaded, callback_data.p, back,
-                                     sheet_view.history_block(_, locale, sheet, record))
+                                     sheet_view.history_block(_, locale, sheet, record),
+                                     player_points=mine)
         sender.edit(chat_id, msg.message_id, text, markup)
     elif a == "pp" and boards.has_picture(loaded):  # the clubs' protocol picture
         sheet, record = await sheets.view(loaded.info.game_id)

@@ -26,11 +26,13 @@ from ..games import GAMES
 from ..presentation.views import tempo_name, timings_text
 from ..ui.callbacks import Cfg, Pressed
 from ..ui.i18n import N_, SUPPORTED_LOCALES
+from ..ui.scoring import chat_system, system_name
 from ..ui.texts import PRESET_NAMES
 from .common import (
     Gettext,
     adopt_sender_locale,
     author,
+    is_chat_admin,
     may_manage,
     once_a_minute,
     refusal,
@@ -38,6 +40,7 @@ from .common import (
     reply,
     say,
 )
+from .settings_scoring import pick_system, scoring_buttons, scoring_cmd
 
 if TYPE_CHECKING:
     from ..services.game_service import GameService
@@ -140,6 +143,8 @@ def settings_text(_: Gettext, locale: str, data: dict[str, Any], st: GameState |
     if "announce_save" in opts:
         lines.append(_("Announce saved victims: {state}").format(
             state=_("on") if opts.get("announce_save") else _("off")))
+    lines.append(_("Scoring of club and online games: {name} (/settings scoring)").format(
+        name=system_name(_, chat_system(data))))
     lines += ["", _("Change one timing: /settings {key} 45 ({keys}); /settings reset restores "
                     "the tempo's values.").format(key=keys[0], keys=", ".join(keys))]
     own = data.get("timings_of") or {}
@@ -169,6 +174,7 @@ def settings_keyboard(_: Gettext, data: dict[str, Any], st: GameState | None = N
             state=_("on") if opts["announce_save"] else _("off")),
                   callback_data=Cfg(a="save", v="0" if opts["announce_save"] else "1"))
         rows.append(1)
+    rows.append(scoring_buttons(_, kb, data))
     kb.adjust(*rows)
     return kb.as_markup()
 
@@ -228,6 +234,9 @@ async def _settings_cmd(message: Message, command: CommandObject, bot: Bot, serv
     args = (command.args or "").split()
     game_id = await service.game_for_chat(chat_id)
     st = await service.state(game_id) if game_id else None
+    if args and args[0].lower() == "scoring":  # SCORE-X20..X23
+        await scoring_cmd(message, args[1:], bot, storage, sender, _, locale, data)
+        return
     if args:
         if not await may_manage(bot, message, author(message).id, st):
             refuse(sender, message, _("Only the organiser or a group admin can do that."))
@@ -328,6 +337,13 @@ async def _settings_button(query: CallbackQuery, callback_data: Cfg, bot: Bot, s
         key = "doctor" if a == "doctor" else "announce_save"
         data["options"] = {**(data.get("options") or {}), key: v == "1"}
         change["options"] = {key: v == "1"}
+    elif a == "score" and v:  # SCORE-X23: the club's table, group admins only
+        if not await is_chat_admin(bot, chat_id, query.from_user.id):
+            callback_answer.text = _("Only a group admin can do that.")
+            return
+        if not pick_system(data, v):
+            callback_answer.text = _("This button is out of date.")
+            return
     else:
         callback_answer.text = _("This button is out of date.")
         return

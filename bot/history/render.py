@@ -9,7 +9,7 @@ How single facts read is in :mod:`.lines`; keyboards are in :mod:`.keyboards`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -30,6 +30,7 @@ from .lines import (  # noqa: F401 - re-exported for the handlers and /stats tex
     when,
     winner_text,
 )
+from .render_points import list_mark, player_mark
 
 if TYPE_CHECKING:
     from ..storage.history import HistoryRecord
@@ -94,7 +95,10 @@ def _safe_cut(line: str, limit: int) -> int:
 
 # --- the list of games -------------------------------------------------------------------------
 def list_text(_: Gettext, ngettext: NGettext, locale: str, infos: Sequence[HistoryRecord], page: int,
-              pages: int, total: int) -> str:
+              pages: int, total: int,
+              points: Mapping[int, Mapping[int, float]] | None = None) -> str:
+    """The list page; ``points``: game id -> user id -> published points (a game with a
+    published score sheet gets its best points)."""
     head = ngettext("📚 <b>Game history</b> · {n} game", "📚 <b>Game history</b> · {n} games",
                     total).format(n=total)
     if not infos:
@@ -104,7 +108,8 @@ def list_text(_: Gettext, ngettext: NGettext, locale: str, infos: Sequence[Histo
         lines.append(f"<b>#{info.game_id}</b> · {when(locale, info.finished_at)} · "
                      f"{preset_text(_, info.ruleset)}")
         lines.append(f"    {summary_line(_, ngettext, info)} · "
-                     + _short_winner(_, info.winner))
+                     + _short_winner(_, info.winner)
+                     + list_mark(_, locale, (points or {}).get(info.game_id)))
     lines.append("")
     lines.append(_("Choose a game to see its protocol."))
     return "\n".join(lines)
@@ -224,8 +229,9 @@ def replay_pages(_: Gettext, rp: P.Replay) -> list[str]:
 
 # --- the protocol ------------------------------------------------------------------------------
 def protocol_pages(_: Gettext, ngettext: NGettext, locale: str, info: HistoryRecord,
-                   pr: P.Protocol) -> list[str]:
-    """The whole protocol, cut into pages."""
+                   pr: P.Protocol, points: Mapping[int, float] | None = None) -> list[str]:
+    """The whole protocol, cut into pages; ``points``: user id -> his points of the game's
+    published score sheet (shown on his line)."""
     L = Labels({p.user_id: (p.seat, p.name) for p in pr.players}, pr.host, pr.host_name)
     blocks = ["\n".join((
         _("📜 <b>Game #{id}</b> · {preset}").format(id=info.game_id,
@@ -234,7 +240,7 @@ def protocol_pages(_: Gettext, ngettext: NGettext, locale: str, info: HistoryRec
         game_summary_line(_, ngettext, info),
         winner_text(_, pr.result.winner if pr.result else info.winner),
     ))]
-    seating = [_("<b>Seating and roles</b>")]
+    seating = [_("<b>Seating and roles</b>") + (" · " + _("📋 points") if points else "")]
     for p in pr.players:
         line = f"{L.full(p.user_id)} — {role_text(_, p.role)}"
         if p.out is not None:
@@ -242,7 +248,7 @@ def protocol_pages(_: Gettext, ngettext: NGettext, locale: str, info: HistoryRec
             line += " · " + (_("☠️ day {n}") if kind == "day" else _("☠️ night {n}")).format(n=number)
         if p.fouls:
             line += f" · ⚠️ {p.fouls}"
-        seating.append(line)
+        seating.append(line + player_mark(locale, points, p.user_id))
     if pr.host is not None:
         seating.append(_("🎩 Host: {name}").format(name=L.full(pr.host)))
     blocks.append("\n".join(seating))

@@ -29,7 +29,7 @@ from ..storage import GameRecord, Storage
 from ..storage.history import HistoryRecord
 from . import games
 from . import protocol as P
-from .export import dumps, export_document
+from .export import dumps, export_document, sheet_document
 from .keyboards import link_keyboard
 from .stats import rate, summarize, summarize_outcome
 
@@ -244,8 +244,14 @@ class HistoryService:
         return member.status in MEMBER_STATUSES
 
     async def export_bytes(self, loaded: Loaded) -> bytes:
-        players = await self.storage.list_players(loaded.game.id)
-        return dumps(export_document(loaded.game, players, loaded.entries))
+        """The export (:mod:`.export`, version 2): the log and the game's score sheet."""
+        gid = loaded.game.id
+        players = await self.storage.list_players(gid)
+        record = await self.storage.get_sheet(gid)
+        sheet = None if record is None else sheet_document(
+            record, await self.storage.sheet_changes(gid),
+            await self.storage.game_points_rows(gid) if record.published else [])
+        return dumps(export_document(loaded.game, players, loaded.entries, sheet=sheet))
 
 
 def export_filename(game_id: int) -> str:

@@ -18,6 +18,7 @@ from engine.core.state import GameStateLike
 
 from ..games import bot_game
 from ..storage.failures import database_failure
+from ..ui.scoring import SCORED_PRESETS, chat_system
 from .base import ServiceBase
 from .live import LiveGame
 
@@ -51,6 +52,17 @@ class NotOwner(Exception):
         self.chat_id = chat_id
 
 
+def scored(ruleset: str, settings: dict) -> dict:
+    """SCORE-X22: a club or online game is scored with the system its chat has chosen (FIIM by
+    default), stamped into its ``CreateGame.settings["scoring"]`` (the dict of
+    ``ScoringSystem.to_settings``), so a later /settings change leaves it as it began; any other
+    game carries no ``scoring``. ``settings``: the chat's, as the lobby handler passes them."""
+    out = {k: v for k, v in settings.items() if k != "scoring"}
+    if ruleset in SCORED_PRESETS:
+        out["scoring"] = chat_system(settings).to_settings()
+    return out
+
+
 def random_seed(chat_id: int) -> int:
     """A new game's seed (62 random bits from :mod:`secrets`; ``chat_id`` is not used): the deal
     and every other draw of the game come from ``random.Random(seed)``, so a stored game replays."""
@@ -69,6 +81,7 @@ class GameOps(ServiceBase):
         if self.owns is not None and not self.owns(chat_id):
             raise NotOwner(chat_id)
         rs = find_game(ruleset)
+        settings = scored(rs.name, settings)
         seed = self.seed_for(chat_id)
         game_id = await self.storage.create_game(chat_id, rs.name, user_id, locale, settings, seed)
         try:

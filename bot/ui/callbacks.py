@@ -80,7 +80,8 @@ class LobbyAct(FastPack, CallbackData, prefix="l"):
 
 
 class Cfg(FastPack, CallbackData, prefix="c"):
-    """/settings button. ``a``: lang | tempo | doctor | save; ``v``: the new value."""
+    """/settings button. ``a``: lang | tempo | doctor | save | score (a named scoring system,
+    SCORE-X23); ``v``: the new value."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -89,7 +90,8 @@ class Cfg(FastPack, CallbackData, prefix="c"):
 
 
 class Hist(FastPack, CallbackData, prefix="h"):
-    """/history button. ``a``: l (list page ``p``) | m (page ``p`` of a user's own games, in
+    """/history button. ``a``: tp / te (the /top message: its points / its Elo view) |
+    l (list page ``p``) | m (page ``p`` of a user's own games, in
     a private chat) | p (protocol page ``p`` of game ``g``) |
     r (replay step ``p``; a game with its own history: a new board message) | rb (board
     ``p`` of that replay, edited in place) | kn (send me "what I knew") | k (step ``p`` of "what I knew", in a

@@ -10,6 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from bot.history import export as X
+from engine import command_from_dict
+from engine.scoring import FIIM, sheet_of_log
 from tests.history.helpers import entries_of, playouts
 
 CASES = list(playouts(per_case=1, chaos=(0.05, 0.3)))
@@ -31,7 +33,7 @@ def document(po):
 def test_export_round_trips_to_the_same_state(po):
     raw = X.dumps(document(po))
     doc = json.loads(raw)
-    assert doc["format"] == "mafia-bot/game-log" and doc["version"] == 1
+    assert doc["format"] == "mafia-bot/game-log" and doc["version"] == 2 and doc["sheet"] is None
     assert doc["game"]["players"][0].keys() == {"user_id", "name", "seat"}
     assert [e["seq"] for e in doc["log"]] == list(range(len(po.log)))
     imported = X.replay_document(raw)
@@ -57,7 +59,7 @@ def test_a_changed_log_or_envelope_is_refused():
         e["seq"] = i
     with pytest.raises(X.ExportError, match="does not replay"):
         X.replay_document(forged)
-    for change, match in (({"format": "x"}, "not a mafia-bot"), ({"version": 2}, "version"),
+    for change, match in (({"format": "x"}, "not a mafia-bot"), ({"version": 3}, "version"),
                           ({"log": None}, "malformed")):
         with pytest.raises(X.ExportError, match=match):
             X.replay_document({**doc, **change})
@@ -77,3 +79,55 @@ def test_the_command_line_checks_a_file(tmp_path, capsys):
     path.write_text('{"format": "other"}')
     assert X.main([str(path)]) == 1
     assert X.main([]) == 2
+
+
+def _club():
+    return next(po for case, po in CASES if case.startswith("club"))
+
+
+def _sheet(po, additional=None):
+    """A published sheet's export object for the playout, scored by FIIM."""
+    sheet = sheet_of_log([command_from_dict(e.command) for e in entries_of(po)], FIIM, additional)
+    return {"system": FIIM.to_settings(),
+            "additional": {str(k): v for k, v in (additional or {}).items()},
+            "status": "published", "published_at": T0.isoformat(),
+            "changes": [{"at": T0.isoformat(), "by": None, "kind": "auto_published",
+                         "data": {"additional": {}}}],
+            "points": [{"user_id": s.user_id, "seat": s.seat, "name": s.name,
+                        "role": s.role.value, "team": s.team.value, "won": s.won,
+                        "win_points": s.win_points, "best_move_points": s.best_move_points,
+                        "penalty": s.penalty, "additional": s.additional, "total": s.total}
+                       for s in sheet.seats]}
+
+
+def test_a_version_2_export_carries_the_sheet_and_checks_its_points():
+    po = _club()
+    somebody = po.state.seated()[0].user_id
+    sheet = _sheet(po, {somebody: 0.3})
+    doc = document(po)
+    doc["sheet"] = sheet
+    raw = X.dumps(doc)
+    imported = X.replay_document(raw)
+    assert imported.sheet == sheet and imported.sheet_matches and imported.events_match
+    assert json.loads(raw)["sheet"]["additional"] == {str(somebody): 0.3}
+
+    forged = json.loads(raw)
+    forged["sheet"]["points"][0]["total"] += 1
+    with pytest.raises(X.ExportError, match="sheet's points"):
+        X.replay_document(forged)
+    assert X.replay_document(forged, strict=False).sheet_matches is False
+    with pytest.raises(X.ExportError, match="sheet is malformed"):
+        X.replay_document({**doc, "sheet": {"points": 3}})
+    draft = {**doc, "sheet": {**sheet, "status": "draft", "points": []}}
+    assert X.replay_document(draft).sheet_matches  # nothing published: nothing to check
+
+
+def test_a_version_1_export_is_still_imported():
+    """An export written before the sheet (version 1: no ``sheet`` key) replays as before."""
+    po = _club()
+    v1 = {k: v for k, v in document(po).items() if k != "sheet"}
+    v1["version"] = 1
+    raw = X.dumps(v1)
+    assert b'"sheet"' not in raw
+    imported = X.replay_document(raw)
+    assert imported.state == po.state and imported.events_match and imported.sheet is None

@@ -21,6 +21,7 @@ from ...ui.deadline_text import clock_time, until
 from ...ui.keyboards import InlineKeyboardBuilder, button, markup_of
 from ...ui.keyboards import plain_label as _plain_label
 from ...ui.names import isolate
+from ...ui.scoring import chat_system, system_name
 from ...ui.texts import PRESET_NAMES, ROLE_HELP, ROLE_ICONS, ROLE_NAMES, TEAM_NAMES, label
 from ...ui.timings import tempo_name
 from ..hints import Gettext, NGettext
@@ -45,6 +46,8 @@ def lobby_text(_: Gettext, ngettext: NGettext, st: GameState, timings: str,
         lines.append(_("Doctor: {state}").format(
             state=_("on") if st.options.get("doctor", True) else _("off")))
     lines.extend(extra_lines)
+    if isinstance(st.settings.get("scoring"), dict):  # SCORE-X22: a club or online game
+        lines.append(_("Scoring: {name}").format(name=system_name(_, chat_system(st.settings))))
     if st.host:
         lines.append(_("Host: {name}").format(name=isolate(st.host_name)))
     n = len(st.players)
