@@ -287,7 +287,7 @@ async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_fir
         after = await rects(browser, f"{row} > *")
         # the undo took its reserved slot: the foul and the disqualification did not move
         assert [(r["left"], r["right"]) for r in after] == [(r["left"], r["right"]) for r in before]
-        assert [r["a"] for r in after][1:] == ["foul", "unfoul", "dq"]
+        assert [r["a"] for r in after][1:] == ["foul", "unfoul", "dq", "pl"]
         # a second tap where the foul was is a second foul, not a disqualification
         await click(browser, f'{row} button[data-a="foul"]')
         fouls = f'#players li[data-seat="{target.seat}"] .fouls'
