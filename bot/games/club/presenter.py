@@ -154,6 +154,12 @@ class ClubPresenter(MafiaPresenter):
         self.group(g, _("⏭ The judge ends the turn of {player}.").format(
             player=label(st, e.speaker)))
 
+    def on_ProceduralLoss(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
+                          e: clev.ProceduralLoss) -> None:
+        """CLUB-X17 (the result with every role follows at once)."""
+        self.group(g, _("🏳 Procedural loss: the judge rules the breach of {player} decisive; "
+                        "his team loses the game.").format(player=label(st, e.player)))
+
     def on_JudgeActionUndone(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                              e: clev.JudgeActionUndone) -> None:
         """CLUB-X16: the group is told what was taken back; a nomination is on the turn's
