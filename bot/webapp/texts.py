@@ -73,7 +73,6 @@ PAGE_TEXTS = {
     "votes_n": N_("votes: {n}"),
     "fouls_legend": N_("⚠️×3: loses his next speech (may still nominate) · ⚠️×4: removed from "
                        "the game"),
-    "clock": N_("Turn"),
 }
 
 
