@@ -85,7 +85,8 @@ JUDGE_WORDS = {
     "warn": N_("Warning: №{seat} {name}"),
     "pl": N_("Procedural loss: the team of №{seat} {name}"),
 }
-#: the presses the page asks to confirm first (nothing to take back): code -> question
+#: the presses the page asks to confirm first (a seat's: the clock's carry their own): code ->
+#: question
 CONFIRMS = {
     "dq": N_("Disqualify №{seat} {name}? The player leaves the game at once, without a last "
              "word."),

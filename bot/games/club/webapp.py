@@ -81,9 +81,11 @@ class ClubWebView(MafiaWebView):
         ]
         for p in st.seated():
             gone = not p.alive
-            out.append({"a": "foul", "t": p.seat, "label": f"⚠️ №{p.seat}", "icon": "⚠️",
-                        "kind": "judge", **({"disabled": True} if gone else {})})
-            if fouls_of(st, p.user_id) and not gone:
+            n = fouls_of(st, p.user_id)  # the count on the button (its slot is fixed)
+            out.append({"a": "foul", "t": p.seat, "label": f"⚠️ №{p.seat}",
+                        "icon": f"⚠️{n}" if n else "⚠️", "kind": "judge",
+                        **({"disabled": True} if gone else {})})
+            if n and not gone:
                 out.append({"a": "unfoul", "t": p.seat, "label": f"↩️⚠️ №{p.seat}",
                             "icon": "↩️⚠️", "kind": "judge"})
             out.append({"a": "dq", "t": p.seat, "label": f"🟥 №{p.seat}", "icon": "🟥",
