@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from bot.ui.texts import ROLE_NAMES
 from engine import Phase
 from engine.club.state import fouls_of
@@ -124,3 +126,26 @@ async def test_the_record_is_public_and_names_no_role_but_for_the_judge(sqlite_u
                 me = data["viewer"]["kind"] == "player"
                 assert all("role" not in p for p in t["players"] if not (me and p["me"]))
         assert "fouls_legend" in mine["texts"]
+
+
+@pytest.mark.parametrize("preset", ["party", "online", "forum"])
+async def test_ONLINE_X16_bot_layer_no_judges_clock_where_the_engine_has_none(sqlite_url, preset):
+    """Only the club's judge has the clock, Undo and the procedural loss (ONLINE-X16: online
+    refuses them; party and forum hosts have their own tools): no such button on the host's
+    page, and a forged press changes nothing."""
+    async with served(sqlite_url, n_users=10) as (h, client):
+        await h.command(h.users[0], f"/newgame {preset}")
+        g = await h.game()
+        h.session.register_user(JUDGE)
+        await h.dm(JUDGE, f"/start host_{g.id}")
+        for u in h.users:
+            await h.dm(u, f"/start join_{g.id}")
+        await h.command(h.users[0], "/startgame")
+        st = (await h.game()).state
+        assert st.phase is not Phase.LOBBY and st.host == JUDGE.id
+        data = await table(client, h, JUDGE, g.id)
+        assert not {b["a"] for b in data["buttons"]} & {*CLOCK, "pl"}
+        for code in (*CLOCK, "pl"):
+            answer = await post(client, h, JUDGE, g.id, a=code, t=1)
+            assert answer["ok"] is False, (code, answer)
+        assert (await h.game()).state.commands == st.commands
