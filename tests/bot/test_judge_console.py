@@ -164,7 +164,7 @@ async def test_CLUB_39_bot_layer_no_disqualification_from_one_tap_and_undo_bring
         assert shape(gone) == shape(before)  # his row stays, with placeholders
         row = next(r for r in grid(gone) if r[0][0] == f"✖ №{target.seat}")
         assert [code for _t, code in row] == ["nop", "nop", "?pl"]
-        assert f"№{target.seat} {target.name}" in gone["text"] and "🟥 disqualified day" in gone["text"]
+        assert f"№{target.seat} {target.name}" in gone["text"] and "🟥 disqualified, day" in gone["text"]
         assert await tap(h, JUDGE, game_id, "?undo") == "Press ✅ Confirm or ✖ Cancel."
         assert console(h)[1]["text"].startswith(
             f"↩️ Take back the disqualification of №{target.seat} {target.name}?")
@@ -235,7 +235,7 @@ async def test_CLUB_Q08_bot_layer_the_console_shows_the_record_per_seat(sqlite_u
             line = lines[f"№{p.seat} {p.name}"]
             assert ROLE_NAMES[p.role] in line  # the judge sees every role
             if not p.alive:
-                assert any(w in line for w in ("killed night ", "voted out day ", "disqualified "))
+                assert any(w in line for w in ("killed, night ", "voted out, day ", "disqualified, "))
         target = st.nominations[0]
         by = st.players[st.nominated_by[target]].seat
         assert f"🎯 by №{by}" in lines[f"№{st.players[target].seat} {st.players[target].name}"]

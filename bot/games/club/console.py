@@ -125,7 +125,7 @@ def question(_: Gettext, st: GameState, code: str, seat: int) -> str:
 def _when(_: Gettext, when: tuple[str, int] | None) -> str:
     if when is None:
         return ""
-    return " " + (_("night {n}") if when[0] == "night" else _("day {d}")).format(n=when[1],
+    return ", " + (_("night {n}") if when[0] == "night" else _("day {d}")).format(n=when[1],
                                                                                 d=when[1])
 
 
