@@ -18,7 +18,7 @@ from engine import GameState, IllegalCommand
 from ..storage.people import PeopleStorage
 from ..ui.i18n import SUPPORTED_LOCALES, Translator
 from ..ui.replies import answering, reply_kwargs
-from ..ui.texts import ERRORS
+from ..ui.texts import ERRORS, REASONS
 
 if TYPE_CHECKING:
     from ..storage import Storage
@@ -35,8 +35,11 @@ NGettext = Callable[[str, str, int], str]
 
 
 def refusal(tr: Translator, locale: str | None, error: IllegalCommand) -> str:
+    """The answer to a refused command in ``locale``: the reason the engine gave, where the
+    bot words it (``REASONS``: the judge's tools), else its class's (``ERRORS``)."""
     _ = tr.get(locale)
-    return _(ERRORS.get(error.code, ERRORS["illegal"]))
+    reason = REASONS.get(str(error))
+    return _(reason if reason is not None else ERRORS.get(error.code, ERRORS["illegal"]))
 
 
 def author(message: Message) -> User:

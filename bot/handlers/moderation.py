@@ -104,7 +104,8 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service: 
 
 async def panel_cmd(message: Message, bot: Bot, service: GameService, presenter: Presenter, tr: Translator,
                     sender: Sender) -> None:
-    """Send the foul console to the host (or to an admin, privately)."""
+    """Send the judge's console to the host (or to an admin, privately): fouls, the clock,
+    Undo, a procedural loss, and the record per seat (``bot/games/club/console.py``)."""
     uid = message.from_user.id if message.from_user else 0
     if message.chat.type == "private":
         game_id = await service.game_for_user(uid)
@@ -125,8 +126,9 @@ async def panel_cmd(message: Message, bot: Bot, service: GameService, presenter:
         return
     if forum:
         presenter.send_moderation_panel(g, _, st, uid)
-    else:
-        presenter.send_foul_panel(g, _, st, uid)
+    else:  # the club's console reads its record from the stored events (after a restart)
+        log = await service.storage.load_events(game_id)
+        presenter.send_foul_panel(g, _, st, uid, log)
     if message.chat.type != "private":
         reply(sender, message, _("📩 The console is in your private chat with the bot."))
 

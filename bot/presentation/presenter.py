@@ -101,9 +101,15 @@ class Presenter:
         if again is not None:
             again(g, user_id)
 
-    def send_foul_panel(self, g: Any, _: Gettext, st: GameState, chat_id: int) -> None:
-        """The judge's console (CLUB-36..39, CLUB-Q08) in ``chat_id``."""
-        self.game(st.ruleset).send_console(g, _, st, chat_id)
+    def send_foul_panel(self, g: Any, _: Gettext, st: GameState, chat_id: int,
+                        log: list[list[dict[str, Any]]] | None = None) -> None:
+        """The judge's console (CLUB-36..39, CLUB-Q08) in ``chat_id``; ``log``: the game's
+        stored events per command, for a console drawn from them (club: its record)."""
+        game = self.game(st.ruleset)
+        seed = getattr(game, "seed_log", None)
+        if log is not None and seed is not None:
+            seed(g, log)
+        game.send_console(g, _, st, chat_id)
 
     def send_moderation_panel(self, g: Any, _: Gettext, st: GameState, chat_id: int) -> None:
         """The host's moderation console (FORUM-17, 18) in ``chat_id``."""

@@ -135,6 +135,19 @@ ERRORS = {
     "noir_game_over": N_("This game is over."),
 }
 
+#: refusals worded by the engine's reason (``str(error)``), where the class alone says too
+#: little: the judge's tools (CLUB-41, CLUB-X16, CLUB-X18..X20)
+REASONS = {
+    "only the host gives fouls": N_("Only the judge can do that."),
+    "nothing to undo": N_("Nothing to take back: Undo works right after your foul, removed "
+                          "nomination or disqualification, before anything else happens."),
+    "the game has moved on": N_("Too late to take it back: the game has moved on. A foul can "
+                                "still be taken back with /unfoul."),
+    "a silenced turn has no speech": N_("This turn has no speech (three fouls): no time to add."),
+    "the turn is long enough": N_("The turn would pass 5 minutes: no more time."),
+    "no turn": N_("No speech, defence or last word is running now."),
+}
+
 
 def label(st: GameState, user_id: int | None) -> str:
     """``№3 ⁨Alice⁩`` (HTML-escaped, the name bidi-isolated: :mod:`bot.ui.names`), or just the name

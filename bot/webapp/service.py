@@ -139,7 +139,7 @@ class WebApp:
         if timer is not None and g.deadline is not None and not paused:
             out["deadline"] = g.deadline.timestamp()
             out["seconds"] = timer.seconds
-        if viewer.judge:  # read-only: the engine has no command to change a running timer
+        if viewer.judge:  # the timings; a running turn's clock: the console's buttons (club)
             out["timings"] = self.timings(_, st)
         view = bot_game(st.ruleset).webapp
         if game_of(st).status(st) == "lobby":  # join / leave / start from the page
@@ -193,7 +193,8 @@ class WebApp:
 
     @staticmethod
     def timings(_: Gettext, st: Any) -> dict[str, Any]:
-        """The judge's timings, read-only (docs/miniapp.md): ``all`` the game's durations
+        """The judge's timings (docs/miniapp.md; the club's judge moves a running turn's clock
+        with his console's buttons, CLUB-X18..X20): ``all`` the game's durations
         ("speech 60 s · defence 30 s · …"), ``current`` the running timer's ("speech 60 s") or
         None (a kind without a name, a pause, no timer)."""
         timer = getattr(st, "timer", None)

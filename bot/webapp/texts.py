@@ -65,8 +65,14 @@ PAGE_TEXTS = {
     "morning_saved": N_("Nobody was killed at night: the Doctor saved the target."),
     "checked": N_("checked"),
     "night_n": N_("night {n}"),
-    "timings_note": N_("Set with /settings before a game; a running timer is changed only by "
-                       "a pause, «Next» or the end of a speech."),
+    "timings_note": N_("Set with /settings before a game; a running timer is changed by a "
+                       "pause, «Next», the end of a speech and, in a turn, the judge's +30 s, "
+                       "restart and end."),
+    "day_n": N_("day {n}"),
+    "nominated_by": N_("nominated by №{seat}"),
+    "votes_n": N_("votes: {n}"),
+    "fouls_legend": N_("⚠️×3: loses his next speech (may still nominate) · ⚠️×4: removed from "
+                       "the game"),
 }
 
 
@@ -77,11 +83,15 @@ JUDGE_WORDS = {
     "dq": N_("Disqualify: №{seat} {name}"),
     "unfoul": N_("Take a foul back: №{seat} {name}"),
     "warn": N_("Warning: №{seat} {name}"),
+    "pl": N_("Procedural loss: the team of №{seat} {name}"),
 }
-#: the presses the page asks to confirm first (nothing to take back): code -> question
+#: the presses the page asks to confirm first (a seat's: the clock's carry their own): code ->
+#: question
 CONFIRMS = {
     "dq": N_("Disqualify №{seat} {name}? The player leaves the game at once, without a last "
              "word."),
+    "pl": N_("A procedural loss for the team of №{seat} {name}? The game ends at once: the "
+             "other team wins."),
 }
 
 

@@ -151,8 +151,9 @@ async def test_without_a_host_a_group_admin_judges_and_takes_a_nomination_back(s
 
 
 async def test_the_judge_sees_the_timings_read_only_and_a_player_does_not(sqlite_url):
-    """The engine has no command to change a running timer (docs/miniapp.md): the judge's
-    console shows the game's timings and the running timer, and offers no tool for them."""
+    """The judge's console shows the game's timings and the running timer (docs/miniapp.md);
+    a running turn's clock is moved with the console's buttons (+30 s, restart, end turn:
+    tests/webapp/test_judge_clock.py), the timings themselves by no tool."""
     async with served(sqlite_url, n_users=10) as (h, client):
         game_id = await club_with_judge(h, JUDGE)
         st = (await h.game()).state

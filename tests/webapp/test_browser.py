@@ -12,11 +12,13 @@ import asyncio
 import json
 import os
 import shutil
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
+from engine import Phase
 from engine.club.state import fouls_of
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP
@@ -287,7 +289,7 @@ async def test_CLUB_39_the_judges_tools_stay_put_and_a_disqualification_asks_fir
         after = await rects(browser, f"{row} > *")
         # the undo took its reserved slot: the foul and the disqualification did not move
         assert [(r["left"], r["right"]) for r in after] == [(r["left"], r["right"]) for r in before]
-        assert [r["a"] for r in after][1:] == ["foul", "unfoul", "dq"]
+        assert [r["a"] for r in after][1:] == ["foul", "unfoul", "dq", "pl"]
         # a second tap where the foul was is a second foul, not a disqualification
         await click(browser, f'{row} button[data-a="foul"]')
         fouls = f'#players li[data-seat="{target.seat}"] .fouls'
@@ -384,3 +386,103 @@ async def test_the_commissars_check_marks_the_checked_seat(sqlite_url, browser):
                           li.querySelector('.tag.checked').title]);""")
         verdict = "mafia" if target.team is Team.MAFIA else "not mafia"
         assert marks == [[target.seat, f"🔎 {verdict}", f"checked: №{cop.seat}, night 2"]]
+
+
+async def console_rects(driver) -> list[tuple]:
+    """Every cell of the judge's console (the clock's row and the seats' rows) and where it is
+    on the page (its top from the document's, whatever the scroll)."""
+    return [(r["a"], round(r["left"]), round(r["right"]), round(r["top"]))
+            for r in await asyncio.to_thread(driver.execute_script, """
+        return [...document.querySelectorAll('#judge .clockrow > button, #judge .seatrow > *')]
+          .map(n => { const r = n.getBoundingClientRect();
+                      return {a: n.dataset.a || n.className, left: r.left, right: r.right,
+                              top: r.top + window.scrollY}; });""")]
+
+
+def same_places(now: list[tuple], then: list[tuple]) -> bool:
+    """Every cell where it was: the same left and right; the same top for a button that was a
+    button before (an empty slot that became the foul's undo is a button now, in its place)."""
+    assert len(now) == len(then)
+    for (a, left, right, top), (b, left0, right0, top0) in zip(now, then, strict=True):
+        if (left, right) != (left0, right0) or (a == b and top != top0):
+            return False
+    return True
+
+
+def seconds_shown(driver) -> int:
+    """The page's clock («1:25») in seconds (call it in a thread: it asks the browser)."""
+    minutes, seconds = driver.find_element(By.ID, "clock").text.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+async def test_CLUB_X16_X18_the_consoles_clock_and_undo_stay_put_and_ask_first(sqlite_url,
+                                                                              browser):
+    """Issue 21: +30 s moves the page's clock, Undo takes the foul back after a question, a
+    disqualification never lands from one tap (nor a double tap), and no console button moves
+    after a foul, an undo or a disqualification (their rects measured before and after)."""
+    from tests.bot.test_judge_console import drive
+
+    async with served(sqlite_url, n_users=10) as (h, client):
+        game_id = await club_with_judge(h)
+        st = await drive(h, lambda s: s.phase is Phase.SPEECH and s.timer.kind == "speech")
+        target = next(p for p in st.alive() if p.user_id != st.speaker)
+        row = f'#judge .seatrow[data-seat="{target.seat}"]'
+        await asyncio.to_thread(browser.get, page_url(client, h, JUDGE, game_id, LIGHT))
+        await wait_for(browser, js("""const b = document.querySelector(
+            '#judge .clockrow button[data-a="add"]'); return b && !b.disabled"""))
+        await wait_for(browser, js("return +document.body.dataset.renders >= 2"))
+        layout = await console_rects(browser)
+        assert [a for a, *_ in layout[:4]] == ["add", "rst", "endt", "undo"]
+        assert await asyncio.to_thread(browser.execute_script, """return document.querySelector(
+            '#judge .clockrow button[data-a="undo"]').disabled""")  # nothing to take back yet
+
+        # +30 s: the server's deadline and the page's clock move on
+        _seq, at = h.deadlines.pending[game_id]
+        shown = await asyncio.to_thread(seconds_shown, browser)
+        await click(browser, '#judge .clockrow button[data-a="add"]')
+        await wait_for(browser, lambda d: h.deadlines.pending[game_id][1] != at)
+        assert h.deadlines.pending[game_id][1] == at + timedelta(seconds=30)
+        await wait_for(browser, lambda d: seconds_shown(d) >= shown + 25)
+
+        # a foul: nothing moves; Undo asks, then takes it back
+        await click(browser, f'{row} button[data-a="foul"]')
+        await wait_for(browser, js(f"return !!document.querySelector('{row} button[data-a=\"unfoul\"]')"))
+        assert same_places(await console_rects(browser), layout)
+        await click(browser, '#judge .clockrow button[data-a="undo"]')
+        await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
+        assert fouls_of((await h.game()).state, target.user_id) == 1  # not before the answer
+        await click(browser, "#confirm button.yes")
+        await wait_for(browser, js(f"""return !document.querySelector(
+            '#players li[data-seat="{target.seat}"] .fouls')"""))
+        assert fouls_of((await h.game()).state, target.user_id) == 0
+        assert await console_rects(browser) == layout  # the undo's slot is empty again
+
+        # «End turn» asks first: Cancel keeps the speaker
+        await click(browser, '#judge .clockrow button[data-a="endt"]')
+        await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
+        await click(browser, "#confirm button.no")
+        await asyncio.sleep(0.3)
+        assert (await h.game()).state.speaker == st.speaker
+
+        # a double tap on 🟥: the second tap lands on the question, never on a disqualification
+        dq = f'{row} button[data-a="dq"]'
+        await asyncio.to_thread(browser.execute_script, f"""
+            const b = document.querySelector('{dq}'); const r = b.getBoundingClientRect();
+            b.click();
+            const again = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            if (again) again.click();""")
+        await asyncio.sleep(0.5)
+        assert (await h.game()).state.players[target.user_id].alive
+        if not await asyncio.to_thread(browser.execute_script,
+                                       "return document.getElementById('confirm').hidden"):
+            await click(browser, "#confirm button.no")
+        await click(browser, dq)
+        await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
+        await click(browser, "#confirm button.yes")
+        await wait_for(browser, js(f"return document.querySelector('{row}').classList.contains('out')"))
+        assert not (await h.game()).state.players[target.user_id].alive
+        # his row stays, its tools disabled in their places
+        assert [a for a, *_ in await console_rects(browser)] == [a for a, *_ in layout]
+        assert await console_rects(browser) == layout
+        assert await asyncio.to_thread(browser.execute_script,
+                                       f"return document.querySelector('{dq}').disabled")

@@ -134,7 +134,12 @@
         li.dataset.checked = c.result ? "yes" : "no";
         tags.append(mark);
       }
-      if (!p.alive) tags.append(el("span", "tag", p.left ? T("out_" + p.left) : T("out")));
+      if (p.nominated_by) tags.append(el("span", "tag nomby", "🎯 " + T("nominated_by").replace("{seat}", p.nominated_by)));
+      if (p.votes !== undefined && p.votes !== null) tags.append(el("span", "tag votes", "🗳 " + T("votes_n").replace("{n}", p.votes)));
+      if (!p.alive) {
+        const when = p.left_when ? " · " + T(p.left_when.kind === "night" ? "night_n" : "day_n").replace("{n}", p.left_when.n) : "";
+        tags.append(el("span", "tag left", (p.left ? T("out_" + p.left) : T("out")) + when));
+      }
       else if (!p.active) tags.append(el("span", "tag", T("inactive")));
       if (p.role) {
         const black = p.team && p.team.id === "mafia" ? " mafia" : "";
@@ -211,6 +216,19 @@
 
 
   // the last night's result, until the next night
+  // the club's record: what the fouls mean, today's protocol (nominations, votes, who left)
+  function drawProtocol(t) {
+    const box = $("protocol");
+    box.replaceChildren();
+    const fouls = t.players.some((p) => p.fouls !== undefined);
+    if (fouls) box.append(el("div", "muted legend", T("fouls_legend")));
+    if (t.protocol) {
+      box.append(el("h2", null, t.protocol.title));
+      for (const line of t.protocol.lines) box.append(el("div", "row", line));
+    }
+    box.hidden = box.childElementCount === 0;
+  }
+
   function drawMorning(t) {
     const box = $("morning");
     box.replaceChildren();
@@ -251,6 +269,7 @@
     btn.dataset.t = b.t;
     btn.title = b.title || b.label;
     btn.setAttribute("aria-label", b.title || b.label);
+    btn.disabled = !!b.disabled;  // kept in its place, not removed (nothing moves)
     btn.addEventListener("click", () => press(b, btn));
     return btn;
   }
@@ -260,22 +279,28 @@
   // (a foul's undo appears after the first foul); the disqualification stands apart, last,
   // and asks to confirm. Tools that come and go with the phase (a nomination taken back) go
   // below the rows, with words.
-  const SLOTS = ["foul", "warn", "unfoul", "dq"];
+  // The clock's buttons (+30 s, restart, end turn, undo: ``clock``) have a row of their own
+  // above the seats, always all four (disabled when they do not apply).
+  const SLOTS = ["foul", "warn", "unfoul", "dq", "pl"];
   const COMPANION = { unfoul: "foul" };  // its slot is kept wherever the first one is offered
   function drawConsole(box, list) {
     const bySeat = new Map();
     const rest = el("div", "buttons");
     const codes = new Set();
+    const clock = el("div", "clockrow");
     for (const b of list) {
+      if (b.clock) { const node = button(b, b.label); node.classList.add("clock-" + b.a); clock.append(node); continue; }
       if (!b.t || !b.icon || !SLOTS.includes(b.a)) { rest.append(button(b, b.label)); continue; }
       if (!bySeat.has(b.t)) bySeat.set(b.t, new Map());
       bySeat.get(b.t).set(b.a, b);
       codes.add(b.a);
     }
+    if (clock.childElementCount) box.append(clock);
     const slots = SLOTS.filter((a) => codes.has(a) || codes.has(COMPANION[a]));
     for (const [seat, tools] of [...bySeat].sort((x, y) => x[0] - y[0])) {
       const row = el("div", "seatrow");
       row.dataset.seat = seat;
+      if (tools.has("foul") && tools.get("foul").disabled) row.classList.add("out");
       row.append(el("span", "who", seatName(seat)));
       for (const a of slots) {
         const b = tools.get(a);
@@ -318,7 +343,7 @@
     return words.startsWith(text) ? words : text + " " + words;
   }
 
-  // the judge's timings, read-only (the engine has no command to change a running timer)
+  // the judge's timings (a running turn's clock: the console's buttons)
   function drawTimings(timings) {
     const box = $("timings");
     box.replaceChildren();
@@ -363,12 +388,16 @@
       $("vote").hidden = true;
       $("checks").hidden = true;
       $("morning").hidden = true;
+      $("protocol").hidden = true;
     } else if (t) {
       drawMe(t);
       drawPlayers(t);
       drawVote(t);
       drawChecks(t);
       drawMorning(t);
+      drawProtocol(t);
+    } else {
+      $("protocol").hidden = true;
     }
     drawButtons(data.buttons || []);
     drawTimings(data.timings);
@@ -424,7 +453,7 @@
       toast(T("offline"));
     } finally {
       busy = false;
-      btn.disabled = false;
+      btn.disabled = !!b.disabled;
     }
   }
 
