@@ -25,9 +25,9 @@ update-to-answer latency (a button press queued by the stand-in to its answerCal
 lost and duplicated commands (see :func:`integrity`), the busiest group minute and bot second
 (``rates``), the 429s of the stand-in (it enforces Telegram's limits: the group rate the workers
 run with, 1 call per private chat per second, 30 per second), the group messages sent twice and
-the shards that moved (issue 19), and per worker the updates received (2xx answers), the updates handled (those of
-the shards it held when the update was acknowledged: the lease timeline is polled every 0.1 s),
-CPU seconds and RSS from ``/proc``.
+the shards that moved (issue 19), and per worker the updates received (2xx answers), the
+updates handled (those of the shards it held when the update was acknowledged: the lease
+timeline is polled every 0.1 s), CPU seconds and RSS from ``/proc``.
 """
 
 from __future__ import annotations
