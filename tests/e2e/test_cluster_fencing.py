@@ -7,10 +7,11 @@ What is checked, with a worker marker on every call and every write:
 
 * the stand-in records which process made each call (``TELEGRAM_API_URL=<base>/w/<name>``): no
   message, edit or any other call that writes to a chat comes from the frozen worker after its
-  freeze, and its log says it dropped what it had queued;
+  freeze (until the game's end, after which its shard may come back to it under a new epoch),
+  and its log says it dropped what it had queued;
 * each worker writes to PostgreSQL as a role of its own, and an audit trigger the test installs
   records who wrote which row of the game's tables (``games``: the ui, the deadline; the log,
-  the players) and when: no row of the frozen worker's lands after its freeze;
+  the players) and when: no row of the frozen worker's lands after its freeze (until the end);
 * nothing is lost: the update in flight is applied once (by the new owner), the group sees no
   step twice and no live button of an older phase, every press is answered exactly once, and
   the game is played to its end.
@@ -231,14 +232,17 @@ async def test_a_frozen_owner_writes_and_sends_nothing_after_the_takeover_and_no
     end = await table.play(plan)
     assert end.phase is Phase.ENDED
     await table.wait_message(GROUP, table._("Roles:"))
+    # (once the game is over its shard may go back to the worker that wants it: legitimately,
+    # under a new epoch; what is checked is the time the frozen worker had lost it)
+    ended, ended_db = time.monotonic(), await db_now(reader)
     await api.settle(quiet=1.5, timeout=20)
 
     # none of the frozen worker's messages went out after its freeze ...
-    assert writes_of(api, owner, frozen_at) == []
+    assert [c for c in writes_of(api, owner, frozen_at) if c.at < ended] == []
     stale_log = workers.log_since_kill(owner)
     assert "queued by a worker that lost the game's shard" in stale_log, stale_log[-3000:]
     # ... none of its writes landed
-    assert await writes(reader, game_id, role, frozen_db) == []
+    assert [w for w in await writes(reader, game_id, role, frozen_db) if w[2] < ended_db] == []
     assert await writes(reader, game_id, make_url(roles[new_owner]).username or "", frozen_db)
     # ... the update in flight was applied once, by the new owner; no command twice
     rows = await log_rows(reader, game_id)
