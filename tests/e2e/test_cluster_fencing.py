@@ -34,6 +34,7 @@ import pytest_asyncio
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from bot.handlers.game import CONFIRM
 from bot.storage import Storage, create_engine
 from bot.ui.callbacks import Act
 from engine import Phase
@@ -263,3 +264,85 @@ async def test_a_frozen_owner_writes_and_sends_nothing_after_the_takeover_and_no
     assert workers.tracebacks() == {}
     print(f"frozen {resumed_at - frozen_at:.1f} s; {len(in_flight.calls)} group call(s) in "
           f"flight; {stale_log.count('lost the game') } queued call(s) dropped")
+
+
+async def test_a_owner_frozen_inside_its_write_is_cut_off_and_its_write_refused(
+        cluster_api: FakeBotAPI, workers: Workers, reader: Storage, roles: dict[str, str],
+        cluster_db: str) -> None:
+    """The owner is frozen in the middle of a write: a vote's append, held at the log's lock
+    (the test holds it), has read its shard's epoch ``FOR SHARE``. PostgreSQL ends that
+    transaction once it sits idle (``IDLE_IN_TRANSACTION_MS``), the next worker's takeover
+    moves the epoch on and applies the vote from the stream; the owner, woken up, writes the
+    vote again in a transaction of its own: the database refuses it (stale epoch), and it
+    sends nothing."""
+    from bot.storage.fencing import IDLE_IN_TRANSACTION_MS
+
+    api = cluster_api
+    api.webhook_timeout = 3.0
+    table = Table(api, workers, reader, GROUP, first_user_id=19101)
+    await table.join_all()
+    await table.start_game()
+    assert table.game_id is not None
+    game_id = table.game_id
+    plan = short_game_plan(await table.state())
+    st = await table.play(plan, until=lambda s: s.phase is Phase.VOTING)
+    assert st.vote is not None
+    await api.settle(quiet=1.0, timeout=20)
+    owner = await workers.owner(GROUP)
+    assert owner in workers.procs
+    role = make_url(roles[owner]).username or ""
+    voter = table.by_id[st.alive_active()[0].user_id]
+    button = table.act(st, "vote", st.vote.current)
+
+    locker = create_engine(cluster_db)
+    try:
+        async with locker.connect() as lock:
+            await lock.exec_driver_sql("LOCK TABLE game_log IN SHARE ROW EXCLUSIVE MODE")
+            await voter.press(GROUP, table.message_with(GROUP, button), button,
+                              wait_answer=False)
+            pressed = list(api.callback_waiters.values())[-1]
+            vote_update = api.updates_log[-1]["update_id"]
+
+            async def waits_for_the_lock() -> bool:
+                async with reader.engine.connect() as connection:
+                    return bool((await connection.execute(text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE usename = :r "
+                        "AND wait_event_type = 'Lock'"), {"r": role})).scalar_one())
+
+            await workers.poll(waits_for_the_lock, 20, what="start the vote's write")
+            frozen_at = workers.pause(owner)
+            frozen_db = await db_now(reader)
+            api.webhook_targets = [workers.procs[n].webhook_base for n in NAMES if n != owner]
+            await lock.rollback()  # its INSERT goes on, then its transaction waits for it
+    finally:
+        await locker.dispose()
+    new_owner, took = await workers.wait_owner(GROUP, other_than=owner, since=frozen_at,
+                                               logged="1 open game(s) recovered")
+    print(f"takeover of a shard whose owner froze inside a write: {took:.2f} s")
+    assert took >= IDLE_IN_TRANSACTION_MS / 1000 - 0.5, "the takeover waited for that write"
+    answer = await asyncio.wait_for(asyncio.shield(pressed), 20)
+    assert answer.text == CONFIRM["vote"], answer
+    await api.settle(quiet=1.0, timeout=20)
+    workers.resume(owner)
+
+    async def refused() -> bool:
+        return "(stale epoch)" in workers.log_since_kill(owner)
+
+    await workers.poll(refused, 20, what="refuse the frozen worker's write")
+    api.webhook_targets = [p.webhook_base for p in workers.procs.values()]
+    end = await table.play(plan)
+    assert end.phase is Phase.ENDED
+    await table.wait_message(GROUP, table._("Roles:"))
+    ended, ended_db = time.monotonic(), await db_now(reader)
+    await api.settle(quiet=1.5, timeout=20)
+
+    assert [c for c in writes_of(api, owner, frozen_at) if c.at < ended] == []
+    assert [w for w in await writes(reader, game_id, role, frozen_db) if w[2] < ended_db] == []
+    rows = await log_rows(reader, game_id)
+    assert [u for _s, u, _k in rows].count(vote_update) == 1
+    updates = [u for _s, u, _k in rows if u is not None]
+    assert len(updates) == len(set(updates)), "an update applied twice"
+    answers = Counter(c.params.get("callback_query_id") for c in api.calls
+                      if c.method == "answerCallbackQuery" and c.ok)
+    assert set(answers.values()) == {1}, answers
+    assert workers.tracebacks() == {}
