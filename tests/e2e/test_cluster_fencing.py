@@ -266,7 +266,7 @@ async def test_a_frozen_owner_writes_and_sends_nothing_after_the_takeover_and_no
           f"flight; {stale_log.count('lost the game') } queued call(s) dropped")
 
 
-async def test_a_owner_frozen_inside_its_write_is_cut_off_and_its_write_refused(
+async def test_an_owner_frozen_inside_its_write_is_cut_off_and_its_write_refused(
         cluster_api: FakeBotAPI, workers: Workers, reader: Storage, roles: dict[str, str],
         cluster_db: str) -> None:
     """The owner is frozen in the middle of a write: a vote's append, held at the log's lock
