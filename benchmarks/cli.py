@@ -118,7 +118,8 @@ def _check_workers(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark chosen by ``argv``, print its report; 1 if a game failed, else 0.
+    """Run the benchmark chosen by ``argv``, print its report; 1 if a game failed (with
+    ``--workers``: or a command was lost or doubled, or Telegram answered 429), else 0.
 
     ``--history [options]`` hands the rest of the line to ``benchmarks.history_bench``
     (100,000 finished games: /history, protocols, /stats, /top)."""
@@ -138,7 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             group_rate=None if args.real_limits else (1200, 60.0), workdir=args.keep_logs))
         print(report_workers(workers_run, args.seed))
         sys.stdout.flush()
-        return 1 if workers_run.failures or workers_run.lost or workers_run.duplicated else 0
+        return 1 if (workers_run.failures or workers_run.lost or workers_run.duplicated
+                     or workers_run.too_many_requests) else 0
     if args.engine:
         from .engine_bench import report_engine, run_engine
 

@@ -23,9 +23,11 @@ Figures (all times in seconds): updates/s (distinct updates acknowledged with a 
 wall time of the games), the webhook answer latency (one POST to its answer), the
 update-to-answer latency (a button press queued by the stand-in to its answerCallbackQuery), the
 lost and duplicated commands (see :func:`integrity`), the busiest group minute and bot second
-(``rates``), and per worker the updates received (2xx answers), the updates handled (those of
-the shards it held when the update was acknowledged: the lease timeline is polled every 0.1 s),
-CPU seconds and RSS from ``/proc``.
+(``rates``), the 429s of the stand-in (it enforces Telegram's limits: the group rate the workers
+run with, 1 call per private chat per second, 30 per second), the group messages sent twice and
+the shards that moved (issue 19), and per worker the updates received (2xx answers), the
+updates handled (those of the shards it held when the update was acknowledged: the lease
+timeline is polled every 0.1 s), CPU seconds and RSS from ``/proc``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from bot.telegram.limits import GLOBAL_RATE, GROUP_RATE, PRIVATE_RATE
 
 from .workers_figures import SHARDS, Leases, WorkerFigures, WorkersRun, collect, proc_figures
 from .workers_table import Watch, bench_table_class, plan_for
@@ -81,6 +85,9 @@ async def _run(run: WorkersRun, redis_url: str, seed: int, folder: Path) -> Work
     await reader.start()  # migrates the database once, before the workers race to
     api = FakeBotAPI("123456:BENCH")
     _time_presses(api)
+    group = run.group_rate or GROUP_RATE  # Telegram's limits, on the workers' group clock
+    api.enable_flood_control(group_per_minute=group[0], group_window=group[1],
+                             private_per_second=PRIVATE_RATE[0], global_per_second=GLOBAL_RATE[0])
     await api.start()
     env = {"REDIS_URL": redis_url, "REDIS_PREFIX": prefix, "LEASE_SECONDS": str(run.lease_seconds),
            "SHARDS": str(SHARDS), "LOG_LEVEL": "INFO"}
@@ -96,6 +103,7 @@ async def _run(run: WorkersRun, redis_url: str, seed: int, folder: Path) -> Work
         api.webhook_targets = [p.webhook_base for p in procs]
         api.webhook_chooser = "round_robin"
         await _all_served(leases, set(names), timeout=30)
+        leases.timeline = leases.timeline[-1:]  # moves are counted from here (start-up aside)
         poller = asyncio.create_task(leases.poll())
         tables = await _play(run, api, procs, names, leases, reader, nonce)
         await _settle(api)
@@ -137,11 +145,16 @@ def _time_presses(api) -> None:
 
 
 async def _all_served(leases: Leases, live: set[str], timeout: float) -> float:
-    """Wait until every shard's lease names a worker of ``live``; returns when (monotonic)."""
+    """Wait until every shard's lease names the worker of ``live`` that wants it (rendezvous:
+    the workers started at once hand over what the first of them took, so no shard moves once
+    the games began); returns when (monotonic)."""
+    from bot.cluster.leases import rendezvous
+
+    wanted = [rendezvous(s, sorted(live)) for s in range(leases.shards)]
     deadline = time.monotonic() + timeout
     while True:
         owners = await leases.record()
-        if all(o in live for o in owners):
+        if owners == wanted:
             return time.monotonic()
         if time.monotonic() > deadline:
             raise TimeoutError(f"shards not served within {timeout} s: {owners}")

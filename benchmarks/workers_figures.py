@@ -1,6 +1,8 @@
 """Figures of ``python -m benchmarks --workers N`` (:mod:`benchmarks.workers_bench`): the run's
-record, the workers' CPU and memory from ``/proc``, the lease timeline read from Redis, and the
-lost and duplicated commands counted from the stand-in's calls and the game logs.
+record, the workers' CPU and memory from ``/proc``, the lease timeline read from Redis, the
+lost and duplicated commands counted from the stand-in's calls and the game logs, and issue 19's
+three: the 429s the stand-in answered (it enforces Telegram's limits), the group messages sent
+twice (:func:`duplicate_group_messages`) and the shards that moved (:func:`shards_moved`).
 Times are in seconds (``time.monotonic()``), sizes in bytes.
 """
 
@@ -69,6 +71,12 @@ class WorkersRun:
     bench_cpu: float = 0.0  #: CPU seconds of this process (the stand-in and the players) meanwhile
     missing: int = 0  #: buttons the players waited for in vain (the timer moved the game on)
     missing_notes: list[str] = field(default_factory=list)
+    too_many_requests: int = 0  #: calls the stand-in refused with 429 (Telegram's limits)
+    too_many_private: int = 0  #: those to a private chat
+    duplicate_group_messages: int = 0  #: see :func:`duplicate_group_messages`
+    duplicate_notes: list[str] = field(default_factory=list)
+    shards_moved: int = 0  #: owner changes of a shard while the games were played
+    shards_moved_from_living: int = 0  #: those whose previous owner was alive (issue 19.5)
 
     @property
     def lost(self) -> int:
@@ -114,6 +122,20 @@ class Leases:
         while True:
             await self.record()
             await asyncio.sleep(every)
+
+    def moves(self) -> list[tuple[int, str, str]]:
+        """Every change of a shard's owner in the timeline: (shard, from, to); a lease gone
+        for a while (None) and then taken by another worker is one move."""
+        last: dict[int, str] = {}
+        moved = []
+        for _moment, owners in self.timeline:
+            for shard, owner in enumerate(owners):
+                if owner is None:
+                    continue
+                if shard in last and last[shard] != owner:
+                    moved.append((shard, last[shard], owner))
+                last[shard] = owner
+        return moved
 
     def owner_at(self, shard: int, at: float) -> str | None:
         owner = None
@@ -179,6 +201,34 @@ async def collect(run: WorkersRun, api, names: dict, leases: Leases, reader, tab
     run.busiest_bot_second = api.busiest_bot_second()
     run.busiest_bot_second_sent = busiest_window(
         (c.at for c in api.limited_calls() if c.method.lower() != "answercallbackquery"), 1.0)
+    refused = [c for c in api.calls if c.error_code == 429]
+    run.too_many_requests = len(refused)
+    run.too_many_private = sum(1 for c in refused
+                               if not str(c.params.get("chat_id", "-")).startswith("-"))
+    run.duplicate_notes = duplicate_group_messages(api.calls)
+    run.duplicate_group_messages = len(run.duplicate_notes)
+    dead = {w.name for w in run.per_worker if w.killed}
+    moves = leases.moves()
+    run.shards_moved = len(moves)
+    run.shards_moved_from_living = sum(1 for _s, before, _after in moves if before not in dead)
+
+
+def duplicate_group_messages(calls: list) -> list[str]:
+    """Group messages sent again: a ``sendMessage`` to a group (delivered) with the very text
+    and buttons of an earlier one to that group — a step shown twice (issue 19.2). A game's
+    messages name their day, their phase's buttons carry its sequence number: a legitimate
+    message does not repeat one before it. Returns one note per repeat (chat: text's start)."""
+    seen: set[tuple[str, str, str]] = set()
+    again = []
+    for call in calls:
+        chat = str(call.params.get("chat_id"))
+        if call.method != "sendMessage" or not call.ok or not chat.startswith("-"):
+            continue
+        key = (chat, str(call.params.get("text")), str(call.params.get("reply_markup")))
+        if key in seen:
+            again.append(f"{chat}: {key[1][:80]!r}")
+        seen.add(key)
+    return again
 
 
 #: command fields that carry a time, not a choice (left out when comparing two commands)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.engine import make_url
 
-from bot.telegram.limits import GLOBAL_RATE, GROUP_RATE
+from bot.telegram.limits import GLOBAL_RATE, GROUP_RATE, PRIVATE_RATE
 
 from .figures import percentile
 from .workers_bench import HEALTH_CHECK, PLAYERS
@@ -31,6 +31,9 @@ def report_workers(run: WorkersRun, seed: int) -> str:
         kill = (f"{run.takeover:.2f} s (worker {run.killed}, holding {run.killed_shards} of the "
                 f"shards, SIGKILLed {run.killed_after:.1f} s into the games; LEASE_SECONDS "
                 f"{run.lease_seconds:g})")
+    group = run.group_rate or GROUP_RATE
+    limits = (f"{group[0]} per group in {group[1]:g} s, {PRIVATE_RATE[0]} per private chat "
+              f"in {PRIVATE_RATE[1]:g} s, {GLOBAL_RATE[0]} per second")
     lines = [
         f"mafia-bot benchmark: {run.games} party games × {PLAYERS} players over {run.workers} "
         f"webhook worker process{'es' if run.workers != 1 else ''} (Redis, PostgreSQL), seed {seed}",
@@ -55,6 +58,12 @@ def report_workers(run: WorkersRun, seed: int) -> str:
         f"acknowledged)",
         f"  duplicated commands   {run.duplicated} ({run.answered_twice} presses answered twice, "
         f"{run.doubled_commands} log rows repeating a command of the same update)",
+        f"  429 Too Many Requests {run.too_many_requests} ({run.too_many_private} in private "
+        f"chats; the stand-in refuses what exceeds Telegram's limits: {limits})",
+        f"  duplicate group msgs  {run.duplicate_group_messages} (a group message sent again "
+        f"with the same text and buttons: a step shown twice)",
+        f"  shards moved          {run.shards_moved} ({run.shards_moved_from_living} from a "
+        f"living worker; {run.killed_shards if run.killed else 0} held by the killed one)",
         f"  buttons never sent    {run.missing} (a player waited {BUTTON_WAIT:.0f} s for a button "
         f"in vain, then for the phase's timer, which moved the game on)",
         f"  busiest group minute  {run.busiest_group_minute} calls in one group's busiest 60 s "
@@ -74,9 +83,10 @@ def report_workers(run: WorkersRun, seed: int) -> str:
     lines.append("  received: webhook POSTs it answered 2xx; handled: updates of the shards it "
                  "held when they were acknowledged; CPU s: user + system while the games were played "
                  "(start-up left out)")
-    if run.failures or run.problems or run.missing_notes:
+    if run.failures or run.problems or run.missing_notes or run.duplicate_notes:
         lines.append("problems")
         lines += [f"  {f}" for f in run.failures]
+        lines += [f"  sent again: {n}" for n in run.duplicate_notes[:5]]
         lines += [f"  {n}" for n in run.missing_notes[:5]]
         if run.problems:
             lines.append(f"  the workers logged {len(run.problems)} warning(s) or error(s):")

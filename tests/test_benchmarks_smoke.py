@@ -81,6 +81,10 @@ def test_workers_benchmark_loses_and_doubles_nothing(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "2/2 finished" in out
     assert "lost commands         0 " in out and "duplicated commands   0 " in out, out
+    # issue 19: no 429 from the stand-in (it enforces Telegram's limits), no group message
+    # sent twice, no shard moved (nobody died)
+    assert "429 Too Many Requests 0 (0 in private chats" in out, out
+    assert "duplicate group msgs  0 " in out and "shards moved          0 (0 from" in out, out
     for figure in ("updates/s handled by all workers", "webhook answer        p50",
                    "update-to-answer      p50", "p99", "takeover", "busiest group minute",
                    "busiest bot second", "w0", "w1", "received  handled   CPU s"):

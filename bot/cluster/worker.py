@@ -16,10 +16,11 @@ A :class:`ShardWorker` runs in every worker process next to the aiogram Dispatch
 * **Serving**: one reader task reads every served shard's stream with one blocking
   ``XREADGROUP`` and handles each entry as a task (commands of one game still run one at a time,
   in order, under the game's lock); an entry is acknowledged (``XACK``) once handled. A handler
-  that finds the game is not ours (``NotOwner``: a chat migrated, a route changed meanwhile)
-  passes the update on to the right shard; one that finds the database down leaves it
-  unacknowledged and tries again (redelivered) with a growing pause, so no press is lost and
-  none is told "done" before its command is in the log.
+  that finds the game is not ours (``NotOwner``: a chat migrated, a route changed meanwhile,
+  the shard was lost while the update was handled) passes the update on to the right shard,
+  whose owner handles it as redelivered (the log may have it already); one that finds the
+  database down leaves it unacknowledged and tries again (redelivered) with a growing pause,
+  so no press is lost and none is told "done" before its command is in the log.
 * **Handing a shard over** (``_lost``): its stream is no longer read, the updates in progress
   are awaited (a few seconds at most), its games are stored and forgotten with their timers
   (``GameService.release``).
@@ -273,6 +274,10 @@ class ShardWorker(Fencing):
         app = self.app
         data = json.loads(fields["u"])
         hops = int(fields.get("h", 0))
+        # an update passed on may have been applied already: a worker frozen while handling it
+        # lost the shard, the new owner claimed and applied it, then the frozen one woke up,
+        # found the game not its own and passed it on (issue 19); the log decides
+        redelivered = redelivered or hops > 0
         delay, started = 0.5, time.monotonic()
         while True:
             findings: list = []

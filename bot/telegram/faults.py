@@ -15,7 +15,9 @@ misbehaves"):
   seconds in all are used up; then the last error is raised (callers log one warning line);
 * a group the bot has left (:class:`LeftChats`) is never called again: a call to it raises
   ``TelegramForbiddenError`` at once, without a request, and a 403 "bot was kicked" from any call
-  marks the group as left.
+  marks the group as left;
+* a private chat's attempts go one at a time, each at least a second after the previous one
+  ended (:class:`bot.telegram.spacing.PrivateSpacing`: Telegram counts a call when it arrives).
 
 The policy of one call comes from :data:`current_policy` (a context variable the Sender sets for
 its own calls) or else ``FaultTolerance.policy_for(method)`` (the Sender installs its own
@@ -46,6 +48,7 @@ from aiogram.exceptions import (
 from aiogram.methods import GetUpdates, TelegramMethod
 from aiogram.utils.backoff import Backoff, BackoffConfig
 
+from bot.telegram.spacing import PrivateSpacing
 from bot.telegram.update_context import current_update
 
 if TYPE_CHECKING:
@@ -225,6 +228,8 @@ class FaultTolerance(BaseRequestMiddleware):
         #: ``await pace(method)`` before a call made outside the Sender (a handler's own reply):
         #: it takes the limiter's tokens, so those calls count against Telegram's limits too
         self.pace: Callable[[TelegramMethod[Any]], Awaitable[None]] | None = None
+        #: every attempt to a private chat spaced from the end of the one before (issue 19)
+        self.spacing = PrivateSpacing()
 
     async def __call__(
         self,
@@ -250,7 +255,8 @@ class FaultTolerance(BaseRequestMiddleware):
         while True:
             attempt += 1
             try:
-                return await self._once(make_request, bot, method, timeout)
+                async with self.spacing.turn(method.__api_method__, chat_id):
+                    return await self._once(make_request, bot, method, timeout)
             except TelegramForbiddenError as error:
                 if isinstance(chat_id, int) and chat_id < 0 and any(
                         marker in error.message.lower() for marker in LEFT_MARKERS):

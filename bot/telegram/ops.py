@@ -28,6 +28,10 @@ class Unresolved(Exception):
     """An edit/pin of a message whose own send was dropped and cannot be replaced."""
 
 
+class Fenced(Unresolved):
+    """Any call queued by a worker that lost the game's shard since (``Op.guard``, issue 19)."""
+
+
 #: a message: its id, or the future of its send queued earlier (resolved when its turn comes)
 MessageRef = int | asyncio.Future[Any]
 
@@ -68,9 +72,10 @@ class Op:
     def build(self, chat_id: int) -> TelegramMethod[Any]:
         """The Bot API method for this operation in ``chat_id`` (the lane's current id, which a
         migration may have changed). Raises :class:`Unresolved` for a message never sent, and
-        for any call queued by a worker that lost the game's shard since (``guard``)."""
+        for any call queued by a worker that lost the game's shard since (``guard``:
+        :class:`Fenced`)."""
         if self.guard is not None and not self.guard():
-            raise Unresolved(f"{self.kind} queued by a worker that lost the shard")
+            raise Fenced(f"{self.kind} queued by a worker that lost the shard")
         kw = self.kwargs
         if isinstance(self.message_id, asyncio.Future):
             sent = self.message_id.result() if self.message_id.done() else None

@@ -18,7 +18,7 @@ from typing import Any
 from aiogram.methods import TelegramMethod
 
 from bot.telegram.calls import TRANSIENT, CallPolicy
-from bot.telegram.ops import EDITS, Lane, Op, Unresolved, resolve_future
+from bot.telegram.ops import EDITS, Fenced, Lane, Op, Unresolved, resolve_future
 from bot.telegram.results import SendMessage
 
 logger = logging.getLogger("bot.telegram.sender")
@@ -37,6 +37,10 @@ class Replacement(CallPolicy):
         self._rebind(op, chat_id)
         try:
             method = op.build(chat_id)
+        except Fenced:
+            logger.info("dropping %s in chat %s: queued by a worker that lost the game's shard",
+                        op.kind, chat_id)
+            return None
         except Unresolved:
             logger.info("dropping %s in chat %s: its message was never sent", op.kind, chat_id)
             return None

@@ -86,7 +86,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 
-
 class Sender(Replacement, CallPolicy):
     """Rate-limited, coalescing, error-absorbing queue of outgoing calls (see module docstring).
 
@@ -135,6 +134,7 @@ class Sender(Replacement, CallPolicy):
         faults = install(bot.session, left)
         faults.policy_for = self._handler_policy  # calls made outside the Sender
         faults.pace = self._pace_outside
+        faults.spacing.gap = private_rate[1] / private_rate[0]  # issue 19: from a call's end
         self.left = faults.left
         self.left.listeners.append(self._drop_chat)
         self.blocked, self.merge_group_text = BlockedUsers(), merge_group_text  # blocked: issue 19

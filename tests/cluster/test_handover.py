@@ -74,3 +74,38 @@ async def test_an_entry_read_just_after_its_shard_was_handed_over_is_queued_agai
     assert g is not None and g.state.commands == 1
     lobbies = [t for t in h.texts(GROUP) if "join" in t.lower()]
     assert len(lobbies) == 1
+
+
+async def test_an_update_passed_on_after_its_owner_applied_it_is_not_applied_again(
+        cluster: Cluster) -> None:
+    """Issue 19: a worker frozen while it handled an update lost the game's shard; the new owner
+    claimed the update and applied it; the frozen worker woke up, found the game not its own
+    and passed the update on. The owner gets it once more, as a new entry: the log has it, so
+    nothing is applied twice (a passed-on update is handled as redelivered)."""
+    import json
+
+    from bot.cluster.inbox import stream_key
+    from engine import game_of
+    from tests.bot.driver import join_all
+    from tests.cluster.workers import state_of, stored_game
+
+    h = ClusterHarness(cluster)
+    game_id = await join_all(h, cluster.users[:5])
+    owner = cluster.owner_of(GROUP)
+    late = cluster.users[5]
+    join = cluster.updates.private_text(late, f"/start join_{game_id}")
+    await cluster.send(join)
+    await cluster.settle()
+    assert await owner.app.storage.update_applied(game_id, join.update_id)
+    # he left since: the join applied again would seat him again
+    await owner.app.service.execute(game_id, lambda g: game_of(g.state).leave(late.id))
+    length = (await stored_game(owner.app.storage, game_id)).log_len
+    # the same update, passed on by the worker that woke up (one hop)
+    data = join.model_dump(mode="json", exclude_none=True, by_alias=True)
+    shard = shard_of(GROUP, cluster.shards)
+    await owner.redis.xadd(stream_key(cluster.prefix, shard),
+                           {"u": json.dumps(data), "h": "1"})
+    await cluster.settle()
+    assert (await stored_game(owner.app.storage, game_id)).log_len == length
+    assert late.id not in state_of(owner.app.service.games[game_id]).players
+    assert owner.worker.counts["redelivered"] >= 1

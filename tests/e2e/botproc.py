@@ -217,6 +217,13 @@ class BotProcess:
             self.process.send_signal(signal.SIGKILL)
         return await asyncio.wait_for(self.process.wait(), timeout)
 
+    def signal(self, signum: int) -> None:
+        """Send ``signum`` to the running process (e.g. SIGSTOP, SIGCONT)."""
+        if not self.running:
+            raise BotProcessError(f"signal {signum}: the bot process is not running")
+        assert self.process is not None
+        self.process.send_signal(signum)
+
     async def stop(self, timeout: float = 15.0) -> int | None:
         """SIGTERM and wait for a graceful exit (SIGKILL after ``timeout``); returns the status."""
         if self.process is None:

@@ -5,12 +5,16 @@
     api.webhook_targets              # set by start(): updates spread round robin over the workers
     await workers.owner(GROUP)       # "w1": the worker whose lease holds the group's shard
     await workers.kill("w1")         # SIGKILL: its leases are left to expire
+    await workers.pause("w1")        # SIGSTOP (a frozen process); workers.resume("w1"): SIGCONT
     await workers.wait_owner(GROUP, other_than="w1")   # -> (new owner, seconds it took)
     await workers.stop()             # SIGTERM to each; returns their exit statuses
 
 Each worker is a :class:`tests.e2e.botproc.BotProcess` in webhook mode with its own ``WEB_PORT``
 and ``WORKER_ID`` and the same ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL``, ``REDIS_PREFIX``,
 ``SHARDS`` and ``LEASE_SECONDS``; they share one webhook secret (the stand-in has one webhook).
+``tag_calls=True``: each worker calls the stand-in at ``<base>/w/<name>``, so every recorded call
+names its worker (``Call.worker``); ``database_urls``: a worker's own URL of the database (e.g.
+as a PostgreSQL role of its own, so the database can tell its writes apart).
 :meth:`Workers.wait_until` has the shape :class:`tests.e2e.conftest.Table` needs of its ``proc``
 and fails fast, with every worker's log, when a worker that should live exits. Times in seconds.
 
@@ -27,6 +31,7 @@ import asyncio
 import os
 import re
 import secrets
+import signal
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -93,17 +98,24 @@ class Workers:
     def __init__(self, api: FakeBotAPI, database_url: str, workdir: Path, *, redis, prefix: str,
                  names: tuple[str, ...] = ("w0", "w1", "w2"), shards: int = SHARDS,
                  lease_seconds: float = LEASE_SECONDS, env: dict[str, str] | None = None,
-                 group_rate: tuple[int, float] = GROUP_RATE) -> None:
+                 group_rate: tuple[int, float] = GROUP_RATE, tag_calls: bool = False,
+                 database_urls: dict[str, str] | None = None) -> None:
         assert TEST_REDIS_URL is not None
         self.api, self.redis, self.prefix, self.shards = api, redis, prefix, shards
         self.database_url = database_url
         secret = secrets.token_urlsafe(16)
+        urls = database_urls or {}
+
+        def own_env(name: str) -> dict[str, str]:
+            tagged = {"TELEGRAM_API_URL": f"{api.base_url}/w/{name}"} if tag_calls else {}
+            return {"REDIS_URL": TEST_REDIS_URL or "", "REDIS_PREFIX": prefix, "WORKER_ID": name,
+                    "SHARDS": str(shards), "LEASE_SECONDS": str(lease_seconds), **tagged,
+                    **(env or {})}
+
         self.procs: dict[str, BotProcess] = {
-            name: BotProcess(api, database_url, Path(workdir) / name, webhook=True,
-                             webhook_secret=secret, group_rate=group_rate, aiogram_lines=True,
-                             env={"REDIS_URL": TEST_REDIS_URL, "REDIS_PREFIX": prefix,
-                                  "WORKER_ID": name, "SHARDS": str(shards),
-                                  "LEASE_SECONDS": str(lease_seconds), **(env or {})})
+            name: BotProcess(api, urls.get(name, database_url), Path(workdir) / name,
+                             webhook=True, webhook_secret=secret, group_rate=group_rate,
+                             aiogram_lines=True, env=own_env(name))
             for name in names}
         self.killed: set[str] = set()
         self._marks: dict[str, int] = {}
@@ -132,6 +144,18 @@ class Workers:
         self._marks = {n: len(p.log_text()) for n, p in self.procs.items()}
         self.killed.add(name)
         assert await self.procs[name].kill() == -9
+        return time.monotonic()
+
+    def pause(self, name: str) -> float:
+        """SIGSTOP worker ``name`` (frozen: no code of it runs, its sockets stay open; its
+        leases run out); returns the monotonic time of the signal."""
+        self._marks = {n: len(p.log_text()) for n, p in self.procs.items()}
+        self.procs[name].signal(signal.SIGSTOP)
+        return time.monotonic()
+
+    def resume(self, name: str) -> float:
+        """SIGCONT worker ``name`` (after :meth:`pause`); returns the monotonic time."""
+        self.procs[name].signal(signal.SIGCONT)
         return time.monotonic()
 
     async def stop(self) -> dict[str, int | BaseException | None]:
@@ -231,7 +255,8 @@ class Workers:
         return found
 
     def log_since_kill(self, name: str) -> str:
-        """What worker ``name`` logged since the last :meth:`kill` (its current start)."""
+        """What worker ``name`` logged since the last :meth:`kill` or :meth:`pause` (its current
+        start)."""
         return self.procs[name].log_text()[self._marks.get(name, 0):]
 
     def all_logs(self) -> str:

@@ -20,7 +20,9 @@ edit, "not enough rights to send photos to the chat" without the media right), a
 faults (``fail_next``: an error or a dropped connection for the next calls of a method), random
 faults on every method (``inject_faults``: 500, 502 with an HTML body, 429, a dropped connection
 before or after the method acted, a hanging request) or opt-in flood control
-(``enable_flood_control``) for 429s.
+(``enable_flood_control``) for 429s; calls held in flight until the test releases them
+(``holds``: ``api.hold(method, chat_id=...)``); each call names the bot process that made it when
+its ``TELEGRAM_API_URL`` was ``<base>/w/<name>`` (``Call.worker``).
 Every answer is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error_code": N,
 "description": ..., "parameters": {...}}`` with HTTP status N.  Times are in seconds.
 
@@ -45,6 +47,7 @@ from aiohttp import web
 
 from . import chats_api, media_api, messages_api  # noqa: F401 - registers the Bot API methods
 from .faults import FAULT_KINDS, RandomFaultsMixin
+from .holds import HoldsMixin
 from .model import (
     BOT_FIRST_NAME,
     BOT_USERNAME,
@@ -76,7 +79,7 @@ class _Fault:
     drop: str | None = None  # "drop" | "drop_after": close the connection instead of answering
 
 
-class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixin):
+class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixin, HoldsMixin):
     """The stand-in server plus its test-side control and observation API (one event loop).
 
     ``token`` is the only token accepted (others get 401); the bot's user id is its numeric prefix.
@@ -113,6 +116,7 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
         self.base_url: str | None = None
         UpdatesMixin.__init__(self)
         WebhookMixin.__init__(self)
+        HoldsMixin.__init__(self)
 
     # --- server ----------------------------------------------------------------------------------
 
@@ -120,6 +124,8 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
         """Serve on ``host:port`` (0 picks a free port); returns the base URL, e.g. http://127.0.0.1:40123."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        # a bot process told TELEGRAM_API_URL=<base>/w/<name>: its calls carry that worker name
+        app.router.add_route("*", "/w/{worker}/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, handler_cancellation=True, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
@@ -158,7 +164,9 @@ class FakeBotAPI(RandomFaultsMixin, UpdatesMixin, WebhookMixin, RateCountersMixi
             error = ApiError(400, "Bad Request: can't parse request body")
             return web.json_response(error.payload(), status=error.code)
         key = method.lower()
-        call = Call(method=method, params=params.loggable(), at=time.monotonic())
+        call = Call(method=method, params=params.loggable(), at=time.monotonic(),
+                    worker=request.match_info.get("worker"))
+        await self._wait_if_held(key, params, call)  # holds: the call is in flight meanwhile
         scripted = self._next_fault(key, params)  # fail_next, in the order they were asked for
         fault = scripted.drop if scripted is not None else self._pick_fault(key)
         if fault is not None and fault != "drop_after":

@@ -298,7 +298,8 @@ class ChatState:
 @dataclass
 class Call:
     """One request the bot made: ``method`` as called, decoded ``params``, ``at`` (monotonic
-    seconds), and either ``result`` or ``error_code``/``description``."""
+    seconds), and either ``result`` or ``error_code``/``description``; ``worker``: the name in
+    the path the bot process called (``TELEGRAM_API_URL=<base>/w/<name>``), else None."""
 
     method: str
     params: dict[str, Any]
@@ -307,6 +308,7 @@ class Call:
     result: Any = None
     error_code: int | None = None
     description: str | None = None
+    worker: str | None = None
 
 
 @dataclass

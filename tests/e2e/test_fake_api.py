@@ -103,6 +103,28 @@ async def test_unknown_method_and_wrong_token(api: FakeBotAPI) -> None:
             assert (await response.json())["result"]["username"] == "mafia_e2e_bot"
 
 
+async def test_a_held_call_waits_and_a_tagged_path_names_its_worker(api: FakeBotAPI) -> None:
+    """``api.hold``: the request waits before the method runs (nothing sent yet) until released;
+    ``<base>/w/<name>/bot<token>/...``: the call is recorded with ``worker`` = name."""
+    alice = api.user(1001, "Alice")
+    await alice.start()
+    held = api.hold("sendMessage", chat_id=alice.id)
+    async with aiohttp.ClientSession() as http:
+        url = f"{api.base_url}/w/w7/bot{TOKEN}/sendMessage"
+        request = asyncio.ensure_future(http.post(url, json={"chat_id": alice.id, "text": "hi"}))
+        await asyncio.wait_for(held.arrived.wait(), 5)
+        assert api.messages(alice.id) == [] and not request.done()
+        held.release()
+        async with await request as response:
+            assert (await response.json())["ok"] is True
+        async with http.post(url, json={"chat_id": alice.id, "text": "again"}) as response:
+            assert (await response.json())["ok"] is True  # a released hold holds nothing more
+    sent = api.calls_to("sendMessage")
+    assert [(c.worker, c.params["text"]) for c in sent] == [("w7", "hi"), ("w7", "again")]
+    assert [c.params["text"] for c in held.calls] == ["hi"]
+    assert [m.text for m in api.messages(alice.id)] == ["hi", "again"]
+
+
 async def test_long_poll_blocks_then_returns_injected_update(api: FakeBotAPI, bot: Bot) -> None:
     alice = api.user(1001, "Alice")
     started = time.monotonic()

@@ -73,3 +73,34 @@ async def test_no_429_after_a_restart_mid_minute_nor_after_dropped_answers(
     refused = [c for c in api.calls if c.error_code == 429]
     assert refused == [], [(c.method, c.params.get("chat_id"), c.at) for c in refused]
     assert api.busiest_chat_window(GROUP, RATE[1], ok_only=True) <= RATE[0]
+
+
+async def test_a_burst_of_private_messages_draws_no_429_when_one_reaches_telegram_late(
+        limited_api: FakeBotAPI, limited_proc: BotProcess) -> None:
+    """Issue 19: Telegram counts about one message per second in a private chat when the calls
+    reach it. The first of a burst of answers to one player reaches the stand-in 0.6 s late (it
+    holds the request before acting on it, as a slow connection would): the next one, whose
+    token came 1.15 s after the first's, must still not reach it within the same second — the
+    bot spaces a private chat's calls from the end of the one before."""
+    import asyncio
+
+    api = limited_api
+    api.inject_faults(0)
+    user = api.user(2199, "Zoe", "zoe")
+    await user.start()
+    await limited_proc.wait_until(lambda: api.messages(user.id), 20, what="greet Zoe")
+    await asyncio.sleep(1.5)  # the greeting's second is over
+    before = len(api.limited_calls(user.id))
+    late = api.hold("sendMessage", chat_id=user.id)
+    for command in ("/help", "/rules", "/help", "/rules"):
+        await user.say(user.id, command)
+    await asyncio.wait_for(late.arrived.wait(), 20)
+    await asyncio.sleep(0.6)
+    late.release()
+    await limited_proc.wait_until(lambda: len(api.limited_calls(user.id, ok_only=True))
+                                  >= before + 2, 20, what="answer Zoe's burst")
+    await api.settle(quiet=1.5, timeout=20)
+    calls = api.limited_calls(user.id)[before:]
+    assert len(calls) >= 2, [c.method for c in calls]
+    refused = [(c.method, c.at) for c in calls if c.error_code == 429]
+    assert refused == [], refused
