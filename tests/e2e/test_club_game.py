@@ -151,11 +151,12 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
     for p in st.seated():
         assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in (roles_dm.text or "")
     assert roles_dm.button_texts == [_("⏭ Next")]
-    console = await table.wait_message(host.id, plain(_("⚖️ Fouls: ⚠️ gives a foul, 🟥 disqualifies. "
-                                                        "/panel shows this again.")))
+    console = await table.wait_message(host.id, plain(_("⚖️ <b>Judge's console</b> · {phase}"))
+                                       .split(" · ")[0])
     foul_data = {uid: Act(g=gid, s=0, a="foul", t=s).pack() for uid, s in seat.items()}
     assert set(foul_data.values()) <= {b.get("callback_data") for b in console.buttons}
-    assert Act(g=gid, s=0, a="dq", t=seat[disqualified]).pack() in button_data(console)
+    # a disqualification asks first (issue 21): the console's cell carries «?dq»
+    assert Act(g=gid, s=0, a="?dq", t=seat[disqualified]).pack() in button_data(console)
     await table.wait_message(GROUP, plain(_("🌙 <b>Night</b>. The mafia meets for {s} s; everyone "
                                             "else sleeps: nobody else has anything to press.")
                                           .format(s=TIMINGS["meeting"])))
@@ -305,9 +306,12 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
                                       "word.").format(player=lbl[disqualified]))
     await table.wait_message(disqualified, _("🟥 You are disqualified. Please watch without posting; "
                                              "roles are revealed at the end."))
+    # the console keeps its grid (issue 21: nothing moves under the judge's finger): a gone
+    # seat's row keeps its place, its foul and disqualification cells turned to placeholders
     await table.wait(lambda: f"🟥 №{seat[disqualified]}" not in console.button_texts
                      and f"🟥 №{seat[night2_victim]}" not in console.button_texts
-                     and len(console.button_texts) == 2 * 7, "keep only the living on the console")
+                     and f"✖ №{seat[disqualified]}" in console.button_texts
+                     and len(console.button_texts) == 4 + 3 * 10, "keep the grid on the console")
     st = await table.state()
     assert not st.players[disqualified].alive and st.phase is Phase.SPEECH
     assert st.speaker != disqualified and disqualified not in st.queue
