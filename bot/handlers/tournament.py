@@ -40,6 +40,7 @@ from .common import (
     say,
     sender_locale,
 )
+from .tournament_rounds import send_schedule
 from .tournament_tables import (
     gettext_for,
     link_table,
@@ -146,8 +147,11 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
             reply(sender, message, _("The seating is not drawn yet."))
             return
         names = {p.user_id: p.name for p in await storage.tournament_players(t.id, withdrawn=True)}
-        for page in tx.schedule_pages(_, t, schedule, names):
-            say(sender, message.chat.id, page)
+        if args[1:2] == ["text"]:
+            for page in tx.schedule_pages(_, t, schedule, names):
+                say(sender, message.chat.id, page)
+        else:
+            send_schedule(sender, message.chat.id, _, t, schedule, names)
         return
     if not await may_organise(bot, t, uid):
         reply(sender, message, _("Only the tournament's organiser, a judge or a group admin "
@@ -253,8 +257,7 @@ async def do_draw(t: TournamentRecord, storage: Storage, _: Gettext, tr: Transla
     schedule = tournaments.schedule(drawn)
     assert schedule is not None  # just drawn
     names = {p.user_id: p.name for p in await storage.tournament_players(t.id)}
-    for page in tx.schedule_pages(_, drawn, schedule, names):
-        say(sender, t.chat_id, page)
+    send_schedule(sender, t.chat_id, _, drawn, schedule, names)
     return _("🎲 The seating is drawn. Round 1 starts with /newgame in each table's group.")
 
 

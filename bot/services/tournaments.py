@@ -99,6 +99,12 @@ class TournamentService:
             return r, None
         return r, RoundSlot(r, game, opened)
 
+    async def due(self, t: TournamentRecord) -> int | None:
+        """The round in progress (:func:`due_round`); None: not drawn, or every game finished."""
+        schedule = self.schedule(t)
+        return None if schedule is None else due_round(
+            schedule, await self.storage.tournament_games(t.id))
+
     # --- a round's lobby ---------------------------------------------------------------------
     async def open_round(self, t: TournamentRecord, slot: RoundSlot, chat_id: int, by: int,
                          locale: str, settings: dict[str, Any], title: str,

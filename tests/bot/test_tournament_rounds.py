@@ -1,0 +1,95 @@
+"""A tournament's rounds in the group (issue 22, docs/tournaments.md) through feed_update: the
+standings posted once when every game of a round has its published sheet (the picture captioned
+with what is next, the text when the photo cannot go), the final table at the end; the schedule
+as a picture; tournament games in the group's rating."""
+
+from __future__ import annotations
+
+import io
+
+from aiogram.methods import SendPhoto
+from PIL import Image
+
+from tests.bot.driver import play_to_end
+from tests.bot.harness import GROUP, Harness, make_harness, request_of
+from tests.fakes.telegram import plain_text
+
+
+async def drawn(h: Harness, games: int = 2):
+    admin = h.users[0]
+    h.session.set_member(GROUP, admin.id, "administrator")
+    await h.command(admin, f"/tournament new Spring Cup club {games} plain")
+    t = await h.app.storage.tournament_for_chat(GROUP)
+    assert t is not None
+    for u in h.users[:10]:
+        await h.dm(u, f"/start tour_{t.id}")
+    await h.command(admin, "/tournament close")
+    await h.command(admin, "/tournament draw")
+    t = await h.app.storage.get_tournament(t.id)
+    assert t is not None and t.schedule is not None
+    return admin, t
+
+
+def photos(h: Harness) -> list[SendPhoto]:
+    return [request_of(c, SendPhoto) for c in h.sent(GROUP, ("sendPhoto",))]
+
+
+async def play_round(h: Harness, admin, seed: int) -> int:
+    await h.command(admin, "/newgame")
+    g = await h.game()
+    await h.command(admin, "/startgame")
+    await play_to_end(h, seed=seed)
+    assert h.app.sheets is not None
+    await h.app.sheets.settle()
+    await h.app.sender.drain()
+    return g.id
+
+
+async def test_the_standings_go_to_the_group_once_per_round_then_the_final_table(sqlite_url):
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        admin, t = await drawn(h)
+        assert plain_text(photos(h)[-1].caption or "").startswith(
+            "📋 Seating of «Spring Cup» — rounds: 2, tables")
+        before = len(photos(h))
+        first = await play_round(h, admin, seed=5)
+        new = photos(h)[before:]
+        # the sheet's protocol picture, then the standings: one message for the round's end
+        assert len(new) == 2 and f"Game #{first}" in (new[0].caption or "")
+        caption = plain_text(new[1].caption or "")
+        assert caption.startswith("📊 Standings of «Spring Cup»\nAfter round 1 of 2")
+        assert "Next: round 2 of 2 — /newgame in each table's group." in caption
+        assert Image.open(io.BytesIO(new[1].photo.data)).size[0] == 1000
+        t1 = await h.app.storage.get_tournament(t.id)
+        assert t1 is not None and t1.ui["rounds_posted"] == [1] and t1.status == "running"
+        # the same publication heard again: no second post
+        await h.app.sheets.published[0](first)
+        await h.app.sender.drain()
+        assert len(photos(h)) == before + 2
+
+        await play_round(h, admin, seed=6)
+        last = plain_text(photos(h)[-1].caption or "")
+        assert last.startswith("🏁 Final table of «Spring Cup»\nAfter round 2 of 2")
+        assert "The tournament is over. Winner: " in last
+        t2 = await h.app.storage.get_tournament(t.id)
+        assert t2 is not None and t2.status == "finished" and t2.ui["rounds_posted"] == [1, 2]
+    finally:
+        await h.stop()
+
+
+async def test_the_round_end_goes_as_text_when_the_photo_cannot(sqlite_url):
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        h.session.fail("sendPhoto", chat_id=GROUP, error_code=400, times=None,
+                       description="Bad Request: not enough rights to send photos to the chat")
+        admin, t = await drawn(h, games=1)
+        assert any(x.startswith("📋 Seating of «Spring Cup»") and "Table 1: 1. " in x
+                   for x in h.sent_texts(GROUP))
+        await play_round(h, admin, seed=5)
+        await h.app.sender.drain()  # the texts sent when the photos failed
+        text = next(x for x in h.sent_texts(GROUP) if x.startswith("🏁 Final table"))
+        assert text.startswith("🏁 Final table of «Spring Cup»")
+        assert "1. " in text.splitlines()[1] and "After round 1 of 1" in text
+        assert "The tournament is over. Winner: " in text
+    finally:
+        await h.stop()
