@@ -10,8 +10,10 @@ import io
 from aiogram.methods import SendPhoto
 from PIL import Image
 
+from bot.ui.callbacks import Hist
 from tests.bot.driver import play_to_end
 from tests.bot.harness import GROUP, Harness, make_harness, request_of
+from tests.bot.test_club import club_game
 from tests.fakes.telegram import plain_text
 
 
@@ -91,5 +93,37 @@ async def test_the_round_end_goes_as_text_when_the_photo_cannot(sqlite_url):
         assert text.startswith("🏁 Final table of «Spring Cup»")
         assert "1. " in text.splitlines()[1] and "After round 1 of 1" in text
         assert "The tournament is over. Winner: " in text
+    finally:
+        await h.stop()
+
+
+async def test_history_lists_a_tournaments_games_and_they_count_in_the_groups_rating(sqlite_url):
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        admin, t = await drawn(h, games=1)
+        tour_game = await play_round(h, admin, seed=5)
+        seats = set(t.schedule["rounds"][0][0])
+        tracks = await h.app.storage.rating_tracks(chat_id=GROUP)
+        assert {x.user_id for x in tracks} == seats  # an ordinary game of the group's rating
+        other = await club_game(h)  # the tournament is over: an ordinary game
+        await play_to_end(h, seed=6)
+        await h.app.sender.drain()
+
+        await h.command(admin, f"/history tournament {t.id}")
+        text = h.sent_texts(GROUP)[-1]
+        assert text.startswith("🏆 Tournament «Spring Cup»") and "1 game" in text
+        assert f"#{tour_game}" in text and f"#{other}" not in text
+        await h.command(admin, "/history tournament")  # the group's own tournament
+        assert h.sent_texts(GROUP)[-1] == text
+        mid = h.messages(GROUP)[-1]["message_id"]
+        await h.press(admin, GROUP, mid, Hist(a="p", g=tour_game).pack())
+        assert f"#{tour_game}" in h.message(GROUP, mid)["text"]
+        await h.press(admin, GROUP, mid, Hist(a="lt", g=t.id, p=0).pack())  # a page of the list
+        assert plain_text(h.message(GROUP, mid)["text"]) == text
+        await h.command(admin, "/history")
+        assert f"#{tour_game}" in h.sent_texts(GROUP)[-1] and f"#{other}" in h.sent_texts(GROUP)[-1]
+        await h.command(admin, f"/history tournament {t.id + 1}")
+        assert h.sent_texts(GROUP)[-1].startswith("No such tournament plays in this group")
+        assert len({x.user_id for x in await h.app.storage.rating_tracks(chat_id=GROUP)}) == 10
     finally:
         await h.stop()
