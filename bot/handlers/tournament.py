@@ -41,6 +41,7 @@ from .common import (
     sender_locale,
 )
 from .tournament_rounds import send_schedule
+from .tournament_settings import add_judge, set_tie_breaks
 from .tournament_tables import (
     gettext_for,
     link_table,
@@ -169,10 +170,14 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
                                                 tournaments, tr, locale))
     elif sub == "export":
         await export(message, t, _, sender, tournaments)
+    elif sub == "tiebreaks":
+        reply(sender, message, await set_tie_breaks(args[1:], t, storage, _))
+    elif sub == "judge":
+        reply(sender, message, await add_judge(message, args[1:], t, storage, _))
     else:
         reply(sender, message, _("Unknown /tournament command «{name}». Commands: new, close, "
                                  "add, withdraw, draw, schedule, table, sub, standings, "
-                                 "export.").format(name=escape(sub)))
+                                 "tiebreaks, judge, export.").format(name=escape(sub)))
 
 
 async def new_tournament(message: Message, args: list[str], bot: Bot, storage: Storage,
