@@ -339,7 +339,7 @@ async def _bot_removed(service: GameService, chat_id: int) -> None:
 
 COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "host", "next",
             "away", "back", "takehost", "spectate", "unspectate", "history", "stats", "top", "me",
-            "nextgame", "said", "rules", "help")
+            "nextgame", "said", "tournament", "rules", "help")
 
 
 async def set_commands(app: App) -> None:
@@ -359,6 +359,7 @@ async def set_commands(app: App) -> None:
         "top": N_("the group's rating"), "me": N_("your statistics"),
         "nextgame": N_("message me when the next game opens"),
         "said": N_("in private chat: what a seat wrote in your game"),
+        "tournament": N_("a tournament: seating, rounds, standings"),
     }
     for locale in ("ru", "en"):
         _ = app.translator.get(locale)

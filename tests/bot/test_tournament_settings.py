@@ -4,7 +4,10 @@ them) and adds a judge, who may then organise."""
 
 from __future__ import annotations
 
-from tests.bot.harness import GROUP, make_harness
+from aiogram.methods import SetMyCommands
+
+from bot.app import set_commands
+from tests.bot.harness import GROUP, make_harness, request_of
 from tests.bot.test_tournament import _drawn, _finish_with_sheet
 
 
@@ -60,5 +63,24 @@ async def test_a_judge_is_added_by_reply_or_id_and_may_organise(db_url):
         assert h.sent_texts(GROUP)[-1] == "Judy is a judge already."
         await h.command(judge, "/tournament tiebreaks wins")
         assert h.sent_texts(GROUP)[-1] == "✅ Tie-breaks after the points: wins."
+    finally:
+        await h.stop()
+
+
+async def test_tournament_is_in_help_and_in_the_command_menu(db_url):
+    h = await make_harness(db_url, n_users=2)
+    try:
+        await h.command(h.users[0], "/help")
+        assert "/tournament — a tournament: registration, seating, rounds, standings" in \
+            h.sent_texts(GROUP)[-1]
+        await set_commands(h.app)
+        menus = [request_of(c, SetMyCommands) for c in h.session.calls
+                 if c.method == "setMyCommands"]
+        assert {m.language_code for m in menus} == {"ru", "en"}
+        en = next(m for m in menus if m.language_code == "en")
+        assert ("tournament", "a tournament: seating, rounds, standings") in \
+            [(c.command, c.description) for c in en.commands]
+        ru = next(m for m in menus if m.language_code == "ru")
+        assert "tournament" in [c.command for c in ru.commands]
     finally:
         await h.stop()
