@@ -40,7 +40,7 @@ from .common import (
     say,
     sender_locale,
 )
-from .tournament_rounds import send_schedule
+from .tournament_rounds import send_schedule, send_standings
 from .tournament_settings import add_judge, set_tie_breaks
 from .tournament_tables import (
     gettext_for,
@@ -301,8 +301,9 @@ async def show(message: Message, t: TournamentRecord, storage: Storage, _: Gette
         t = await storage.update_tournament(t.id, status="finished") or t
     names = {p.user_id: p.name for p in await storage.tournament_players(t.id, withdrawn=True)}
     rows = await tournaments.standings(t)
-    text = tx.standings_text(_, t, rows, names, final=due is None)
-    reply(sender, message, text + "\n\n" + tx.rounds_text(_, schedule, due, played))
+    await send_standings(sender, message.chat.id, _, t, rows, names,
+                         tx.rounds_text(_, schedule, due, played), final=due is None,
+                         games=len(await tournaments.sheets(t)))
 
 
 async def export(message: Message, t: TournamentRecord, _: Gettext, sender: Sender,

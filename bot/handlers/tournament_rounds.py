@@ -117,6 +117,23 @@ def send_schedule(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
     post_picture(sender, chat_id, png, f"tournament-{t.id}-schedule.png", caption, pages)
 
 
+async def send_standings(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
+                         rows: Sequence[Row], names: Mapping[int, str], state: str, *,
+                         final: bool, games: int) -> None:
+    """``/tournament``: the standings picture captioned with its title and ``state`` (the
+    rounds: bot/handlers/tournament_texts.py ``rounds_text``); the text when no game has its
+    sheet yet (nothing to draw) or the photo does not go."""
+    text = tx.standings_text(_, t, rows, names, final=final) + "\n\n" + state
+    if not games:
+        sender.send(chat_id, text)
+        return
+    subtitle = _("Published games: {n}").format(n=games)
+    png = await asyncio.to_thread(draw_standings, standings_card(_, t, rows, names, subtitle,
+                                                                 final=final))
+    caption = f"{text.splitlines()[0]}\n{subtitle}\n\n{state}"
+    post_picture(sender, chat_id, png, f"tournament-{t.id}-standings.png", caption, [text])
+
+
 # --- the end of a round --------------------------------------------------------------------------
 class RoundEnd:
     """``on_published(game_id)``: a ``SheetService.published`` listener (see the module)."""

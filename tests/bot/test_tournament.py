@@ -190,7 +190,16 @@ async def test_standings_follow_the_published_sheets_and_the_export_carries_them
         winners = set(seats[:7])
         best = seats[0]
         await _finish_with_sheet(h, t, 1, seats, winners, {best: 0.5})
-        await h.command(admin, "/tournament")
+        await h.command(admin, "/tournament")  # the picture, captioned with the rounds
+        await h.app.sender.drain()
+        photo = [request_of(c, SendPhoto) for c in h.sent(GROUP, ("sendPhoto",))][-1]
+        caption = plain_text(photo.caption or "")
+        assert caption.startswith("🏁 Final table of «Spring Cup»\nPublished games: 1")
+        assert "Every round is played." in caption
+        h.session.fail("sendPhoto", chat_id=GROUP, error_code=400, times=None,
+                       description="Bad Request: not enough rights to send photos to the chat")
+        await h.command(admin, "/tournament")  # the text when the photo cannot go
+        await h.app.sender.drain()
         text = h.sent_texts(GROUP)[-1]
         assert text.startswith("🏁 Final table of «Spring Cup»")
         first = text.splitlines()[1]
