@@ -10,10 +10,12 @@ import io
 from aiogram.methods import SendPhoto
 from PIL import Image
 
+from bot.storage import PointsRow
 from bot.ui.callbacks import Hist
 from tests.bot.driver import play_to_end
 from tests.bot.harness import GROUP, Harness, make_harness, request_of
 from tests.bot.test_club import club_game
+from tests.bot.test_tournament import TABLE2
 from tests.fakes.telegram import plain_text
 
 
@@ -125,5 +127,52 @@ async def test_history_lists_a_tournaments_games_and_they_count_in_the_groups_ra
         await h.command(admin, f"/history tournament {t.id + 1}")
         assert h.sent_texts(GROUP)[-1].startswith("No such tournament plays in this group")
         assert len({x.user_id for x in await h.app.storage.rating_tracks(chat_id=GROUP)}) == 10
+    finally:
+        await h.stop()
+
+
+async def _sheet(h: Harness, t, round_no: int, table: int, seats: list[int]) -> int:
+    """A finished game of (round, table) with its published sheet (the seat 1 wins)."""
+    st = h.app.storage
+    gid = await st.create_game(GROUP, "club", t.created_by, "en", {}, round_no * 10 + table)
+    await st.set_tournament_game(t.id, round_no, table, gid)
+    await st.set_status(gid, "running")
+    await st.set_status(gid, "finished", "town")
+    await st.create_sheet(gid, GROUP, None, t.scoring, None)
+    rows = [PointsRow(u, f"P{u}", i, "civilian", "town", i == 1, float(i == 1), 0.0, 0.0, 0.0,
+                      float(i == 1)) for i, u in enumerate(seats, start=1)]
+    await st.publish_sheet(gid, None, {}, rows, None)
+    return gid
+
+
+async def test_a_round_of_two_tables_ends_with_its_second_sheet(db_url):
+    h = await make_harness(db_url, n_users=20)
+    try:
+        admin = h.users[0]
+        h.session.set_member(GROUP, admin.id, "administrator")
+        h.session.set_member(TABLE2, admin.id, "administrator")
+        await h.command(admin, "/tournament new Duo club 1 plain")
+        t = await h.app.storage.tournament_for_chat(GROUP)
+        await h.command(admin, f"/tournament table {t.id}", chat_id=TABLE2)
+        for u in h.users:
+            await h.dm(u, f"/start tour_{t.id}")
+        await h.command(admin, "/tournament close")
+        await h.command(admin, "/tournament draw")
+        t = await h.app.storage.get_tournament(t.id)
+        assert len(t.schedule["rounds"]) == 1 and len(t.schedule["rounds"][0]) == 2
+        listener = h.app.sheets.published[0]
+        before = len(photos(h))
+        first = await _sheet(h, t, 1, 1, t.schedule["rounds"][0][0])
+        await listener(first)
+        await h.app.sender.drain()
+        assert len(photos(h)) == before  # table 2 still plays
+        second = await _sheet(h, t, 1, 2, t.schedule["rounds"][0][1])
+        await listener(second)
+        await listener(second)
+        await h.app.sender.drain()
+        [post] = photos(h)[before:]
+        assert plain_text(post.caption or "").startswith("🏁 Final table of «Duo»\nAfter round 1 of 1")
+        assert (await h.app.storage.get_tournament(t.id)).status == "finished"
+        assert not [c for c in h.sent(TABLE2, ("sendPhoto",))]  # the home group only
     finally:
         await h.stop()
