@@ -38,6 +38,7 @@ from .handlers import sheets as sheet_handlers
 from .handlers import tournament as tournament_handlers
 from .handlers.common import watch_users
 from .handlers.flat import flatten
+from .handlers.tournament_rounds import RoundEnd
 from .history.service import HistoryService
 from .history.sheets import SheetService
 from .presentation.presenter import Presenter
@@ -291,7 +292,8 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["left"] = left
     dp["history"] = history
     dp["sheets"] = sheets
-    dp["tournaments"] = TournamentService(storage, service)
+    dp["tournaments"] = tournaments = TournamentService(storage, service)
+    sheets.published.append(RoundEnd(storage, translator, sender, tournaments).on_published)
     dp["onlookers"] = onlookers
     dp["webapp"] = webapp  # None without WEBAPP_URL (membership updates tell the Mini App)
     dp["rules_url"] = rules_url
@@ -337,7 +339,7 @@ async def _bot_removed(service: GameService, chat_id: int) -> None:
 
 COMMANDS = ("newgame", "startgame", "cancel", "settings", "pause", "resume", "host", "next",
             "away", "back", "takehost", "spectate", "unspectate", "history", "stats", "top", "me",
-            "nextgame", "said", "rules", "help")
+            "nextgame", "said", "tournament", "rules", "help")
 
 
 async def set_commands(app: App) -> None:
@@ -357,6 +359,7 @@ async def set_commands(app: App) -> None:
         "top": N_("the group's rating"), "me": N_("your statistics"),
         "nextgame": N_("message me when the next game opens"),
         "said": N_("in private chat: what a seat wrote in your game"),
+        "tournament": N_("a tournament: seating, rounds, standings"),
     }
     for locale in ("ru", "en"):
         _ = app.translator.get(locale)

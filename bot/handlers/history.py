@@ -27,6 +27,7 @@ from ..storage import Storage
 from ..telegram.sender import Sender
 from ..ui.callbacks import Hist, Pressed
 from ..ui.i18n import Translator
+from ..ui.names import isolate
 from . import community
 from . import history_boards as boards
 from .common import is_chat_admin, say
@@ -140,10 +141,36 @@ async def my_games_view(storage: Storage, tr: Translator, user_id: int, page: in
     return text, kb.my_games_keyboard([r[0].game_id for r in rows], page, pages)
 
 
-async def history_cmd(message: Message, storage: Storage, tr: Translator, sender: Sender) -> None:
+async def tournament_view(storage: Storage, tr: Translator, chat_id: int, tournament: int | None,
+                          page: int) -> View:
+    """``/history tournament [id]``: the games of the tournament (``None``: the group's own),
+    from any of its tables, listed in a group that is one of its tables (issue 22)."""
+    locale = await chat_locale(storage, tr, chat_id)
+    _, ngettext = tr.get(locale), tr.nget(locale)
+    t = await (storage.get_tournament(tournament) if tournament is not None
+               else storage.tournament_for_chat(chat_id))
+    if t is None or chat_id not in (await storage.tournament_tables(t.id)).values():
+        return _("No such tournament plays in this group: /history tournament &lt;number&gt; "
+                 "(the number is on the tournament's registration message)."), None
+    total = await storage.history_count(None, tournament=t.id)
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = min(max(0, page), pages - 1)
+    infos = await storage.history_page(None, page * PAGE_SIZE, PAGE_SIZE, tournament=t.id)
+    head = _("🏆 Tournament «{name}» (#{id})").format(name=isolate(t.name, limit=128), id=t.id)
+    text = head + "\n" + render.list_text(_, ngettext, locale, infos, page, pages, total)
+    return text, kb.list_keyboard([i.game_id for i in infos], page, pages, tournament=t.id)
+
+
+async def history_cmd(message: Message, command: CommandObject, storage: Storage, tr: Translator,
+                      sender: Sender) -> None:
+    args = (command.args or "").split()
     if message.chat.type == "private":
         assert message.from_user is not None  # a command always has its sender
         text, markup = await my_games_view(storage, tr, message.from_user.id, 0)
+    elif args and args[0].lower() == "tournament":
+        number = args[1] if len(args) > 1 and args[1].isdigit() else None
+        text, markup = await tournament_view(storage, tr, message.chat.id,
+                                             None if number is None else int(number), 0)
     else:
         text, markup = await list_view(storage, tr, message.chat.id, 0)
     say(sender, message.chat.id, text, markup)
@@ -191,6 +218,10 @@ async def history_button(query: CallbackQuery, callback_data: Hist, bot: Bot, st
             callback_answer.text = _("This button is out of date.")
             return
         text, markup = await list_view(storage, tr, chat_id, callback_data.p)
+        sender.edit(chat_id, msg.message_id, text, markup)
+        return
+    if a == "lt" and not private:
+        text, markup = await tournament_view(storage, tr, chat_id, callback_data.g, callback_data.p)
         sender.edit(chat_id, msg.message_id, text, markup)
         return
     if a == "m":

@@ -96,7 +96,9 @@ async def help_cmd(message: Message, storage: Storage, tr: Translator, sender: S
         "/me — your statistics\n"
         "/nextgame — a private message when the next game opens") + "\n" + _(
         "/spectate, /unspectate — watch a running game from your private chat") + "\n" + _(
-        "/said 4 — in the private chat: what seat 4 wrote in your game") + "\n\n" + _(
+        "/said 4 — in the private chat: what seat 4 wrote in your game") + "\n" + _(
+        "/tournament — a tournament: registration, seating, rounds, standings "
+        "(/tournament new &lt;name&gt;; /history tournament: its games)") + "\n\n" + _(
         "<b>Presets</b>: /newgame (party), /newgame club (10 players, a judge: /foul, "
         "/disqualify, /panel), /newgame online, /newgame forum maniac putana journalist "
         "sleepwalker werewolf cop (optional roles).") + "\n" + _(

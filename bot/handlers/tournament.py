@@ -40,6 +40,8 @@ from .common import (
     say,
     sender_locale,
 )
+from .tournament_rounds import send_schedule, send_standings
+from .tournament_settings import add_judge, set_tie_breaks
 from .tournament_tables import (
     gettext_for,
     link_table,
@@ -146,8 +148,11 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
             reply(sender, message, _("The seating is not drawn yet."))
             return
         names = {p.user_id: p.name for p in await storage.tournament_players(t.id, withdrawn=True)}
-        for page in tx.schedule_pages(_, t, schedule, names):
-            say(sender, message.chat.id, page)
+        if args[1:2] == ["text"]:
+            for page in tx.schedule_pages(_, t, schedule, names):
+                say(sender, message.chat.id, page)
+        else:
+            send_schedule(sender, message.chat.id, _, t, schedule, names)
         return
     if not await may_organise(bot, t, uid):
         reply(sender, message, _("Only the tournament's organiser, a judge or a group admin "
@@ -165,10 +170,14 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
                                                 tournaments, tr, locale))
     elif sub == "export":
         await export(message, t, _, sender, tournaments)
+    elif sub == "tiebreaks":
+        reply(sender, message, await set_tie_breaks(args[1:], t, storage, _))
+    elif sub == "judge":
+        reply(sender, message, await add_judge(message, args[1:], t, storage, _))
     else:
         reply(sender, message, _("Unknown /tournament command «{name}». Commands: new, close, "
                                  "add, withdraw, draw, schedule, table, sub, standings, "
-                                 "export.").format(name=escape(sub)))
+                                 "tiebreaks, judge, export.").format(name=escape(sub)))
 
 
 async def new_tournament(message: Message, args: list[str], bot: Bot, storage: Storage,
@@ -253,8 +262,7 @@ async def do_draw(t: TournamentRecord, storage: Storage, _: Gettext, tr: Transla
     schedule = tournaments.schedule(drawn)
     assert schedule is not None  # just drawn
     names = {p.user_id: p.name for p in await storage.tournament_players(t.id)}
-    for page in tx.schedule_pages(_, drawn, schedule, names):
-        say(sender, t.chat_id, page)
+    send_schedule(sender, t.chat_id, _, drawn, schedule, names)
     return _("🎲 The seating is drawn. Round 1 starts with /newgame in each table's group.")
 
 
@@ -293,8 +301,9 @@ async def show(message: Message, t: TournamentRecord, storage: Storage, _: Gette
         t = await storage.update_tournament(t.id, status="finished") or t
     names = {p.user_id: p.name for p in await storage.tournament_players(t.id, withdrawn=True)}
     rows = await tournaments.standings(t)
-    text = tx.standings_text(_, t, rows, names, final=due is None)
-    reply(sender, message, text + "\n\n" + tx.rounds_text(_, schedule, due, played))
+    await send_standings(sender, message.chat.id, _, t, rows, names,
+                         tx.rounds_text(_, schedule, due, played), final=due is None,
+                         games=len(await tournaments.sheets(t)))
 
 
 async def export(message: Message, t: TournamentRecord, _: Gettext, sender: Sender,

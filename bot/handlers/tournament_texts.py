@@ -82,7 +82,8 @@ def schedule_pages(_: Gettext, t: TournamentRecord, schedule: Schedule,
     return pages
 
 
-def _points(value: float) -> str:
+def points(value: float) -> str:
+    """A number of points as shown: at most 2 decimals, no trailing zeros (1.5, 0, -0.25)."""
     return f"{value:.2f}".rstrip("0").rstrip(".") or "0"
 
 
@@ -96,8 +97,8 @@ def standings_text(_: Gettext, t: TournamentRecord, rows: Sequence[Row],
         lines.append(_("{place}. {name} — {points} ({games} g., {wins} w., add. {add}, "
                        "best move {bm}){sub}").format(
             place=row.place, name=isolate(row.name or names.get(row.user_id, str(row.user_id))),
-            points=_points(row.points), games=row.games, wins=row.wins,
-            add=_points(row.additional), bm=_points(row.best_move), sub=sub))
+            points=points(row.points), games=row.games, wins=row.wins,
+            add=points(row.additional), bm=points(row.best_move), sub=sub))
     if any(r.substitute_games for r in rows):
         lines.append(_("* played as a substitute"))
     text = "\n".join(lines)

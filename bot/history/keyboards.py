@@ -26,12 +26,16 @@ def nav_row(make: Callable[[int], Hist], page: int, pages: int) -> list[InlineKe
     return row
 
 
-def list_keyboard(game_ids: Sequence[int], page: int, pages: int) -> InlineKeyboardMarkup | None:
+def list_keyboard(game_ids: Sequence[int], page: int, pages: int, tournament: int = 0
+                  ) -> InlineKeyboardMarkup | None:
+    """The group's /history: a game opens its protocol (``p``); ◀ ▶ page (``l``, or ``lt``
+    with the ``tournament`` id in ``g``: /history tournament)."""
     rows: list[list[InlineKeyboardButton]] = []
     for i in range(0, len(game_ids), GAMES_PER_ROW):
-        rows.append([_btn(f"#{gid}", Hist(a="p", g=gid, b=page))
+        rows.append([_btn(f"#{gid}", Hist(a="p", g=gid, b=page if not tournament else 0))
                      for gid in game_ids[i:i + GAMES_PER_ROW]])
-    nav = nav_row(lambda p: Hist(a="l", p=p), page, pages)
+    nav = nav_row(lambda p: Hist(a="lt", g=tournament, p=p) if tournament else Hist(a="l", p=p),
+                  page, pages)
     if nav:
         rows.append(nav)
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None

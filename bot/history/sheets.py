@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -64,6 +64,9 @@ class SheetService:
         self.publish_after, self.corrections_for = publish_after, corrections_for
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[None]] = set()
+        #: called with the game id after each publication (not a correction), in order, each
+        #: one's failure logged: the tournament's round end (bot/handlers/tournament_rounds.py)
+        self.published: list[Callable[[int], Awaitable[None]]] = []
 
     # --- opening and publishing ----------------------------------------------------------------
     async def on_step(self, g: Any, before: object, new: Any, events: Sequence[object]) -> None:
@@ -159,6 +162,12 @@ class SheetService:
         await self._post_picture(rec.chat_id, rec.game_id, locale, sheet, caption)
         if done.judge_id is not None:
             await self._show(done, sheet, V.PUBLISHED, locale)
+        for listener in self.published:
+            try:
+                await listener(rec.game_id)
+            except Exception:
+                logger.exception("game %s: a listener of its sheet's publication failed",
+                                 rec.game_id)
         return True
 
     async def _post_picture(self, chat_id: int, game_id: int, locale: str, sheet: ScoreSheet,

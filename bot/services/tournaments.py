@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import ChangeSettings, IllegalCommand, Role, Team, game_of
 from engine.scoring import PLAIN, BadScoring, ScoreSheet, SeatScore, system_from_settings
-from engine.tournament import Played, Row, Schedule, ScheduledGame, draw, standings
+from engine.tournament import DEFAULT_TIE_BREAKS, Played, Row, Schedule, ScheduledGame, draw, standings
 
 from ..storage import Storage, TournamentGame, TournamentRecord, UserInAnotherGame
 
@@ -98,6 +98,12 @@ class TournamentService:
         if game is None or (opened is not None and opened.status == "finished"):
             return r, None
         return r, RoundSlot(r, game, opened)
+
+    async def due(self, t: TournamentRecord) -> int | None:
+        """The round in progress (:func:`due_round`); None: not drawn, or every game finished."""
+        schedule = self.schedule(t)
+        return None if schedule is None else due_round(
+            schedule, await self.storage.tournament_games(t.id))
 
     # --- a round's lobby ---------------------------------------------------------------------
     async def open_round(self, t: TournamentRecord, slot: RoundSlot, chat_id: int, by: int,
@@ -192,7 +198,7 @@ class TournamentService:
         played = [Played(sheet, frozenset(g.substitutes.values()))
                   for g, sheet in await self.sheets(t)]
         players = [p.user_id for p in await self.storage.tournament_players(t.id)]
-        tie_breaks = t.ui.get("tie_breaks") or ("wins", "additional", "best_move", "penalties")
+        tie_breaks = tuple(t.ui.get("tie_breaks") or DEFAULT_TIE_BREAKS)
         return standings(played, tie_breaks, players)
 
     # --- export ------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from bot.storage.models import (
     RoleStatRow,
     utcnow,
 )
+from bot.storage.models_tournament import TournamentGameRow
 from bot.storage.stats import ChatOverview, RatingTrack, RoleTotals
 from bot.storage.store import Storage as CoreStorage
 
@@ -91,6 +92,17 @@ class HistoryRecord:
     days: int
     duration: int | None
     finished_at: datetime
+
+
+def _history_filter(chat_id: int | None, tournament: int | None) -> list[Any]:
+    cond: list[Any] = []
+    if chat_id is not None:
+        cond.append(summaries.c.chat_id == chat_id)
+    if tournament is not None:
+        tgames = TournamentGameRow.__table__
+        cond.append(summaries.c.game_id.in_(
+            select(tgames.c.game_id).where(tgames.c.tournament_id == tournament)))
+    return cond
 
 
 class HistoryStorage(CoreStorage):
@@ -222,16 +234,20 @@ class HistoryStorage(CoreStorage):
         return row is not None
 
     # -- the history list --------------------------------------------------------------------
-    async def history_page(self, chat_id: int, offset: int = 0, limit: int = 10) -> list[HistoryRecord]:
-        """A page of the chat's history, most recently finished first."""
-        query = (select(summaries).where(summaries.c.chat_id == chat_id)
+    async def history_page(self, chat_id: int | None, offset: int = 0, limit: int = 10, *,
+                           tournament: int | None = None) -> list[HistoryRecord]:
+        """A page of the chat's history (``chat_id`` None: every chat's), most recently
+        finished first; ``tournament``: only that tournament's games (issue 22)."""
+        query = (select(summaries).where(*_history_filter(chat_id, tournament))
                  .order_by(summaries.c.finished_at.desc(), summaries.c.game_id.desc())
                  .offset(offset).limit(limit))
         async with self._read() as c:
             return [HistoryRecord(**row._mapping) for row in (await c.execute(query)).all()]
 
-    async def history_count(self, chat_id: int) -> int:
-        query = select(func.count()).select_from(summaries).where(summaries.c.chat_id == chat_id)
+    async def history_count(self, chat_id: int | None, *, tournament: int | None = None) -> int:
+        """The games :meth:`history_page` pages through."""
+        query = select(func.count()).select_from(summaries).where(
+            *_history_filter(chat_id, tournament))
         async with self._read() as c:
             return int((await c.execute(query)).scalar_one())
 

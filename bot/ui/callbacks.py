@@ -91,7 +91,8 @@ class Cfg(FastPack, CallbackData, prefix="c"):
 
 class Hist(FastPack, CallbackData, prefix="h"):
     """/history button. ``a``: tp / te (the /top message: its points / its Elo view) |
-    l (list page ``p``) | m (page ``p`` of a user's own games, in
+    l (list page ``p``) | lt (page ``p`` of tournament ``g``'s games) | m (page ``p`` of a
+    user's own games, in
     a private chat) | p (protocol page ``p`` of game ``g``) |
     r (replay step ``p``; a game with its own history: a new board message) | rb (board
     ``p`` of that replay, edited in place) | kn (send me "what I knew") | k (step ``p`` of "what I knew", in a

@@ -9,13 +9,14 @@ import csv
 import io
 import json
 
-from aiogram.methods import SendDocument
+from aiogram.methods import SendDocument, SendPhoto
 
 from bot.storage import PointsRow
 from bot.ui.callbacks import Tour
 from engine import Phase
 from engine.tournament import draw
 from tests.bot.harness import GROUP, Harness, make_harness, request_of
+from tests.fakes.telegram import plain_text
 
 TABLE2 = GROUP - 7
 
@@ -92,7 +93,12 @@ async def test_the_organiser_adds_and_withdraws_until_the_draw_which_follows_the
         players = [p.user_id for p in await h.app.storage.tournament_players(t.id)]
         assert h.users[3].id not in players and len(players) == 10
         assert t.schedule == draw(players, 1, 1, t.seed).to_dict()
-        schedule_text = next(x for x in h.sent_texts(GROUP) if x.startswith("📋 Seating"))
+        [photo] = [request_of(c, SendPhoto) for c in h.sent(GROUP, ("sendPhoto",))]
+        assert plain_text(photo.caption or "").startswith(
+            "📋 Seating of «Spring Cup» — rounds: 1, tables")
+        await h.command(admin, "/tournament schedule text")
+        schedule_text = h.sent_texts(GROUP)[-1]
+        assert schedule_text.startswith("📋 Seating")
         assert "Round 1" in schedule_text and "Table 1: 1. " in schedule_text
         await h.command(admin, f"/tournament add {h.users[3].id}")
         assert h.sent_texts(GROUP)[-1].startswith("The seating is drawn: players can no longer")
@@ -184,7 +190,16 @@ async def test_standings_follow_the_published_sheets_and_the_export_carries_them
         winners = set(seats[:7])
         best = seats[0]
         await _finish_with_sheet(h, t, 1, seats, winners, {best: 0.5})
-        await h.command(admin, "/tournament")
+        await h.command(admin, "/tournament")  # the picture, captioned with the rounds
+        await h.app.sender.drain()
+        photo = [request_of(c, SendPhoto) for c in h.sent(GROUP, ("sendPhoto",))][-1]
+        caption = plain_text(photo.caption or "")
+        assert caption.startswith("🏁 Final table of «Spring Cup»\nPublished games: 1")
+        assert "Every round is played." in caption
+        h.session.fail("sendPhoto", chat_id=GROUP, error_code=400, times=None,
+                       description="Bad Request: not enough rights to send photos to the chat")
+        await h.command(admin, "/tournament")  # the text when the photo cannot go
+        await h.app.sender.drain()
         text = h.sent_texts(GROUP)[-1]
         assert text.startswith("🏁 Final table of «Spring Cup»")
         first = text.splitlines()[1]

@@ -1,0 +1,198 @@
+"""A tournament's rounds in the group (issue 22, docs/tournaments.md): the standings posted when a
+round ends, and the pictures of the standings and of the schedule (bot/history/tournament_picture.py)
+with their texts as the fallback.
+
+:class:`RoundEnd` listens to the score sheets (``SheetService.published``, wired in bot/app.py):
+when the published sheet is a tournament game's and every game of its round now has a published
+sheet, the home group gets one message: the standings picture captioned with what is next (the
+next round, or the final table: the tournament is finished). A round is posted once (its number
+is kept in the tournament's ``ui["rounds_posted"]``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from aiogram.methods import SendPhoto
+from aiogram.types import BufferedInputFile
+
+from engine.tournament import Row, Schedule
+
+from ..history.tournament_picture import (
+    ScheduleCard,
+    ScheduleRound,
+    StandingLine,
+    StandingsCard,
+    draw_schedule,
+    draw_standings,
+)
+from ..storage import TournamentRecord
+from ..ui.names import isolate
+from . import tournament_texts as tx
+from .common import Gettext
+from .tournament_tables import gettext_for
+
+if TYPE_CHECKING:
+    from ..services.tournaments import TournamentService
+    from ..storage import Storage
+    from ..telegram.sender import Sender
+    from ..ui.i18n import Translator
+
+logger = logging.getLogger(__name__)
+#: Telegram's limit of a photo's caption (characters)
+CAPTION_CHARS = 1024
+
+
+def post_picture(sender: Sender, chat_id: int, png: bytes | None, filename: str, caption: str,
+                 fallback: Sequence[str]) -> None:
+    """One photo ``png`` captioned ``caption`` (HTML, ≤ 1,024 characters); when there is no
+    picture or the photo does not go, the ``fallback`` texts instead (one message each)."""
+    def texts() -> None:
+        for page in fallback:
+            sender.send(chat_id, page)
+
+    if png is None:
+        texts()
+        return
+    fut = sender.call(SendPhoto(chat_id=chat_id, photo=BufferedInputFile(png, filename),
+                                caption=caption[:CAPTION_CHARS], parse_mode="HTML"), chat_id)
+
+    def sent(f: asyncio.Future[Any]) -> None:
+        if not f.cancelled() and f.exception() is None and f.result() is not None:
+            return
+        logger.info("the picture %s did not go to %s; its text", filename, chat_id)
+        texts()
+
+    fut.add_done_callback(sent)
+
+
+# --- the cards -----------------------------------------------------------------------------------
+def standings_card(_: Gettext, t: TournamentRecord, rows: Sequence[Row], names: Mapping[int, str],
+                   subtitle: str, *, final: bool) -> StandingsCard:
+    title = (_("Final table of «{name}»") if final else _("Standings of «{name}»")).format(
+        name=t.name)
+    lines = tuple(StandingLine(
+        place=r.place, name=r.name or names.get(r.user_id, str(r.user_id)),
+        points=tx.points(r.points), games=str(r.games), wins=str(r.wins),
+        additional=tx.points(r.additional), best_move=tx.points(r.best_move),
+        substitute=bool(r.substitute_games)) for r in rows)
+    return StandingsCard(
+        title=title, subtitle=subtitle,
+        heads=("#", _("Player"), _("Points"), _("Games"), _("Wins"), _("Additional"),
+               _("Best move")),
+        rows=lines, note=_("* played as a substitute") if any(x.substitute for x in lines) else "")
+
+
+def schedule_card(_: Gettext, t: TournamentRecord, schedule: Schedule, names: Mapping[int, str]
+                  ) -> ScheduleCard:
+    rounds = []
+    for r in range(1, schedule.rounds + 1):
+        out = schedule.sitting_out(r)
+        rounds.append(ScheduleRound(
+            label=_("Round {r}").format(r=r),
+            tables=tuple((_("Table {t}").format(t=g.table),
+                          tuple(names.get(u, str(u)) for u in g.seats))
+                         for g in schedule.round(r)),
+            sitting_out=_("Sitting out: {names}").format(
+                names=", ".join(names.get(u, str(u)) for u in out)) if out else ""))
+    return ScheduleCard(
+        title=_("Seating of «{name}»").format(name=t.name),
+        subtitle=_("Rounds: {rounds} · tables at once: {tables} · seed {seed}").format(
+            rounds=schedule.rounds, tables=schedule.tables, seed=schedule.seed),
+        rounds=tuple(rounds))
+
+
+def send_schedule(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
+                  schedule: Schedule, names: Mapping[int, str]) -> None:
+    """The schedule as one picture (its pages of text when the picture is too large for
+    Telegram or does not go)."""
+    pages = tx.schedule_pages(_, t, schedule, names)
+    png = draw_schedule(schedule_card(_, t, schedule, names))
+    caption = _("📋 <b>Seating of «{name}»</b> — rounds: {rounds}, tables at once: {tables}. "
+                "As text: /tournament schedule text").format(
+        name=isolate(t.name, limit=128), rounds=schedule.rounds, tables=schedule.tables)
+    post_picture(sender, chat_id, png, f"tournament-{t.id}-schedule.png", caption, pages)
+
+
+async def send_standings(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
+                         rows: Sequence[Row], names: Mapping[int, str], state: str, *,
+                         final: bool, games: int) -> None:
+    """``/tournament``: the standings picture captioned with its title and ``state`` (the
+    rounds: bot/handlers/tournament_texts.py ``rounds_text``); the text when no game has its
+    sheet yet (nothing to draw) or the photo does not go."""
+    text = tx.standings_text(_, t, rows, names, final=final) + "\n\n" + state
+    if not games:
+        sender.send(chat_id, text)
+        return
+    subtitle = _("Published games: {n}").format(n=games)
+    png = await asyncio.to_thread(draw_standings, standings_card(_, t, rows, names, subtitle,
+                                                                 final=final))
+    caption = f"{text.splitlines()[0]}\n{subtitle}\n\n{state}"
+    post_picture(sender, chat_id, png, f"tournament-{t.id}-standings.png", caption, [text])
+
+
+# --- the end of a round --------------------------------------------------------------------------
+class RoundEnd:
+    """``on_published(game_id)``: a ``SheetService.published`` listener (see the module)."""
+
+    def __init__(self, storage: Storage, tr: Translator, sender: Sender,
+                 tournaments: TournamentService) -> None:
+        self.storage, self.tr, self.sender, self.tournaments = storage, tr, sender, tournaments
+        self._lock = asyncio.Lock()
+
+    async def on_published(self, game_id: int) -> None:
+        slot = await self.storage.tournament_of_game(game_id)
+        if slot is None:
+            return
+        async with self._lock:  # two tables' sheets at once: one post
+            t = await self.storage.get_tournament(slot.tournament_id)
+            schedule = None if t is None else self.tournaments.schedule(t)
+            if t is None or schedule is None:
+                return
+            posted = {int(x) for x in t.ui.get("rounds_posted") or []}
+            if slot.round in posted or not await self._complete(t, schedule, slot.round):
+                return
+            ui = {**t.ui, "rounds_posted": sorted(posted | {slot.round})}
+            due = await self.tournaments.due(t)
+            t = await self.storage.update_tournament(
+                t.id, ui=ui, **({"status": "finished"} if due is None else {})) or t
+            await self._post(t, schedule, slot.round, due)
+
+    async def _complete(self, t: TournamentRecord, schedule: Schedule, r: int) -> bool:
+        """Every game of round ``r`` finished with a published sheet."""
+        played = {(g.round, g.table_no): g for g in await self.storage.tournament_games(t.id)}
+        for g in schedule.round(r):
+            opened = played.get((r, g.table))
+            if opened is None or opened.status != "finished":
+                return False
+            sheet = await self.storage.get_sheet(opened.game_id)
+            if sheet is None or not sheet.published:
+                return False
+        return True
+
+    async def _post(self, t: TournamentRecord, schedule: Schedule, r: int, due: int | None
+                    ) -> None:
+        _ = (await gettext_for(self.storage, self.tr, t.chat_id))[1]
+        names = {p.user_id: p.name for p in await self.storage.tournament_players(
+            t.id, withdrawn=True)}
+        rows = await self.tournaments.standings(t)
+        final = due is None
+        after = _("After round {r} of {n}").format(r=r, n=schedule.rounds)
+        if final:
+            leader = rows[0].name or names.get(rows[0].user_id, "") if rows else ""
+            head = _("🏁 <b>Final table of «{name}»</b>").format(name=isolate(t.name, limit=128))
+            nxt = _("The tournament is over. Winner: {name}. Congratulations!").format(
+                name=isolate(leader))
+        else:
+            head = _("📊 <b>Standings of «{name}»</b>").format(name=isolate(t.name, limit=128))
+            nxt = _("Next: round {r} of {n} — /newgame in each table's group.").format(
+                r=due, n=schedule.rounds)
+        caption = f"{head}\n{after}\n\n{nxt}"
+        text = tx.standings_text(_, t, rows, names, final=final) + f"\n\n{after}\n{nxt}"
+        card = standings_card(_, t, rows, names, after, final=final)
+        png = await asyncio.to_thread(draw_standings, card)
+        post_picture(self.sender, t.chat_id, png, f"tournament-{t.id}-round-{r}.png", caption,
+                     [text])
