@@ -190,13 +190,17 @@ async def test_online_game_to_the_end(bot_api: FakeBotAPI, bot_proc: BotProcess,
     finale = await table.wait_message(GROUP, _("Roles:"))
     await bot_api.settle(quiet=1.5, timeout=20)
     group = bot_api.messages(GROUP)
-    assert group[-1] is finale, "the results are the last message in the group"
+    # after the results: the score sheet, published at once without a judge (SCORE-X10, X14):
+    # the protocol picture captioned with every seat's total
+    sheet = group[-1]
+    assert group[-2] is finale, "the results, then the score sheet, end the game"
+    assert sheet.photo and all(f"{p.seat}. " in (sheet.caption or "") for p in end.seated())
     assert (finale.text or "").startswith(plain(_("🔴 <b>Mafia wins!</b>")))
     for p in end.seated():
         assert f"{lbl[p.user_id]} — {table.role_label(p.role)}" in (finale.text or ""), finale.text
     score = _("🎯 Best move of {player}: {k} of 3 were black.").format(player=lbl[victim], k=2)
     assert score in (finale.text or "")
-    earlier = group[:-1]
+    earlier = group[:-2]
     assert table.role_leaks(earlier) == []
     assert not [t for m in earlier for t in versions(m)
                 if sheriff_verdict in t or don_verdict in t or score in t]
