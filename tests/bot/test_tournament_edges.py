@@ -98,3 +98,22 @@ async def test_a_substitute_is_no_player_of_another_table_of_the_round_and_is_na
         assert slot is not None and slot.substitutes == {}
     finally:
         await h.stop()
+
+
+async def test_the_russian_round_message_names_the_lobby_button_as_it_is(db_url):
+    h = await make_harness(db_url, n_users=10, default_locale="ru")
+    try:
+        admin, t = await _new(h, "/tournament new Кубок 1")
+        for u in h.users:
+            await h.command(admin, f"/tournament add {u.id} {u.first_name}")
+        await h.command(admin, "/tournament close")
+        await h.command(admin, "/tournament draw")
+        t = await h.app.storage.get_tournament(t.id)
+        assert t is not None and t.schedule is not None
+        h.app.sender.blocked.add(t.schedule["rounds"][0][0][0])
+        await h.command(admin, "/newgame")
+        [button] = [b["text"] for _, b in h.buttons(GROUP) if "join_" in b.get("url", "")]
+        label = button.removeprefix("➕ ")
+        assert f"Ещё должны войти кнопкой «{label}»" in _last(h)
+    finally:
+        await h.stop()
