@@ -66,3 +66,24 @@ async def test_one_draw_for_two_presses_and_the_games_of_the_slots(storage: Stor
     assert slot.substitutes == {11: 77}
     assert await storage.tournament_of_game(g2) == slot
     assert await storage.tournament_of_game(g1) is None
+
+
+async def test_a_substitute_replaced_or_sent_back_keeps_the_scheduled_player_as_key(
+        storage: Storage) -> None:
+    t = await _tournament(storage)
+    g = await storage.create_game(HOME, "club", ORG, "en", {}, 1)
+    await storage.set_tournament_game(t.id, 1, 1, g)
+    await storage.set_tournament_substitute(g, 11, 77)
+    await storage.set_tournament_substitute(g, 77, 88)  # the first substitute replaced
+    assert await _subs(storage, g) == {11: 88}
+    await storage.set_tournament_substitute(g, 12, 99)
+    await storage.set_tournament_substitute(g, 99, 12)  # the scheduled player is back
+    assert await _subs(storage, g) == {11: 88}
+    await storage.set_tournament_substitute(g, 88, 11)
+    assert await _subs(storage, g) == {}
+
+
+async def _subs(storage: Storage, game_id: int) -> dict[int, int]:
+    slot = await storage.tournament_of_game(game_id)
+    assert slot is not None
+    return slot.substitutes

@@ -101,21 +101,25 @@ async def refresh(t: TournamentRecord, storage: Storage, tr: Translator, present
 
 def parse_new(args: list[str]) -> tuple[str, str, int, str]:
     """(name, preset, games per player, scoring system) of ``/tournament new`` arguments:
-    the last words that are options, the rest the name. ValueError on a bad count."""
+    the last words that are options (each kind once: "Cup 2026 4" is «Cup 2026», 4 games),
+    the rest the name. ValueError on a bad count."""
     preset, games, scoring = "club", DEFAULT_GAMES, "fiim"
-    words = list(args)
+    words, seen = list(args), set()
     while words:
         w = words[-1].lower()
-        if w in PRESETS:
+        kind = "preset" if w in PRESETS else "games" if w.isdigit() else \
+            "scoring" if w in ("fiim", "plain") else None
+        if kind is None or kind in seen:
+            break
+        seen.add(kind)
+        if kind == "preset":
             preset = w
-        elif w.isdigit():
-            games = int(w)
+        elif kind == "games":
+            games = int(w) if w.isascii() else 0
             if not 1 <= games <= MAX_GAMES:
                 raise ValueError(w)
-        elif w in ("fiim", "plain"):
-            scoring = w
         else:
-            break
+            scoring = w
         words.pop()
     return " ".join(words).strip()[:128], preset, games, scoring
 
@@ -194,7 +198,9 @@ async def new_tournament(message: Message, args: list[str], bot: Bot, storage: S
     try:
         name, preset, games, scoring = parse_new(args)
     except ValueError:
-        reply(sender, message, _("Games per player: a number from 1 to {n}.").format(n=MAX_GAMES))
+        reply(sender, message, _("Games per player: a number from 1 to {n}.").format(n=MAX_GAMES)
+              + "\n" + _("A name ending in a number takes the games after it: "
+                          "/tournament new Cup 2026 4."))
         return
     if not name:
         reply(sender, message, _("Give the tournament a name: /tournament new &lt;name&gt; "

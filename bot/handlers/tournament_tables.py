@@ -50,7 +50,9 @@ def target_of(message: Message, args: list[str]) -> tuple[int, str] | None:
 
 async def link_table(message: Message, args: list[str], bot: Bot, storage: Storage,
                      _: Gettext, sender: Sender) -> None:
-    """``/tournament table <id>`` in another group, by an admin of both groups."""
+    """``/tournament table <id>`` in another group, by an admin of both groups; refused after
+    the draw, and in a group that is another open tournament's home or table (a group linked
+    already just gets its number again)."""
     uid = author(message).id
     if not args or not args[0].isdigit():
         reply(sender, message, _("In the group of the new table: /tournament table &lt;tournament "
@@ -64,6 +66,20 @@ async def link_table(message: Message, args: list[str], bot: Bot, storage: Stora
             and await is_chat_admin(bot, t.chat_id, uid)):
         reply(sender, message, _("Only an admin of both groups can link a table."))
         return
+    # trial22: a table linked after the draw never gets a game; a group that is already
+    # another open tournament's home or table would hand its commands over to this one
+    tables = await storage.tournament_tables(t.id)
+    if message.chat.id not in tables.values():
+        if t.status not in ("registration", "closed"):
+            reply(sender, message, _("The seating of «{name}» is drawn: tables are linked "
+                                     "before the draw.").format(name=escape(t.name)))
+            return
+        other = await storage.tournament_for_chat(message.chat.id)
+        if other is not None and other.status != "finished":
+            reply(sender, message, _("This group already plays the tournament «{name}» "
+                                     "(#{id}): one open tournament per group.").format(
+                name=escape(other.name), id=other.id))
+            return
     table_no = await storage.link_tournament_table(t.id, message.chat.id)
     reply(sender, message, _("🪑 This group is table {n} of «{name}».").format(
         n=table_no, name=escape(t.name)))
@@ -83,19 +99,31 @@ async def substitute(message: Message, args: list[str], storage: Storage, _: Get
     target = target_of(message, args[1:])
     if target is None:
         return _("Reply to the substitute's message, or give his user ID.")
+    # trial22: not a player of another table of this round; the names, not the ids, shown
+    t = await storage.get_tournament(slot.tournament_id)
+    schedule = None if t is None else tournaments.schedule(t)
+    names = {} if t is None else {p.user_id: p.name for p in await storage.tournament_players(
+        t.id, withdrawn=True)}
+    elsewhere = next((g.table for g in (schedule.round(slot.round) if schedule else ())
+                      if g.table != slot.table_no and target[0] in g.seats), None)
+    name = names.get(target[0], target[1]) if target[1] == str(target[0]) else target[1]
+    if elsewhere is not None:
+        return _("{name} plays at table {t} in this round.").format(name=escape(name),
+                                                                    t=elsewhere)
     try:
         absent, seated = await tournaments.substitute(
-            game_id, int(args[0]), target[0], target[1], author(message).id,
+            game_id, int(args[0]), target[0], name, author(message).id,
             lambda u: u not in sender.blocked)
     except ValueError as exc:
         return _("There is no such seat.") if str(exc) == "seat" else \
             _("This player is seated at this table already.")
     except IllegalCommand as exc:
         return refusal(tr, locale, exc)
-    text = _("🔁 {name} takes seat {seat} instead of the scheduled player (ID {absent}).")
+    text = _("🔁 {name} takes seat {seat} instead of {absent}.")
     if not seated:
         text += "\n" + _("He joins with the lobby's «Join» button.")
-    return text.format(name=escape(target[1]), seat=int(args[0]), absent=absent)
+    return text.format(name=escape(name), seat=int(args[0]),
+                       absent=escape(names.get(absent, str(absent))))
 
 
 async def round_due(message: Message, storage: Storage, tournaments: TournamentService

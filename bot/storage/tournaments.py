@@ -208,12 +208,20 @@ class TournamentStorage(CoreStorage):
 
     async def set_tournament_substitute(self, game_id: int, absent: int, substitute: int) -> bool:
         """Record that ``substitute`` plays the tournament game ``game_id`` for ``absent``;
-        False when ``game_id`` is no tournament's game."""
+        False when ``game_id`` is no tournament's game. The map keeps the scheduled player as
+        the key: replacing a substitute re-points his scheduled player's entry, and the
+        scheduled player taking his seat back removes it (else he would count as a
+        substitute in his own seat, TOUR-X07)."""
         async with self._write() as c:
             row = (await c.execute(select(tgames).where(tgames.c.game_id == game_id))).first()
             if row is None:
                 return False
-            subs = {**dict(row.substitutes or {}), str(absent): substitute}
+            subs = dict(row.substitutes or {})
+            scheduled = next((k for k, v in subs.items() if int(v) == absent), str(absent))
+            if int(scheduled) == substitute:
+                subs.pop(scheduled, None)
+            else:
+                subs[scheduled] = substitute
             await c.execute(update(tgames).where(tgames.c.game_id == game_id)
                             .values(substitutes=subs))
         return True
