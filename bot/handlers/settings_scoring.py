@@ -20,7 +20,15 @@ from aiogram.types import Message
 from engine.scoring import BadScoring, find_system, system_from_settings
 
 from ..ui.callbacks import Cfg
-from ..ui.scoring import SYSTEMS, bad_scoring_text, chat_system, figures_text, parse_figure, usage_text
+from ..ui.scoring import (
+    FIELDS,
+    SYSTEMS,
+    bad_scoring_text,
+    chat_system,
+    figures_text,
+    parse_figure,
+    usage_text,
+)
 from .common import Gettext, author, is_chat_admin, refuse, reply
 
 if TYPE_CHECKING:
@@ -49,7 +57,7 @@ async def scoring_cmd(message: Message, args: list[str], bot: Bot, storage: Stor
         refuse(sender, message, _("Only a group admin can do that."))
         return
     try:
-        if len(args) == 1:
+        if len(args) == 1 and args[0].lower() not in FIELDS:
             new = find_system(args[0])
         else:
             field = args[0].lower()

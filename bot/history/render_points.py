@@ -25,8 +25,9 @@ NAME_LIMIT = 40
 
 
 def pts(locale: str, value: float) -> str:
-    """``2.25``, ``-0.5``, ``12``: up to two decimals, the locale's separators."""
-    return format_decimal(round(value, 2), "#,##0.##", locale=locale)
+    """``2.25``, ``−0.5``, ``12``: up to two decimals, the locale's separators, a true minus
+    sign (SCORE-X16, as the sheet and its caption write it)."""
+    return format_decimal(round(value, 2), "#,##0.##", locale=locale).replace("-", "\u2212")
 
 
 def signed(locale: str, value: float) -> str:

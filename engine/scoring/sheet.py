@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ..club.events import FoulIssued, ProceduralLoss
+from ..club.events import FoulIssued, JudgeActionUndone, ProceduralLoss
 from ..club.fouls import DISQUALIFY_AT
 from ..club.state import fouls_of
 from ..core.commands import Command
@@ -91,7 +91,8 @@ class Facts:
 def facts_of(events: Iterable[Event]) -> Facts:
     """SCORE-X06: read the log's events in order.  A disqualification that follows the
     player's fourth foul (``FoulIssued(count >= 4)``) is 'fourth_foul'; the first ``BestMove``
-    is the first victim's (ONLINE-07, Q12)."""
+    is the first victim's (ONLINE-07, Q12).  A disqualification or fourth foul the judge took
+    back (``JudgeActionUndone``, CLUB-X16) is forgotten: the player is back at the table."""
     left: dict[int, str] = {}
     best: tuple[int, tuple[int, ...]] | None = None
     culprit: int | None = None
@@ -105,6 +106,12 @@ def facts_of(events: Iterable[Event]) -> Facts:
             if how == "disqualified" and e.user_id in fourth:
                 how = "fourth_foul"
             left.setdefault(e.user_id, how)
+        elif isinstance(e, JudgeActionUndone):
+            if e.action in ("disqualification", "fourth_foul") \
+                    and left.get(e.player) in ("disqualified", "fourth_foul"):
+                del left[e.player]
+            if e.action == "fourth_foul":
+                fourth.discard(e.player)
         elif isinstance(e, BestMove):
             if best is None:
                 best = (e.user_id, tuple(e.targets))

@@ -272,3 +272,34 @@ async def test_CLUB_Q08_bot_layer_an_admins_console_shows_no_role(sqlite_url):
             "Press ✅ Confirm or ✖ Cancel."
     finally:
         await h.stop()
+
+
+async def test_CLUB_X16_bot_layer_an_undone_disqualification_leaves_no_trace_in_the_result(sqlite_url):
+    """trial21: a disqualification the judge took back still showed 🟥 in the final roles and
+    cost −0.5 on the score sheet, though the player sat on to the end."""
+    from tests.bot.driver import play_to_end
+
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        game_id = await club_game(h, host=JUDGE)
+        st = await drive(h, lambda s: s.phase is Phase.SPEECH and s.timer.kind == "speech")
+        seat = next(p.seat for p in st.seated() if p.alive and p.user_id != st.speaker)
+        uid = st.by_seat(seat).user_id
+        assert await tap(h, JUDGE, game_id, "?dq", seat) == "Press ✅ Confirm or ✖ Cancel."
+        assert await tap(h, JUDGE, game_id, "dq", seat, s=st.phase_seq) == "🟥"
+        assert not (await h.game()).state.players[uid].alive
+        assert await tap(h, JUDGE, game_id, "?undo") == "Press ✅ Confirm or ✖ Cancel."
+        assert await tap(h, JUDGE, game_id, "undo", s=(await h.game()).state.phase_seq) == "↩️"
+        assert (await h.game()).state.players[uid].alive
+        await play_to_end(h, seed=5)
+        assert h.app.sheets is not None
+        await h.app.sheets.settle()
+        reveal = next(t for t in reversed(h.texts(GROUP)) if "Roles:" in t)
+        line = next(x for x in reveal.splitlines() if x.startswith(f"№{seat} "))
+        assert "🟥" not in line, line
+        sheet = plain_text(next(m for m in reversed(h.messages(JUDGE.id))
+                                if "Score sheet" in (m.get("text") or ""))["text"])
+        row = next(x for x in sheet.splitlines() if x.startswith(f"{seat}. "))
+        assert "disqualified" not in row and "pen." not in row, row
+    finally:
+        await h.stop()

@@ -61,6 +61,9 @@ async def test_SCORE_X20_X21_a_group_sets_its_system_and_a_bad_figure_is_named(h
                                       "one of win, best_move,",
         "/settings scoring elo": "❌ The scoring system (base): there is no system «elo». "
                                  "Allowed: fiim or plain.",
+        # trial21: a figure without its value was answered "there is no system «win»"
+        "/settings scoring win": "❌ A win (win): «» is not a number. Allowed: a number from 0 to 10.",
+        "/settings scoring best_move": "❌ The best move (best_move): four numbers are needed",
     }
     for command, answer in refusals.items():
         await h.command(admin, command)

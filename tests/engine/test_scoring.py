@@ -191,6 +191,28 @@ def test_SCORE_X06_a_disqualification_and_a_fourth_foul_cost_their_penalty():
     assert plain.seat_of(uid(6)).total == 1.0 and plain.seat_of(uid(3)).total == 0.0
 
 
+def test_SCORE_X06_a_disqualification_or_fourth_foul_taken_back_is_forgotten():
+    """CLUB-X16 Undo: the player is back at the table, so how he finally left counts (trial21:
+    the sheet charged −0.5 to a reinstated player who was later voted out or killed)."""
+    from engine.club.events import FoulIssued, JudgeActionUndone
+    from engine.mafia.events import PlayerEliminated
+
+    events = [FoulIssued(player=uid(2), count=4, by=None),
+              PlayerEliminated(user_id=uid(2), cause="disqualified"),
+              JudgeActionUndone(action="fourth_foul", player=uid(2), by=None),
+              PlayerEliminated(user_id=uid(4), cause="disqualified"),
+              JudgeActionUndone(action="disqualification", player=uid(4), by=None),
+              PlayerEliminated(user_id=uid(2), cause="vote"),
+              PlayerEliminated(user_id=uid(4), cause="night"),
+              PlayerEliminated(user_id=uid(5), cause="disqualified")]
+    assert facts_of(events).left == {uid(2): "voted_out", uid(4): "killed", uid(5): "disqualified"}
+    again = [FoulIssued(player=uid(2), count=4, by=None),
+             PlayerEliminated(user_id=uid(2), cause="disqualified"),
+             JudgeActionUndone(action="fourth_foul", player=uid(2), by=None),
+             PlayerEliminated(user_id=uid(2), cause="disqualified")]  # a plain 🟥 later
+    assert facts_of(again).left == {uid(2): "disqualified"}
+
+
 def test_SCORE_X07_the_club_has_no_best_move():
     t = club_disqualification_game()
     sheet = score_sheet(t.state, t.events(), FIIM)

@@ -136,3 +136,11 @@ async def test_the_points_button_is_refused_in_a_private_chat(sqlite_url: str):
             "This button is out of date."
     finally:
         await h.stop()
+
+
+def test_SCORE_X16_points_shown_with_a_true_minus_sign():
+    """trial21: /history's protocol showed «📋 -0,5» while the sheet and its caption say «−0,5»."""
+    from bot.history.render_points import pts, signed
+
+    assert pts("ru", -0.5) == "\u22120,5" and pts("en", -1234.5) == "\u22121,234.5"
+    assert pts("en", 0.25) == "0.25" and signed("en", -0.2) == "\u22120.2" and signed("en", 0.3) == "+0.3"

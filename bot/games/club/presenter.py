@@ -173,5 +173,7 @@ class ClubPresenter(MafiaPresenter):
         club = st.club
         n = club.fouls.get(e.player, 0) if club is not None else 0
         self.group(g, texts.get(e.action, texts["foul"]).format(player=label(st, e.player), n=n))
+        if e.action in ("disqualification", "fourth_foul"):  # back at the table: no 🟥 at the end
+            g.ui["disqualified"] = [u for u in g.ui.get("disqualified") or [] if u != e.player]
         if e.action == "nomination":
             self.refresh_turn(g, _, st)
