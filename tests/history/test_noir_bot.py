@@ -51,6 +51,10 @@ async def noir_game(h: Harness, seed: int, n: int = 6, *, moves: int | None = No
         who = st.by_role(Role.SUIT).user_id if st.window is not None else st.current
         cmd = random_action(rng, st, who) if rng.random() > 0.05 else None
         if cmd is None or (st.window is not None and not st.window.suit_can):
+            # a deadline is held while the step's messages wait in the Sender (the visible
+            # clock): let them leave first, as time passing would
+            await h.app.sender.drain()
+            await h.service.visible.settle()
             await h.service.on_deadline(gid, st.timer.seq)
         else:
             await h.service.execute(gid, cmd)
