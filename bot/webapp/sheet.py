@@ -6,7 +6,8 @@ presses, which run :meth:`bot.history.sheets.SheetService.act` -- the private sh
 The sheet's JSON (``table["sheet"]``; absent: the game has no sheet)::
 
     {"mode": "draft" | "published" | "correcting" | "closed", "judge": bool,
-     "title": str, "note": str, "step": str (the system's step, formatted) | None,
+     "title": str, "head": str (winner, system; not in a draft to others), "note": str,
+     "step": str (the system's step, formatted) | None,
      "columns": [str] * 5 (win, best move, penalty, additional, total),
      "seats": [{"seat", "name", "role": {"id", "name"}, "team", "fouls", "left": str | None,
                 "points": [str] * 5, "total": float}] (empty: a draft, to anybody but the judge),
@@ -58,7 +59,7 @@ def sheet_json(_: Gettext, locale: str, mode: str, sheet: Any, rec: Any, judge: 
     at = rec.publish_by if mode == V.DRAFT else rec.corrections_until
     when = at.strftime("%H:%M UTC" if mode == V.DRAFT else "%d.%m %H:%M UTC") if at else "?"
     out["note"] = _(NOTES[mode]).format(time=when)
-    out["title"] = _("📋 Score sheet · {team} wins · scoring: {system}").format(
+    out["head"] = _("{team} wins · scoring: {system}").format(
         team=team_text(_, sheet.winner.value), system=V.system_name(_, sheet.system.name))
     editing = judge and mode in EDITING
     if editing:
