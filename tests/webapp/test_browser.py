@@ -491,7 +491,8 @@ async def test_CLUB_X16_X18_the_consoles_clock_and_undo_stay_put_and_ask_first(s
 async def test_SCORE_X12_X11_the_judge_fills_and_publishes_the_sheet_on_a_phone(sqlite_url, browser,
                                                                                 tmp_path):
     """Issue 21 part 2: after a finished judged club game the judge's page shows the score sheet
-    with − / + per seat; + gives the seat the system's step; «Publish» asks first (Cancel keeps
+    with − / + per seat; + gives the seat the system's step (and one in his private chat
+    reaches the page); «Publish» asks first (Cancel keeps
     the draft), then publishes: the page shows the published total, read-only but «Correct»;
     nothing is wider than a 390 px phone."""
     from tests.bot.test_sheets import JUDGE as SHEET_JUDGE
@@ -525,6 +526,13 @@ async def test_SCORE_X12_X11_the_judge_fills_and_publishes_the_sheet_on_a_phone(
               .filter(n => n.getBoundingClientRect().right > w + 0.5).map(n => n.textContent);""")
         assert overflow == []
         await shoot(browser, "sheet.png", tmp_path)
+        # a press in his private chat reaches the page (it asks again while a draft)
+        from bot.ui.callbacks import Sheet
+        from tests.bot.test_sheets import sheet_message
+
+        await h.press(SHEET_JUDGE, SHEET_JUDGE.id, sheet_message(h)["message_id"],
+                      Sheet(a="+", g=game_id, t=seat.seat).pack())
+        await wait_for(browser, js(f"return document.querySelector('{row} .add').textContent === '0.2'"))
         # «Publish» asks first: Cancel keeps the draft
         await click(browser, '#sheet button[data-a="pub"]')
         await wait_for(browser, js("return !document.getElementById('confirm').hidden"))

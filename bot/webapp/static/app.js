@@ -432,7 +432,18 @@
     clearTimeout(followSheet.timer);
     const s = data && data.sheet;
     if (!over() || !s || !(s.mode === "draft" || s.mode === "correcting" || (s.judge && s.mode === "published"))) return;
-    followSheet.timer = setTimeout(refresh, s.judge ? 4000 : 15000);
+    followSheet.timer = setTimeout(sheetAgain, s.judge ? 4000 : 15000);
+  }
+
+  // drawn again only when it changed (a redraw under the finger could lose a tap)
+  async function sheetAgain() {
+    try {
+      const resp = await fetch(apiUrl("table"), { headers: { "Authorization": "tma " + initData } });
+      if (!resp.ok) return;
+      const next = await resp.json();
+      if (JSON.stringify(next.sheet) !== JSON.stringify(data.sheet)) render(next);
+      else followSheet();
+    } catch (e) { followSheet(); }
   }
 
   // the judge's timings (a running turn's clock: the console's buttons)
