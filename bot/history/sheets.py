@@ -269,8 +269,8 @@ class SheetService:
         private message is edited to match. Returns (``ok`` | ``denied``: not the judge |
         ``missing``: no sheet, or a code the page has not, answer)."""
         if action not in WEB_ACTIONS or not 0 <= seat <= 99:
-            return "missing", self.tr.get(await self._locale(game_id))(
-                "This button is out of date.")
+            _ = self.tr.get(await self._locale(game_id))
+            return "missing", _("This button is out of date.")
         return await self._press(user_id, Sheet(a=action, g=game_id, t=seat), None)
 
     async def page(self, game_id: int, user_id: int
