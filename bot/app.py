@@ -281,6 +281,7 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
         from .webapp import WebApp
 
         webapp = WebApp(service, presenter, translator, bot, webapp_url)
+        webapp.sheets = sheets
         service.listeners.append(webapp.on_step)
         presenter.webapp_url, presenter.webapp_name = webapp.url, webapp_name
     dp = build_dispatcher()

@@ -11,11 +11,16 @@ from typing import Any, Protocol
 
 from engine.scoring import FIIM, BadScoring, ScoreSheet, ScoringSystem, system_from_settings
 
-from ..storage import PointsRow
+from ..storage import PointsRow, SheetRecord
+from .sheet_view import CLOSED, CORRECTING, DRAFT, PUBLISHED
 
 logger = logging.getLogger("bot.history.sheets")
 
-__all__ = ["Jobs", "job_id", "rows_of", "stepped", "system_of"]
+__all__ = ["WEB_ACTIONS", "Jobs", "additional_of", "job_id", "mode_of", "rows_of", "stepped",
+           "system_of"]
+#: the sheet's codes the Mini App may send (:class:`bot.ui.callbacks.Sheet` but the seat's
+#: choice, which only the private message needs)
+WEB_ACTIONS = frozenset({"+", "-", "0", "pub", "cor", "sv", "cx"})
 
 
 class Jobs(Protocol):
@@ -61,3 +66,23 @@ def stepped(system: ScoringSystem, current: float, action: str) -> float | None:
         return up[0] if up else None
     down = [v for v in values if v < current - 1e-9]
     return down[-1] if down else None
+
+
+def mode_of(rec: SheetRecord, now: datetime) -> str:
+    """SCORE-X12/X13: the judge's mode of the sheet ``rec`` at ``now``: DRAFT (not published),
+    CLOSED (published, its correction window over or none), CORRECTING (a correction pending in
+    ``rec.ui["pending"]``), else PUBLISHED."""
+    if not rec.published:
+        return DRAFT
+    if rec.corrections_until is None or now > rec.corrections_until:
+        return CLOSED
+    return CORRECTING if isinstance(rec.ui.get("pending"), dict) else PUBLISHED
+
+
+def additional_of(rec: SheetRecord, mode: str) -> dict[int, float]:
+    """The additional points the judge works on in ``mode``: a correction's pending ones, else
+    the stored ones (user id -> points)."""
+    pending = rec.ui.get("pending")
+    if mode == CORRECTING and isinstance(pending, dict):
+        return {int(k): float(v) for k, v in pending.items()}
+    return dict(rec.additional)

@@ -44,7 +44,7 @@ from . import sheet_view as V
 from .protocol_card import build_card, points_text, sheet_of_entries
 from .protocol_picture import draw
 from .service import HistoryService
-from .sheet_points import Jobs, job_id, rows_of, stepped, system_of
+from .sheet_points import WEB_ACTIONS, Jobs, additional_of, job_id, mode_of, rows_of, stepped, system_of
 
 logger = logging.getLogger(__name__)
 #: the presets whose games are scored (sport mafia)
@@ -269,36 +269,62 @@ class SheetService:
     # --- the judge's presses --------------------------------------------------------------------
     async def press(self, user_id: int, chat_id: int, message_id: int, data: Sheet) -> str | None:
         """SCORE-X12/X13/X15: one press of the judge's sheet; returns the callback answer."""
+        return (await self._press(user_id, data, (chat_id, message_id)))[1]
+
+    async def act(self, game_id: int, user_id: int, action: str, seat: int = 0
+                  ) -> tuple[str, str | None]:
+        """SCORE-X12/X13/X15 from the Mini App (docs/miniapp.md): ``action`` one of
+        :data:`WEB_ACTIONS` on seat ``seat``, as the private sheet's button of that code; his
+        private message is edited to match. Returns (``ok`` | ``denied``: not the judge |
+        ``missing``: no sheet, or a code the page has not, answer)."""
+        if action not in WEB_ACTIONS or not 0 <= seat <= 99:
+            _ = self.tr.get(await self._locale(game_id))
+            return "missing", _("This button is out of date.")
+        return await self._press(user_id, Sheet(a=action, g=game_id, t=seat), None)
+
+    async def page(self, game_id: int, user_id: int
+                   ) -> tuple[str, ScoreSheet | None, SheetRecord | None]:
+        """The Mini App's sheet for ``user_id``: (mode, sheet, record). The judge: his mode
+        (:func:`.sheet_points.mode_of`) and, correcting, the pending points; anybody else: the
+        published points read-only (mode PUBLISHED or CLOSED), a draft without its sheet."""
+        rec = await self.storage.get_sheet(game_id)
+        if rec is None:
+            return V.CLOSED, None, None
+        mode = mode_of(rec, self.clock())
+        if rec.judge_id != user_id:
+            mode = V.DRAFT if not rec.published else V.CLOSED
+            return mode, (await self._score(rec, rec.additional) if rec.published else None), rec
+        return mode, await self._score(rec, additional_of(rec, mode)), rec
+
+    async def _press(self, user_id: int, data: Sheet, at: tuple[int, int] | None
+                     ) -> tuple[str, str | None]:
         rec = await self.storage.get_sheet(data.g)
         if rec is None:
             _ = self.tr.get(None)
-            return _("This button is out of date.")
+            return "missing", _("This button is out of date.")
         locale = await self._locale(rec.game_id)
         _ = self.tr.get(locale)
         if rec.judge_id is None or user_id != rec.judge_id:
-            return _("Only the judge of game #{id} may fill in its score sheet.").format(id=rec.game_id)
+            return "denied", _("Only the judge of game #{id} may fill in its score sheet."
+                               ).format(id=rec.game_id)
         async with self._locks[rec.game_id]:
             rec = await self.storage.get_sheet(data.g)
             assert rec is not None  # sheets are never deleted
-            if (rec.ui.get("chat_id"), rec.ui.get("message_id")) != (chat_id, message_id):
-                await self._set_ui(rec.game_id, chat_id=chat_id, message_id=message_id)
+            if at is not None and (rec.ui.get("chat_id"), rec.ui.get("message_id")) != at:
+                await self._set_ui(rec.game_id, chat_id=at[0], message_id=at[1])
                 rec = await self.storage.get_sheet(data.g)
                 assert rec is not None
-            return await self._act(_, locale, rec, data, (chat_id, message_id))
+            return "ok", await self._act(_, locale, rec, data, at)
 
     async def _act(self, _: Any, locale: str, rec: SheetRecord, data: Sheet,
-                   at: tuple[int, int]) -> str | None:
-        pending = rec.ui.get("pending")
-        correcting = rec.published and isinstance(pending, dict)
-        additional = ({int(k): float(v) for k, v in pending.items()}
-                      if correcting and isinstance(pending, dict) else dict(rec.additional))
+                   at: tuple[int, int] | None) -> str | None:
+        mode = mode_of(rec, self.clock())
+        correcting = rec.published and isinstance(rec.ui.get("pending"), dict)
+        additional = additional_of(rec, mode)
         sheet = await self._score(rec, additional)
         if sheet is None:
             return _("This button is out of date.")
-        closed = rec.published and (rec.corrections_until is None
-                                    or self.clock() > rec.corrections_until)
-        mode = V.DRAFT if not rec.published else V.CORRECTING if correcting else V.PUBLISHED
-        if rec.published and closed:
+        if mode == V.CLOSED:
             if correcting:
                 await self._set_ui(rec.game_id, pending=None)
             await self._show(rec, sheet, V.CLOSED, locale, at=at)
@@ -346,7 +372,7 @@ class SheetService:
         return _("This button is out of date.")
 
     async def _save(self, _: Any, locale: str, rec: SheetRecord, sheet: ScoreSheet,
-                    additional: dict[int, float], at: tuple[int, int], *, cancel: bool
+                    additional: dict[int, float], at: tuple[int, int] | None, *, cancel: bool
                     ) -> str | None:
         """SCORE-X13: save (or drop) the correction in progress."""
         if cancel or additional == rec.additional:

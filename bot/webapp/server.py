@@ -6,6 +6,8 @@
   ``table`` (the same JSON) at once and after a stored command that changed the viewer's own
   table (nothing else: no timing of hidden actions); a comment line every 25 s
 * ``POST /webapp/api/act``               ``{"g", "a", "t", "s"}`` -> ``{"ok", "text"[, "url"]}``
+* ``POST /webapp/api/sheet``             ``{"g", "a", "t"}`` -> ``{"ok", "text", "sheet"}``: the
+  judge's press on a finished game's score sheet (:mod:`.sheet`; 403 for anybody else)
 
 The table and act requests carry the Mini App's ``initData`` (``Authorization: tma
 <initData>``): 401 when it is missing, forged or older than 24 h; 403 for a game that is not the
@@ -30,6 +32,7 @@ from ..ui.i18n import N_
 from . import redact
 from .auth import Unauthorized, check_ticket, init_data_of, make_ticket, verify
 from .service import NoAccess, WebApp
+from .sheet import sheet_of
 from .streams import END, RECHECK, TooMany
 from .texts import Gettext
 
@@ -75,6 +78,7 @@ def setup(app: web.Application, webapp: WebApp, token: str) -> None:
     app.router.add_get("/webapp/api/table", table)
     app.router.add_get("/webapp/api/stream", stream)
     app.router.add_post("/webapp/api/act", act)
+    app.router.add_post("/webapp/api/sheet", sheet)
     app.on_shutdown.append(_close_streams)
 
 
@@ -119,6 +123,8 @@ REFUSALS = {401: N_("Open this page from the bot's button."),
 UNAVAILABLE = N_("The game did not answer in time; nothing was done. Please try again.")
 #: ... taken by the game's worker, which fell silent (it may have been applied)
 UNKNOWN = N_("The game did not answer in time. Look at the table before you try again.")
+#: a press on a score sheet the game has not (yet)
+NO_SHEET = N_("This game has no score sheet.")
 
 
 def _refused(cls: type[web.HTTPException], reason: str, _: Gettext) -> web.HTTPException:
@@ -192,7 +198,8 @@ def _strict_loads(text: str) -> Any:
     return json.loads(text, parse_constant=_no_constant)
 
 
-async def act(request: web.Request) -> web.Response:
+async def _body(request: web.Request) -> dict | web.Response:
+    """The request's JSON object, or the error answer (400 not a JSON object, 413)."""
     try:
         body = await request.json(loads=_strict_loads)
     except web.HTTPRequestEntityTooLarge:  # aiohttp's own answer is plain text
@@ -200,8 +207,13 @@ async def act(request: web.Request) -> web.Response:
         return web.json_response({"error": "too large", "text": _(REFUSALS[413])}, status=413)
     except (ValueError, UnicodeDecodeError):
         return _error(400, "bad json")
-    if not isinstance(body, dict):
-        return _error(400, "bad json")
+    return body if isinstance(body, dict) else _error(400, "bad json")
+
+
+async def act(request: web.Request) -> web.Response:
+    body = await _body(request)
+    if isinstance(body, web.Response):
+        return body
     webapp, g, _viewer, uid = await _resolve(request, str(body.get("g", "") or ""))
     answer = await webapp.perform(g, uid, body, request.get(NAME_KEY),
                                   request.get(WRITE_KEY, False))
@@ -216,6 +228,32 @@ async def act(request: web.Request) -> web.Response:
     if answer["status"] != 200:
         return _error(answer["status"], "failed")
     return web.json_response(answer["body"])
+
+
+async def sheet(request: web.Request) -> web.Response:
+    """The judge's press on a finished game's score sheet (:mod:`.sheet`): ``{"g", "a", "t"}``
+    -> ``{"ok", "text", "sheet"}`` (the sheet as he sees it now). 403 ``not the judge`` for
+    anybody but the sheet's judge; 404 ``no sheet`` (a running game, a game without one, a
+    code the page has not)."""
+    body = await _body(request)
+    if isinstance(body, web.Response):
+        return body
+    webapp, g, _viewer, uid = await _resolve(request, str(body.get("g", "") or ""))
+    _ = webapp.tr.get(g.locale)
+    try:
+        code, seat = str(body.get("a", "")), int(body.get("t", 0))
+    except (TypeError, ValueError, OverflowError):
+        return _error(400, "bad press")
+    if webapp.sheets is None or not g.state.over:
+        return web.json_response({"error": "no sheet", "text": _(NO_SHEET)}, status=404)
+    status, text = await webapp.sheets.act(g.id, uid, code, seat)
+    if status == "denied":
+        return web.json_response({"error": "not the judge", "text": text}, status=403)
+    if status != "ok":
+        return web.json_response({"error": "no sheet", "text": text or _(NO_SHEET)}, status=404)
+    return web.json_response({"ok": True, "text": text,
+                              "sheet": await sheet_of(webapp.sheets, _, g.locale, g.id, uid)},
+                             headers={"Cache-Control": "no-store"})
 
 
 async def stream(request: web.Request) -> web.StreamResponse:

@@ -28,6 +28,7 @@ from ..ui.callbacks import Act
 from ..ui.i18n import N_
 from ..ui.timings import timing_labels
 from .log import EventLog, visible
+from .sheet import sheet_of
 from .streams import Stream, Streams, ViewCache
 from .texts import CONFIRMS, JUDGE_WORDS, Gettext, page_texts
 
@@ -70,6 +71,9 @@ class WebApp:
         #: many workers (issue 12): the :class:`bot.cluster.miniapp.MiniAppRelay` reading,
         #: streaming and acting on the games another worker serves; None: one process
         self.relay: Any = None
+        #: the score sheets (:class:`bot.history.sheets.SheetService`): a finished sport game's
+        #: table carries its sheet (:mod:`.sheet`); None: none shown
+        self.sheets: Any = None
 
     # --- who looks ---------------------------------------------------------------------------
     async def _member(self, kind: str, chat_id: int, user_id: int) -> bool:
@@ -153,6 +157,8 @@ class WebApp:
             out["table"] = None
             out["buttons"] = []
             return out
+        if st.over and self.sheets is not None:  # the score sheet (issue 21)
+            out["sheet"] = await sheet_of(self.sheets, _, g.locale, g.id, viewer.user_id)
         events = visible(await self.log.events(g.id, st.commands), viewer)
         out["table"] = view.table(_, st, viewer, events, g)
         phase_bound = bot_game(st.ruleset).codec.PHASE_BOUND

@@ -486,3 +486,71 @@ async def test_CLUB_X16_X18_the_consoles_clock_and_undo_stay_put_and_ask_first(s
         assert await console_rects(browser) == layout
         assert await asyncio.to_thread(browser.execute_script,
                                        f"return document.querySelector('{dq}').disabled")
+
+
+async def test_SCORE_X12_X11_the_judge_fills_and_publishes_the_sheet_on_a_phone(sqlite_url, browser,
+                                                                                tmp_path):
+    """Issue 21 part 2: after a finished judged club game the judge's page shows the score sheet
+    with − / + per seat; + gives the seat the system's step (and one in his private chat
+    reaches the page); «Publish» asks first (Cancel keeps
+    the draft), then publishes: the page shows the published total, read-only but «Correct»;
+    nothing is wider than a 390 px phone."""
+    from tests.bot.test_sheets import JUDGE as SHEET_JUDGE
+    from tests.bot.test_sheets import judged_game
+
+    async with served(sqlite_url, n_users=10) as (h, client):
+        game_id = await judged_game(h)
+        st = (await h.service.live(game_id)).state
+        seat = st.by_seat(4)
+        await asyncio.to_thread(browser.execute_cdp_cmd, "Emulation.setDeviceMetricsOverride",
+                                {"width": 390, "height": 844, "deviceScaleFactor": 3,
+                                 "mobile": True})
+        await asyncio.to_thread(browser.get, page_url(client, h, SHEET_JUDGE, game_id, LIGHT))
+        row = f'#sheet .sheetrow[data-seat="{seat.seat}"]'
+        await wait_for(browser, js(f"return !!document.querySelector('{row} button[data-a=\"+\"]')"))
+        assert await asyncio.to_thread(browser.execute_script, """
+            return document.querySelectorAll('#sheet .sheetrow').length""") == 10
+        text = await asyncio.to_thread(lambda: browser.find_element(By.CSS_SELECTOR, row).text)
+        assert seat.name in text
+        total = await asyncio.to_thread(
+            lambda: browser.find_element(By.CSS_SELECTOR, f"{row} .total").text)
+        await click(browser, f'{row} button[data-a="+"]')
+        await wait_for(browser, js(f"return document.querySelector('{row} .add').textContent === '0.1'"))
+        assert (await h.app.storage.get_sheet(game_id)).additional == {seat.user_id: 0.1}
+        width, scroll = await asyncio.to_thread(browser.execute_script, """
+            return [document.documentElement.clientWidth, document.documentElement.scrollWidth]""")
+        assert width == 390 and scroll <= width
+        overflow = await asyncio.to_thread(browser.execute_script, """
+            const w = document.documentElement.clientWidth;
+            return [...document.querySelectorAll('#sheet *')]
+              .filter(n => n.getBoundingClientRect().right > w + 0.5).map(n => n.textContent);""")
+        assert overflow == []
+        await shoot(browser, "sheet.png", tmp_path)
+        # a press in his private chat reaches the page (it asks again while a draft)
+        from bot.ui.callbacks import Sheet
+        from tests.bot.test_sheets import sheet_message
+
+        await h.press(SHEET_JUDGE, SHEET_JUDGE.id, sheet_message(h)["message_id"],
+                      Sheet(a="+", g=game_id, t=seat.seat).pack())
+        await wait_for(browser, js(f"return document.querySelector('{row} .add').textContent === '0.2'"))
+        # «Publish» asks first: Cancel keeps the draft
+        await click(browser, '#sheet button[data-a="pub"]')
+        await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
+        question = await asyncio.to_thread(lambda: browser.find_element(By.ID, "confirm").text)
+        assert "Publish the score sheet?" in question
+        await click(browser, "#confirm button.no")
+        await asyncio.sleep(0.3)
+        assert not (await h.app.storage.get_sheet(game_id)).published
+        await click(browser, '#sheet button[data-a="pub"]')
+        await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
+        await click(browser, "#confirm button.yes")
+        await wait_for(browser, js("return document.getElementById('sheet').dataset.mode === 'published'"))
+        assert (await h.app.storage.get_sheet(game_id)).published
+        points = {r.user_id: r.total for r in await h.app.storage.game_points_rows(game_id)}
+        shown = await asyncio.to_thread(
+            lambda: browser.find_element(By.CSS_SELECTOR, f"{row} .total").text)
+        assert shown == str(points[seat.user_id]) and shown != total
+        assert await asyncio.to_thread(browser.execute_script, """return [
+            document.querySelectorAll('#sheet .sheetrow button').length,
+            [...document.querySelectorAll('#sheet .buttons button')].map(b => b.dataset.a)]""") \
+            == [0, ["cor"]]

@@ -343,6 +343,109 @@
     return words.startsWith(text) ? words : text + " " + words;
   }
 
+  // --- the score sheet of a finished sport game (docs/miniapp.md "The score sheet") ---
+  // every seat: name, role, fouls, how he left, the point columns that are not zero, the
+  // total; the judge, while a draft or a correction: − / + of his additional points per seat
+  // (fixed places: nothing moves under the finger), then Publish / Save with a confirmation
+  function drawSheet(s) {
+    const box = $("sheet");
+    box.replaceChildren();
+    box.hidden = !s;
+    if (!s) return;
+    box.dataset.mode = s.mode;
+    box.append(el("h2", null, s.title));
+    if (s.head) box.append(el("div", "head", s.head));
+    if (s.note) box.append(el("div", "muted note", s.note));
+    const steps = new Map();
+    const rest = [];
+    for (const b of s.buttons) {
+      if (b.t) steps.set(b.t + b.a, b); else rest.push(b);
+    }
+    const list = el("div", "sheetrows");
+    for (const line of s.seats) {
+      const row = el("div", "sheetrow");
+      row.dataset.seat = line.seat;
+      const who = el("div", "who");
+      who.append(el("div", "name", line.name));
+      const sub = [line.role.name];
+      if (line.fouls) sub.push("⚠️" + line.fouls);
+      if (line.left) sub.push(line.left);
+      const editing = steps.has(line.seat + "+");
+      line.points.slice(0, editing ? 3 : 4).forEach((v, i) => {
+        if (v !== "0") sub.push(s.columns[i] + " " + v);
+      });
+      who.append(el("div", "sub", sub.join(" · ")));
+      row.append(el("span", "seat" + (line.team === "mafia" ? " mafia" : ""), line.seat), who);
+      if (editing) {
+        row.append(sheetButton(steps.get(line.seat + "-")));
+        const add = el("span", "add", line.points[3]);
+        add.title = s.columns[3];
+        row.append(add, sheetButton(steps.get(line.seat + "+")));
+      }
+      const total = el("span", "total", line.points[4]);
+      total.title = s.columns[4];
+      row.append(total);
+      list.append(row);
+    }
+    if (s.seats.length) box.append(list);
+    if (rest.length) {
+      const wrap = el("div", "buttons");
+      for (const b of rest) wrap.append(sheetButton(b));
+      box.append(wrap);
+    }
+  }
+
+  function sheetButton(b) {
+    const btn = el("button", null, b.label);
+    btn.dataset.a = b.a;
+    btn.dataset.t = b.t;
+    btn.addEventListener("click", () => sheetPress(b, btn));
+    return btn;
+  }
+
+  async function sheetPress(b, btn) {
+    if (busy) return;
+    busy = true;
+    btn.disabled = true;
+    try {
+      if (!(await confirmed(b))) return;
+      const resp = await fetch(apiUrl("sheet"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Authorization": "tma " + initData },
+        body: JSON.stringify({ g: data.game, a: b.a, t: b.t }),
+      });
+      const answer = await resp.json();
+      if (answer.text) toast(answer.text);
+      if (answer.sheet) { data.sheet = answer.sheet; render(data); }
+      if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred(resp.ok ? "success" : "error");
+    } catch (e) {
+      toast(T("offline"));
+    } finally {
+      busy = false;
+      btn.disabled = false;
+    }
+  }
+
+  // a finished game's sheet changes without a command (the judge's private presses, its
+  // publication by itself): the page asks again while it may still change
+  function followSheet() {
+    clearTimeout(followSheet.timer);
+    const s = data && data.sheet;
+    if (!over() || !s || !(s.mode === "draft" || s.mode === "correcting" || (s.judge && s.mode === "published"))) return;
+    followSheet.timer = setTimeout(sheetAgain, s.judge ? 4000 : 15000);
+  }
+
+  // drawn again only when it changed (a redraw under the finger could lose a tap)
+  async function sheetAgain() {
+    try {
+      const resp = await fetch(apiUrl("table"), { headers: { "Authorization": "tma " + initData } });
+      if (!resp.ok) return;
+      const next = await resp.json();
+      if (JSON.stringify(next.sheet) !== JSON.stringify(data.sheet)) render(next);
+      else followSheet();
+    } catch (e) { followSheet(); }
+  }
+
   // the judge's timings (a running turn's clock: the console's buttons)
   function drawTimings(timings) {
     const box = $("timings");
@@ -401,6 +504,8 @@
     }
     drawButtons(data.buttons || []);
     drawTimings(data.timings);
+    drawSheet(data.sheet);
+    followSheet();
     tick();
     document.body.dataset.renders = ++renders;
   }
@@ -464,7 +569,7 @@
     const lang = (user && user.language_code) || "";
     const source = new EventSource(apiUrl("stream", { ticket: ticket, lang: lang }));
     source.addEventListener("table", (ev) => render(JSON.parse(ev.data)));
-    source.addEventListener("end", () => source.close());  // the game is over: no reconnecting
+    source.addEventListener("end", () => { source.close(); refresh(); });  // over: its sheet
     source.onerror = () => {
       if (over()) { source.close(); return; }
       if (data) $("status").textContent = T("offline");
