@@ -67,9 +67,9 @@ def schedule_pages(_: Gettext, t: TournamentRecord, schedule: Schedule,
             lines.append(_("Sitting out: {names}").format(
                 names=", ".join(isolate(names.get(u, str(u)), limit=24) for u in out)))
         blocks.append("\n".join(lines))
-    head = _("📋 <b>Seating of «{name}»</b>: {rounds} rounds, {tables} tables at once, "
-             "seed {seed}").format(name=isolate(t.name, limit=128), rounds=schedule.rounds,
-                                   tables=schedule.tables, seed=schedule.seed)
+    head = _("📋 <b>Seating of «{name}»</b>").format(name=isolate(t.name, limit=128)) + "\n" + \
+        _("Rounds: {rounds} · tables at once: {tables} · seed {seed}").format(
+            rounds=schedule.rounds, tables=schedule.tables, seed=schedule.seed)
     pages: list[str] = []
     page = head
     for block in blocks:
@@ -92,7 +92,7 @@ def standings_text(_: Gettext, t: TournamentRecord, rows: Sequence[Row],
     title = _("🏁 <b>Final table of «{name}»</b>") if final else \
         _("📊 <b>Standings of «{name}»</b>")
     lines = [title.format(name=isolate(t.name, limit=128))]
-    for row in rows[:100]:
+    for row in rows:  # every row: a long table is split at line breaks by the Sender
         sub = " *" if row.substitute_games else ""
         lines.append(_("{place}. {name} — {points} ({games} g., {wins} w., add. {add}, "
                        "best move {bm}){sub}").format(
@@ -101,8 +101,7 @@ def standings_text(_: Gettext, t: TournamentRecord, rows: Sequence[Row],
             add=points(row.additional), bm=points(row.best_move), sub=sub))
     if any(r.substitute_games for r in rows):
         lines.append(_("* played as a substitute"))
-    text = "\n".join(lines)
-    return text[:PAGE_CHARS]
+    return "\n".join(lines)
 
 
 def rounds_text(_: Gettext, schedule: Schedule | None, due: int | None,

@@ -1,0 +1,34 @@
+"""The tournament's texts (bot/handlers/tournament_texts.py): a long standings table keeps every
+row whole (the Sender splits a long text at line breaks); the schedule's head needs no plural."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.handlers import tournament_texts as tx
+from bot.telegram.limits import split_text
+from bot.ui.i18n import Translator
+from engine.tournament import draw
+from tests.history.tournament_pictures import PLAYERS, record, rows
+
+
+def test_TOUR_bot_layer_a_long_standings_table_keeps_every_row_whole() -> None:
+    _ = Translator().get("en")
+    base = rows()
+    many = [replace(base[i % len(base)], place=i + 1, user_id=10_000 + i,
+                    name=f"A&B <i>{i}</i> " + "Ж" * 40) for i in range(60)]
+    text = tx.standings_text(_, record(), many, {}, final=False)
+    pages = split_text(text)
+    assert len(pages) > 1
+    lines = [line for page in pages for line in page.split("\n")]
+    for i in range(60):  # every row, its name escaped and whole
+        assert any(line.startswith(f"{i + 1}. ") and f"A&amp;B &lt;i&gt;{i}&lt;/i&gt;" in line
+                   for line in lines), i
+
+
+def test_TOUR_bot_layer_the_schedule_head_counts_without_a_plural() -> None:
+    for locale in ("en", "ru"):
+        _ = Translator().get(locale)
+        one_table = draw(PLAYERS, 1, 1, 7)  # 20 players, one table at once: two rounds
+        head = tx.schedule_pages(_, record(), one_table, {})[0].split("\n\n")[0]
+        assert "1 tables" not in head and ": 1 ·" in head
