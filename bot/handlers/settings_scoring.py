@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from ..storage import Storage
     from ..telegram.sender import Sender
 
+#: the systems' names as the Russian screens write them (SCORE-X21)
+ALIASES = {"фиим": "fiim", "простая": "plain"}
+
 
 async def may_set_scoring(bot: Bot, message: Message) -> bool:
     """SCORE-X23: a group admin (an anonymous admin posts as the group itself)."""
@@ -58,7 +61,7 @@ async def scoring_cmd(message: Message, args: list[str], bot: Bot, storage: Stor
         return
     try:
         if len(args) == 1 and args[0].lower() not in FIELDS:
-            new = find_system(args[0])
+            new = find_system(ALIASES.get(args[0].lower(), args[0]))
         else:
             field = args[0].lower()
             value = parse_figure(field, args[1:])

@@ -79,8 +79,10 @@ def parse_figure(field: str, args: Sequence[str]) -> object:
 
 
 def num(locale: str, value: float) -> str:
-    """A figure in the locale's digits (``0,25`` in Russian), up to two decimals."""
-    return format_decimal(value, "#,##0.##", locale=locale)
+    """A figure in the locale's digits (``0,25`` in Russian), up to two decimals; a negative one
+    with a true minus (``−0,5``)."""
+    text = format_decimal(abs(value), "#,##0.##", locale=locale)
+    return ("−" if value < 0 else "") + text  # a true minus, as the sheet shows points
 
 
 def system_name(_: Gettext, system: ScoringSystem) -> str:

@@ -28,12 +28,14 @@ async def test_SCORE_X20_X21_a_group_sets_its_system_and_a_bad_figure_is_named(h
     assert "Scoring of club and online games: FIIM" in shown
     assert "The best move, by 0/1/2/3 blacks named: 0 / 0 / 0.25 / 0.5" in shown
     assert "The judge's additional points: 0 … 0.7, step 0.1" in shown
+    assert "Penalties: disqualification −0.5 · fourth foul −0.5" in shown  # a true minus
 
     await h.command(admin, "/settings scoring plain")
     assert last(h).startswith("✅ 📋 Scoring of club and online games: Plain (a win = 1)")
     assert (await stored(h))["scoring"] == PLAIN.to_settings()
 
-    await h.command(admin, "/settings scoring fiim")
+    await h.command(admin, "/settings scoring ФИИМ")  # the Russian screens' name of it
+    assert (await stored(h))["scoring"] == FIIM.to_settings()
     await h.command(admin, "/settings scoring win 2")
     assert "Own figures" in last(h) and "A win: 2" in last(h)
     await h.command(admin, "/settings scoring best_move 0 0,1 0.3 0.6")  # a decimal comma
