@@ -99,14 +99,25 @@ async def refresh(t: TournamentRecord, storage: Storage, tr: Translator, present
                 registration_markup(_, t, presenter))
 
 
+class NotSportPreset(ValueError):
+    """``/tournament new`` named a preset that plays no tournament (party, forum, NOIR)."""
+
+
+#: presets a tournament cannot play: named as an option, they are refused, not made a name
+OTHER_PRESETS = frozenset({"party", "forum", "noir"})
+
+
 def parse_new(args: list[str]) -> tuple[str, str, int, str]:
     """(name, preset, games per player, scoring system) of ``/tournament new`` arguments:
     the last words that are options (each kind once: "Cup 2026 4" is «Cup 2026», 4 games),
-    the rest the name. ValueError on a bad count."""
+    the rest the name. ValueError on a bad count; NotSportPreset when the last option word
+    names another preset."""
     preset, games, scoring = "club", DEFAULT_GAMES, "fiim"
     words, seen = list(args), set()
     while words:
         w = words[-1].lower()
+        if w in OTHER_PRESETS and "preset" not in seen:
+            raise NotSportPreset(w)
         kind = "preset" if w in PRESETS else "games" if w.isdigit() else \
             "scoring" if w in ("fiim", "plain") else None
         if kind is None or kind in seen:
@@ -197,6 +208,11 @@ async def new_tournament(message: Message, args: list[str], bot: Bot, storage: S
         return
     try:
         name, preset, games, scoring = parse_new(args)
+    except NotSportPreset as error:
+        reply(sender, message, _("A tournament plays club or online sport mafia, not «{preset}»: "
+                                 "/tournament new &lt;name&gt; [club|online] [games] "
+                                 "[fiim|plain].").format(preset=error.args[0]))
+        return
     except ValueError:
         reply(sender, message, _("Games per player: a number from 1 to {n}.").format(n=MAX_GAMES)
               + "\n" + _("A name ending in a number takes the games after it: "

@@ -36,14 +36,15 @@ async def may_organise(bot: Bot, t: TournamentRecord, user_id: int) -> bool:
 
 def target_of(message: Message, args: list[str]) -> tuple[int, str] | None:
     """The user a command names: the author of the replied message, a text mention, or an id
-    (with an optional name after it)."""
+    (with an optional name after it). None: nobody, a bot, or a number that is no user id
+    (a user's id is positive; a chat's is negative)."""
     if message.reply_to_message is not None and message.reply_to_message.from_user is not None:
         u = message.reply_to_message.from_user
-        return u.id, display_name(u)
+        return None if u.is_bot else (u.id, display_name(u))
     for e in message.entities or []:
         if e.type == "text_mention" and e.user is not None:
-            return e.user.id, display_name(e.user)
-    if args and args[0].lstrip("-").isdigit():
+            return None if e.user.is_bot else (e.user.id, display_name(e.user))
+    if args and args[0].isdigit() and args[0].isascii() and int(args[0]) > 0:
         return int(args[0]), " ".join(args[1:])[:64] or args[0]
     return None
 

@@ -117,3 +117,22 @@ async def test_the_russian_round_message_names_the_lobby_button_as_it_is(db_url)
         assert f"Ещё должны войти кнопкой «{label}»" in _last(h)
     finally:
         await h.stop()
+
+
+async def test_another_preset_is_refused_and_a_chat_id_is_no_player(db_url):
+    h = await make_harness(db_url, n_users=2)
+    try:
+        admin = h.users[0]
+        h.session.set_member(GROUP, admin.id, "administrator")
+        await h.command(admin, "/tournament new Cup noir")  # not made «Cup noir»
+        assert _last(h).startswith("A tournament plays club or online sport mafia, not «noir»")
+        assert await h.app.storage.tournament_for_chat(GROUP) is None
+        await h.command(admin, "/tournament new Cup online")
+        t = await h.app.storage.tournament_for_chat(GROUP)
+        assert t is not None and t.name == "Cup" and t.preset == "online"
+        before = _last(h)
+        await h.command(admin, "/tournament add -100500")  # a chat's id, not a user's
+        assert "-100500 is registered" not in _last(h) and _last(h) != before
+        assert await h.app.storage.tournament_players(t.id) == []
+    finally:
+        await h.stop()
