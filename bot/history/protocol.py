@@ -22,8 +22,12 @@ is skipped (it stays in the JSON export).
    roles, each day (nominations, vote rounds with voters and stage, eliminations, last words),
    each night (mafia picks, checks, protections, the announced result), fouls, best moves, result.
 
-Modules: :mod:`.facts` (the facts, :class:`Chapter`, :class:`Replay`), :mod:`.replay` (steps 1
-and 2) and this one (step 3); everything is re-exported here, so ``protocol.X`` names it all.
+A judge's action taken back (``JudgeActionUndone``, CLUB-X16) leaves the replay with its facts
+(a fourth foul: the foul and the removal), so the protocol, its card and the score sheet agree.
+
+Modules: :mod:`.facts` (the facts, :class:`Chapter`, :class:`Replay`), :mod:`.visibility` (step
+1), :mod:`.replay` (step 2) and this one (step 3); everything is re-exported here, so
+``protocol.X`` names it all.
 """
 
 from __future__ import annotations

@@ -5,8 +5,7 @@ See :mod:`bot.history.protocol` for the theory of operation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from .facts import (
     AfterGame,
@@ -42,6 +41,7 @@ from .facts import (
     Turn,
     Vote,
 )
+from .visibility import REMOVALS, all_events, entries_from, participants, visible_events
 
 #: Phase name (``PhaseStarted.phase``) -> chapter kind; ``None``: the phase joins the chapter
 #: that is open (a last word belongs to the vote or the night that caused it).
@@ -55,87 +55,6 @@ CHAPTER_OF_PHASE: dict[str, str | None] = {
     "bonus_offer": None, "bonus": None, "best_player": None,
 }
 TURN_PHASES = ("speech", "defence", "last_word", "best_move")
-
-
-# --- reading the log ---------------------------------------------------------------------------
-def entries_from(rows: Iterable[Any]) -> list[Entry]:
-    """Entries from ``(seq, command, events)`` rows (or :class:`Entry` objects), in seq order."""
-    out = [r if isinstance(r, Entry) else Entry(int(r[0]), r[1], list(r[2])) for r in rows]
-    out.sort(key=lambda e: e.seq)
-    return out
-
-
-def all_events(entries: Sequence[Entry]) -> list[tuple[int, Event]]:
-    """Every event as ``(seq, event)``, in log order."""
-    return [(en.seq, e) for en in entries for e in en.events]
-
-
-def _fouled(e: Event) -> int:
-    """The player of a foul or warning event (``player``; older logs: ``user_id``)."""
-    return int(e["player"] if "player" in e else e["user_id"])
-
-
-def _audience(e: Event) -> dict[str, Any]:
-    return e.get("audience") or {"kind": "public"}
-
-
-class _Tracker:
-    """Who was seated, alive, on which team, and who hosted, event by event."""
-
-    def __init__(self) -> None:
-        self.team: dict[int, str | None] = {}
-        self.alive: set[int] = set()
-        self.host: int | None = None
-
-    def observe(self, e: Event) -> None:
-        t = e.get("type")
-        if t == "GameStarted":
-            self.alive = {int(uid) for _, uid in e.get("seating", ())}
-        elif t == "RoleAssigned":
-            self.team[int(e["user_id"])] = e.get("team")
-        elif t == "PlayerEliminated":
-            self.alive.discard(int(e["user_id"]))
-        elif t == "HostAssigned":
-            self.host = e.get("user_id")
-        elif t == "HostModeEnded":
-            self.host = None
-
-    def sees(self, viewer: int | None, e: Event) -> bool:
-        a = _audience(e)
-        kind = a.get("kind")
-        if kind == "public":
-            return True
-        if viewer is None:
-            return False
-        if kind == "private":
-            return a.get("user_id") == viewer
-        if kind == "team":
-            return viewer in self.alive and self.team.get(viewer) == a.get("team")
-        if kind == "host":
-            return viewer == self.host
-        return False
-
-
-def visible_events(entries: Sequence[Entry], viewer: int | None) -> list[tuple[int, Event]]:
-    """The events ``viewer`` received when they happened (``None``: an onlooker, public only)."""
-    tracker = _Tracker()
-    out = []
-    for seq, e in all_events(entries):
-        if tracker.sees(viewer, e):
-            out.append((seq, e))
-        tracker.observe(e)
-    return out
-
-
-def participants(entries: Sequence[Entry]) -> set[int]:
-    """Users who were seated in the game or hosted it at some point."""
-    out: set[int] = set()
-    for _, e in all_events(entries):
-        if e.get("type") == "GameStarted":
-            out |= {int(uid) for _, uid in e.get("seating", ())}
-        elif e.get("type") == "HostAssigned" and e.get("user_id") is not None:
-            out.add(int(e["user_id"]))
-    return out
 
 
 def _roster(entries: Sequence[Entry]) -> tuple[str, dict[int, str], dict[int, int], str]:
@@ -159,6 +78,11 @@ def _roster(entries: Sequence[Entry]) -> tuple[str, dict[int, str], dict[int, in
             elif t == "GameStarted":
                 seats = {int(uid): int(seat) for seat, uid in e.get("seating", ())}
     return ruleset, names, seats, host_name
+
+
+def _fouled(e: Event) -> int:
+    """The player of a foul or warning event (``player``; older logs: ``user_id``)."""
+    return int(e["player"] if "player" in e else e["user_id"])
 
 
 # --- the replay --------------------------------------------------------------------------------
@@ -350,6 +274,28 @@ class _Builder:
         nominator = e.get("nominator")
         self.add(NominationUndone(int(e["target"]), None if nominator is None else int(nominator)))
 
+    def on_JudgeActionUndone(self, e: Event) -> None:
+        """CLUB-X16: the judge took his last action back, so its facts leave the replay (the
+        Undo is the very next command: they are the player's latest of their kind).  A fourth
+        foul: the foul and the removal; a disqualification: the removal; a foul: the foul; a
+        removed nomination: the removal, so the nomination stands again."""
+        action, uid = str(e.get("action", "")), int(e["player"])
+        if action in REMOVALS:
+            self.alive.add(uid)
+            self._drop(lambda f: isinstance(f, Eliminated) and f.user_id == uid)
+        if action in ("foul", "fourth_foul"):
+            self._drop(lambda f: isinstance(f, Foul) and f.kind == "foul" and f.user_id == uid)
+        elif action == "nomination":
+            self._drop(lambda f: isinstance(f, NominationUndone) and f.target == uid)
+
+    def _drop(self, match: Callable[[Fact], bool]) -> None:
+        """Remove the latest fact that ``match`` es (none: nothing)."""
+        for ch in reversed(self.chapters):
+            for i in range(len(ch.facts) - 1, -1, -1):
+                if match(ch.facts[i]):
+                    del ch.facts[i]
+                    return
+
     def on_WarningIssued(self, e: Event) -> None:
         self.add(Foul(_fouled(e), "warning", e.get("count"),
                       str(e.get("reason", ""))))
@@ -373,6 +319,10 @@ class _Builder:
     def on_GameCancelled(self, e: Event) -> None:
         self.open("end")
         self.add(Cancelled(str(e.get("reason", ""))))
+
+
+__all__ = ["CHAPTER_OF_PHASE", "TURN_PHASES", "all_events", "build_replay", "entries_from",
+           "participants", "visible_events"]
 
 
 def build_replay(entries: Sequence[Entry], viewer: int | None = None, *,

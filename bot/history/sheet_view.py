@@ -53,7 +53,8 @@ def _hm(at: datetime | None, *, day: bool = False) -> str:
 
 def seat_line(_: Gettext, locale: str, line: SeatScore, *, selected: bool = False) -> str:
     """One seat of the judge's sheet: number, name, role, fouls, how he left, the point columns
-    that are not zero, the total (the selected seat marked 👉)."""
+    that are not zero and his best move with its blacks (even 0), the total (the selected seat
+    marked 👉)."""
     parts = [f"{'👉 ' if selected else ''}<b>{line.seat}</b>. {escape(line.name)} — "
              f"{_role(_, line.role)}"]
     if line.fouls:
@@ -61,9 +62,13 @@ def seat_line(_: Gettext, locale: str, line: SeatScore, *, selected: bool = Fals
     if line.left:
         word = LEFT_WORDS.get(line.left)
         parts.append(_(word) if word else _("left"))
-    cols = [(_("win"), line.win_points), (_("BM"), line.best_move_points),
+    bm = _("BM")
+    if line.best_move is not None:  # his best move, 0 blacks (0 points) included (SCORE-X06)
+        bm += " " + _("({n} black)").format(n=line.best_move)
+    cols = [(_("win"), line.win_points), (bm, line.best_move_points),
             (_("pen."), line.penalty), (_("add."), line.additional)]
-    shown = [f"{label} {points_text(locale, v)}" for label, v in cols if v]
+    shown = [f"{label} {points_text(locale, v)}" for label, v in cols
+             if v or (label == bm and line.best_move is not None)]
     parts.append(", ".join(shown) + f" = <b>{points_text(locale, line.total)}</b>" if shown
                  else f"<b>{points_text(locale, line.total)}</b>")
     return " · ".join(parts)

@@ -178,6 +178,45 @@ async def test_CLUB_39_bot_layer_no_disqualification_from_one_tap_and_undo_bring
         await h.stop()
 
 
+async def test_CLUB_38_bot_layer_the_fourth_foul_asks_first(sqlite_url):
+    """Issue 21: a fourth foul removes the player (CLUB-38), so like a disqualification it
+    never lands from one tap: the foul cell of a seat with three fouls asks first."""
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        game_id = await club_game(h, host=JUDGE)
+        st = await drive(h, lambda s: s.phase is Phase.SPEECH and s.timer.kind == "speech")
+        target = next(p for p in st.alive() if p.user_id != st.speaker)
+
+        def row_of(message: dict) -> list[tuple[str, str]]:
+            return next(r for r in grid(message) if r[0][0].startswith(f"⚠️ №{target.seat}"))
+
+        for n in (1, 2, 3):
+            assert row_of(console(h)[1])[0][1] == "foul"  # fewer than three: one tap
+            assert await tap(h, JUDGE, game_id, "foul", target.seat) == "⚠️"
+            assert fouls_of((await h.game()).state, target.user_id) == n
+        mid, before = console(h)
+        assert row_of(before)[0] == (f"⚠️ №{target.seat} ⚠️⚠️⚠️", "?foul")
+        assert await tap(h, JUDGE, game_id, "?foul", target.seat) == "Press ✅ Confirm or ✖ Cancel."
+        assert (await h.game()).state.players[target.user_id].alive  # nothing from one tap
+        mid2, asking = console(h)
+        assert mid2 == mid and shape(asking) == shape(before)
+        assert asking["text"].startswith(
+            f"⚠️ Fourth foul to №{target.seat} {target.name}? He leaves the game at once")
+        row = next(i for i, r in enumerate(grid(before)) if r == row_of(before))
+        assert grid(asking)[row][:2] == [("✖ Cancel", "cx"), ("✅ Confirm", "foul")]
+        assert await tap(h, JUDGE, game_id, "cx") == "Cancelled."
+        after = (await h.game()).state
+        assert after.players[target.user_id].alive and fouls_of(after, target.user_id) == 3
+        assert grid(console(h)[1]) == grid(before)
+        assert await tap(h, JUDGE, game_id, "?foul", target.seat) == "Press ✅ Confirm or ✖ Cancel."
+        assert await tap(h, JUDGE, game_id, "foul", target.seat) == "⚠️"
+        assert not (await h.game()).state.players[target.user_id].alive
+        _mid, gone = console(h)
+        assert shape(gone) == shape(before) and "Press" not in gone["text"]
+    finally:
+        await h.stop()
+
+
 async def test_CLUB_X16_X18_bot_layer_refusals_are_worded(sqlite_url):
     h = await make_harness(sqlite_url, n_users=10)
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 
 from aiogram.methods import SendPhoto
 from PIL import Image
@@ -309,3 +310,22 @@ async def test_SCORE_X11_a_game_that_ended_without_its_sheet_gets_it_at_start(sq
         assert len(photos(h3)) == 1
     finally:
         await h3.stop()
+
+
+def test_SCORE_X10_a_best_move_with_no_black_is_on_the_judges_sheet_row():
+    """trial21: the first victim's best move that named no black (0 points) was missing from
+    his row of the judge's sheet, though the picture showed it."""
+    from bot.history.sheet_view import seat_line
+    from bot.ui.i18n import Translator
+    from engine.mafia.roles import Role, Team
+    from engine.scoring import SeatScore
+
+    _ = Translator().get("en")
+    line = SeatScore(seat=1, user_id=1, name="Ann", role=Role.CIVILIAN, team=Team.TOWN, won=False,
+                     fouls=0, left="killed", best_move=0, procedural_loss=False, win_points=0.0,
+                     best_move_points=0.0, penalty=0.0, additional=0.0, total=0.0)
+    assert "BM (0 black) 0" in plain_text(seat_line(_, "en", line))
+    two = replace(line, best_move=2, best_move_points=0.25, total=0.25)
+    assert "BM (2 black) 0.25 = 0.25" in plain_text(seat_line(_, "en", two))
+    none = replace(line, best_move=None)
+    assert "BM" not in plain_text(seat_line(_, "en", none))

@@ -168,3 +168,29 @@ async def test_the_judge_sees_the_timings_read_only_and_a_player_does_not(sqlite
         assert judge["texts"]["timings"] == "Timings"
         assert not {b["a"] for b in judge["buttons"]} & {"time", "timer", "addtime"}
         assert "timings" not in await table(h.user(st.seated()[0].user_id))
+
+
+async def test_CLUB_38_the_pages_foul_button_asks_before_the_fourth_foul(sqlite_url):
+    """Issue 21: the fourth foul removes the player (CLUB-38), so the page asks first (the
+    button carries ``confirm``, as a disqualification's does); fewer fouls: one tap."""
+    async with served(sqlite_url, n_users=10) as (h, client):
+        game_id = await club_with_judge(h, JUDGE)
+        target = (await h.game()).state.seated()[2]
+
+        async def foul_button() -> dict:
+            tools = (await (await client.get("/webapp/api/table", params={"g": str(game_id)},
+                                             headers=auth(h, JUDGE))).json())["buttons"]
+            return next(b for b in tools if b["a"] == "foul" and b["t"] == target.seat)
+
+        for _ in range(3):
+            assert "confirm" not in await foul_button()
+            assert await post(client, h, JUDGE, game_id, a="foul", t=target.seat) == \
+                {"ok": True, "text": "⚠️"}
+        assert (await foul_button())["confirm"] == (
+            f"⚠️ Fourth foul to №{target.seat} {target.name}? He leaves the game at once, "
+            "without a last word.")
+        assert await post(client, h, JUDGE, game_id, a="foul", t=target.seat) == \
+            {"ok": True, "text": "⚠️"}
+        assert not (await h.game()).state.players[target.user_id].alive
+        gone = await foul_button()
+        assert gone.get("disabled") is True and "confirm" not in gone

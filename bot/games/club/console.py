@@ -11,10 +11,11 @@ The keyboard is a fixed grid, so nothing moves under the judge's finger between 
   loss of his team -- a gone seat keeps its row, with placeholders («✖ №4», «·») where a foul
   and a disqualification no longer apply.
 
-A destructive press (🟥, 🏳, 🔁, ⏭, ↩️: codes ``?dq``, ``?pl``, ``?rst``, ``?endt``, ``?undo``)
-asks first: the same grid comes back with the pressed cell turned into «✖ Cancel», its
-neighbour in the row into «✅ …» (the real code), every other cell a placeholder -- so a double
-tap cancels, and nothing lands from one tap.
+A destructive press (🟥, 🏳, 🔁, ⏭, ↩️: codes ``?dq``, ``?pl``, ``?rst``, ``?endt``, ``?undo``;
+and ⚠️ on a seat with three fouls, ``?foul``: the fourth removes him, CLUB-38) asks first: the
+same grid comes back with the pressed cell turned into «✖ Cancel», its neighbour in the row into
+«✅ …» (the real code), every other cell a placeholder -- so a double tap cancels, and nothing
+lands from one tap.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from ..mafia.views import phase_name
 from .record import REMOVED_AT, SILENCE_AT, Record
 
 #: the codes a press asks to confirm first -> the code the confirmation carries
-ASK = {"?dq": "dq", "?pl": "pl", "?rst": "rst", "?endt": "endt", "?undo": "undo"}
+ASK = {"?dq": "dq", "?pl": "pl", "?rst": "rst", "?endt": "endt", "?undo": "undo",
+       "?foul": "foul"}
 #: confirmation codes bound to the turn they were asked in (``Act.s``: its ``phase_seq``)
 TURN_BOUND = frozenset({"rst", "endt"})
 #: a cell that does nothing (a placeholder keeps the grid's shape)
@@ -57,8 +59,10 @@ def grid(_: Gettext, st: GameState) -> list[list[Cell]]:
     fouls = st.club.fouls if st.club is not None else {}
     for p in st.seated():
         if p.alive:
-            marks = "⚠️" * min(fouls.get(p.user_id, 0), REMOVED_AT)
-            rows.append([Cell("foul", p.seat, f"⚠️ №{p.seat} {marks}".strip()),
+            n = fouls.get(p.user_id, 0)
+            marks = "⚠️" * min(n, REMOVED_AT)
+            foul = "?foul" if n >= REMOVED_AT - 1 else "foul"  # the fourth removes him: ask
+            rows.append([Cell(foul, p.seat, f"⚠️ №{p.seat} {marks}".strip()),
                          Cell("?dq", p.seat, f"🟥 №{p.seat}"), Cell("?pl", p.seat, f"🏳 №{p.seat}")])
         else:
             rows.append([Cell(NOP, p.seat, f"✖ №{p.seat}"), Cell(NOP, p.seat, "·"),
@@ -102,7 +106,9 @@ def turn_open(st: GameState) -> bool:
 def question(_: Gettext, st: GameState, code: str, seat: int) -> str:
     """What the console asks before the destructive ``code`` (an ``ASK`` value) on ``seat``."""
     who = label(st, st.by_seat(seat).user_id) if seat else label(st, st.speaker)
-    if code == "dq":
+    if code == "foul":
+        text = fourth_foul_question(_)
+    elif code == "dq":
         text = _("🟥 Disqualify {player}? He leaves the game at once, without a last word.")
     elif code == "pl":
         text = _("🏳 A procedural loss for the team of {player}? The game ends at once: the "
@@ -120,6 +126,11 @@ def question(_: Gettext, st: GameState, code: str, seat: int) -> str:
                 if last is not None else _("↩️ Take back your last action?"))
         who = label(st, last.player) if last is not None else ""
     return text.format(player=who) + "\n" + _("Press ✅ Confirm or ✖ Cancel.")
+
+
+def fourth_foul_question(_: Gettext) -> str:
+    """The question before a fourth foul (CLUB-38), with ``{player}`` to fill."""
+    return _("⚠️ Fourth foul to {player}? He leaves the game at once, without a last word.")
 
 
 def _when(_: Gettext, when: tuple[str, int] | None) -> str:
@@ -193,5 +204,5 @@ def _phase(_: Gettext, st: GameState) -> str:
     return name
 
 
-__all__ = ["ASK", "CANCEL", "NOP", "TURN_BOUND", "grid", "keyboard", "protocol_line", "question",
-           "text", "turn_open"]
+__all__ = ["ASK", "CANCEL", "NOP", "TURN_BOUND", "fourth_foul_question", "grid", "keyboard",
+           "protocol_line", "question", "text", "turn_open"]

@@ -7,7 +7,7 @@ taken back, and the clock and Undo (CLUB-36..39, CLUB-Q06, CLUB-Q15, CLUB-X16..X
 The console's buttons never move (issue 21): every seat keeps its row when he leaves (its
 tools ``disabled``), the clock's four buttons are always there (``disabled`` outside a turn,
 Undo when there is nothing to take back).  Destructive ones carry ``confirm`` (the page asks
-first)."""
+first), the foul of a seat with three fouls too (the fourth removes him, CLUB-38)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from engine.club.state import fouls_of
 from ..hints import Gettext
 from ..mafia.webapp import MafiaWebView
 from ..spec import Viewer
-from .console import protocol_line, turn_open
-from .record import record
+from .console import fourth_foul_question, protocol_line, turn_open
+from .record import REMOVED_AT, record
 
 if TYPE_CHECKING:
     from ..hints import Live
@@ -82,9 +82,13 @@ class ClubWebView(MafiaWebView):
         for p in st.seated():
             gone = not p.alive
             n = fouls_of(st, p.user_id)  # the count on the button (its slot is fixed)
-            out.append({"a": "foul", "t": p.seat, "label": f"⚠️ №{p.seat}",
-                        "icon": f"⚠️{n}" if n else "⚠️", "kind": "judge",
-                        **({"disabled": True} if gone else {})})
+            foul: dict[str, Any] = {"a": "foul", "t": p.seat, "label": f"⚠️ №{p.seat}",
+                                    "icon": f"⚠️{n}" if n else "⚠️", "kind": "judge"}
+            if gone:
+                foul["disabled"] = True
+            elif n >= REMOVED_AT - 1:  # the fourth removes him (CLUB-38): the page asks first
+                foul["confirm"] = fourth_foul_question(_).format(player=f"№{p.seat} {p.name}")
+            out.append(foul)
             if n and not gone:
                 out.append({"a": "unfoul", "t": p.seat, "label": f"↩️⚠️ №{p.seat}",
                             "icon": "↩️⚠️", "kind": "judge"})
