@@ -155,7 +155,7 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
                                  "/tournament new &lt;name&gt; [club|online] [games] [fiim|plain]."))
         return
     if sub in ("", "standings"):
-        await show(message, t, storage, _, sender, tournaments)
+        await show(message, t, storage, _, sender, tournaments, locale)
         return
     if sub == "schedule":
         schedule = tournaments.schedule(t)
@@ -310,7 +310,7 @@ async def add_or_withdraw(message: Message, sub: str, args: list[str], t: Tourna
 
 
 async def show(message: Message, t: TournamentRecord, storage: Storage, _: Gettext,
-               sender: Sender, tournaments: TournamentService) -> None:
+               sender: Sender, tournaments: TournamentService, locale: str) -> None:
     """``/tournament``: the standings, the round in progress and what is next."""
     if t.status in ("registration", "closed"):
         players = await storage.tournament_players(t.id)
@@ -325,7 +325,7 @@ async def show(message: Message, t: TournamentRecord, storage: Storage, _: Gette
     rows = await tournaments.standings(t)
     await send_standings(sender, message.chat.id, _, t, rows, names,
                          tx.rounds_text(_, schedule, due, played), final=due is None,
-                         games=len(await tournaments.sheets(t)))
+                         games=len(await tournaments.sheets(t)), locale=locale)
 
 
 async def export(message: Message, t: TournamentRecord, _: Gettext, sender: Sender,

@@ -31,6 +31,7 @@ from ..history.tournament_picture import (
 )
 from ..storage import TournamentRecord
 from ..ui.names import isolate
+from ..ui.scoring import num
 from . import tournament_texts as tx
 from .common import Gettext
 from .tournament_tables import gettext_for
@@ -71,13 +72,13 @@ def post_picture(sender: Sender, chat_id: int, png: bytes | None, filename: str,
 
 # --- the cards -----------------------------------------------------------------------------------
 def standings_card(_: Gettext, t: TournamentRecord, rows: Sequence[Row], names: Mapping[int, str],
-                   subtitle: str, *, final: bool) -> StandingsCard:
+                   subtitle: str, *, final: bool, locale: str) -> StandingsCard:
     title = (_("Final table of «{name}»") if final else _("Standings of «{name}»")).format(
         name=t.name)
     lines = tuple(StandingLine(
         place=r.place, name=r.name or names.get(r.user_id, str(r.user_id)),
-        points=tx.points(r.points), games=str(r.games), wins=str(r.wins),
-        additional=tx.points(r.additional), best_move=tx.points(r.best_move),
+        points=num(locale, r.points), games=str(r.games), wins=str(r.wins),
+        additional=num(locale, r.additional), best_move=num(locale, r.best_move),
         substitute=bool(r.substitute_games)) for r in rows)
     return StandingsCard(
         title=title, subtitle=subtitle,
@@ -119,17 +120,17 @@ def send_schedule(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
 
 async def send_standings(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
                          rows: Sequence[Row], names: Mapping[int, str], state: str, *,
-                         final: bool, games: int) -> None:
+                         final: bool, games: int, locale: str) -> None:
     """``/tournament``: the standings picture captioned with its title and ``state`` (the
     rounds: bot/handlers/tournament_texts.py ``rounds_text``); the text when no game has its
     sheet yet (nothing to draw) or the photo does not go."""
-    text = tx.standings_text(_, t, rows, names, final=final) + "\n\n" + state
+    text = tx.standings_text(_, t, rows, names, final=final, locale=locale) + "\n\n" + state
     if not games:
         sender.send(chat_id, text)
         return
     subtitle = _("Published games: {n}").format(n=games)
     png = await asyncio.to_thread(draw_standings, standings_card(_, t, rows, names, subtitle,
-                                                                 final=final))
+                                                                 final=final, locale=locale))
     caption = f"{text.splitlines()[0]}\n{subtitle}\n\n{state}"
     post_picture(sender, chat_id, png, f"tournament-{t.id}-standings.png", caption, [text])
 
@@ -175,7 +176,7 @@ class RoundEnd:
 
     async def _post(self, t: TournamentRecord, schedule: Schedule, r: int, due: int | None
                     ) -> None:
-        _ = (await gettext_for(self.storage, self.tr, t.chat_id))[1]
+        locale, _ = await gettext_for(self.storage, self.tr, t.chat_id)
         names = {p.user_id: p.name for p in await self.storage.tournament_players(
             t.id, withdrawn=True)}
         rows = await self.tournaments.standings(t)
@@ -191,8 +192,9 @@ class RoundEnd:
             nxt = _("Next: round {r} of {n} — /newgame in each table's group.").format(
                 r=due, n=schedule.rounds)
         caption = f"{head}\n{after}\n\n{nxt}"
-        text = tx.standings_text(_, t, rows, names, final=final) + f"\n\n{after}\n{nxt}"
-        card = standings_card(_, t, rows, names, after, final=final)
+        text = tx.standings_text(_, t, rows, names, final=final, locale=locale) + \
+            f"\n\n{after}\n{nxt}"
+        card = standings_card(_, t, rows, names, after, final=final, locale=locale)
         png = await asyncio.to_thread(draw_standings, card)
         post_picture(self.sender, t.chat_id, png, f"tournament-{t.id}-round-{r}.png", caption,
                      [text])

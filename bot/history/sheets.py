@@ -38,10 +38,11 @@ from ..storage import SheetRecord, Storage
 from ..telegram.sender import Sender
 from ..ui.callbacks import Sheet
 from ..ui.i18n import Translator
+from ..ui.scoring import num
 from ..ui.timings import SHEET_CORRECTIONS_FOR, SHEET_PUBLISH_AFTER
 from . import protocol as P
 from . import sheet_view as V
-from .protocol_card import build_card, points_text, sheet_of_entries
+from .protocol_card import build_card, sheet_of_entries
 from .protocol_picture import draw
 from .service import HistoryService
 from .sheet_points import WEB_ACTIONS, Jobs, additional_of, job_id, mode_of, rows_of, stepped, system_of
@@ -354,7 +355,7 @@ class SheetService:
                 rec = await self.storage.get_sheet(rec.game_id) or rec
                 sheet = await self._score(rec, additional) or sheet
                 answer = _("Seat {n}: {points}").format(n=line.seat,
-                                                        points=points_text(locale, value))
+                                                        points=num(locale, value))
             await self._show(rec, sheet, mode, locale, data.t, at=at)
             return answer
         if a == "pub" and mode == V.DRAFT:
