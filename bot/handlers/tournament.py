@@ -41,6 +41,7 @@ from .common import (
     sender_locale,
 )
 from .tournament_rounds import send_schedule, send_standings
+from .tournament_seats import unused_tables_note
 from .tournament_settings import add_judge, set_tie_breaks
 from .tournament_tables import (
     gettext_for,
@@ -176,7 +177,8 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
     if sub == "close":
         reply(sender, message, await close(t, storage, _, tr, presenter, sender))
     elif sub == "draw":
-        reply(sender, message, await do_draw(t, storage, _, tr, presenter, sender, tournaments))
+        reply(sender, message, await do_draw(t, bot, storage, _, tr, presenter, sender,
+                                             tournaments))
     elif sub in ("add", "withdraw"):
         reply(sender, message, await add_or_withdraw(message, sub, args[1:], t, storage, _, tr,
                                                      presenter, sender))
@@ -267,8 +269,10 @@ async def close(t: TournamentRecord, storage: Storage, _: Gettext, tr: Translato
         n=len(await storage.tournament_players(t.id)))
 
 
-async def do_draw(t: TournamentRecord, storage: Storage, _: Gettext, tr: Translator,
+async def do_draw(t: TournamentRecord, bot: Bot, storage: Storage, _: Gettext, tr: Translator,
                   presenter: Presenter, sender: Sender, tournaments: TournamentService) -> str:
+    """Draw the seating; the schedule goes to the home group, its caption naming the linked
+    tables the schedule leaves unused (no message of their own). Returns the answer."""
     if t.status not in ("closed",):
         return _("Close the registration first.") if t.status == "registration" else \
             _("The seating is drawn already: /tournament schedule.")
@@ -284,7 +288,9 @@ async def do_draw(t: TournamentRecord, storage: Storage, _: Gettext, tr: Transla
     schedule = tournaments.schedule(drawn)
     assert schedule is not None  # just drawn
     names = {p.user_id: p.name for p in await storage.tournament_players(t.id)}
-    send_schedule(sender, t.chat_id, _, drawn, schedule, names)
+    note = await unused_tables_note(bot, _, drawn, schedule,
+                                    await storage.tournament_tables(t.id))
+    send_schedule(sender, t.chat_id, _, drawn, schedule, names, note=note)
     return _("🎲 The seating is drawn. Round 1 starts with /newgame in each table's group.")
 
 
@@ -363,6 +369,7 @@ async def tour_button(query: CallbackQuery, callback_data: Tour, bot: Bot, stora
     if callback_data.a == "close":
         callback_answer.text = await close(t, storage, _, tr, presenter, sender)
     elif callback_data.a == "draw":
-        callback_answer.text = await do_draw(t, storage, _, tr, presenter, sender, tournaments)
+        callback_answer.text = await do_draw(t, bot, storage, _, tr, presenter, sender,
+                                             tournaments)
     else:
         callback_answer.text = _("This button is out of date.")

@@ -107,14 +107,19 @@ def schedule_card(_: Gettext, t: TournamentRecord, schedule: Schedule, names: Ma
 
 
 def send_schedule(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
-                  schedule: Schedule, names: Mapping[int, str]) -> None:
+                  schedule: Schedule, names: Mapping[int, str], *, note: str = "") -> None:
     """The schedule as one picture (its pages of text when the picture is too large for
-    Telegram or does not go)."""
+    Telegram or does not go); ``note`` (HTML), when given, closes the caption and the first
+    page."""
     pages = tx.schedule_pages(_, t, schedule, names)
+    if note:
+        pages[0] = f"{pages[0]}\n\n{note}"
     png = draw_schedule(schedule_card(_, t, schedule, names))
     caption = _("📋 <b>Seating of «{name}»</b> — rounds: {rounds}, tables at once: {tables}. "
                 "As text: /tournament schedule text").format(
         name=isolate(t.name, limit=128), rounds=schedule.rounds, tables=schedule.tables)
+    if note:
+        caption += "\n\n" + note
     post_picture(sender, chat_id, png, f"tournament-{t.id}-schedule.png", caption, pages)
 
 
