@@ -5,8 +5,9 @@ with their texts as the fallback.
 :class:`RoundEnd` listens to the score sheets (``SheetService.published``, wired in bot/app.py):
 when the published sheet is a tournament game's and every game of its round now has a published
 sheet, the home group gets one message: the standings picture captioned with what is next (the
-next round, or the final table: the tournament is finished). A round is posted once (its number
-is kept in the tournament's ``ui["rounds_posted"]``).
+next round, or the final table: the tournament is finished). A round is posted once, across
+workers too: its number goes to the tournament's ``ui["rounds_posted"]`` by a compare-and-set
+(``Storage.claim_round_post``) before the post, and only the worker whose write landed posts.
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ class RoundEnd:
         slot = await self.storage.tournament_of_game(game_id)
         if slot is None:
             return
-        async with self._lock:  # two tables' sheets at once: one post
+        async with self._lock:  # two tables' sheets at once in this process: one look
             t = await self.storage.get_tournament(slot.tournament_id)
             schedule = None if t is None else self.tournaments.schedule(t)
             if t is None or schedule is None:
@@ -161,11 +162,12 @@ class RoundEnd:
             posted = {int(x) for x in t.ui.get("rounds_posted") or []}
             if slot.round in posted or not await self._complete(t, schedule, slot.round):
                 return
-            ui = {**t.ui, "rounds_posted": sorted(posted | {slot.round})}
             due = await self.tournaments.due(t)
-            t = await self.storage.update_tournament(
-                t.id, ui=ui, **({"status": "finished"} if due is None else {})) or t
-            await self._post(t, schedule, slot.round, due)
+            # across workers: the storage's compare-and-set lets one of them post
+            claimed = await self.storage.claim_round_post(t.id, slot.round, finished=due is None)
+            if claimed is None:
+                return
+            await self._post(claimed, schedule, slot.round, due)
 
     async def _complete(self, t: TournamentRecord, schedule: Schedule, r: int) -> bool:
         """Every game of round ``r`` finished with a published sheet."""
