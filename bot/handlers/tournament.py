@@ -40,6 +40,7 @@ from .common import (
     say,
     sender_locale,
 )
+from .tournament_import import import_tournament
 from .tournament_rounds import send_schedule, send_standings
 from .tournament_seats import unused_tables_note
 from .tournament_settings import add_judge, set_tie_breaks
@@ -147,6 +148,9 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
     if sub == "new":
         await new_tournament(message, args[1:], bot, storage, _, presenter, sender)
         return
+    if sub == "import":
+        await import_tournament(message, bot, _, sender, tournaments, locale)
+        return
     t = await storage.tournament_for_chat(message.chat.id)
     if sub == "table":
         await link_table(message, args[1:], bot, storage, _, sender)
@@ -194,7 +198,7 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
     else:
         reply(sender, message, _("Unknown /tournament command «{name}». Commands: new, close, "
                                  "add, withdraw, draw, schedule, table, sub, standings, "
-                                 "tiebreaks, judge, export.").format(name=escape(sub)))
+                                 "tiebreaks, judge, export, import.").format(name=escape(sub)))
 
 
 async def new_tournament(message: Message, args: list[str], bot: Bot, storage: Storage,

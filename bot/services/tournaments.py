@@ -213,7 +213,8 @@ class TournamentService:
                            "preset": t.preset, "games_per_player": t.games_per_player,
                            "scoring": t.scoring, "judges": t.judges, "status": t.status,
                            "seed": t.seed, "created_by": t.created_by,
-                           "created_at": t.created_at.isoformat()},
+                           "created_at": t.created_at.isoformat(),
+                           "tie_breaks": t.ui.get("tie_breaks")},
             "players": [{"user_id": p.user_id, "name": p.name, "withdrawn": p.withdrawn}
                         for p in players],
             "tables": {str(k): v for k, v in

@@ -286,14 +286,22 @@ class TournamentStorage(CoreStorage):
                               {int(k): int(v) for k, v in (row.substitutes or {}).items()})
 
     async def game_fouls(self, game_ids: Sequence[int]) -> dict[int, dict[int, int]]:
-        """Fouls of finished games: game id -> user id -> fouls (from ``player_results``)."""
+        """Fouls of finished games: game id -> user id -> fouls (from ``player_results``; an
+        imported archive game, which has no results, from its ``ui["fouls"]``)."""
         if not game_ids:
             return {}
         results = PlayerResultRow.__table__
         async with self._read() as c:
             rows = (await c.execute(select(results.c.game_id, results.c.user_id, results.c.fouls)
                                     .where(results.c.game_id.in_(list(game_ids))))).all()
-        out: dict[int, dict[int, int]] = {}
-        for gid, uid, fouls in rows:
-            out.setdefault(int(gid), {})[int(uid)] = int(fouls or 0)
+            out: dict[int, dict[int, int]] = {}
+            for gid, uid, fouls in rows:
+                out.setdefault(int(gid), {})[int(uid)] = int(fouls or 0)
+            missing = [g for g in game_ids if g not in out]
+            if missing:
+                for gid, ui in (await c.execute(select(games.c.id, games.c.ui).where(
+                        games.c.id.in_(missing)))).all():
+                    kept = (ui or {}).get("fouls")
+                    if isinstance(kept, dict):
+                        out[int(gid)] = {int(k): int(v) for k, v in kept.items()}
         return out

@@ -437,6 +437,12 @@ class RecordingSession(BaseSession):
             },
         }
 
+    def _result_getFile(self, bot: Bot, method: Any) -> dict[str, Any]:
+        """A file's path is ``files/<file_id>``: a test puts its bytes in
+        ``downloads["files/<file_id>"]``."""
+        return {"file_id": method.file_id, "file_unique_id": f"U{method.file_id}",
+                "file_path": f"files/{method.file_id}"}
+
     def _result_getMyCommands(self, bot: Bot, method: Any) -> list[dict[str, Any]]:
         for call in reversed(self.calls):
             if call.method == "setMyCommands" and call.ok:
