@@ -41,12 +41,14 @@ async def drawn(h, players: int = 11, games: int = 2):
 
 
 async def published(h, t, round_no: int, seats: list[int], subs: dict[int, int] | None = None,
-                    extra: dict[int, float] | None = None) -> int:
+                    extra: dict[int, float] | None = None, sub_name: str | None = None) -> int:
     """A finished game of (round, table 1) with its published sheet: the first seven seats
-    (town) win; ``subs`` {scheduled: substitute}; ``extra`` additional points."""
+    (town) win; ``subs`` {scheduled: substitute} (named ``sub_name``, else Sub<id>);
+    ``extra`` additional points."""
     st, subs, extra = h.app.storage, subs or {}, extra or {}
     gid = await st.create_game(GROUP, "club", t.created_by, "en", {}, round_no)
     await st.set_tournament_game(t.id, round_no, 1, gid, subs)
+    await st.update_tournament(t.id, expect_status="drawn", status="running")  # as /newgame
     await st.set_status(gid, "running")
     await st.set_status(gid, "finished", "town")
     await st.create_sheet(gid, GROUP, t.created_by, t.scoring, None)
@@ -55,7 +57,7 @@ async def published(h, t, round_no: int, seats: list[int], subs: dict[int, int] 
     for i, scheduled in enumerate(seats, start=1):
         u = subs.get(scheduled, scheduled)
         won = i <= 7
-        rows.append(PointsRow(u, names.get(u, f"Sub{u % 1000}"), i,
+        rows.append(PointsRow(u, names.get(u, sub_name or f"Sub{u % 1000}"), i,
                               "civilian" if won else "mafia", "town" if won else "mafia", won,
                               float(won), 0.0, 0.0, extra.get(u, 0.0), float(won) + extra.get(u, 0.0)))
     await st.publish_sheet(gid, t.created_by, extra, rows, None)

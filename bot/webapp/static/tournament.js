@@ -85,7 +85,7 @@
           const tags = el("span", "tags");
           if (seat.me) tags.append(el("span", "tag", T("you")));
           if (seat.substitute) {
-            const sub = el("span", "tag sub", "🔁 " + T("substitute_for", { name: seat.substitute.for }));
+            const sub = el("span", "tag subst", "🔁 " + T("substitute_for", { name: seat.substitute.for }));
             sub.title = sub.textContent;
             tags.append(sub);
             li.classList.add("substitute");
