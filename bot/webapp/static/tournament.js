@@ -18,6 +18,8 @@
   let data = null;
   let tab = TABS.includes(query.get("tab")) ? query.get("tab") : null;
   let renders = 0;
+  let shown = "";             // the last answer drawn, but for its export links (fresh tickets)
+  const opened = new Map();   // round -> open: the viewer's own choice survives a redraw
 
   function applyTheme(params) {
     if (!params) return;
@@ -63,8 +65,10 @@
     for (const r of s.rounds) {
       const box = el("details", "round");
       box.dataset.round = r.round;
-      box.open = current ? r.current : r.round === s.rounds.length;
+      box.open = opened.has(r.round) ? opened.get(r.round)
+        : current ? r.current : r.round === s.rounds.length;
       const head = el("summary");
+      head.addEventListener("click", () => opened.set(r.round, !box.open));
       head.append(el("span", "label", T("round_n", { n: r.round })));
       if (r.current) head.append(chip(T("now"), "now"));
       if (r.mine) head.append(chip(T("yours"), "mine"));
@@ -217,6 +221,13 @@
   for (const t of TABS) $("tab-" + t).addEventListener("click", () => show(t));
 
   function render(next) {
+    const key = JSON.stringify(Object.assign({}, next, { export: null }));
+    if (key === shown && data) {  // nothing moved: only the links' tickets are new
+      data.export = next.export;
+      for (const a of document.querySelectorAll(".export a")) a.href = next.export[a.dataset.format];
+      return;
+    }
+    shown = key;
     data = next;
     const t = data.tournament;
     document.documentElement.lang = data.locale;
