@@ -139,7 +139,8 @@ async def test_TOUR_X07_the_tournaments_pages_on_a_390_px_phone(sqlite_url, brow
 
         # the standings: every row, his highlighted and cut with an ellipsis
         await tab(browser, "standings")
-        rows = await run(browser, """return [...document.querySelectorAll('#pane-standings .st-row:not(.st-head)')]
+        rows = await run(browser, """return [...document.querySelectorAll(
+                '#pane-standings .st-row:not(.st-head)')]
             .map(r => [r.querySelector('.name').textContent, r.classList.contains('me'),
                        r.querySelector('.points').textContent])""")
         assert len(rows) == 12

@@ -13,10 +13,11 @@ import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from aiogram.methods import SendPhoto
 
 from bot.storage import PointsRow
-from bot.webapp.auth import make_ticket
+from bot.webapp.auth import Unauthorized, check_ticket, make_ticket
 from tests.bot.harness import GROUP, request_of
 from tests.bot.test_tournament import TABLE2
 from tests.fakes.session import TEST_TOKEN
@@ -183,6 +184,9 @@ async def test_the_organiser_downloads_the_export_from_the_page(sqlite_url):
         resp = await client.get("/webapp/api/tournament/export",
                                 params={"t": str(t.id), "f": "xml", "ticket": ticket})
         assert resp.status == 400
+        with pytest.raises(Unauthorized):  # ... nor does an export ticket open a game's stream
+            check_ticket(TEST_TOKEN, ticket, t.id, h.clock())
+        assert check_ticket(TEST_TOKEN, ticket, t.id, h.clock(), "export") == admin.id
         # a player sees no links
         player = await (await get(client, h, h.users[3], t=str(t.id))).json()
         assert player["export"] is None and not player["viewer"]["organiser"]
