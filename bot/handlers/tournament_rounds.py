@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiogram.methods import SendPhoto
-from aiogram.types import BufferedInputFile
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from engine.tournament import Row, Schedule
 
@@ -38,6 +38,7 @@ from .common import Gettext
 from .tournament_tables import gettext_for
 
 if TYPE_CHECKING:
+    from ..presentation.presenter import Presenter
     from ..services.tournaments import TournamentService
     from ..storage import Storage
     from ..telegram.sender import Sender
@@ -49,18 +50,20 @@ CAPTION_CHARS = 1024
 
 
 def post_picture(sender: Sender, chat_id: int, png: bytes | None, filename: str, caption: str,
-                 fallback: Sequence[str]) -> None:
+                 fallback: Sequence[str], markup: InlineKeyboardMarkup | None = None) -> None:
     """One photo ``png`` captioned ``caption`` (HTML, ≤ 1,024 characters); when there is no
-    picture or the photo does not go, the ``fallback`` texts instead (one message each)."""
+    picture or the photo does not go, the ``fallback`` texts instead (one message each).
+    ``markup``: the photo's buttons (the last text's)."""
     def texts() -> None:
-        for page in fallback:
-            sender.send(chat_id, page)
+        for i, page in enumerate(fallback, start=1):
+            sender.send(chat_id, page, markup if i == len(fallback) else None)
 
     if png is None:
         texts()
         return
     fut = sender.call(SendPhoto(chat_id=chat_id, photo=BufferedInputFile(png, filename),
-                                caption=caption[:CAPTION_CHARS], parse_mode="HTML"), chat_id)
+                                caption=caption[:CAPTION_CHARS], parse_mode="HTML",
+                                reply_markup=markup), chat_id)
 
     def sent(f: asyncio.Future[Any]) -> None:
         if not f.cancelled() and f.exception() is None and f.result() is not None:
@@ -108,7 +111,8 @@ def schedule_card(_: Gettext, t: TournamentRecord, schedule: Schedule, names: Ma
 
 
 def send_schedule(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
-                  schedule: Schedule, names: Mapping[int, str], *, note: str = "") -> None:
+                  schedule: Schedule, names: Mapping[int, str],
+                  markup: InlineKeyboardMarkup | None = None, *, note: str = "") -> None:
     """The schedule as one picture (its pages of text when the picture is too large for
     Telegram or does not go); ``note`` (HTML), when given, closes the caption and the first
     page."""
@@ -121,24 +125,26 @@ def send_schedule(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
         name=isolate(t.name, limit=128), rounds=schedule.rounds, tables=schedule.tables)
     if note:
         caption += "\n\n" + note
-    post_picture(sender, chat_id, png, f"tournament-{t.id}-schedule.png", caption, pages)
+    post_picture(sender, chat_id, png, f"tournament-{t.id}-schedule.png", caption, pages, markup)
 
 
 async def send_standings(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
                          rows: Sequence[Row], names: Mapping[int, str], state: str, *,
-                         final: bool, games: int, locale: str) -> None:
+                         final: bool, games: int, locale: str,
+                         markup: InlineKeyboardMarkup | None = None) -> None:
     """``/tournament``: the standings picture captioned with its title and ``state`` (the
     rounds: bot/handlers/tournament_texts.py ``rounds_text``); the text when no game has its
     sheet yet (nothing to draw) or the photo does not go."""
     text = tx.standings_text(_, t, rows, names, final=final, locale=locale) + "\n\n" + state
     if not games:
-        sender.send(chat_id, text)
+        sender.send(chat_id, text, markup)
         return
     subtitle = _("Published games: {n}").format(n=games)
     png = await asyncio.to_thread(draw_standings, standings_card(_, t, rows, names, subtitle,
                                                                  final=final, locale=locale))
     caption = f"{text.splitlines()[0]}\n{subtitle}\n\n{state}"
-    post_picture(sender, chat_id, png, f"tournament-{t.id}-standings.png", caption, [text])
+    post_picture(sender, chat_id, png, f"tournament-{t.id}-standings.png", caption, [text],
+                 markup)
 
 
 # --- the end of a round --------------------------------------------------------------------------
@@ -146,8 +152,9 @@ class RoundEnd:
     """``on_published(game_id)``: a ``SheetService.published`` listener (see the module)."""
 
     def __init__(self, storage: Storage, tr: Translator, sender: Sender,
-                 tournaments: TournamentService) -> None:
+                 tournaments: TournamentService, presenter: Presenter | None = None) -> None:
         self.storage, self.tr, self.sender, self.tournaments = storage, tr, sender, tournaments
+        self.presenter = presenter  # the Mini App's tournament page button (when it is on)
         self._lock = asyncio.Lock()
 
     async def on_published(self, game_id: int) -> None:
@@ -203,5 +210,6 @@ class RoundEnd:
             f"\n\n{after}\n{nxt}"
         card = standings_card(_, t, rows, names, after, final=final, locale=locale)
         png = await asyncio.to_thread(draw_standings, card)
+        markup = None if self.presenter is None else self.presenter.tournament_markup(_, t.id)
         post_picture(self.sender, t.chat_id, png, f"tournament-{t.id}-round-{r}.png", caption,
-                     [text])
+                     [text], markup)
