@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Role
-from engine.scoring import ScoreSheet
+from engine.scoring import BadScoring, ScoreSheet, system_from_settings
 from engine.tournament import Row, Schedule
 
 from ..handlers import tournament_texts as tx
@@ -45,7 +45,7 @@ from ..services.game_service import NotOwner
 from ..services.tournaments import due_round
 from ..storage import TournamentGame, TournamentRecord
 from ..ui.i18n import N_
-from ..ui.scoring import num
+from ..ui.scoring import num, system_name
 from ..ui.texts import ROLE_NAMES, TEAM_NAMES
 from .texts import Gettext, tournament_texts
 
@@ -260,7 +260,10 @@ def mine_json(_: Gettext, locale: str, f: Facts, rows: Sequence[Row], uid: int) 
 
 def head_json(_: Gettext, t: TournamentRecord, f: Facts) -> dict[str, Any]:
     rounds = f.schedule.rounds if f.schedule is not None else None
-    scoring = str(t.scoring.get("name") or t.scoring.get("base") or "")
+    try:  # the system's name as every screen writes it (bot.ui.scoring.system_name)
+        scoring = system_name(_, system_from_settings(t.scoring))
+    except BadScoring:
+        scoring = str(t.scoring.get("name") or t.scoring.get("base") or "")
     subtitle = _("{preset} · games per player: {games} · scoring: {scoring}").format(
         preset=tx.preset_name(_, t.preset), games=t.games_per_player, scoring=scoring)
     return {"id": t.id, "name": t.name, "status": t.status,

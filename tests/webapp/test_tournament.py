@@ -84,6 +84,8 @@ async def test_TOUR_X07_the_pages_show_the_schedule_the_standings_and_my_games(s
         assert resp.status == 200 and resp.headers["Cache-Control"] == "no-store"
         data = await resp.json()
         assert data["tournament"]["name"] == "Spring Cup" and data["tournament"]["rounds"] == 3
+        # the system's name as every screen writes it (bot.ui.scoring.system_name)
+        assert data["tournament"]["subtitle"].endswith("scoring: Plain (a win = 1)")
         assert data["texts"]["tab_mine"] == "My games" and data["export"] is None
         # the schedule: names in seat order, his seat marked, the substitute marked
         names = {p.user_id: p.name for p in await h.app.storage.tournament_players(t.id)}
