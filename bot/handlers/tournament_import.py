@@ -39,6 +39,8 @@ def reason_text(_: Gettext, e: ImportRefused) -> str:
         "no_slot": _("the schedule has no game at round/table {value}"),
         "open_game": _("the game is still open ({value}): export after it ends"),
         "total": _("the total is not the sum of the points ({value})"),
+        "players": _("the sheet's players are not the schedule's at round/table {value} (with "
+                     "its substitutes)"),
         "standings": _("not what the games' sheets give"),
         "schedule": _("not a schedule ({value})"),
         "home": _("the tournament's home is another group ({value}): import it there"),

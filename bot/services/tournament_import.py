@@ -5,8 +5,9 @@ checked field by field into an :class:`ImportPlan`, free of Telegram and of the 
 Every refusal is an :class:`ImportRefused` naming the field (``games[2].sheet[4].total``) and
 a reason code (:data:`REASONS`), so the bot says which part of the file is wrong. The checks:
 the envelope (``format``, ``kind``), each value's type and range, the schedule
-(``Schedule.from_dict``), every game at a slot of the schedule and not still open, every sheet
-line's total the sum of its points, and the standings what the sheets give
+(``Schedule.from_dict``), every game at a slot of the schedule and not still open, its sheet's
+players the slot's (its substitutes in their places), every sheet line's total the sum of its
+points, and the standings what the sheets give
 (``engine.tournament.standings`` with the file's tie-breaks). The checks against this
 database (the tournament's id, the games stored here and their logs) are the service's
 (:func:`bot.services.tournament_restore.restore`)."""
@@ -42,7 +43,7 @@ KIND = "mafia-bot tournament"
 CLOSED_GAMES = ("finished", "cancelled")
 #: the reason codes of :class:`ImportRefused` (the bot words each)
 REASONS = ("not_json", "not_ours", "version", "missing", "type", "value", "duplicate",
-           "no_slot", "open_game", "total", "standings", "schedule")
+           "no_slot", "open_game", "total", "standings", "schedule", "players")
 INT64 = 2**63
 
 
@@ -289,6 +290,9 @@ def _games(items: list[Any], schedule: Schedule | None) -> list[PlannedGame]:
             seats = [x.seat for x in sheet]
             if sorted(seats) != list(range(1, len(seats) + 1)) or not sheet:
                 raise ImportRefused(w + "sheet", "value", seats)
+            playing = {subs.get(u, u) for u in slots[(r, t)].seats}  # the schedule's, replaced
+            if {x.user_id for x in sheet} != playing:
+                raise ImportRefused(w + "sheet", "players", f"{r}/{t}")
         out.append(PlannedGame(i, r, t, gid, status, subs, sheet))
     return out
 

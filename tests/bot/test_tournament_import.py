@@ -166,6 +166,9 @@ async def test_TOUR_a_bad_file_is_refused_by_its_field_and_writes_nothing(db_url
     def total(d: dict) -> None:
         d["games"][0]["sheet"][3]["total"] += 1
 
+    def stranger(d: dict) -> None:  # somebody the schedule does not seat there, totals kept
+        d["games"][0]["sheet"][0]["user_id"] = 999
+
     def elsewhere(d: dict) -> None:  # exported from (and for) another group
         d["tournament"]["chat_id"] = d["tables"]["1"] = GROUP - 5
 
@@ -190,6 +193,9 @@ async def test_TOUR_a_bad_file_is_refused_by_its_field_and_writes_nothing(db_url
                 variant(elsewhere):
                     f"❌ Not imported — tournament.chat_id: the tournament's home is another "
                     f"group ({GROUP - 5}): import it there. Nothing was written.",
+                variant(stranger):
+                    "❌ Not imported — games[0].sheet: the sheet's players are not the "
+                    "schedule's at round/table 1/1 (with its substitutes). Nothing was written.",
                 variant(lambda d: d["games"][1].update(status="running")):
                     "❌ Not imported — games[1].status: the game is still open (running): "
                     "export after it ends. Nothing was written.",
