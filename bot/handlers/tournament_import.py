@@ -82,8 +82,12 @@ async def import_tournament(message: Message, bot: Bot, _: Gettext, sender: Send
     if got is None:
         reply(sender, message, _("I could not download the file: send it again."))
         return
+    raw = got.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:  # the size Telegram gave was missing or wrong
+        reply(sender, message, _("The file is too large for a tournament export."))
+        return
     try:
-        outcome, t = await restore(tournaments, got.read(MAX_BYTES + 1), message.chat.id, locale)
+        outcome, t = await restore(tournaments, raw, message.chat.id, locale)
     except ImportRefused as e:
         reply(sender, message, reason_text(_, e))
         return
