@@ -155,7 +155,8 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
                                  "/tournament new &lt;name&gt; [club|online] [games] [fiim|plain]."))
         return
     if sub in ("", "standings"):
-        await show(message, t, storage, _, sender, tournaments)
+        await show(message, t, storage, _, sender, tournaments,
+                   presenter.tournament_markup(_, t.id))
         return
     if sub == "schedule":
         schedule = tournaments.schedule(t)
@@ -167,7 +168,8 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
             for page in tx.schedule_pages(_, t, schedule, names):
                 say(sender, message.chat.id, page)
         else:
-            send_schedule(sender, message.chat.id, _, t, schedule, names)
+            send_schedule(sender, message.chat.id, _, t, schedule, names,
+                          presenter.tournament_markup(_, t.id))
         return
     if not await may_organise(bot, t, uid):
         reply(sender, message, _("Only the tournament's organiser, a judge or a group admin "
@@ -284,7 +286,8 @@ async def do_draw(t: TournamentRecord, storage: Storage, _: Gettext, tr: Transla
     schedule = tournaments.schedule(drawn)
     assert schedule is not None  # just drawn
     names = {p.user_id: p.name for p in await storage.tournament_players(t.id)}
-    send_schedule(sender, t.chat_id, _, drawn, schedule, names)
+    send_schedule(sender, t.chat_id, _, drawn, schedule, names,
+                  presenter.tournament_markup(_, t.id))
     return _("🎲 The seating is drawn. Round 1 starts with /newgame in each table's group.")
 
 
@@ -310,7 +313,8 @@ async def add_or_withdraw(message: Message, sub: str, args: list[str], t: Tourna
 
 
 async def show(message: Message, t: TournamentRecord, storage: Storage, _: Gettext,
-               sender: Sender, tournaments: TournamentService) -> None:
+               sender: Sender, tournaments: TournamentService,
+               markup: InlineKeyboardMarkup | None = None) -> None:
     """``/tournament``: the standings, the round in progress and what is next."""
     if t.status in ("registration", "closed"):
         players = await storage.tournament_players(t.id)
@@ -325,7 +329,7 @@ async def show(message: Message, t: TournamentRecord, storage: Storage, _: Gette
     rows = await tournaments.standings(t)
     await send_standings(sender, message.chat.id, _, t, rows, names,
                          tx.rounds_text(_, schedule, due, played), final=due is None,
-                         games=len(await tournaments.sheets(t)))
+                         games=len(await tournaments.sheets(t)), markup=markup)
 
 
 async def export(message: Message, t: TournamentRecord, _: Gettext, sender: Sender,

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiogram.methods import SendPhoto
-from aiogram.types import BufferedInputFile
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from engine.tournament import Row, Schedule
 
@@ -36,6 +36,7 @@ from .common import Gettext
 from .tournament_tables import gettext_for
 
 if TYPE_CHECKING:
+    from ..presentation.presenter import Presenter
     from ..services.tournaments import TournamentService
     from ..storage import Storage
     from ..telegram.sender import Sender
@@ -47,18 +48,20 @@ CAPTION_CHARS = 1024
 
 
 def post_picture(sender: Sender, chat_id: int, png: bytes | None, filename: str, caption: str,
-                 fallback: Sequence[str]) -> None:
+                 fallback: Sequence[str], markup: InlineKeyboardMarkup | None = None) -> None:
     """One photo ``png`` captioned ``caption`` (HTML, ≤ 1,024 characters); when there is no
-    picture or the photo does not go, the ``fallback`` texts instead (one message each)."""
+    picture or the photo does not go, the ``fallback`` texts instead (one message each).
+    ``markup``: the photo's buttons (the last text's)."""
     def texts() -> None:
-        for page in fallback:
-            sender.send(chat_id, page)
+        for i, page in enumerate(fallback, start=1):
+            sender.send(chat_id, page, markup if i == len(fallback) else None)
 
     if png is None:
         texts()
         return
     fut = sender.call(SendPhoto(chat_id=chat_id, photo=BufferedInputFile(png, filename),
-                                caption=caption[:CAPTION_CHARS], parse_mode="HTML"), chat_id)
+                                caption=caption[:CAPTION_CHARS], parse_mode="HTML",
+                                reply_markup=markup), chat_id)
 
     def sent(f: asyncio.Future[Any]) -> None:
         if not f.cancelled() and f.exception() is None and f.result() is not None:
@@ -106,7 +109,8 @@ def schedule_card(_: Gettext, t: TournamentRecord, schedule: Schedule, names: Ma
 
 
 def send_schedule(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
-                  schedule: Schedule, names: Mapping[int, str]) -> None:
+                  schedule: Schedule, names: Mapping[int, str],
+                  markup: InlineKeyboardMarkup | None = None) -> None:
     """The schedule as one picture (its pages of text when the picture is too large for
     Telegram or does not go)."""
     pages = tx.schedule_pages(_, t, schedule, names)
@@ -114,24 +118,26 @@ def send_schedule(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
     caption = _("📋 <b>Seating of «{name}»</b> — rounds: {rounds}, tables at once: {tables}. "
                 "As text: /tournament schedule text").format(
         name=isolate(t.name, limit=128), rounds=schedule.rounds, tables=schedule.tables)
-    post_picture(sender, chat_id, png, f"tournament-{t.id}-schedule.png", caption, pages)
+    post_picture(sender, chat_id, png, f"tournament-{t.id}-schedule.png", caption, pages, markup)
 
 
 async def send_standings(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
                          rows: Sequence[Row], names: Mapping[int, str], state: str, *,
-                         final: bool, games: int) -> None:
+                         final: bool, games: int, markup: InlineKeyboardMarkup | None = None
+                         ) -> None:
     """``/tournament``: the standings picture captioned with its title and ``state`` (the
     rounds: bot/handlers/tournament_texts.py ``rounds_text``); the text when no game has its
     sheet yet (nothing to draw) or the photo does not go."""
     text = tx.standings_text(_, t, rows, names, final=final) + "\n\n" + state
     if not games:
-        sender.send(chat_id, text)
+        sender.send(chat_id, text, markup)
         return
     subtitle = _("Published games: {n}").format(n=games)
     png = await asyncio.to_thread(draw_standings, standings_card(_, t, rows, names, subtitle,
                                                                  final=final))
     caption = f"{text.splitlines()[0]}\n{subtitle}\n\n{state}"
-    post_picture(sender, chat_id, png, f"tournament-{t.id}-standings.png", caption, [text])
+    post_picture(sender, chat_id, png, f"tournament-{t.id}-standings.png", caption, [text],
+                 markup)
 
 
 # --- the end of a round --------------------------------------------------------------------------
@@ -139,8 +145,9 @@ class RoundEnd:
     """``on_published(game_id)``: a ``SheetService.published`` listener (see the module)."""
 
     def __init__(self, storage: Storage, tr: Translator, sender: Sender,
-                 tournaments: TournamentService) -> None:
+                 tournaments: TournamentService, presenter: Presenter | None = None) -> None:
         self.storage, self.tr, self.sender, self.tournaments = storage, tr, sender, tournaments
+        self.presenter = presenter  # the Mini App's tournament page button (when it is on)
         self._lock = asyncio.Lock()
 
     async def on_published(self, game_id: int) -> None:
@@ -194,5 +201,6 @@ class RoundEnd:
         text = tx.standings_text(_, t, rows, names, final=final) + f"\n\n{after}\n{nxt}"
         card = standings_card(_, t, rows, names, after, final=final)
         png = await asyncio.to_thread(draw_standings, card)
+        markup = None if self.presenter is None else self.presenter.tournament_markup(_, t.id)
         post_picture(self.sender, t.chat_id, png, f"tournament-{t.id}-round-{r}.png", caption,
-                     [text])
+                     [text], markup)

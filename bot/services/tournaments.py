@@ -192,11 +192,14 @@ class TournamentService:
                                       seats=seats)))
         return out
 
-    async def standings(self, t: TournamentRecord) -> list[Row]:
+    async def standings(self, t: TournamentRecord,
+                        sheets: Sequence[tuple[TournamentGame, ScoreSheet]] | None = None
+                        ) -> list[Row]:
         """TOUR-X07..X09: every registered player's row (zeros before his first published
-        game), substitutes included, best first."""
+        game), substitutes included, best first. ``sheets``: :meth:`sheets` of ``t`` when the
+        caller has them already."""
         played = [Played(sheet, frozenset(g.substitutes.values()))
-                  for g, sheet in await self.sheets(t)]
+                  for g, sheet in (await self.sheets(t) if sheets is None else sheets)]
         players = [p.user_id for p in await self.storage.tournament_players(t.id)]
         tie_breaks = tuple(t.ui.get("tie_breaks") or DEFAULT_TIE_BREAKS)
         return standings(played, tie_breaks, players)
