@@ -165,7 +165,9 @@ async def test_a_two_table_tournament_to_the_final_table(bot_api: FakeBotAPI,
         board = boards[table]
         seat_order = list(rounds[r - 1][table - 1])
         start = time.monotonic()
+        mark = last_id(board.chat_id)
         await board.open_round(organiser, [name[u] for u in seat_order])
+        assert newest(api, board.chat_id, "🏆", mark), "the round's message"
         assert board.game_id is not None
         games[r, table] = board.game_id
         if (r, table) == (SUB_ROUND, SUB_TABLE):
@@ -219,6 +221,7 @@ async def test_a_two_table_tournament_to_the_final_table(bot_api: FakeBotAPI,
         post = await first.wait(lambda mark=mark, after=after: newest(api, GROUP_A, after, mark),
                                 f"post the standings after round {r}")
         assert post.photo_bytes, after
+        assert ("🏁" if r == 3 else "📊") in plain(post.caption), post.caption
         round_posts.append(post)
         if r == 1:
             await correct_round_1()

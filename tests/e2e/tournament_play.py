@@ -179,6 +179,8 @@ class Board:
             # ones go to the last nominee when the judge closes the window
             everyone = town and first in blacks
             voters = reds + blacks if everyone else [first, next(u for u in reds if u != first)]
+            if not everyone and len(reds + blacks) <= 4:  # 2 against 2 would be a tie
+                voters = [first]
             for uid in voters:
                 if uid not in st.vote.votes:
                     await self.do(uid, self.chat_id, st, "vote", first)
