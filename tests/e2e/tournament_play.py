@@ -170,6 +170,7 @@ class Board:
                 if target is not None:
                     await self.do(st.speaker, self.chat_id, st, "nom", target)
                     st = await self.state()
+            assert st.speaker is not None
             await self.do(st.speaker, self.chat_id, st, "end")
             await self.moved(st)
         elif st.phase is Phase.VOTING:
