@@ -48,6 +48,7 @@ from .tournament_tables import (
     gettext_for,
     link_table,
     may_organise,
+    named,
     round_due,
     round_game,
     substitute,
@@ -186,10 +187,10 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
         reply(sender, message, await do_draw(t, bot, storage, _, tr, presenter, sender,
                                              tournaments))
     elif sub in ("add", "withdraw"):
-        reply(sender, message, await add_or_withdraw(message, sub, args[1:], t, storage, _, tr,
-                                                     presenter, sender))
+        reply(sender, message, await add_or_withdraw(message, sub, args[1:], t, bot, storage, _,
+                                                     tr, presenter, sender))
     elif sub == "sub":
-        reply(sender, message, await substitute(message, args[1:], storage, _, sender,
+        reply(sender, message, await substitute(message, args[1:], bot, storage, _, sender,
                                                 tournaments, tr, locale))
     elif sub == "export":
         await export(message, t, _, sender, tournaments)
@@ -302,8 +303,8 @@ async def do_draw(t: TournamentRecord, bot: Bot, storage: Storage, _: Gettext, t
 
 
 async def add_or_withdraw(message: Message, sub: str, args: list[str], t: TournamentRecord,
-                          storage: Storage, _: Gettext, tr: Translator, presenter: Presenter,
-                          sender: Sender) -> str:
+                          bot: Bot, storage: Storage, _: Gettext, tr: Translator,
+                          presenter: Presenter, sender: Sender) -> str:
     if t.status not in ("registration", "closed"):
         return _("The seating is drawn: players can no longer be added or withdrawn.")
     target = target_of(message, args)
@@ -311,6 +312,11 @@ async def add_or_withdraw(message: Message, sub: str, args: list[str], t: Tourna
         return _("Reply to the player's message, or give his user ID: /tournament {sub} "
                  "&lt;ID&gt;.").format(sub=sub)
     user_id, name = target
+    if sub == "add":
+        user_id, name = await named(bot, t.chat_id, target)
+    elif name == str(user_id):  # e2e22: the registered player's name, not his ID
+        name = next((p.name for p in await storage.tournament_players(t.id)
+                     if p.user_id == user_id), name)
     if sub == "add":
         done = await storage.add_tournament_player(t.id, user_id, name)
         text = _("✅ {name} is registered.") if done else _("{name} is registered already.")
