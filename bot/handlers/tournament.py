@@ -25,9 +25,9 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from engine.scoring import find_system
 from engine.tournament import BadDraw
 
-from ..services.tournaments import DEFAULT_GAMES, MAX_GAMES, PRESETS, due_round, new_seed
+from ..services.tournaments import DEFAULT_GAMES, MAX_GAMES, PRESETS, due_round, new_seed, parse_seed
 from ..storage import TournamentRecord
-from ..ui.callbacks import Pressed, Tour
+from ..ui.callbacks import Pressed, Tour, TourGo
 from . import tournament_texts as tx
 from .common import (
     Gettext,
@@ -44,16 +44,8 @@ from .tournament_import import import_tournament
 from .tournament_rounds import send_schedule, send_standings
 from .tournament_seats import unused_tables_note
 from .tournament_settings import add_judge, set_tie_breaks
-from .tournament_tables import (
-    gettext_for,
-    link_table,
-    may_organise,
-    named,
-    round_due,
-    round_game,
-    substitute,
-    target_of,
-)
+from .tournament_start import round_due, round_game, start_button, start_markup
+from .tournament_tables import gettext_for, link_table, may_organise, named, substitute, target_of
 
 if TYPE_CHECKING:
     from ..presentation.presenter import Presenter
@@ -74,6 +66,7 @@ def router() -> Router:
     r.message.register(register_link, CommandStart(deep_link=True, magic=F.args.regexp(DEEP_LINK)),
                        F.chat.type == "private")
     r.callback_query.register(tour_button, Pressed(Tour))
+    r.callback_query.register(start_button, Pressed(TourGo))
     return r
 
 
@@ -161,8 +154,8 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
                                  "/tournament new &lt;name&gt; [club|online] [games] [fiim|plain]."))
         return
     if sub in ("", "standings"):
-        await show(message, t, storage, _, sender, tournaments, locale,
-                   presenter.tournament_markup(_, t.id))
+        await show(message, t, storage, _, sender, tournaments, locale, await start_markup(
+            storage, tournaments, _, t, message.chat.id, presenter.tournament_markup(_, t.id)))
         return
     if sub == "schedule":
         schedule = tournaments.schedule(t)
@@ -185,7 +178,7 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
         reply(sender, message, await close(t, storage, _, tr, presenter, sender))
     elif sub == "draw":
         reply(sender, message, await do_draw(t, bot, storage, _, tr, presenter, sender,
-                                             tournaments))
+                                             tournaments, args[1:]))
     elif sub in ("add", "withdraw"):
         reply(sender, message, await add_or_withdraw(message, sub, args[1:], t, bot, storage, _,
                                                      tr, presenter, sender))
@@ -277,14 +270,20 @@ async def close(t: TournamentRecord, storage: Storage, _: Gettext, tr: Translato
 
 
 async def do_draw(t: TournamentRecord, bot: Bot, storage: Storage, _: Gettext, tr: Translator,
-                  presenter: Presenter, sender: Sender, tournaments: TournamentService) -> str:
-    """Draw the seating; the schedule goes to the home group, its caption naming the linked
-    tables the schedule leaves unused (no message of their own). Returns the answer."""
+                  presenter: Presenter, sender: Sender, tournaments: TournamentService,
+                  seed_args: list[str] | None = None) -> str:
+    """Draw the seating (``seed_args``: the organiser's seed, else the stored one); the schedule
+    goes to the home group, its caption naming the linked tables the schedule leaves unused (no
+    message of their own). Returns the answer."""
     if t.status not in ("closed",):
         return _("Close the registration first.") if t.status == "registration" else \
             _("The seating is drawn already: /tournament schedule.")
     try:
-        drawn = await tournaments.draw(t)
+        seed = parse_seed(" ".join(seed_args)) if seed_args else None
+    except ValueError:
+        return tx.bad_seed(_, " ".join(seed_args or []))
+    try:
+        drawn = await tournaments.draw(t, seed)
     except BadDraw as exc:
         if exc.reason == "too_few":
             return _("A tournament needs at least 10 players.")
@@ -297,8 +296,9 @@ async def do_draw(t: TournamentRecord, bot: Bot, storage: Storage, _: Gettext, t
     names = {p.user_id: p.name for p in await storage.tournament_players(t.id)}
     note = await unused_tables_note(bot, _, drawn, schedule,
                                     await storage.tournament_tables(t.id))
-    send_schedule(sender, t.chat_id, _, drawn, schedule, names,
-                  presenter.tournament_markup(_, t.id), note=note)
+    markup = await start_markup(storage, tournaments, _, drawn, t.chat_id,
+                                presenter.tournament_markup(_, t.id))  # round 1 at the home table
+    send_schedule(sender, t.chat_id, _, drawn, schedule, names, markup, note=note)
     return _("🎲 The seating is drawn. Round 1 starts with /newgame in each table's group.")
 
 

@@ -5,7 +5,8 @@ with their texts as the fallback.
 :class:`RoundEnd` listens to the score sheets (``SheetService.published``, wired in bot/app.py):
 when the published sheet is a tournament game's and every game of its round now has a published
 sheet, the home group gets one message: the standings picture captioned with what is next (the
-next round, or the final table: the tournament is finished). A round is posted once, across
+next round, with the home table's «▶️ Start round N»: bot/handlers/tournament_start.py; or the
+final table: the tournament is finished). A round is posted once, across
 workers too: its number goes to the tournament's ``ui["rounds_posted"]`` by a compare-and-set
 (``Storage.claim_round_post``) before the post, and only the worker whose write landed posts.
 """
@@ -35,6 +36,7 @@ from ..ui.names import isolate
 from ..ui.scoring import num
 from . import tournament_texts as tx
 from .common import Gettext
+from .tournament_start import start_markup
 from .tournament_tables import gettext_for
 
 if TYPE_CHECKING:
@@ -211,5 +213,7 @@ class RoundEnd:
         card = standings_card(_, t, rows, names, after, final=final, locale=locale)
         png = await asyncio.to_thread(draw_standings, card)
         markup = None if self.presenter is None else self.presenter.tournament_markup(_, t.id)
+        # the home table's «▶️ Start round N» (its lobby opens in this group only)
+        markup = await start_markup(self.storage, self.tournaments, _, t, t.chat_id, markup)
         post_picture(self.sender, t.chat_id, png, f"tournament-{t.id}-round-{r}.png", caption,
                      [text], markup)

@@ -1,11 +1,11 @@
-"""/tournament at the tables (issue 22): linking a group as a table, the round's lobby opened by
-/newgame in a table's group while a round is due (the scheduled seats, PARTY-X26), the judge's
-substitute; and what the other /tournament handlers share (rights, the locale, a named user)."""
+"""/tournament at the tables (issue 22): linking a group as a table, the judge's substitute in a
+round's lobby (the lobby itself: bot/handlers/tournament_start.py); and what the other
+/tournament handlers share (rights, the locale, a named user)."""
 
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
@@ -13,11 +13,10 @@ from aiogram.types import Message
 
 from engine import IllegalCommand
 
-from ..storage import ActiveGameExists, TournamentRecord
+from ..storage import TournamentRecord
 from .common import Gettext, author, chat_locale, display_name, is_chat_admin, refusal, reply
 
 if TYPE_CHECKING:
-    from ..presentation.presenter import Presenter
     from ..services.tournaments import TournamentService
     from ..storage import Storage
     from ..telegram.sender import Sender
@@ -146,59 +145,3 @@ async def substitute(message: Message, args: list[str], bot: Bot, storage: Stora
         text += "\n" + _("He joins with the lobby's «Join» button.")
     return text.format(name=escape(name), seat=int(args[0]),
                        absent=escape(names.get(absent) or in_lobby.get(absent, str(absent))))
-
-
-async def round_due(message: Message, storage: Storage, tournaments: TournamentService
-                    ) -> bool | dict[str, Any]:
-    """Filter of /newgame (no arguments): the chat is a table of a drawn tournament whose
-    round is due here; injects ``tour`` and ``slot``."""
-    t = await storage.tournament_for_chat(message.chat.id)
-    if t is None or t.status not in ("drawn", "running"):
-        return False
-    tables = await storage.tournament_tables(t.id)
-    table_no = next((n for n, c in tables.items() if c == message.chat.id), None)
-    if table_no is None:
-        return False
-    due, slot = await tournaments.slot(t, table_no)
-    return {"tour": t, "slot": slot, "due": due}
-
-
-async def round_game(message: Message, bot: Bot, storage: Storage, tr: Translator,
-                     presenter: Presenter, sender: Sender, tournaments: TournamentService,
-                     tour: TournamentRecord, slot: Any, due: int | None) -> None:
-    """``/newgame`` in a table's group: the round's lobby with the scheduled seats."""
-    locale, _ = await gettext_for(storage, tr, message.chat.id)
-    uid = author(message).id
-    if slot is None:
-        reply(sender, message, _("This table has no game in round {r}: wait for the other "
-                                 "tables.").format(r=due) if due else
-              _("Every round of «{name}» is played: /tournament.").format(name=escape(tour.name)))
-        return
-    if slot.opened is not None and slot.opened.status in ("lobby", "running"):
-        reply(sender, message, _("A game is already open in this chat. Finish it or /cancel "
-                                 "it first."))
-        return
-    if not (await may_organise(bot, tour, uid) or await is_chat_admin(bot, message.chat.id, uid)):
-        reply(sender, message, _("Only the tournament's organiser, a judge or a group admin "
-                                 "can do that."))
-        return
-    title = message.chat.title or ""
-    presenter.titles[message.chat.id] = title
-    settings = dict((await storage.get_chat_settings(message.chat.id)).data)
-    for key in ("timings_of", "options"):
-        settings.pop(key, None)
-    try:
-        _game_id, waiting = await tournaments.open_round(
-            tour, slot, message.chat.id, uid, locale, settings, title,
-            lambda u: u not in sender.blocked)
-    except ActiveGameExists:
-        reply(sender, message, _("A game is already open in this chat. Finish it or /cancel "
-                                 "it first."))
-        return
-    names = {p.user_id: p.name for p in await storage.tournament_players(tour.id, withdrawn=True)}
-    text = _("🏆 «{name}», round {r}, table {t}: the scheduled players are seated.").format(
-        name=escape(tour.name), r=slot.round, t=slot.game.table)
-    if waiting:
-        text += "\n" + _("Still to join with «Join»: {names}.").format(
-            names=", ".join(escape(names.get(u, str(u))) for u in waiting))
-    reply(sender, message, text)

@@ -7,9 +7,11 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Mapping, Sequence
+from html import escape
 
 from engine.tournament import Row, Schedule
 
+from ..services.tournaments import SEED_LIMIT
 from ..storage import TournamentGame, TournamentPlayer, TournamentRecord
 from ..ui.names import isolate
 from ..ui.scoring import num
@@ -49,6 +51,13 @@ def registration_text(_: Gettext, t: TournamentRecord, players: Sequence[Tournam
     else:
         lines.append(_("The seating is drawn: /tournament schedule."))
     return "\n".join(lines)
+
+
+def bad_seed(_: Gettext, value: str) -> str:
+    """The refusal of ``/tournament draw <value>`` whose seed is no whole number within
+    ``-SEED_LIMIT..SEED_LIMIT`` (the value named, cut to 40 characters)."""
+    return _("❌ The seed «{value}» is not a whole number from −{n} to {n}: /tournament draw "
+             "[seed].").format(value=escape(value[:40]), n=SEED_LIMIT)
 
 
 def schedule_pages(_: Gettext, t: TournamentRecord, schedule: Schedule,

@@ -26,7 +26,7 @@ from ..storage import Storage, TournamentGame, TournamentRecord, UserInAnotherGa
 if TYPE_CHECKING:
     from .game_service import GameService
 
-__all__ = ["RoundSlot", "TournamentService", "due_round", "new_seed"]
+__all__ = ["SEED_LIMIT", "RoundSlot", "TournamentService", "due_round", "new_seed", "parse_seed"]
 
 #: the presets a tournament plays (sport mafia: tables of ten)
 PRESETS = ("club", "online")
@@ -34,9 +34,27 @@ PRESETS = ("club", "online")
 DEFAULT_GAMES, MAX_GAMES = 4, 20
 
 
+#: a draw's seed lies in -SEED_LIMIT..SEED_LIMIT (the drawn ones' range; a BIGINT holds it)
+SEED_LIMIT = 2**62
+
+
 def new_seed() -> int:
     """A draw's seed: a random signed 63-bit int (stored with the tournament)."""
-    return random.SystemRandom().randrange(-(2**62), 2**62)
+    return random.SystemRandom().randrange(-SEED_LIMIT, SEED_LIMIT)
+
+
+def parse_seed(word: str) -> int:
+    """The seed an organiser gives to ``/tournament draw <seed>``: ASCII digits with an
+    optional leading ``-`` (or ``−``), within ``-SEED_LIMIT..SEED_LIMIT``. ValueError
+    otherwise (a word, a fraction, a number out of range)."""
+    text = word.strip().replace("\u2212", "-")
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 19:
+        raise ValueError(word)
+    value = int(text)
+    if not -SEED_LIMIT <= value <= SEED_LIMIT:
+        raise ValueError(word)
+    return value
 
 
 @dataclass(frozen=True)
@@ -71,16 +89,20 @@ class TournamentService:
     def schedule(t: TournamentRecord) -> Schedule | None:
         return None if t.schedule is None else Schedule.from_dict(t.schedule)
 
-    async def draw(self, t: TournamentRecord) -> TournamentRecord | None:
-        """Draw the seating of the registered players with the stored seed, on as many tables
-        as are linked (at most one per ten players). Raises ``engine.tournament.BadDraw`` (too
+    async def draw(self, t: TournamentRecord, seed: int | None = None
+                   ) -> TournamentRecord | None:
+        """Draw the seating of the registered players with ``seed`` (the organiser's, stored
+        as the tournament's; None: the stored one, drawn at creation), on as many tables as
+        are linked (at most one per ten players). Raises ``engine.tournament.BadDraw`` (too
         few players...). None when another press drew it first."""
         players = [p.user_id for p in await self.storage.tournament_players(t.id)]
         linked = len(await self.storage.tournament_tables(t.id))
         tables = max(1, min(linked, len(players) // 10))
-        schedule = draw(players, t.games_per_player, tables, t.seed)
+        seed = t.seed if seed is None else seed
+        schedule = draw(players, t.games_per_player, tables, seed)
         return await self.storage.update_tournament(
-            t.id, expect_status=t.status, status="drawn", schedule=schedule.to_dict())
+            t.id, expect_status=t.status, status="drawn", schedule=schedule.to_dict(),
+            seed=seed)
 
     async def slot(self, t: TournamentRecord, table_no: int) -> tuple[int | None, RoundSlot | None]:
         """(the round in progress, this table's slot in it): (None, None) when every game is

@@ -164,3 +164,15 @@ class Tour(FastPack, CallbackData, prefix="tn"):
 
     a: str
     t: GameId = 0
+
+
+class TourGo(FastPack, CallbackData, prefix="tg"):
+    """«▶️ Start round N» (issue 22, bot/handlers/tournament_start.py): open round ``r`` of
+    tournament ``t`` at table ``n`` — only in the group the press comes from, which must be
+    table ``n``'s (a forged table is answered as out of date)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    t: GameId
+    r: Annotated[int, Field(ge=1, lt=2**31)]
+    n: Annotated[int, Field(ge=1, lt=2**31)]
