@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from bot.app import build_dispatcher
 from bot.handlers.flat import flatten
-from bot.ui.callbacks import Act, Cfg, Hist, LobbyAct, Pressed, Tour
+from bot.ui.callbacks import Act, Cfg, Hist, LobbyAct, Pressed, Tour, TourGo
 
 
 def _names(observer) -> list[str]:
@@ -53,7 +53,7 @@ def test_the_dispatcher_holds_every_router_handler_in_order():
     dp = build_dispatcher()
     assert not dp.sub_routers
     assert _names(dp.callback_query) == ["history_button", "onlooker_button", "tour_button",
-                                         "lobby_button", "game_button", "settings_button",
+                                         "start_button", "lobby_button", "game_button", "settings_button",
                                          "sheet_button", "unknown_button"]
     assert _names(dp.my_chat_member)[:2] == ["bot_membership_changed", "bot_rights_changed"]
 
@@ -61,11 +61,12 @@ def test_the_dispatcher_holds_every_router_handler_in_order():
 DATA = ["a:12:3:vote:4", "a:12:3:vote:", "a:12:3:vote", "a:12:3:vote:4:5", "a:-1:3:vote:4",
         f"a:{2**63}:3:vote:4", "a:x:3:vote:4", "a: 12:3:vote:4", "a", "a:", "", "l:7:leave:",
         "l:7:tempo:fast", "c:lang:en", "c:lang", "h:p:5:2:0", "h:l::0:", "ab:1:2:3:4", "zz",
-        "a:12:3:vote:4:", "h:p:5:2:0:1"]
+        "a:12:3:vote:4:", "h:p:5:2:0:1", "tg:1:2:3", "tg:1:0:3", "tg:1:2", "tg:-1:2:3",
+        f"tg:1:{2**31}:1", "tg:1:2:x"]
 
 
 @pytest.mark.parametrize("data", DATA)
-@pytest.mark.parametrize("data_cls", [Act, LobbyAct, Cfg, Hist, Tour])
+@pytest.mark.parametrize("data_cls", [Act, LobbyAct, Cfg, Hist, Tour, TourGo])
 async def test_pressed_answers_as_aiograms_filter(data_cls, data):
     query = CallbackQuery(id="1", from_user=User(id=5, is_bot=False, first_name="A"),
                           chat_instance="c", data=data)
