@@ -1,6 +1,7 @@
 """/tournament (issue 22, docs/tournaments.md): create, register (button and deep link), close,
-add and withdraw, draw, schedule, link tables, substitute, standings, export; /newgame in a
-table's group while a round is due opens that round's lobby (bot/services/tournaments.py).
+add and withdraw, draw (``[seed]``), schedule, link tables, substitute, standings, export;
+/newgame or «▶️ Start round N» in a table's group while a round is due opens that round's lobby
+(bot/handlers/tournament_start.py, bot/services/tournaments.py).
 
 ``/tournament new <name> [club|online] [games per player] [fiim|plain]`` takes its options as
 arguments (the last words that are options; defaults: club, 4, fiim)."""
