@@ -109,6 +109,26 @@ async def test_PARTY_X26_start_round_from_the_schedule_and_the_round_end_post(sq
         await h.stop()
 
 
+async def test_the_round_end_as_text_carries_the_button_too(sqlite_url):
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        h.session.fail("sendPhoto", chat_id=GROUP, error_code=400, times=None,
+                       description="Bad Request: not enough rights to send photos to the chat")
+        admin, t = await drawn(h, games=2)
+        await settle(h)  # the schedule's text pages, sent when its photo failed
+        mid, go = last_with_start(h, GROUP)
+        assert h.message(GROUP, mid)["text"].startswith("📋 Seating") and go.r == 1
+        assert await h.press(admin, GROUP, mid, go.pack()) == "▶️ Round 1: the lobby is open."
+        await h.command(admin, "/startgame")
+        await play_to_end(h, seed=5)
+        await settle(h)
+        mid2, go2 = last_with_start(h, GROUP)
+        assert h.message(GROUP, mid2)["text"].startswith("📊 Standings of «Spring Cup»")
+        assert (go2.t, go2.r, go2.n) == (t.id, 2, 1)
+    finally:
+        await h.stop()
+
+
 async def _two_tables(h: Harness):
     admin = h.users[0]
     h.session.set_member(GROUP, admin.id, "administrator")
