@@ -16,7 +16,7 @@ group's table)."""
 
 from __future__ import annotations
 
-from html import escape
+from html import escape, unescape
 from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot
@@ -155,8 +155,8 @@ async def start_button(query: CallbackQuery, callback_data: TourGo, bot: Bot, st
     text, opened = await start_here(
         chat.id, chat.title or "", query.from_user.id, t, slot, due, bot=bot, storage=storage,
         tr=tr, presenter=presenter, sender=sender, tournaments=tournaments)
-    if not opened:
-        callback_answer.text = text
+    if not opened:  # a callback answer is plain text of at most 200 characters
+        callback_answer.text = unescape(text)[:200]
         return
     say(sender, chat.id, text)
     callback_answer.text = _("▶️ Round {r}: the lobby is open.").format(r=r)
