@@ -778,3 +778,36 @@ async def test_ONLINE_47_a_player_who_blocked_the_bot_does_not_flap(sqlite_url: 
         assert not (await state(h)).players[blocked.id].active
     finally:
         await h.stop()
+
+
+async def test_ONLINE_X18_two_picks_when_the_time_runs_out_are_no_best_move(sqlite_url: str):
+    """Issue 20: two of three picks made when the 30 s ran out were dropped without a word.
+    ONLINE-X18 decides it (three names or none): the prompt says so and shows its end, the
+    group is told he makes no best move, and neither pick is published or scored."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        await start_online(h)
+        await night_1(h)
+        st = await all_pass(h)
+        victim = reds(st)[0]
+        await night(h, {b: victim for b in blacks(st)})
+        st = await state(h)
+        assert st.phase is OnlinePhase.BEST_MOVE and st.speaker == victim
+        prompt = next(t for t in texts_of(h, victim) if "You are the mafia's first victim" in t)
+        assert "Fewer than three when the time runs out count as no best move." in prompt
+        assert "⏱ 30 s. Until " in prompt
+        v = h.user(victim)
+        picks = blacks(st)[:2]
+        assert await press_action(h, v, victim, "bm", seat_of(st, picks[0])) == "1 of 3 chosen."
+        assert await press_action(h, v, victim, "bm", seat_of(st, picks[1])) == "2 of 3 chosen."
+        mark = len(h.session.calls)
+        await h.fire()  # the best move's 30 s run out with a draft of two
+        st = await state(h)
+        assert st.phase is Phase.LAST_WORD and st.speaker == victim
+        told = group_texts(h, mark)
+        assert any(f"🎯 {name(st, victim)} makes no best move." in t for t in told), told
+        assert not any("Best move of" in t for t in told)
+        assert not [b for _, b in h.buttons(victim) if (b.get("callback_data") or "")[:2] == "a:"
+                    and Act.unpack(b["callback_data"]).a in ("bm", "bmx")]  # the prompt is closed
+    finally:
+        await h.stop()
