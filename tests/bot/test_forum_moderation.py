@@ -110,3 +110,37 @@ async def test_a_removal_that_decides_the_game_closes_the_ballot(sqlite_url: str
                     if (b.get("callback_data") or "").startswith(f"a:{g.id}:")]
     finally:
         await h.stop()
+
+
+async def test_FORUM_Q16_the_hosts_decision_on_a_tied_revote_closes_once_made(sqlite_url: str):
+    """Issue 20 (the forum tried again with a host): the host's «☠️ …» / «🕊 Nobody» message for
+    a tied revote kept its buttons after his decision and to the end of the game."""
+    h = await make_harness(sqlite_url, n_users=5)
+    try:
+        players, host = h.users[:4], h.users[4]
+        await open_forum(h, "", players, host)
+        await h.command(players[0], "/startgame")
+        await to_ballot(h)
+        st = await state(h)
+        a, b, c, d = [p.user_id for p in sorted(st.alive(), key=lambda p: p.seat)]
+        for voter, target in ((a, c), (b, d), (c, d), (d, c)):  # 2-2: a revote of c and d
+            await press_action(h, h.user(voter), GROUP, "vote", st.players[target].seat)
+        await h.fire()
+        st = await state(h)
+        for voter, target in ((a, c), (b, d)):  # 1-1 again: the host decides
+            if (await state(h)).forum.stage == "revote":
+                await press_action(h, h.user(voter), GROUP, "vote", st.players[target].seat)
+        if (await state(h)).forum.stage != "host":
+            await h.fire()
+        st = await state(h)
+        assert st.forum.stage == "host", st.forum.stage
+        decide = [mid for mid, b in h.buttons(host.id)
+                  if (b.get("callback_data") or "").startswith("a:") and
+                  Act.unpack(b["callback_data"]).a == "hd"]
+        assert decide
+        assert await press_action(h, host, host.id, "hd", 0) == "⚖️"  # nobody leaves
+        await h.app.sender.drain()
+        assert (await state(h)).phase is not ForumPhase.BALLOT
+        assert not [b for mid, b in h.buttons(host.id) if mid in decide]
+    finally:
+        await h.stop()

@@ -34,6 +34,7 @@ class ForumPresenter(AfterGameEvents, ModerationEvents, MafiaPresenter):
     """Renders a forum game: its own phases and events, and the shared ones it overrides."""
 
     TIMING_KEYS: tuple[str, ...] = ("forum_day", "forum_vote", "last_word", "meeting", "cop", "forum_night")
+    GAME_KEYBOARDS: tuple[str, ...] = (*MafiaPresenter.GAME_KEYBOARDS, "decide")
 
     # --- the shared hooks --------------------------------------------------------------------
     def audience_ids(self, st: GameState, audience: object) -> list[int]:
@@ -134,6 +135,7 @@ class ForumPresenter(AfterGameEvents, ModerationEvents, MafiaPresenter):
             self.close_turn(g, _, before)
             if before.phase is Phase.LAST_WORD and before.phase_seq != st.phase_seq:
                 self.forum_close_dms(g, "lastword:")
+            self.forum_close_dms(g, "decide:")  # the host's decision on a tied revote
         if phase == "cop_turn":
             self.forum_close_dms(g, "night:")
             self.group(g, _("🌙 <b>Night {n}</b>. The Cop moves first (up to {s} s); the other "
@@ -164,9 +166,10 @@ class ForumPresenter(AfterGameEvents, ModerationEvents, MafiaPresenter):
             self.forum_close_group(g, "debate", vf.debate_text(_, st))
             if st.forum.stage == "host":
                 self.group(g, vf.ballot_text(_, st))
-                if st.host:
-                    self.dm(st.host, _("⚖️ The revote is tied. Remove one of the tied, or "
-                                       "nobody."), vf.host_decide_keyboard(_, g.id, st))
+                if st.host:  # kept: closed when the phase moves on (issue 20: it stayed live)
+                    self.send_private(g, f"decide:{st.host}", st.host, _(
+                        "⚖️ The revote is tied. Remove one of the tied, or nobody."),
+                        vf.host_decide_keyboard(_, g.id, st))
                 return True
             self.standing(g, "ballot", self.ballot_view(g, _, st), vf.ballot_keyboard(_, g.id, st))
         elif phase == "last_word":
