@@ -811,3 +811,35 @@ async def test_ONLINE_X18_two_picks_when_the_time_runs_out_are_no_best_move(sqli
                     and Act.unpack(b["callback_data"]).a in ("bm", "bmx")]  # the prompt is closed
     finally:
         await h.stop()
+
+
+async def test_ONLINE_a_ballot_cut_short_by_stop_loses_its_buttons(sqlite_url: str):
+    """Issue 20 (online tried again): /stop during the discussion left the group's ballot with
+    every name and PASS live; a game stopped in the best move left the victim's prompt live."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        h.session.set_member(GROUP, h.users[0].id, "administrator")
+        await start_online(h)
+        st = await night_1(h)
+        ballot = (await h.game()).ui["ballot"]
+        s = [p.user_id for p in st.seated()]
+        assert await tap(h, s[0], s[1]) == "🗳"
+        await h.command(h.users[0], "/stop")
+        await h.app.sender.drain()
+        assert await h.game() is None
+        shown = h.message(GROUP, ballot)
+        assert not (shown.get("reply_markup") or {}).get("inline_keyboard")
+        assert "☀️ Day 1: discussion and vote.\n\n" + f"{name(st, s[1])} — 1" in shown["text"]
+
+        await start_online(h)
+        await night_1(h)
+        st = await all_pass(h)
+        victim = reds(st)[0]
+        await night(h, {b: victim for b in blacks(st)})
+        assert (await state(h)).phase is OnlinePhase.BEST_MOVE
+        assert h.find_button(victim, action="bm") is not None
+        await h.command(h.users[0], "/stop")
+        await h.app.sender.drain()
+        assert h.find_button(victim, action="bm") is None and h.find_button(victim, action="bmx") is None
+    finally:
+        await h.stop()
