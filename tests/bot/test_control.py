@@ -243,3 +243,19 @@ async def test_PARTY_44_a_player_back_at_night_keeps_his_one_night_message(h: Ha
     live = {mid for mid, b in h.buttons(typed.id) if (b.get("callback_data") or "")[:2] == "a:"}
     assert len(live) == 1  # his one night message, still to be pressed
     assert await press_action(h, typed, typed.id, "sleep") == "💤"
+
+
+async def test_refused_judge_commands_are_answered_once_a_minute(h: Harness):
+    """Issue 20, tried again: a party host's /foul 3, sent three times, was "This game has no
+    fouls." three times in the group; the moderation commands' refusals follow the rule of the
+    others (once a minute per user and text)."""
+    await start_game(h)
+    await to_day(h)
+    mark = len(h.sent_texts(GROUP, ("sendMessage",)))
+    for _ in range(3):
+        await h.command(h.users[1], "/foul 3")
+        await h.command(h.users[1], "/panel")
+    await h.app.sender.drain()
+    answers = h.sent_texts(GROUP, ("sendMessage",))[mark:]
+    assert answers == ["This game has no fouls.",
+                       "Only the host or a group admin can give fouls."], answers
