@@ -144,3 +144,31 @@ async def test_FORUM_Q16_the_hosts_decision_on_a_tied_revote_closes_once_made(sq
         assert not [b for mid, b in h.buttons(host.id) if mid in decide]
     finally:
         await h.stop()
+
+
+async def test_a_stop_in_the_discussion_or_the_vote_closes_its_buttons(sqlite_url: str):
+    """Issue 20 (the forum tried again with /stop): the ballot's «🗳 …» stayed live after a
+    /stop in the vote; the discussion's «Ready to vote» after a /stop in the discussion."""
+    h = await make_harness(sqlite_url, n_users=5)
+    try:
+        players, host = h.users[:4], h.users[4]
+        h.session.set_member(GROUP, players[0].id, "administrator")
+        for where in ("debate", "ballot"):
+            await open_forum(h, "", players, host)
+            await h.command(players[0], "/startgame")
+            if where == "ballot":
+                await to_ballot(h)
+            else:
+                st = await state(h)
+                for p in st.alive():
+                    if (await state(h)).phase is not ForumPhase.DEBATE:
+                        await press_action(h, h.user(p.user_id), p.user_id, "sleep")
+                assert (await state(h)).phase is ForumPhase.DEBATE
+            mid = (await h.game()).ui[where]
+            assert h.message(GROUP, mid)["reply_markup"]["inline_keyboard"]
+            await h.command(players[0], "/stop")
+            await h.app.sender.drain()
+            assert await h.game() is None
+            assert not (h.message(GROUP, mid).get("reply_markup") or {}).get("inline_keyboard"), where
+    finally:
+        await h.stop()

@@ -27,6 +27,7 @@ class AfterGameEvents(PresenterBase):
     if TYPE_CHECKING:  # presenter.py
         def forum_close_dms(self, g: Live, prefix: str) -> None: ...
         def forum_close_group(self, g: Live, key: str, text: str) -> None: ...
+        def close_votes(self, g: Live, _: Gettext, before: GameState | None) -> None: ...
 
     def on_VictoryDeclared(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                            e: fev.VictoryDeclared) -> None:
@@ -35,11 +36,7 @@ class AfterGameEvents(PresenterBase):
         self.announce(g, head + "\n" + _("The survivors' cards stay hidden until the reveal."))
         self.forum_close_dms(g, "night:")
         self.forum_close_dms(g, "console:")
-        if before is not None:  # won by a removal in the discussion or the vote (issue 20: the
-            # ballot's buttons stayed live to the end): they show how they stood, without buttons
-            self.forum_close_group(g, "debate", vf.debate_text(_, before))
-            if before.forum is not None and before.vote is not None:
-                self.forum_close_group(g, "ballot", vf.ballot_text(_, before, final=True))
+        self.close_votes(g, _, before)  # won by a removal in the discussion or the vote
 
     def on_GuessesRecorded(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                            e: fev.GuessesRecorded) -> None:

@@ -119,6 +119,14 @@ class ForumPresenter(AfterGameEvents, ModerationEvents, MafiaPresenter):
         elif st.phase in (Phase.NIGHT, ForumPhase.COP_TURN):
             self.edit(g, key, uid, text, markup)
 
+    def close_votes(self, g: Live, _: Gettext, before: GameState | None) -> None:
+        """The discussion or the ballot cut short -- the game won by a removal, stopped or
+        abandoned in it -- shows how it stood, without buttons (issue 20: they stayed live)."""
+        if before is not None:
+            self.forum_close_group(g, "debate", vf.debate_text(_, before))
+            if before.forum is not None and before.vote is not None:
+                self.forum_close_group(g, "ballot", vf.ballot_text(_, before, final=True))
+
     def forum_close_dms(self, g: Live, prefix: str) -> None:
         """Take the keyboards off every private message kept under ``prefix``."""
         for key in {k for k in (*g.ui, *g.refs) if k.startswith(prefix)}:
