@@ -89,11 +89,11 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service: 
     elif re.fullmatch(r"[+-]?\d{1,18}", arg):
         target = seat_user(st, int(arg))
         if target is None:
-            refuse(sender, message, no_seat_text(_, st, int(arg)))
+            reply(sender, message, no_seat_text(_, st, int(arg)))  # a slip: always answered
             return
     if target is None:
-        refuse(sender, message, _("Reply to the player's message with /{command}, or give the "
-                                  "seat: /{command} 4.").format(command=command.command))
+        reply(sender, message, _("Reply to the player's message with /{command}, or give the "
+                                 "seat: /{command} 4.").format(command=command.command))
         return
     judge = message.from_user.id if message.from_user else None
     name = command.command
