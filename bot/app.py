@@ -294,7 +294,10 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["history"] = history
     dp["sheets"] = sheets
     dp["tournaments"] = tournaments = TournamentService(storage, service)
-    sheets.published.append(RoundEnd(storage, translator, sender, tournaments).on_published)
+    if webapp is not None:
+        webapp.tournaments = tournaments  # the tournament's pages (bot/webapp/tournament.py)
+    sheets.published.append(RoundEnd(storage, translator, sender, tournaments,
+                                      presenter).on_published)
     dp["onlookers"] = onlookers
     dp["webapp"] = webapp  # None without WEBAPP_URL (membership updates tell the Mini App)
     dp["rules_url"] = rules_url

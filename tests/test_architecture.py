@@ -1,7 +1,9 @@
 """The layering rules of docs/architecture.md, checked by import-linter contracts
 (``[tool.importlinter]`` in pyproject.toml): the engine imports only the stdlib, its core knows no
 game, the shared mafia mechanics know no preset, and no preset imports another (issue 8); the
-benchmarks' modules import each other without a cycle (issue 23)."""
+benchmarks' modules import each other without a cycle, and no package of ours has an import
+cycle anywhere: every strongly connected component of its import graph (grimp's, type-only
+imports included) is one module (issue 23)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,3 +94,80 @@ def test_an_import_cycle_in_the_benchmarks_breaks_the_contract(tmp_path, module,
     path.write_text(path.read_text(encoding="utf-8") + line, encoding="utf-8")
     run = lint_imports(tmp_path, "benchmarks-acyclic")
     assert run.returncode != 0 and "BROKEN" in run.stdout, run.stdout
+
+
+#: the packages whose whole import graph must be acyclic
+OURS = ["bot", "engine", "benchmarks"]
+
+
+def import_cycles(package: str) -> list[list[str]]:
+    """The import cycles inside ``package``: its import graph's strongly connected components
+    of more than one module (or a module importing itself), each sorted, by Tarjan's algorithm.
+    Type-only imports (``if TYPE_CHECKING:``) count: a protocol, not a guarded import, breaks a
+    cycle (docs/architecture.md)."""
+    graph = grimp.build_graph(package, cache_dir=None)
+    edges = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(edges[root]))]  # iterative DFS: (module, its next neighbours)
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, todo = work[-1]
+            child = next(todo, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(edges[child])))
+                elif child in on_stack:
+                    low[module] = min(low[module], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[module])
+            if low[module] == index[module]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == module:
+                        break
+                if len(component) > 1 or module in edges[module]:
+                    cycles.append(sorted(component))
+    return cycles
+
+
+@pytest.mark.parametrize("package", OURS)
+def test_no_import_cycle_in_the_package(package, monkeypatch):
+    """Issue 23: no module of ``package`` imports itself back through others (the engine's
+    mafia mechanics reach their preset through the ``engine.mafia.step.Variant`` protocol)."""
+    monkeypatch.syspath_prepend(str(ROOT))  # this checkout's packages, not an installed copy
+    graph = grimp.build_graph(package, cache_dir=None)
+    assert package in graph.modules and len(graph.modules) > 5
+    cycles = import_cycles(package)
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_finds_a_cycle_through_a_type_only_import(tmp_path, monkeypatch):
+    """The check can fail: a package whose ``a -> b -> c`` is closed by ``c``'s type-only import
+    of ``a`` has one cycle of the three, and ``d`` (outside it) is not in it."""
+    pkg = tmp_path / "cyclic_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "a.py").write_text("from . import b\n", encoding="utf-8")
+    (pkg / "b.py").write_text("from .c import X\n", encoding="utf-8")
+    (pkg / "c.py").write_text("from typing import TYPE_CHECKING\nX = 1\n"
+                              "if TYPE_CHECKING:\n    from .a import b\n", encoding="utf-8")
+    (pkg / "d.py").write_text("from . import a\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert import_cycles("cyclic_pkg") == [["cyclic_pkg.a", "cyclic_pkg.b", "cyclic_pkg.c"]]

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.storage import GameRecord, LogConflict, PlayerOp, StatusError, Storage
-from tests.test_storage import SUPERGROUP, new_game
+from tests.storage_helpers import SUPERGROUP, new_game
 
 
 async def stored(storage: Storage, game_id: int) -> GameRecord:

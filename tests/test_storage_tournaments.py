@@ -87,3 +87,30 @@ async def _subs(storage: Storage, game_id: int) -> dict[int, int]:
     slot = await storage.tournament_of_game(game_id)
     assert slot is not None
     return slot.substitutes
+
+
+async def test_a_round_is_claimed_for_its_post_once_across_two_workers(database) -> None:
+    """Review (issue 22): two workers whose tables' sheets are published together each saw
+    the round unposted and posted it; the claim is a compare-and-set on the stored ``ui``, so
+    of two storages on one database exactly one gets the round."""
+    import asyncio
+
+    first, second = database.storage(), database.storage()
+    await first.start()
+    await second.start()
+    try:
+        t = await _tournament(first)
+        await first.update_tournament(t.id, ui={"message": 5, "tie_breaks": ["wins"]})
+        for round_no in (1, 2):
+            got = await asyncio.gather(*(s.claim_round_post(t.id, round_no, finished=round_no == 2)
+                                         for s in (first, second, first, second)))
+            winners = [x for x in got if x is not None]
+            assert len(winners) == 1, got
+        final = await second.get_tournament(t.id)
+        assert final is not None and final.status == "finished"
+        assert final.ui == {"message": 5, "tie_breaks": ["wins"], "rounds_posted": [1, 2]}
+        assert await first.claim_round_post(t.id, 1) is None  # posted already
+        assert await first.claim_round_post(10**9, 1) is None  # no such tournament
+    finally:
+        await first.close()
+        await second.close()

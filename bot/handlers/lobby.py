@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from engine import BecomeHost, ChangeSettings, IllegalCommand, find_game, game_of
+from engine.mafia.lobby import seat_order
 
 from ..games import bot_game
 from ..storage import ActiveGameExists, UserInAnotherGame
@@ -30,6 +31,7 @@ from .common import (
     sender_locale,
 )
 from .community import group_only
+from .tournament_seats import not_seated_here
 
 if TYPE_CHECKING:
     from ..presentation.presenter import Presenter
@@ -211,6 +213,11 @@ async def join_lobby(service: GameService, bot: Bot, tr: Translator, g: LiveGame
         return _("Only members of the game's group can join it.")
     if kind == "join" and getattr(st, "host", None) == user_id:  # issue 20: not "already in"
         return _("You host this game, and the host does not play.")
+    order = seat_order(getattr(st, "settings", {}))
+    if kind == "join" and order is not None and user_id not in order:  # PARTY-X26
+        elsewhere = await not_seated_here(service.storage, bot, _, g.ui, g.chat_id, user_id)
+        if elsewhere is not None:  # a tournament's table: where he plays instead
+            return elsewhere
     cmd = game_of(st).join(user_id, name) if kind == "join" else \
         BecomeHost(user_id=user_id, name=name)
     async with service.user_lock(user_id):  # two deep links tapped at once: one game only

@@ -40,12 +40,15 @@ from .common import (
     say,
     sender_locale,
 )
+from .tournament_import import import_tournament
 from .tournament_rounds import send_schedule, send_standings
+from .tournament_seats import unused_tables_note
 from .tournament_settings import add_judge, set_tie_breaks
 from .tournament_tables import (
     gettext_for,
     link_table,
     may_organise,
+    named,
     round_due,
     round_game,
     substitute,
@@ -146,6 +149,9 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
     if sub == "new":
         await new_tournament(message, args[1:], bot, storage, _, presenter, sender)
         return
+    if sub == "import":
+        await import_tournament(message, bot, _, sender, tournaments, locale)
+        return
     t = await storage.tournament_for_chat(message.chat.id)
     if sub == "table":
         await link_table(message, args[1:], bot, storage, _, sender)
@@ -155,7 +161,8 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
                                  "/tournament new &lt;name&gt; [club|online] [games] [fiim|plain]."))
         return
     if sub in ("", "standings"):
-        await show(message, t, storage, _, sender, tournaments)
+        await show(message, t, storage, _, sender, tournaments, locale,
+                   presenter.tournament_markup(_, t.id))
         return
     if sub == "schedule":
         schedule = tournaments.schedule(t)
@@ -167,7 +174,8 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
             for page in tx.schedule_pages(_, t, schedule, names):
                 say(sender, message.chat.id, page)
         else:
-            send_schedule(sender, message.chat.id, _, t, schedule, names)
+            send_schedule(sender, message.chat.id, _, t, schedule, names,
+                          presenter.tournament_markup(_, t.id))
         return
     if not await may_organise(bot, t, uid):
         reply(sender, message, _("Only the tournament's organiser, a judge or a group admin "
@@ -176,12 +184,13 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
     if sub == "close":
         reply(sender, message, await close(t, storage, _, tr, presenter, sender))
     elif sub == "draw":
-        reply(sender, message, await do_draw(t, storage, _, tr, presenter, sender, tournaments))
+        reply(sender, message, await do_draw(t, bot, storage, _, tr, presenter, sender,
+                                             tournaments))
     elif sub in ("add", "withdraw"):
-        reply(sender, message, await add_or_withdraw(message, sub, args[1:], t, storage, _, tr,
-                                                     presenter, sender))
+        reply(sender, message, await add_or_withdraw(message, sub, args[1:], t, bot, storage, _,
+                                                     tr, presenter, sender))
     elif sub == "sub":
-        reply(sender, message, await substitute(message, args[1:], storage, _, sender,
+        reply(sender, message, await substitute(message, args[1:], bot, storage, _, sender,
                                                 tournaments, tr, locale))
     elif sub == "export":
         await export(message, t, _, sender, tournaments)
@@ -192,7 +201,7 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
     else:
         reply(sender, message, _("Unknown /tournament command «{name}». Commands: new, close, "
                                  "add, withdraw, draw, schedule, table, sub, standings, "
-                                 "tiebreaks, judge, export.").format(name=escape(sub)))
+                                 "tiebreaks, judge, export, import.").format(name=escape(sub)))
 
 
 async def new_tournament(message: Message, args: list[str], bot: Bot, storage: Storage,
@@ -267,8 +276,10 @@ async def close(t: TournamentRecord, storage: Storage, _: Gettext, tr: Translato
         n=len(await storage.tournament_players(t.id)))
 
 
-async def do_draw(t: TournamentRecord, storage: Storage, _: Gettext, tr: Translator,
+async def do_draw(t: TournamentRecord, bot: Bot, storage: Storage, _: Gettext, tr: Translator,
                   presenter: Presenter, sender: Sender, tournaments: TournamentService) -> str:
+    """Draw the seating; the schedule goes to the home group, its caption naming the linked
+    tables the schedule leaves unused (no message of their own). Returns the answer."""
     if t.status not in ("closed",):
         return _("Close the registration first.") if t.status == "registration" else \
             _("The seating is drawn already: /tournament schedule.")
@@ -284,13 +295,16 @@ async def do_draw(t: TournamentRecord, storage: Storage, _: Gettext, tr: Transla
     schedule = tournaments.schedule(drawn)
     assert schedule is not None  # just drawn
     names = {p.user_id: p.name for p in await storage.tournament_players(t.id)}
-    send_schedule(sender, t.chat_id, _, drawn, schedule, names)
+    note = await unused_tables_note(bot, _, drawn, schedule,
+                                    await storage.tournament_tables(t.id))
+    send_schedule(sender, t.chat_id, _, drawn, schedule, names,
+                  presenter.tournament_markup(_, t.id), note=note)
     return _("🎲 The seating is drawn. Round 1 starts with /newgame in each table's group.")
 
 
 async def add_or_withdraw(message: Message, sub: str, args: list[str], t: TournamentRecord,
-                          storage: Storage, _: Gettext, tr: Translator, presenter: Presenter,
-                          sender: Sender) -> str:
+                          bot: Bot, storage: Storage, _: Gettext, tr: Translator,
+                          presenter: Presenter, sender: Sender) -> str:
     if t.status not in ("registration", "closed"):
         return _("The seating is drawn: players can no longer be added or withdrawn.")
     target = target_of(message, args)
@@ -298,6 +312,11 @@ async def add_or_withdraw(message: Message, sub: str, args: list[str], t: Tourna
         return _("Reply to the player's message, or give his user ID: /tournament {sub} "
                  "&lt;ID&gt;.").format(sub=sub)
     user_id, name = target
+    if sub == "add":
+        user_id, name = await named(bot, t.chat_id, target)
+    elif name == str(user_id):  # e2e22: the registered player's name, not his ID
+        name = next((p.name for p in await storage.tournament_players(t.id)
+                     if p.user_id == user_id), name)
     if sub == "add":
         done = await storage.add_tournament_player(t.id, user_id, name)
         text = _("✅ {name} is registered.") if done else _("{name} is registered already.")
@@ -310,7 +329,8 @@ async def add_or_withdraw(message: Message, sub: str, args: list[str], t: Tourna
 
 
 async def show(message: Message, t: TournamentRecord, storage: Storage, _: Gettext,
-               sender: Sender, tournaments: TournamentService) -> None:
+               sender: Sender, tournaments: TournamentService, locale: str,
+               markup: InlineKeyboardMarkup | None = None) -> None:
     """``/tournament``: the standings, the round in progress and what is next."""
     if t.status in ("registration", "closed"):
         players = await storage.tournament_players(t.id)
@@ -325,7 +345,7 @@ async def show(message: Message, t: TournamentRecord, storage: Storage, _: Gette
     rows = await tournaments.standings(t)
     await send_standings(sender, message.chat.id, _, t, rows, names,
                          tx.rounds_text(_, schedule, due, played), final=due is None,
-                         games=len(await tournaments.sheets(t)))
+                         games=len(await tournaments.sheets(t)), locale=locale, markup=markup)
 
 
 async def export(message: Message, t: TournamentRecord, _: Gettext, sender: Sender,
@@ -363,6 +383,7 @@ async def tour_button(query: CallbackQuery, callback_data: Tour, bot: Bot, stora
     if callback_data.a == "close":
         callback_answer.text = await close(t, storage, _, tr, presenter, sender)
     elif callback_data.a == "draw":
-        callback_answer.text = await do_draw(t, storage, _, tr, presenter, sender, tournaments)
+        callback_answer.text = await do_draw(t, bot, storage, _, tr, presenter, sender,
+                                             tournaments)
     else:
         callback_answer.text = _("This button is out of date.")

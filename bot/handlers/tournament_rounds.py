@@ -5,8 +5,9 @@ with their texts as the fallback.
 :class:`RoundEnd` listens to the score sheets (``SheetService.published``, wired in bot/app.py):
 when the published sheet is a tournament game's and every game of its round now has a published
 sheet, the home group gets one message: the standings picture captioned with what is next (the
-next round, or the final table: the tournament is finished). A round is posted once (its number
-is kept in the tournament's ``ui["rounds_posted"]``).
+next round, or the final table: the tournament is finished). A round is posted once, across
+workers too: its number goes to the tournament's ``ui["rounds_posted"]`` by a compare-and-set
+(``Storage.claim_round_post``) before the post, and only the worker whose write landed posts.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiogram.methods import SendPhoto
-from aiogram.types import BufferedInputFile
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from engine.tournament import Row, Schedule
 
@@ -31,11 +32,13 @@ from ..history.tournament_picture import (
 )
 from ..storage import TournamentRecord
 from ..ui.names import isolate
+from ..ui.scoring import num
 from . import tournament_texts as tx
 from .common import Gettext
 from .tournament_tables import gettext_for
 
 if TYPE_CHECKING:
+    from ..presentation.presenter import Presenter
     from ..services.tournaments import TournamentService
     from ..storage import Storage
     from ..telegram.sender import Sender
@@ -47,18 +50,20 @@ CAPTION_CHARS = 1024
 
 
 def post_picture(sender: Sender, chat_id: int, png: bytes | None, filename: str, caption: str,
-                 fallback: Sequence[str]) -> None:
+                 fallback: Sequence[str], markup: InlineKeyboardMarkup | None = None) -> None:
     """One photo ``png`` captioned ``caption`` (HTML, ≤ 1,024 characters); when there is no
-    picture or the photo does not go, the ``fallback`` texts instead (one message each)."""
+    picture or the photo does not go, the ``fallback`` texts instead (one message each).
+    ``markup``: the photo's buttons (the last text's)."""
     def texts() -> None:
-        for page in fallback:
-            sender.send(chat_id, page)
+        for i, page in enumerate(fallback, start=1):
+            sender.send(chat_id, page, markup if i == len(fallback) else None)
 
     if png is None:
         texts()
         return
     fut = sender.call(SendPhoto(chat_id=chat_id, photo=BufferedInputFile(png, filename),
-                                caption=caption[:CAPTION_CHARS], parse_mode="HTML"), chat_id)
+                                caption=caption[:CAPTION_CHARS], parse_mode="HTML",
+                                reply_markup=markup), chat_id)
 
     def sent(f: asyncio.Future[Any]) -> None:
         if not f.cancelled() and f.exception() is None and f.result() is not None:
@@ -71,13 +76,13 @@ def post_picture(sender: Sender, chat_id: int, png: bytes | None, filename: str,
 
 # --- the cards -----------------------------------------------------------------------------------
 def standings_card(_: Gettext, t: TournamentRecord, rows: Sequence[Row], names: Mapping[int, str],
-                   subtitle: str, *, final: bool) -> StandingsCard:
+                   subtitle: str, *, final: bool, locale: str) -> StandingsCard:
     title = (_("Final table of «{name}»") if final else _("Standings of «{name}»")).format(
         name=t.name)
     lines = tuple(StandingLine(
         place=r.place, name=r.name or names.get(r.user_id, str(r.user_id)),
-        points=tx.points(r.points), games=str(r.games), wins=str(r.wins),
-        additional=tx.points(r.additional), best_move=tx.points(r.best_move),
+        points=num(locale, r.points), games=str(r.games), wins=str(r.wins),
+        additional=num(locale, r.additional), best_move=num(locale, r.best_move),
         substitute=bool(r.substitute_games)) for r in rows)
     return StandingsCard(
         title=title, subtitle=subtitle,
@@ -106,32 +111,40 @@ def schedule_card(_: Gettext, t: TournamentRecord, schedule: Schedule, names: Ma
 
 
 def send_schedule(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
-                  schedule: Schedule, names: Mapping[int, str]) -> None:
+                  schedule: Schedule, names: Mapping[int, str],
+                  markup: InlineKeyboardMarkup | None = None, *, note: str = "") -> None:
     """The schedule as one picture (its pages of text when the picture is too large for
-    Telegram or does not go)."""
+    Telegram or does not go); ``note`` (HTML), when given, closes the caption and the first
+    page."""
     pages = tx.schedule_pages(_, t, schedule, names)
+    if note:
+        pages[0] = f"{pages[0]}\n\n{note}"
     png = draw_schedule(schedule_card(_, t, schedule, names))
     caption = _("📋 <b>Seating of «{name}»</b> — rounds: {rounds}, tables at once: {tables}. "
                 "As text: /tournament schedule text").format(
         name=isolate(t.name, limit=128), rounds=schedule.rounds, tables=schedule.tables)
-    post_picture(sender, chat_id, png, f"tournament-{t.id}-schedule.png", caption, pages)
+    if note:
+        caption += "\n\n" + note
+    post_picture(sender, chat_id, png, f"tournament-{t.id}-schedule.png", caption, pages, markup)
 
 
 async def send_standings(sender: Sender, chat_id: int, _: Gettext, t: TournamentRecord,
                          rows: Sequence[Row], names: Mapping[int, str], state: str, *,
-                         final: bool, games: int) -> None:
+                         final: bool, games: int, locale: str,
+                         markup: InlineKeyboardMarkup | None = None) -> None:
     """``/tournament``: the standings picture captioned with its title and ``state`` (the
     rounds: bot/handlers/tournament_texts.py ``rounds_text``); the text when no game has its
     sheet yet (nothing to draw) or the photo does not go."""
-    text = tx.standings_text(_, t, rows, names, final=final) + "\n\n" + state
+    text = tx.standings_text(_, t, rows, names, final=final, locale=locale) + "\n\n" + state
     if not games:
-        sender.send(chat_id, text)
+        sender.send(chat_id, text, markup)
         return
     subtitle = _("Published games: {n}").format(n=games)
     png = await asyncio.to_thread(draw_standings, standings_card(_, t, rows, names, subtitle,
-                                                                 final=final))
+                                                                 final=final, locale=locale))
     caption = f"{text.splitlines()[0]}\n{subtitle}\n\n{state}"
-    post_picture(sender, chat_id, png, f"tournament-{t.id}-standings.png", caption, [text])
+    post_picture(sender, chat_id, png, f"tournament-{t.id}-standings.png", caption, [text],
+                 markup)
 
 
 # --- the end of a round --------------------------------------------------------------------------
@@ -139,15 +152,16 @@ class RoundEnd:
     """``on_published(game_id)``: a ``SheetService.published`` listener (see the module)."""
 
     def __init__(self, storage: Storage, tr: Translator, sender: Sender,
-                 tournaments: TournamentService) -> None:
+                 tournaments: TournamentService, presenter: Presenter | None = None) -> None:
         self.storage, self.tr, self.sender, self.tournaments = storage, tr, sender, tournaments
+        self.presenter = presenter  # the Mini App's tournament page button (when it is on)
         self._lock = asyncio.Lock()
 
     async def on_published(self, game_id: int) -> None:
         slot = await self.storage.tournament_of_game(game_id)
         if slot is None:
             return
-        async with self._lock:  # two tables' sheets at once: one post
+        async with self._lock:  # two tables' sheets at once in this process: one look
             t = await self.storage.get_tournament(slot.tournament_id)
             schedule = None if t is None else self.tournaments.schedule(t)
             if t is None or schedule is None:
@@ -155,11 +169,12 @@ class RoundEnd:
             posted = {int(x) for x in t.ui.get("rounds_posted") or []}
             if slot.round in posted or not await self._complete(t, schedule, slot.round):
                 return
-            ui = {**t.ui, "rounds_posted": sorted(posted | {slot.round})}
             due = await self.tournaments.due(t)
-            t = await self.storage.update_tournament(
-                t.id, ui=ui, **({"status": "finished"} if due is None else {})) or t
-            await self._post(t, schedule, slot.round, due)
+            # across workers: the storage's compare-and-set lets one of them post
+            claimed = await self.storage.claim_round_post(t.id, slot.round, finished=due is None)
+            if claimed is None:
+                return
+            await self._post(claimed, schedule, slot.round, due)
 
     async def _complete(self, t: TournamentRecord, schedule: Schedule, r: int) -> bool:
         """Every game of round ``r`` finished with a published sheet."""
@@ -175,7 +190,7 @@ class RoundEnd:
 
     async def _post(self, t: TournamentRecord, schedule: Schedule, r: int, due: int | None
                     ) -> None:
-        _ = (await gettext_for(self.storage, self.tr, t.chat_id))[1]
+        locale, _ = await gettext_for(self.storage, self.tr, t.chat_id)
         names = {p.user_id: p.name for p in await self.storage.tournament_players(
             t.id, withdrawn=True)}
         rows = await self.tournaments.standings(t)
@@ -191,8 +206,10 @@ class RoundEnd:
             nxt = _("Next: round {r} of {n} — /newgame in each table's group.").format(
                 r=due, n=schedule.rounds)
         caption = f"{head}\n{after}\n\n{nxt}"
-        text = tx.standings_text(_, t, rows, names, final=final) + f"\n\n{after}\n{nxt}"
-        card = standings_card(_, t, rows, names, after, final=final)
+        text = tx.standings_text(_, t, rows, names, final=final, locale=locale) + \
+            f"\n\n{after}\n{nxt}"
+        card = standings_card(_, t, rows, names, after, final=final, locale=locale)
         png = await asyncio.to_thread(draw_standings, card)
+        markup = None if self.presenter is None else self.presenter.tournament_markup(_, t.id)
         post_picture(self.sender, t.chat_id, png, f"tournament-{t.id}-round-{r}.png", caption,
-                     [text])
+                     [text], markup)

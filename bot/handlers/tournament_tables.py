@@ -8,6 +8,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import Message
 
 from engine import IllegalCommand
@@ -49,6 +50,21 @@ def target_of(message: Message, args: list[str]) -> tuple[int, str] | None:
     return None
 
 
+async def named(bot: Bot, chat_id: int, target: tuple[int, str]) -> tuple[int, str]:
+    """``target`` (:func:`target_of`) with the user's Telegram name when the command gave a
+    bare user ID (its name is the ID): asked of ``chat_id`` (getChatMember), the ID kept when
+    Telegram cannot say (e2e22: a substitute or a player added by ID was shown, seated and
+    scored as «22101»)."""
+    user_id, name = target
+    if name != str(user_id):
+        return target
+    try:
+        member = await bot.get_chat_member(chat_id, user_id)
+    except TelegramAPIError:
+        return target
+    return user_id, display_name(member.user)
+
+
 async def link_table(message: Message, args: list[str], bot: Bot, storage: Storage,
                      _: Gettext, sender: Sender) -> None:
     """``/tournament table <id>`` in another group, by an admin of both groups; refused after
@@ -86,8 +102,8 @@ async def link_table(message: Message, args: list[str], bot: Bot, storage: Stora
         n=table_no, name=escape(t.name)))
 
 
-async def substitute(message: Message, args: list[str], storage: Storage, _: Gettext,
-                     sender: Sender, tournaments: TournamentService, tr: Translator,
+async def substitute(message: Message, args: list[str], bot: Bot, storage: Storage,
+                     _: Gettext, sender: Sender, tournaments: TournamentService, tr: Translator,
                      locale: str) -> str:
     """``/tournament sub <seat>`` replying to the substitute (or ``<seat> <user id>``)."""
     game_id = await tournaments.games.game_for_chat(message.chat.id)
@@ -107,10 +123,15 @@ async def substitute(message: Message, args: list[str], storage: Storage, _: Get
         t.id, withdrawn=True)}
     elsewhere = next((g.table for g in (schedule.round(slot.round) if schedule else ())
                       if g.table != slot.table_no and target[0] in g.seats), None)
-    name = names.get(target[0], target[1]) if target[1] == str(target[0]) else target[1]
+    if target[1] == str(target[0]) and target[0] in names:
+        name = names[target[0]]
+    else:
+        name = (await named(bot, message.chat.id, target))[1]
     if elsewhere is not None:
         return _("{name} plays at table {t} in this round.").format(name=escape(name),
                                                                     t=elsewhere)
+    lobby = (await tournaments.games.live(game_id)).state
+    in_lobby = {} if lobby is None else {u: p.name for u, p in lobby.players.items()}
     try:
         absent, seated = await tournaments.substitute(
             game_id, int(args[0]), target[0], name, author(message).id,
@@ -124,7 +145,7 @@ async def substitute(message: Message, args: list[str], storage: Storage, _: Get
     if not seated:
         text += "\n" + _("He joins with the lobby's «Join» button.")
     return text.format(name=escape(name), seat=int(args[0]),
-                       absent=escape(names.get(absent, str(absent))))
+                       absent=escape(names.get(absent) or in_lobby.get(absent, str(absent))))
 
 
 async def round_due(message: Message, storage: Storage, tournaments: TournamentService

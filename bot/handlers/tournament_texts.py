@@ -12,6 +12,7 @@ from engine.tournament import Row, Schedule
 
 from ..storage import TournamentGame, TournamentPlayer, TournamentRecord
 from ..ui.names import isolate
+from ..ui.scoring import num
 
 Gettext = Callable[[str], str]
 #: a page of the schedule stays well within Telegram's 4,096 characters (entities included)
@@ -82,13 +83,10 @@ def schedule_pages(_: Gettext, t: TournamentRecord, schedule: Schedule,
     return pages
 
 
-def points(value: float) -> str:
-    """A number of points as shown: at most 2 decimals, no trailing zeros (1.5, 0, -0.25)."""
-    return f"{value:.2f}".rstrip("0").rstrip(".") or "0"
-
-
 def standings_text(_: Gettext, t: TournamentRecord, rows: Sequence[Row],
-                   names: Mapping[int, str], *, final: bool) -> str:
+                   names: Mapping[int, str], *, final: bool, locale: str) -> str:
+    """The standings as text (HTML): one line per row, points as ``bot.ui.scoring.num`` writes
+    them in ``locale`` (``1,5``, ``−0,5`` in Russian)."""
     title = _("🏁 <b>Final table of «{name}»</b>") if final else \
         _("📊 <b>Standings of «{name}»</b>")
     lines = [title.format(name=isolate(t.name, limit=128))]
@@ -97,8 +95,8 @@ def standings_text(_: Gettext, t: TournamentRecord, rows: Sequence[Row],
         lines.append(_("{place}. {name} — {points} ({games} g., {wins} w., add. {add}, "
                        "best move {bm}){sub}").format(
             place=row.place, name=isolate(row.name or names.get(row.user_id, str(row.user_id))),
-            points=points(row.points), games=row.games, wins=row.wins,
-            add=points(row.additional), bm=points(row.best_move), sub=sub))
+            points=num(locale, row.points), games=row.games, wins=row.wins,
+            add=num(locale, row.additional), bm=num(locale, row.best_move), sub=sub))
     if any(r.substitute_games for r in rows):
         lines.append(_("* played as a substitute"))
     return "\n".join(lines)

@@ -16,14 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from html import escape as _escape
 
-from babel.numbers import format_decimal
-
 from engine.core.serialize import command_from_dict
 from engine.mafia.roles import Role
 from engine.scoring import NotFinished, ScoreSheet, ScoringSystem, sheet_of_log
 from engine.scoring.sheet import LEFT_BY_CAUSE
 
 from ..ui.i18n import N_
+from ..ui.scoring import num, system_name
 from ..ui.texts import NO_ELIMINATION, ROLE_NAMES
 from . import protocol as P
 from .lines import PRESET_NAMES, Gettext, team_text
@@ -32,7 +31,6 @@ from .render import paginate
 #: SCORE-X06's ways of leaving, as the protocol's column says them
 LEFT_WORDS = {"killed": N_("shot dead"), "voted_out": N_("voted out"),
               "disqualified": N_("disqualified"), "fourth_foul": N_("4th foul")}
-SYSTEM_NAMES = {"fiim": N_("FIIM"), "plain": N_("plain (a win is 1)"), "custom": N_("the club's own")}
 
 
 @dataclass(frozen=True)
@@ -105,12 +103,6 @@ def sheet_of_entries(entries: Sequence[P.Entry], system: ScoringSystem,
         return None
 
 
-def points_text(locale: str, value: float) -> str:
-    """``0.25`` / ``0,25`` in the locale's words; a negative figure with a true minus sign."""
-    text = format_decimal(abs(value), format="0.##", locale=locale)
-    return ("−" if value < 0 else "") + text
-
-
 def build_card(_: Gettext, locale: str, pr: P.Protocol, sheet: ScoreSheet | None = None, *,
                game_id: int | None = None) -> Card:
     """The card of protocol ``pr`` (a full protocol of a finished game) with the points of
@@ -145,7 +137,7 @@ def build_card(_: Gettext, locale: str, pr: P.Protocol, sheet: ScoreSheet | None
         line = lines_by_user.get(p.user_id)
         points: tuple[str, ...] = ()
         if line is not None:
-            points = tuple(points_text(locale, v) for v in (
+            points = tuple(num(locale, v) for v in (
                 line.win_points, line.best_move_points, line.penalty, line.additional, line.total))
         when = ""
         if p.out is not None:
@@ -159,7 +151,7 @@ def build_card(_: Gettext, locale: str, pr: P.Protocol, sheet: ScoreSheet | None
     if sheet is not None:
         sums = [sum(getattr(x, k) for x in sheet.seats) for k in
                 ("win_points", "best_move_points", "penalty", "additional", "total")]
-        totals = tuple(points_text(locale, round(v, 4)) for v in sums)
+        totals = tuple(num(locale, round(v, 4)) for v in sums)
     cells: dict[tuple[str, int], Cell] = {}
     for rnd in pr.rounds:
         cells[(rnd.kind, rnd.number)] = _cell(_, rnd, s, seats)
@@ -174,9 +166,8 @@ def build_card(_: Gettext, locale: str, pr: P.Protocol, sheet: ScoreSheet | None
     if pr.host is not None:
         notes.append((Span(_("Judge: {name}").format(name=pr.host_name or "?")),))
     if sheet is not None:
-        name = SYSTEM_NAMES.get(sheet.system.name)
         notes.append((Span(_("Scoring: {system}").format(
-            system=_(name) if name else sheet.system.name)),))
+            system=system_name(_, sheet.system))),))
     legend = _("D3 / N5: the day / night a player left. Mafia seats are red. Nominations, "
                "shots and checks: who → whom. Votes: nominee — votes: voters.")
     if sheet is not None:

@@ -11,11 +11,11 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-from babel.numbers import format_decimal
 
 from ..storage.sheets import PointsTotals
 from ..ui.callbacks import Hist
 from ..ui.names import isolate
+from ..ui.scoring import num
 from .lines import role_text
 
 Gettext = Callable[[str], str]
@@ -24,15 +24,9 @@ TOP_SIZE = 15
 NAME_LIMIT = 40
 
 
-def pts(locale: str, value: float) -> str:
-    """``2.25``, ``−0.5``, ``12``: up to two decimals, the locale's separators, a true minus
-    sign (SCORE-X16, as the sheet and its caption write it)."""
-    return format_decimal(round(value, 2), "#,##0.##", locale=locale).replace("-", "\u2212")
-
-
 def signed(locale: str, value: float) -> str:
     """``+0.3`` / ``-0.2`` / ``0``."""
-    return ("+" if value > 0 else "") + pts(locale, value)
+    return ("+" if value > 0 else "") + num(locale, value)
 
 
 def top_points_text(_: Gettext, ngettext: NGettext, locale: str, title: str,
@@ -46,9 +40,9 @@ def top_points_text(_: Gettext, ngettext: NGettext, locale: str, title: str,
     for i, t in enumerate(totals[:TOP_SIZE], start=1):
         lines.append(_("{k}. {name} — <b>{total}</b> · {games} · {avg} per game · {wins} · "
                        "additional {add}").format(
-            k=i, name=isolate(t.name, limit=NAME_LIMIT), total=pts(locale, t.total),
+            k=i, name=isolate(t.name, limit=NAME_LIMIT), total=num(locale, t.total),
             games=ngettext("{n} game", "{n} games", t.games).format(n=t.games),
-            avg=pts(locale, t.total / t.games if t.games else 0.0),
+            avg=num(locale, t.total / t.games if t.games else 0.0),
             wins=ngettext("{n} win", "{n} wins", t.wins).format(n=t.wins),
             add=signed(locale, t.additional)))
     if not totals:
@@ -73,10 +67,10 @@ def me_points_lines(_: Gettext, ngettext: NGettext, locale: str,
     total = sum(t.total for t in per_role)
     additional = sum(t.additional for t in per_role)
     lines = [_("📋 Points: <b>{total}</b> · {games} · {avg} per game · additional {add}").format(
-        total=pts(locale, total), games=ngettext("{n} game", "{n} games", games).format(n=games),
-        avg=pts(locale, total / games), add=signed(locale, additional))]
+        total=num(locale, total), games=ngettext("{n} game", "{n} games", games).format(n=games),
+        avg=num(locale, total / games), add=signed(locale, additional))]
     roles = sorted(per_role, key=lambda t: (-t.games, t.role or ""))
-    lines.append(" · ".join(f"{role_text(_, t.role)} {pts(locale, t.total)} ({t.games})"
+    lines.append(" · ".join(f"{role_text(_, t.role)} {num(locale, t.total)} ({t.games})"
                             for t in roles))
     return lines
 
@@ -85,11 +79,11 @@ def list_mark(_: Gettext, locale: str, points: Mapping[int, float] | None) -> st
     """The /history list's mark of a game with a published sheet: ``📋 best 2.3``; '' without."""
     if not points:
         return ""
-    return " · " + _("📋 best {points}").format(points=pts(locale, max(points.values())))
+    return " · " + _("📋 best {points}").format(points=num(locale, max(points.values())))
 
 
 def player_mark(locale: str, points: Mapping[int, float] | None, user_id: int) -> str:
     """A protocol player line's points: `` · 📋 1.3`` ('' when the game has no published sheet)."""
     if not points or user_id not in points:
         return ""
-    return f" · 📋 {pts(locale, points[user_id])}"
+    return f" · 📋 {num(locale, points[user_id])}"

@@ -3,7 +3,7 @@ judge's private sheet (one message, edited in place), the group's message when a
 published or corrected, and the block /history's protocol shows.  Pure: a sheet, its stored
 record and gettext in, HTML text and a keyboard out.
 
-Points are shown with :func:`bot.history.protocol_card.points_text` (at most two decimals, the
+Points are shown with :func:`bot.ui.scoring.num` (at most two decimals, the
 locale's separator, a true minus sign).
 """
 
@@ -20,9 +20,10 @@ from engine.scoring import ScoreSheet, SeatScore
 
 from ..storage import SheetRecord
 from ..ui.callbacks import Sheet
+from ..ui.scoring import num, system_name
 from ..ui.texts import ROLE_NAMES
 from .lines import Gettext, preset_text, team_text
-from .protocol_card import LEFT_WORDS, SYSTEM_NAMES, points_text
+from .protocol_card import LEFT_WORDS
 
 #: a name in the group's short table is cut to this many characters (a photo's caption holds
 #: 1,024: ten lines stay far below)
@@ -32,11 +33,6 @@ SEATS_PER_ROW = 5
 #: the judge's message's modes: a draft being filled, published (a correction may be opened),
 #: a correction being made, published for good (the window has closed)
 DRAFT, PUBLISHED, CORRECTING, CLOSED = "draft", "published", "correcting", "closed"
-
-
-def system_name(_: Gettext, name: str) -> str:
-    known = SYSTEM_NAMES.get(name)
-    return _(known) if known else escape(name)
 
 
 def _role(_: Gettext, role: Role) -> str:
@@ -67,10 +63,10 @@ def seat_line(_: Gettext, locale: str, line: SeatScore, *, selected: bool = Fals
         bm += " " + _("({n} black)").format(n=line.best_move)
     cols = [(_("win"), line.win_points), (bm, line.best_move_points),
             (_("pen."), line.penalty), (_("add."), line.additional)]
-    shown = [f"{label} {points_text(locale, v)}" for label, v in cols
+    shown = [f"{label} {num(locale, v)}" for label, v in cols
              if v or (label == bm and line.best_move is not None)]
-    parts.append(", ".join(shown) + f" = <b>{points_text(locale, line.total)}</b>" if shown
-                 else f"<b>{points_text(locale, line.total)}</b>")
+    parts.append(", ".join(shown) + f" = <b>{num(locale, line.total)}</b>" if shown
+                 else f"<b>{num(locale, line.total)}</b>")
     return " · ".join(parts)
 
 
@@ -83,7 +79,7 @@ def judge_text(_: Gettext, locale: str, game_id: int, ruleset: str, sheet: Score
     head = [_("📋 <b>Score sheet of game #{id}</b> · {preset}").format(
                 id=game_id, preset=preset_text(_, ruleset)),
             _("{team} wins · scoring: {system}").format(
-                team=team_text(_, sheet.winner.value), system=system_name(_, system.name))]
+                team=team_text(_, sheet.winner.value), system=system_name(_, system))]
     if mode == DRAFT:
         head.append(_("✍️ Draft. Set the additional points, then publish. At {time} it "
                       "publishes itself without additional points.").format(time=_hm(record.publish_by)))
@@ -100,9 +96,9 @@ def judge_text(_: Gettext, locale: str, game_id: int, ruleset: str, sheet: Score
     foot = []
     if mode in (DRAFT, CORRECTING):
         rng = _("additional points: {lo} … {hi}, step {step}").format(
-            lo=points_text(locale, system.additional_min),
-            hi=points_text(locale, system.additional_max),
-            step=points_text(locale, system.additional_step))
+            lo=num(locale, system.additional_min),
+            hi=num(locale, system.additional_max),
+            step=num(locale, system.additional_step))
         foot.append(_("Choose a seat, then ➖ / ➕ ({range}).").format(range=rng) if not seat
                     else _("Seat {n}: ➖ / ➕ change his additional points ({range}).").format(
                         n=seat, range=rng))
@@ -125,7 +121,7 @@ def judge_keyboard(_: Gettext, locale: str, game_id: int, sheet: ScoreSheet, mod
     rows: list[list[InlineKeyboardButton]] = []
     row: list[InlineKeyboardButton] = []
     for line in sheet.seats:
-        label = str(line.seat) + (f" ·{points_text(locale, line.additional)}"
+        label = str(line.seat) + (f" ·{num(locale, line.additional)}"
                                   if line.additional else "")
         row.append(_btn(("👉" if line.seat == seat else "") + label,
                         Sheet(a="s", g=game_id, t=line.seat)))
@@ -135,7 +131,7 @@ def judge_keyboard(_: Gettext, locale: str, game_id: int, sheet: ScoreSheet, mod
     if row:
         rows.append(row)
     if seat:
-        step = points_text(locale, sheet.system.additional_step)
+        step = num(locale, sheet.system.additional_step)
         rows.append([_btn(f"➖ {step}", Sheet(a="-", g=game_id, t=seat)),
                      _btn("0", Sheet(a="0", g=game_id, t=seat)),
                      _btn(f"➕ {step}", Sheet(a="+", g=game_id, t=seat))])
@@ -149,7 +145,7 @@ def judge_keyboard(_: Gettext, locale: str, game_id: int, sheet: ScoreSheet, mod
 
 def points_table(locale: str, sheet: ScoreSheet) -> list[str]:
     """The short table: one line per seat, ``3. Name — 1.25``."""
-    return [f"{line.seat}. {_cut(line.name)} — <b>{points_text(locale, line.total)}</b>"
+    return [f"{line.seat}. {_cut(line.name)} — <b>{num(locale, line.total)}</b>"
             for line in sheet.seats]
 
 
@@ -158,7 +154,7 @@ def published_caption(_: Gettext, locale: str, game_id: int, sheet: ScoreSheet, 
     """The group's message of a published sheet (the protocol picture's caption, or the text
     sent when the photo cannot go): a title, the system, the short table."""
     title = _("📊 <b>Game #{id}: the score sheet is published</b>").format(id=game_id)
-    how = _("scoring: {system}").format(system=system_name(_, sheet.system.name))
+    how = _("scoring: {system}").format(system=system_name(_, sheet.system))
     if judged and auto:
         how += " · " + _("the judge did not publish it in time: no additional points")
     return "\n".join([title, how, *points_table(locale, sheet)])
@@ -167,8 +163,8 @@ def published_caption(_: Gettext, locale: str, game_id: int, sheet: ScoreSheet, 
 def corrected_text(_: Gettext, locale: str, game_id: int, before: Mapping[int, float],
                    sheet: ScoreSheet) -> str:
     """The group's notice of a correction: the seats whose totals moved, old → new."""
-    moved = [f"{line.seat}. {_cut(line.name)}: {points_text(locale, before.get(line.user_id, 0.0))}"
-             f" → <b>{points_text(locale, line.total)}</b>"
+    moved = [f"{line.seat}. {_cut(line.name)}: {num(locale, before.get(line.user_id, 0.0))}"
+             f" → <b>{num(locale, line.total)}</b>"
              for line in sheet.seats if before.get(line.user_id, 0.0) != line.total]
     head = _("✏️ The judge corrected the score sheet of game #{id}.").format(id=game_id)
     return "\n".join([head, *moved]) if moved else head
@@ -182,5 +178,5 @@ def history_block(_: Gettext, locale: str, sheet: ScoreSheet | None, record: She
         return None
     if not record.published or sheet is None:
         return _("📊 Score sheet: a draft. The points come with its publication.")
-    head = _("📊 <b>Points</b> · scoring: {system}").format(system=system_name(_, sheet.system.name))
+    head = _("📊 <b>Points</b> · scoring: {system}").format(system=system_name(_, sheet.system))
     return "\n".join([head, *points_table(locale, sheet)])

@@ -179,6 +179,22 @@ class Presenter:
         return f"https://t.me/{self.bot_username}"
 
     # --- the Mini App (bot/webapp/) ----------------------------------------------------------
+    def webapp_link(self, start_param: str) -> str:
+        """The direct link that opens the Mini App with ``start_param`` (``g<game>``,
+        ``t<tournament>``): ``t.me/<bot>/<app>?startapp=...`` (``t.me/<bot>?startapp=...``
+        for the bot's main Mini App). Telegram allows no ``web_app`` button in a group."""
+        app = f"/{self.webapp_name}" if self.webapp_name else ""
+        return f"https://t.me/{self.bot_username}{app}?startapp={start_param}"
+
+    def tournament_markup(self, _: Gettext, tournament_id: int) -> InlineKeyboardMarkup | None:
+        """A group message's button to the tournament's pages (schedule, standings, my games:
+        ``bot/webapp/tournament.py``), a direct link ``startapp=t<id>``; None when the Mini App
+        is off."""
+        if not self.webapp_url:
+            return None
+        return markup_of([[button(_("🏆 Tournament page"),
+                                  url=self.webapp_link(f"t{tournament_id}"))]])
+
     def with_webapp(self, _: Gettext, g: Any, markup: InlineKeyboardMarkup | None, *, group: bool = False
                     ) -> InlineKeyboardMarkup | None:
         """``markup`` plus a row that opens the live table of ``g`` -- in a private chat a
@@ -187,9 +203,7 @@ class Presenter:
         if not self.webapp_url:
             return markup
         if group:
-            app = f"/{self.webapp_name}" if self.webapp_name else ""
-            live = button(_("📺 Live table"),
-                          url=f"https://t.me/{self.bot_username}{app}?startapp=g{g.id}")
+            live = button(_("📺 Live table"), url=self.webapp_link(f"g{g.id}"))
         else:
             live = button(_("📺 Live table"), web_app=f"{self.webapp_url}/webapp/?g={g.id}")
         rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []

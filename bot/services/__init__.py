@@ -2,8 +2,9 @@
 
 * ``game_service`` — :class:`~bot.services.game_service.GameService`: one command at a time per
   game, ``engine.apply``, the log in the database, the deadlines, the listeners; ``index``
-  (which game a chat or a user is in) and ``ops`` (lobbies, the deal, pauses, delivery failures)
-  are its parts, ``base`` declares what they share, ``live`` is the game in memory
+  (which game a chat or a user is in), ``ops`` (lobbies, the deal, pauses, delivery failures)
+  and ``lifecycle`` (start-up, hand-over, the ``ui`` record's writes, stop) are its parts,
+  ``base`` declares what they share, ``live`` is the game in memory
   (``LiveGame``), ``roster`` the lobby commands by type; ``recovery`` replays the open games at
   start-up;
 * ``deadlines`` — the games' timers as APScheduler jobs; ``visible_clock`` — a phase's clock

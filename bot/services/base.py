@@ -2,7 +2,8 @@
 
 The service is one class assembled from parts kept in their own modules (``game_service.py``:
 loading, ``execute`` and the log; ``index.py``: which game a chat or a user is in; ``ops.py``:
-lobbies, pauses, deadlines and delivery failures). :class:`ServiceBase` declares the attributes
+lobbies, pauses, deadlines and delivery failures; ``lifecycle.py``: start-up, hand-over to
+another worker, the ``ui`` record's writes, stop). :class:`ServiceBase` declares the attributes
 ``GameService.__init__`` sets and the methods one part calls on another, so that each part is
 checked against them; its methods are overridden by the parts that define them.
 """
@@ -67,10 +68,13 @@ class ServiceBase:
         raise NotImplementedError  # GameService._named
 
     def persist_ui_soon(self, g: LiveGame) -> None:
-        raise NotImplementedError  # GameService.persist_ui_soon
+        raise NotImplementedError  # GameLifecycle.persist_ui_soon
 
     async def touch(self, game_id: int, user_id: int) -> None:
         raise NotImplementedError  # GameOps.touch
 
     async def game_for_user(self, user_id: int) -> int | None:
         raise NotImplementedError  # GameIndex.game_for_user
+
+    def _unindex(self, g: LiveGame | None) -> None:
+        raise NotImplementedError  # GameIndex._unindex

@@ -192,11 +192,14 @@ class TournamentService:
                                       seats=seats)))
         return out
 
-    async def standings(self, t: TournamentRecord) -> list[Row]:
+    async def standings(self, t: TournamentRecord,
+                        sheets: Sequence[tuple[TournamentGame, ScoreSheet]] | None = None
+                        ) -> list[Row]:
         """TOUR-X07..X09: every registered player's row (zeros before his first published
-        game), substitutes included, best first."""
+        game), substitutes included, best first. ``sheets``: :meth:`sheets` of ``t`` when the
+        caller has them already."""
         played = [Played(sheet, frozenset(g.substitutes.values()))
-                  for g, sheet in await self.sheets(t)]
+                  for g, sheet in (await self.sheets(t) if sheets is None else sheets)]
         players = [p.user_id for p in await self.storage.tournament_players(t.id)]
         tie_breaks = tuple(t.ui.get("tie_breaks") or DEFAULT_TIE_BREAKS)
         return standings(played, tie_breaks, players)
@@ -213,7 +216,8 @@ class TournamentService:
                            "preset": t.preset, "games_per_player": t.games_per_player,
                            "scoring": t.scoring, "judges": t.judges, "status": t.status,
                            "seed": t.seed, "created_by": t.created_by,
-                           "created_at": t.created_at.isoformat()},
+                           "created_at": t.created_at.isoformat(),
+                           "tie_breaks": t.ui.get("tie_breaks")},
             "players": [{"user_id": p.user_id, "name": p.name, "withdrawn": p.withdrawn}
                         for p in players],
             "tables": {str(k): v for k, v in

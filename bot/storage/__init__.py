@@ -36,6 +36,7 @@ from bot.storage.records import (
 from bot.storage.sheets import PointsRow, PointsTotals, SheetChange, SheetRecord, SheetStorage
 from bot.storage.stats import StatsStorage
 from bot.storage.store import Storage as _CoreStorage
+from bot.storage.tournament_import import TournamentImportStorage
 from bot.storage.tournaments import (
     TournamentGame,
     TournamentPlayer,
@@ -44,11 +45,12 @@ from bot.storage.tournaments import (
 )
 
 
-class Storage(TournamentStorage, SheetStorage, HistoryStorage, StatsStorage, PeopleStorage, LogStorage,
-              _CoreStorage):
+class Storage(TournamentImportStorage, TournamentStorage, SheetStorage, HistoryStorage, StatsStorage,
+              PeopleStorage, LogStorage, _CoreStorage):
     """The bot's database: the core queries (store.py: games and their log), the players and
     chat settings (people.py), the history (history.py) and its statistics (stats.py), the
-    score sheets and their points (sheets.py), the tournaments (tournaments.py)."""
+    score sheets and their points (sheets.py), the tournaments (tournaments.py) and their
+    import (tournament_import.py)."""
 
 
 __all__ = [

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import Text, and_, cast, delete, insert, select, update
 
 from bot.storage.models import Game, PlayerResultRow, utcnow
 from bot.storage.models_tournament import (
@@ -134,6 +134,41 @@ class TournamentStorage(CoreStorage):
             row = (await c.execute(select(tours).where(tours.c.id == tournament_id))).one()
         return _record(row)
 
+    async def claim_round_post(self, tournament_id: int, round_no: int, *, finished: bool = False
+                               ) -> TournamentRecord | None:
+        """Mark round ``round_no`` posted (``ui["rounds_posted"]``; with ``finished`` the status
+        becomes 'finished' in the same write) and return the tournament — only for the first
+        caller, across every worker: the UPDATE is conditional on the ``ui`` read in the same
+        transaction being unchanged (compare-and-set on its stored text), so of two workers whose
+        tables' sheets are published together one writes the mark and posts, the other gets
+        None. A concurrent change of another ``ui`` key is retried over; None too when the
+        round was posted already or the tournament does not exist."""
+        for _attempt in range(5):
+            async with self._write() as c:
+                row = (await c.execute(select(tours, cast(tours.c.ui, Text).label("ui_text"))
+                                       .where(tours.c.id == tournament_id))).first()
+                if row is None:
+                    return None
+                ui = dict(row.ui or {})
+                posted = {int(x) for x in ui.get("rounds_posted") or []}
+                if round_no in posted:
+                    return None
+                ui["rounds_posted"] = sorted(posted | {round_no})
+                values: dict[str, Any] = {"ui": ui}
+                if finished:
+                    values["status"] = "finished"
+                cond = tours.c.id == tournament_id
+                if row.ui_text is None:
+                    cond = and_(cond, tours.c.ui.is_(None))
+                else:
+                    cond = and_(cond, cast(tours.c.ui, Text) == row.ui_text)
+                done = await c.execute(update(tours).where(cond).values(**values))
+                if done.rowcount:
+                    fresh = (await c.execute(select(tours).where(tours.c.id == tournament_id))
+                             ).one()
+                    return _record(fresh)
+        return None
+
     # --- players -----------------------------------------------------------------------------
     async def add_tournament_player(self, tournament_id: int, user_id: int, name: str) -> bool:
         """Register ``user_id`` (a withdrawn player comes back in his place). False when he is
@@ -251,14 +286,22 @@ class TournamentStorage(CoreStorage):
                               {int(k): int(v) for k, v in (row.substitutes or {}).items()})
 
     async def game_fouls(self, game_ids: Sequence[int]) -> dict[int, dict[int, int]]:
-        """Fouls of finished games: game id -> user id -> fouls (from ``player_results``)."""
+        """Fouls of finished games: game id -> user id -> fouls (from ``player_results``; an
+        imported archive game, which has no results, from its ``ui["fouls"]``)."""
         if not game_ids:
             return {}
         results = PlayerResultRow.__table__
         async with self._read() as c:
             rows = (await c.execute(select(results.c.game_id, results.c.user_id, results.c.fouls)
                                     .where(results.c.game_id.in_(list(game_ids))))).all()
-        out: dict[int, dict[int, int]] = {}
-        for gid, uid, fouls in rows:
-            out.setdefault(int(gid), {})[int(uid)] = int(fouls or 0)
+            out: dict[int, dict[int, int]] = {}
+            for gid, uid, fouls in rows:
+                out.setdefault(int(gid), {})[int(uid)] = int(fouls or 0)
+            missing = [g for g in game_ids if g not in out]
+            if missing:
+                for gid, ui in (await c.execute(select(games.c.id, games.c.ui).where(
+                        games.c.id.in_(missing)))).all():
+                    kept = (ui or {}).get("fouls")
+                    if isinstance(kept, dict):
+                        out[int(gid)] = {int(k): int(v) for k, v in kept.items()}
         return out

@@ -1,8 +1,9 @@
 """The Telegram I/O layer: every Bot API call the bot makes goes through here.
 
 * ``sender`` — :class:`~bot.telegram.sender.Sender`, the per-chat queues that merge, fold and
-  pace messages; ``calls`` (its calls and their retries), ``ops`` (the queued operations),
-  ``replace`` (a message replaced by a new one), ``state`` (the attributes its parts share);
+  pace messages; ``lanes`` (its per-chat queues and their workers), ``calls`` (its calls and
+  their retries), ``ops`` (the queued operations), ``replace`` (a message replaced by a new
+  one), ``state`` (the attributes its parts share);
 * ``limits`` — Telegram's rate limits and text lengths (UTF-16 units) in one process,
   ``shared_limits`` — the same limits kept in Redis for many workers;
 * ``faults`` — what a failed call means (retry, give up, the chat is gone), ``results`` — Bot API

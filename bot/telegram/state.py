@@ -2,9 +2,9 @@
 
 The Sender is one class assembled from parts kept in their own modules (``calls.py``: one Bot API
 call and its error policy; ``replace.py``: one queued operation and the replacement of lost
-messages; ``sender.py``: the queues and the public API). :class:`SenderState` declares the
-attributes ``Sender.__init__`` sets and the methods one part calls on another, so that each part
-is checked against them; it holds no behaviour.
+messages; ``lanes.py``: the per-chat queues and their workers; ``sender.py``: the public API).
+:class:`SenderState` declares the attributes ``Sender.__init__`` sets and the methods one part
+calls on another, so that each part is checked against them; it holds no behaviour.
 """
 
 from __future__ import annotations

@@ -79,8 +79,10 @@ def parse_figure(field: str, args: Sequence[str]) -> object:
 
 
 def num(locale: str, value: float) -> str:
-    """A figure in the locale's digits (``0,25`` in Russian), up to two decimals; a negative one
-    with a true minus (``−0,5``)."""
+    """A figure in the locale's digits (``0,25`` in Russian, ``1 000`` grouped), up to two
+    decimals, no trailing zeros (``1``, ``1.5``); a negative one with a true minus (``−0,5``).
+    The one formatter of points (SCORE-X16): sheets, protocol cards, /top, /me, standings."""
+    value = round(value, 2)
     text = format_decimal(abs(value), "#,##0.##", locale=locale)
     return ("−" if value < 0 else "") + text  # a true minus, as the sheet shows points
 

@@ -6,6 +6,8 @@ the Mini App's signed ``initData`` (:mod:`.auth`), filtered per viewer on the se
 events' audiences (:mod:`.log`) and the game's own view (``BotGame.webapp``:
 ``bot/games/<name>/webapp.py``), live through server-sent events fed by
 ``GameService.listeners``, and acting through the game's codec (:mod:`.service`).
+A tournament's pages (schedule, standings, the viewer's games, the organiser's export) are
+read from the store (:mod:`.tournament`, :mod:`.tournament_api`).
 """
 
 from __future__ import annotations

@@ -31,26 +31,28 @@ def init_data_of(headers: Mapping[str, str]) -> str:
     return header[4:].strip() if header.startswith("tma ") else ""
 
 
-def _ticket_sig(token: str, body: str) -> str:
-    key = hmac.new(b"mafia-webapp-ticket", token.encode(), hashlib.sha256).digest()
+def _ticket_sig(token: str, body: str, scope: str = "") -> str:
+    key = hmac.new(b"mafia-webapp-ticket" + scope.encode(), token.encode(), hashlib.sha256).digest()
     return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def make_ticket(token: str, user_id: int, game_id: int, now: datetime) -> str:
+def make_ticket(token: str, user_id: int, game_id: int, now: datetime, scope: str = "") -> str:
     """A short-lived ticket for the event stream of ``game_id`` (``EventSource`` sends no
     headers, and a URL may end up in a proxy's access log: the 24-hour ``initData`` never goes
-    into one). ``<user>.<game>.<expiry, Unix s>.<HMAC of the bot token>``."""
+    into one). ``<user>.<game>.<expiry, Unix s>.<HMAC of the bot token>``. ``scope`` keys the
+    HMAC apart for another use of the same shape (``"export"``: a tournament's download link,
+    ``game_id`` its tournament): a ticket of one scope is forged in every other."""
     body = f"{user_id}.{game_id}.{int((now + TICKET_AGE).timestamp())}"
-    return f"{body}.{_ticket_sig(token, body)}"
+    return f"{body}.{_ticket_sig(token, body, scope)}"
 
 
-def check_ticket(token: str, ticket: str, game_id: int, now: datetime) -> int:
-    """The user id a stream ticket was made for. Raises :class:`Unauthorized` for a forged or
-    expired ticket, or one made for another game."""
+def check_ticket(token: str, ticket: str, game_id: int, now: datetime, scope: str = "") -> int:
+    """The user id a ticket of ``scope`` was made for. Raises :class:`Unauthorized` for a forged
+    or expired ticket, or one made for another game (tournament) or scope."""
     body, _dot, sig = ticket.rpartition(".")
     parts = body.split(".")
     if len(parts) != 3 or not all(p.isdigit() for p in parts) \
-            or not hmac.compare_digest(sig, _ticket_sig(token, body)):
+            or not hmac.compare_digest(sig, _ticket_sig(token, body, scope)):
         raise Unauthorized("bad ticket")
     user_id, game, expiry = (int(p) for p in parts)
     if game != game_id:

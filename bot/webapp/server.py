@@ -8,6 +8,8 @@
 * ``POST /webapp/api/act``               ``{"g", "a", "t", "s"}`` -> ``{"ok", "text"[, "url"]}``
 * ``POST /webapp/api/sheet``             ``{"g", "a", "t"}`` -> ``{"ok", "text", "sheet"}``: the
   judge's press on a finished game's score sheet (:mod:`.sheet`; 403 for anybody else)
+* ``GET  /webapp/tournament?t=<id>``     a tournament's pages (``static/tournament.html``), their
+  API under ``/webapp/api/tournament`` (:mod:`.tournament_api`)
 
 The table and act requests carry the Mini App's ``initData`` (``Authorization: tma
 <initData>``): 401 when it is missing, forged or older than 24 h; 403 for a game that is not the
@@ -29,7 +31,7 @@ from aiohttp import web
 
 from ..games.spec import Viewer
 from ..ui.i18n import N_
-from . import redact
+from . import redact, tournament_api
 from .auth import Unauthorized, check_ticket, init_data_of, make_ticket, verify
 from .service import NoAccess, WebApp
 from .sheet import sheet_of
@@ -45,6 +47,8 @@ TOKEN_KEY = web.AppKey("mafia_webapp_token", str)
 
 
 PAGE_KEY = web.AppKey("mafia_webapp_page", str)
+#: the tournament's pages (schedule, standings, my games: :mod:`.tournament_api`)
+TOUR_PAGE_KEY = web.AppKey("mafia_webapp_tournament_page", str)
 #: the user's name from initData (for a join from the page), kept on the request
 NAME_KEY = web.RequestKey("mafia_webapp_name", str)
 #: initData's ``user.allows_write_to_pm`` (a join from the page needs the bot to reach him)
@@ -56,11 +60,11 @@ CSP = ("default-src 'self'; script-src 'self' https://telegram.org; style-src 's
        "frame-ancestors https://web.telegram.org https://*.web.telegram.org")
 
 
-def page_html() -> str:
-    """``index.html`` with its script and style names versioned by their contents, so a
-    Telegram client never runs yesterday's script with today's API."""
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
-    for name in ("app.js", "noir.js", "app.css"):
+def page_html(page: str = "index.html") -> str:
+    """``page`` (``index.html``, ``tournament.html``) with its script and style names versioned
+    by their contents, so a Telegram client never runs yesterday's script with today's API."""
+    html = (STATIC / page).read_text(encoding="utf-8")
+    for name in ("app.js", "noir.js", "app.css", "tournament.js", "tournament.css"):
         version = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
         html = html.replace(f"static/{name}", f"static/{name}?v={version}")
     return html
@@ -71,8 +75,11 @@ def setup(app: web.Application, webapp: WebApp, token: str) -> None:
     app[WEBAPP_KEY] = webapp
     app[TOKEN_KEY] = token
     app[PAGE_KEY] = page_html()
+    app[TOUR_PAGE_KEY] = page_html("tournament.html")
     redact.install()  # the stream's ticket and initData stay out of aiohttp's logs
     app.router.add_get("/webapp/", page)
+    app.router.add_get("/webapp/tournament", page)
+    tournament_api.setup(app, webapp, token)
     app.router.add_get("/webapp", to_page)
     app.router.add_static("/webapp/static/", STATIC)
     app.router.add_get("/webapp/api/table", table)
@@ -91,7 +98,8 @@ async def to_page(request: web.Request) -> web.Response:
 
 
 async def page(request: web.Request) -> web.Response:
-    return web.Response(text=request.app[PAGE_KEY], content_type="text/html",
+    html = request.app[TOUR_PAGE_KEY if request.path.endswith("/tournament") else PAGE_KEY]
+    return web.Response(text=html, content_type="text/html",
                         headers={"Cache-Control": "no-cache", "Content-Security-Policy": CSP,
                                  "X-Content-Type-Options": "nosniff",
                                  "Referrer-Policy": "no-referrer"})

@@ -74,6 +74,9 @@ class WebApp:
         #: the score sheets (:class:`bot.history.sheets.SheetService`): a finished sport game's
         #: table carries its sheet (:mod:`.sheet`); None: none shown
         self.sheets: Any = None
+        #: the tournaments (:class:`bot.services.tournaments.TournamentService`): their pages
+        #: (:mod:`.tournament`); None: not served
+        self.tournaments: Any = None
 
     # --- who looks ---------------------------------------------------------------------------
     async def _member(self, kind: str, chat_id: int, user_id: int) -> bool:
@@ -85,6 +88,11 @@ class WebApp:
         ok = await check(self.bot, chat_id, user_id)
         self._members[key] = (time.monotonic(), ok)
         return ok
+
+    async def in_group(self, chat_id: int, user_id: int, *, admin: bool = False) -> bool:
+        """Whether ``user_id`` is a member (``admin``: an admin) of the group ``chat_id``:
+        the game page's check, its answer trusted :data:`MEMBERSHIP_TTL` seconds."""
+        return await self._member("admin" if admin else "member", chat_id, user_id)
 
     async def viewer(self, g: Any, user_id: int) -> Viewer:
         """What ``user_id`` is to the game ``g``. Raises :class:`NoAccess` for a user who is

@@ -13,7 +13,7 @@ The sheet's JSON (``table["sheet"]``; absent: the game has no sheet)::
                 "points": [str] * 5, "total": float}] (empty: a draft, to anybody but the judge),
      "buttons": [{"a", "t", "label"[, "confirm"]}]  (the judge's only; per seat ``-`` / ``+``)}
 
-Points are strings as the private sheet writes them (``points_text``: locale's separator, a true
+Points are strings as the private sheet writes them (``bot.ui.scoring.num``: locale's separator, a true
 minus sign). Only the sheet's judge (``judge_id``) gets buttons; anybody else sees the published
 points, the same to all (the finished game's audience: its players and the group's members).
 """
@@ -24,8 +24,9 @@ from typing import Any
 
 from ..history import sheet_view as V
 from ..history.lines import team_text
-from ..history.protocol_card import LEFT_WORDS, points_text
+from ..history.protocol_card import LEFT_WORDS
 from ..ui.i18n import N_
+from ..ui.scoring import num, system_name
 from ..ui.texts import ROLE_NAMES
 from .texts import Gettext
 
@@ -60,10 +61,10 @@ def sheet_json(_: Gettext, locale: str, mode: str, sheet: Any, rec: Any, judge: 
     when = at.strftime("%H:%M UTC" if mode == V.DRAFT else "%d.%m %H:%M UTC") if at else "?"
     out["note"] = _(NOTES[mode]).format(time=when)
     out["head"] = _("{team} wins · scoring: {system}").format(
-        team=team_text(_, sheet.winner.value), system=V.system_name(_, sheet.system.name))
+        team=team_text(_, sheet.winner.value), system=system_name(_, sheet.system))
     editing = judge and mode in EDITING
     if editing:
-        out["step"] = points_text(locale, sheet.system.additional_step)
+        out["step"] = num(locale, sheet.system.additional_step)
     for line in sheet.seats:
         word = LEFT_WORDS.get(line.left or "")
         out["seats"].append({
@@ -72,7 +73,7 @@ def sheet_json(_: Gettext, locale: str, mode: str, sheet: Any, rec: Any, judge: 
                      if line.role in ROLE_NAMES else line.role.value},
             "team": line.team.value, "fouls": line.fouls,
             "left": (_(word) if word else _("left")) if line.left else None,
-            "points": [points_text(locale, v) for v in (
+            "points": [num(locale, v) for v in (
                 line.win_points, line.best_move_points, line.penalty, line.additional,
                 line.total)],
             "total": line.total})

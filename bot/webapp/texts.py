@@ -95,9 +95,60 @@ CONFIRMS = {
 }
 
 
+#: the tournament page's words (static/tournament.js; bot/webapp/tournament.py)
+TOURNAMENT_TEXTS = {
+    "title": N_("Tournament"),
+    "tab_schedule": N_("Schedule"),
+    "tab_standings": N_("Standings"),
+    "tab_mine": N_("My games"),
+    "round_n": N_("Round {n}"),
+    "table_n": N_("Table {n}"),
+    "seat_n": N_("seat {n}"),
+    "now": N_("now"),
+    "waiting": N_("waiting"),
+    "yours": N_("your table"),
+    "you": N_("you"),
+    "sitting_out": N_("Sitting out"),
+    "substitute_for": N_("substitute for {name}"),
+    "replaced_by": N_("replaced by {name}"),
+    "open_game": N_("Open the game"),
+    "not_drawn": N_("The seating is not drawn yet."),
+    "final": N_("Final table"),
+    "published_n": N_("Published games: {n}"),
+    "col_player": N_("Player"),
+    "col_points": N_("Pts"),
+    "col_games": N_("G"),
+    "col_wins": N_("W"),
+    "col_add": N_("Add."),
+    "col_bm": N_("BM"),
+    "points": N_("Points"),
+    "games": N_("Games"),
+    "wins": N_("Wins"),
+    "additional": N_("Additional points"),
+    "best_move": N_("Best-move points"),
+    "won": N_("won"),
+    "lost": N_("lost"),
+    "as_role": N_("as {role}"),
+    "total_points": N_("{points} points"),
+    "no_games": N_("You have no games in this tournament."),
+    "you_sit_out": N_("You sit out rounds: {rounds}."),
+    "download": N_("Download"),
+    "export_json": N_("Everything (JSON)"),
+    "export_csv": N_("Standings (CSV)"),
+    "export_note": N_("The same files as /tournament export; the links work for 5 minutes."),
+    "offline": N_("Connection lost; reconnecting…"),
+}
+
+
+def tournament_texts(_: Gettext) -> dict[str, str]:
+    """The tournament page's words in the language of ``_`` (gettext)."""
+    return {key: _(msgid) for key, msgid in TOURNAMENT_TEXTS.items()}
+
+
 def page_texts(_: Gettext) -> dict[str, str]:
     """Every page text in the language of ``_`` (gettext)."""
     return {key: _(msgid) for key, msgid in PAGE_TEXTS.items()}
 
 
-__all__ = ["CONFIRMS", "Gettext", "JUDGE_WORDS", "PAGE_TEXTS", "page_texts"]
+__all__ = ["CONFIRMS", "Gettext", "JUDGE_WORDS", "PAGE_TEXTS", "TOURNAMENT_TEXTS", "page_texts",
+           "tournament_texts"]

@@ -1,14 +1,15 @@
 """What a user may do right now: the bot offers exactly these buttons (design.md §2, §5).
 
-:class:`LegalActions` holds the shared mafia buttons; a preset with buttons of its own
-subclasses it (a frozen dataclass with more fields) and names the subclass in its variant's
-``actions``; :func:`legal_actions` answers with an instance of that class."""
+The shared mafia buttons are :class:`~.actions.LegalActions` (re-exported here); a preset with
+buttons of its own subclasses it (a frozen dataclass with more fields) and names the subclass in
+its variant's ``actions``; :func:`legal_actions` answers with an instance of that class."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from .actions import NOTHING as NOTHING
+from .actions import LegalActions as LegalActions
 from .play import night_actions_for, valid_targets
 from .roles import Team
 from .rules import rules_of, rules_revision
@@ -22,30 +23,6 @@ def night_1_asks_nothing(st: GameState, p: Player) -> bool:
     rules revision 1 (REV-X01: logged before X17) asked every player to tap."""
     return (st.night <= 1 and rules_of(st).vote_style == "online" and p.team is not Team.MAFIA
             and rules_revision(st.settings) >= 2)
-
-
-@dataclass(frozen=True)
-class LegalActions:
-    ready: bool = False
-    continue_: bool = False
-    end_speech: bool = False
-    nominate: tuple[int, ...] = ()
-    vote: int | None = None
-    exclude_vote: bool = False
-    night_action: str | None = None
-    night_targets: tuple[int, ...] = ()
-    night_extra: str | None = None  # the Don's Sheriff search beside his shot
-    night_extra_targets: tuple[int, ...] = ()
-    sleep: bool = False
-    pause: bool = False
-    resume: bool = False
-    host_next: bool = False
-
-    #: a preset's own buttons are the fields of its subclass (``MafiaVariant.actions``:
-    #: ``engine.online.actions.OnlineActions``, ``engine.forum.actions.ForumActions``)
-
-
-NOTHING = LegalActions()  # the shared game's "nothing now" (a preset's: ``its class()``)
 
 
 def legal_actions(st: GameState, user_id: int) -> LegalActions:

@@ -4,7 +4,8 @@ A preset registers one instance of a subclass (python-chess ``variant.py`` is th
 class names its :class:`~engine.mafia.rules.RuleSet` (``rules``, frozen data), adds its own
 commands to :attr:`MafiaVariant.handlers`, and overrides the few methods below where its
 algorithm differs from the shared day and night of :mod:`.flow`.  The shared mechanics never
-ask which preset they run: they call these methods on ``s.game``.
+ask which preset they run: they call these methods on ``s.game``, typed as the protocol
+:class:`engine.mafia.step.Variant` (this module imports the mechanics; they never import it).
 
 One command (:meth:`MafiaVariant.execute`): the handler for its type (``IllegalCommand`` if the
 preset has none), the pause gate, a private copy of the state, the presence bookkeeping
@@ -23,6 +24,7 @@ from ..core.errors import GamePaused, IllegalCommand, NotAllowed, PhaseClosed
 from ..core.events import EVENT_TYPES, Event, GameCreated
 from ..core.game import Game
 from . import control, flow, lobby, night, play, presence
+from .actions import LegalActions
 from .commands import (
     BecomeHost,
     CancelGame,
@@ -50,7 +52,6 @@ from .commands import (
     StartGame,
     TakeOver,
 )
-from .queries import LegalActions
 from .roles import Team
 from .rules import RuleSet
 from .state import GameState, Phase

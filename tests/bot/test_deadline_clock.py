@@ -21,7 +21,7 @@ from tests.bot import noir_driver as nd
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, make_harness, request_of, text_of
 from tests.bot.helpers import end_speech, start_game, to_day
-from tests.bot.test_online import night_1, start_online, tap
+from tests.bot.online_support import night_1, start_online, tap
 from tests.e2e.markup import parse_html
 from tests.fakes.telegram import plain_text
 

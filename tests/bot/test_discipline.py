@@ -1,107 +1,19 @@
-"""Group chat discipline (CLUB-06/14, ONLINE-35/38, ONLINE-Q18) and last words by private message
-(ONLINE-42): the pure policy ``bot.services.discipline.may_write`` per preset and phase, and the bot through
-``feed_update``: deletion when it is an admin, the said-once note when it is not, admins and the
-honour system of party games left alone, rights refreshed by ``my_chat_member``, last words
-published in a quote block."""
+"""Group chat discipline (CLUB-06/14, ONLINE-35/38, ONLINE-Q18), the bot through ``feed_update``:
+deletion when it is an admin, the said-once note when it is not, admins and the honour system of
+party games left alone, rights refreshed by ``my_chat_member`` (the pure policy:
+test_discipline_policy.py; last words by private message: test_last_words.py)."""
 
 from __future__ import annotations
 
 import pytest
 from aiogram.methods import DeleteMessage, GetChatMember
 
-from bot.services.discipline import LAST_WORD_LIMIT, LAST_WORD_PARTS, may_write
-from engine import GameState, OnlinePhase, Phase, Player, Role
-from engine.core.state import PauseState, Timer
+from engine import GameState, OnlinePhase, Phase
 from tests.bot.harness import GROUP, Harness, make_harness, request_of
 from tests.bot.helpers import drive_until, end_speech, nominate, start_game, to_day
-from tests.fakes.telegram import plain_text
 from tests.fakes.updates import FakeUser
 
 NOTE = "Out-of-turn messages break this game's chat rules"
-
-
-# --- the pure policy -----------------------------------------------------------------------------
-HOST, ORGANISER, ONLOOKER = 900, 901, 902
-
-
-def table(ruleset: str, phase: Phase, speaker: int | None = None, **kw) -> GameState:
-    """Seats 1..6 (user ids 1..6), seat 6 eliminated; ``phase`` running."""
-    st = GameState(ruleset=ruleset, organiser=ORGANISER, settings={}, timings={}, options={},
-                   host=HOST, phase=phase, speaker=speaker, **kw)
-    for uid in range(1, 7):
-        st.players[uid] = Player(user_id=uid, name=f"P{uid}", seat=uid, role=Role.CIVILIAN,
-                                 alive=uid != 6)
-    return st
-
-
-def writers(st: GameState) -> set[int]:
-    return {u for u in (*range(1, 7), HOST, ORGANISER, ONLOOKER) if may_write(st, u, st.ruleset)}
-
-
-LIVING, EVERYONE, STAFF = {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5, 6, HOST, ORGANISER, ONLOOKER}, \
-    {HOST, ORGANISER}
-
-
-@pytest.mark.parametrize("phase", list(Phase))
-def test_party_is_the_honour_system_in_every_phase(phase):
-    assert writers(table("party", phase, speaker=2)) == EVERYONE
-
-
-@pytest.mark.parametrize("phase, speaker, expected", [
-    (Phase.SPEECH, 2, {2} | STAFF),  # CLUB-14: only the speaker
-    (Phase.DEFENCE, 3, {3} | STAFF),
-    (Phase.LAST_WORD, 6, {6} | STAFF),  # the eliminated speaker's last word
-    (Phase.VOTING, None, STAFF),  # nobody during the vote
-    (Phase.EXCLUDE_VOTE, None, STAFF),
-    (Phase.NIGHT, None, STAFF),  # CLUB-06: nobody at night
-    (Phase.READY, None, STAFF),
-    (Phase.LOBBY, None, EVERYONE),
-    (Phase.ENDED, None, EVERYONE),
-])
-def test_CLUB_06_14_who_may_write(phase, speaker, expected):
-    assert writers(table("club", phase, speaker)) == expected
-
-
-def test_CLUB_37_a_nomination_only_turn_is_silent():
-    st = table("club", Phase.SPEECH, speaker=2, timer=Timer(seq=1, seconds=10, kind="silenced"))
-    assert writers(st) == STAFF
-
-
-def test_a_pause_opens_the_chat_to_the_living_only():
-    for ruleset in ("club", "online"):
-        st = table(ruleset, Phase.NIGHT, pause=PauseState(by=1, reason="pause", frozen_kind="night",
-                                                          frozen_remaining=30))
-        assert writers(st) == LIVING | STAFF
-
-
-@pytest.mark.parametrize("phase, speaker, expected", [
-    (OnlinePhase.DISCUSSION, None, LIVING | STAFF),  # ONLINE-Q18: the day is open to the living
-    (Phase.NIGHT, None, STAFF),  # ONLINE-38
-    (Phase.DEFENCE, 4, {4} | STAFF),  # ONLINE-35/Q11: the candidate whose sub-phase it is
-    (OnlinePhase.REVOTE, None, STAFF),
-    (OnlinePhase.LIFT_VOTE, None, STAFF),
-    (OnlinePhase.BEST_MOVE, 6, STAFF),
-    (Phase.LAST_WORD, 6, {6} | STAFF),
-])
-def test_ONLINE_Q18_who_may_write(phase, speaker, expected):
-    assert writers(table("online", phase, speaker)) == expected
-
-
-def test_an_unknown_phase_lets_the_living_write():
-    st = table("online", OnlinePhase.DISCUSSION)
-    st.phase = "some_phase_added_later"
-    assert writers(st) == LIVING | STAFF
-    st.ruleset = "club"
-    assert writers(st) == LIVING | STAFF
-
-
-def test_a_seated_organiser_follows_the_players_rules():
-    st = table("club", Phase.NIGHT)
-    st.organiser = 3
-    assert not may_write(st, 3, "club")
-    st.players[3].alive = False
-    st.phase, st.speaker = Phase.SPEECH, 2
-    assert not may_write(st, 3, "club")
 
 
 # --- the bot -------------------------------------------------------------------------------------
@@ -332,81 +244,3 @@ async def test_an_inactive_player_posting_comes_back(h: Harness):
     assert not (await h.game()).state.players[away.id].active
     await post(h, away, "I'm here again")
     assert (await h.game()).state.players[away.id].active
-
-
-# --- last words by private message (ONLINE-42) -----------------------------------------------
-async def last_word_of(h: Harness, seed: int = 1):
-    await start_game(h)
-    return await drive_until(h, lambda s: s.phase is Phase.LAST_WORD, seed=seed)
-
-
-def quoted(h: Harness) -> list[str]:
-    return [c.text for c in h.sent(GROUP) if c.text is not None and "🟢 Last word of" in c.text]
-
-
-async def test_ONLINE_42_a_last_word_sent_privately_is_published_in_a_quote(h: Harness):
-    st = await last_word_of(h)
-    speaker = h.user(st.speaker)
-    seat = st.players[speaker.id].seat
-    assert any("Your last word. Write it here" in t for t in h.sent_texts(speaker.id))
-    await h.dm(speaker, "I was <b>red</b> & you know it")
-    [text] = quoted(h)
-    assert text == (f"<b>🟢 Last word of №{seat} \u2068{speaker.first_name}\u2069</b>\n"
-                    "<blockquote>I was &lt;b&gt;red&lt;/b&gt; &amp; you know it</blockquote>")
-    assert plain_text(text).endswith("I was <b>red</b> & you know it")
-    assert "🟢 Published in the group." in h.sent_texts(speaker.id)
-    # Nothing of it went to anyone else privately (no relay, no mafia chat).
-    for p in st.alive():
-        assert not any("you know it" in t for t in h.sent_texts(p.user_id))
-
-
-async def test_a_last_word_is_limited_in_characters_and_messages(h: Harness):
-    st = await last_word_of(h, seed=2)
-    speaker = h.user(st.speaker)
-    await h.dm(speaker, "x" * (LAST_WORD_LIMIT - 10))
-    await h.dm(speaker, "y" * 50)
-    assert "🟢 Published in the group. Only the first 10 characters fit." in \
-        h.sent_texts(speaker.id)
-    await h.dm(speaker, "z")
-    assert any("used up" in t for t in h.sent_texts(speaker.id))
-    published = [plain_text(t).split("\n", 1)[1] for t in quoted(h)]
-    assert published == ["x" * (LAST_WORD_LIMIT - 10), "y" * 10]
-    assert sum(map(len, published)) == LAST_WORD_LIMIT
-
-
-async def test_a_last_word_takes_a_few_messages_at_most(h: Harness):
-    st = await last_word_of(h, seed=4)
-    speaker = h.user(st.speaker)
-    for i in range(LAST_WORD_PARTS + 2):
-        await h.dm(speaker, f"part {i}")
-    assert len(quoted(h)) == LAST_WORD_PARTS
-    # The next turn (a new phase) starts afresh; after the turn his texts are no last word.
-    await end_speech(h)
-    await h.dm(speaker, "too late")
-    assert len(quoted(h)) == LAST_WORD_PARTS
-
-
-async def test_a_lone_mafioso_is_told_his_night_messages_reach_nobody(h: Harness):
-    """The last living mafioso writes to the bot at night (newcomer trial: no answer at all): he
-    is told nobody hears him, and nothing is relayed or logged."""
-    def lone_mafioso_night(st) -> bool:
-        return st.phase is Phase.NIGHT and not st.over and sum(
-            1 for p in st.players.values()
-            if p.alive and p.seat and p.team is not None and p.team.name.lower() == "mafia") == 1
-
-    for seed in range(12):  # the random driver's games: one reaches such a night
-        await start_game(h)
-        try:
-            st = await drive_until(h, lone_mafioso_night, seed=seed)
-            break
-        except AssertionError:
-            continue
-    else:
-        pytest.fail("no game reached a night with one mafioso left")
-    (mafioso,) = [p for p in st.players.values() if p.alive and p.seat and p.team is not None
-                  and p.team.name.lower() == "mafia"]
-    commands = st.commands
-    await h.dm(h.user(mafioso.user_id), "anyone still here?")
-    assert h.texts(mafioso.user_id)[-1] == ("No teammate of yours is left to hear you: your "
-                                            "messages reach nobody.")
-    assert (await h.game()).state.commands == commands

@@ -7,8 +7,7 @@ from bot.ui import drafts
 from engine import ForumActions, OnlinePhase, Phase, Role, legal_actions
 from tests.bot.driver import press_action
 from tests.bot.harness import make_harness
-from tests.bot.test_forum import _day, open_forum
-from tests.bot.test_online import (
+from tests.bot.online_support import (
     all_pass,
     blacks,
     night,
@@ -18,6 +17,7 @@ from tests.bot.test_online import (
     start_online,
     state,
 )
+from tests.bot.test_forum import _day, open_forum
 
 
 async def _restart(h, sqlite_url, n_users):

@@ -4,7 +4,7 @@ bot saw, with their times; it says plainly that it has only what it saw (bot/ser
 from __future__ import annotations
 
 from tests.bot.harness import GROUP, make_harness, text_of
-from tests.bot.test_online import night_1, start_online
+from tests.bot.online_support import night_1, start_online
 from tests.fakes.updates import FakeUser
 
 

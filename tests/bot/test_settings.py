@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import timedelta
 
-from bot.handlers.settings import settings_text
+from bot.handlers.settings_panel import settings_text
 from bot.ui.callbacks import Cfg, LobbyAct
 from engine import Phase, find_ruleset
 from tests.bot.driver import join_all

@@ -4,7 +4,7 @@ again in the group."""
 
 from __future__ import annotations
 
-from bot.handlers.settings import unused_text
+from bot.handlers.settings_panel import unused_text
 from bot.presentation.views import timings_text
 from bot.ui.callbacks import LobbyAct
 from engine import find_ruleset

@@ -21,8 +21,8 @@ from engine.online.events import BestMove
 from engine.scoring import FIIM
 from tests.bot.driver import play_to_end
 from tests.bot.harness import GROUP, Harness, make_harness, request_of
+from tests.bot.online_support import online_step, start_online, town_plan
 from tests.bot.test_club import club_game
-from tests.bot.test_online import online_step, start_online, town_plan
 from tests.fakes.telegram import plain_text
 from tests.fakes.updates import FakeUser
 

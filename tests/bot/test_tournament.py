@@ -80,7 +80,7 @@ async def test_the_organiser_adds_and_withdraws_until_the_draw_which_follows_the
         await h.command(admin, f"/tournament add {h.users[11].id} Late")
         assert h.sent_texts(GROUP)[-1] == "✅ Late is registered."
         await h.command(admin, f"/tournament withdraw {h.users[3].id}")
-        assert h.sent_texts(GROUP)[-1] == f"{h.users[3].id} is withdrawn."
+        assert h.sent_texts(GROUP)[-1] == f"{h.users[3].first_name} is withdrawn."
         await h.command(admin, "/tournament draw")
         assert h.sent_texts(GROUP)[-1] == "Close the registration first."
         await h.command(admin, "/tournament close")

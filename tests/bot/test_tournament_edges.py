@@ -1,6 +1,7 @@
 """/tournament edges found by a trial run (trial22): linking a table after the draw or a group
 that another open tournament uses, a tournament name ending in a number, a substitute scheduled
-at another table of the same round, and the names in the substitute's message."""
+at another table of the same round, and the names in the substitute's message; a player or
+substitute given by a bare user ID is named as Telegram names him (e2e22)."""
 
 from __future__ import annotations
 
@@ -89,11 +90,14 @@ async def test_a_substitute_is_no_player_of_another_table_of_the_round_and_is_na
 
         outsider = h.users[21]
         await h.command(admin, f"/tournament sub 2 {outsider.id}", chat_id=TABLE2)
-        assert _last(h, TABLE2) == (f"🔁 {outsider.id} takes seat 2 instead of "
+        # e2e22: a bare user ID is named as Telegram names him, in the lobby and its sheet
+        assert _last(h, TABLE2) == (f"🔁 {outsider.first_name} takes seat 2 instead of "
                                     f"{name[table2[1]]}.")
+        g = await h.game(TABLE2)
+        assert g.state.players[outsider.id].name == outsider.first_name
         await h.command(admin, f"/tournament sub 2 {table2[1]}", chat_id=TABLE2)
         assert _last(h, TABLE2) == (f"🔁 {name[table2[1]]} takes seat 2 instead of "
-                                    f"{outsider.id}.")
+                                    f"{outsider.first_name}.")
         slot = await h.app.storage.tournament_of_game(g.id)
         assert slot is not None and slot.substitutes == {}
     finally:
@@ -134,5 +138,23 @@ async def test_another_preset_is_refused_and_a_chat_id_is_no_player(db_url):
         await h.command(admin, "/tournament add -100500")  # a chat's id, not a user's
         assert "-100500 is registered" not in _last(h) and _last(h) != before
         assert await h.app.storage.tournament_players(t.id) == []
+    finally:
+        await h.stop()
+
+
+async def test_a_player_added_by_a_bare_id_is_registered_under_his_telegram_name(db_url):
+    h = await make_harness(db_url, n_users=3)
+    try:
+        admin, t = await _new(h, "/tournament new Cup 1")
+        late = h.users[2]
+        await h.command(admin, f"/tournament add {late.id}")
+        assert _last(h) == f"✅ {late.first_name} is registered."
+        [p] = await h.app.storage.tournament_players(t.id)
+        assert (p.user_id, p.name) == (late.id, late.first_name)
+        await h.command(admin, f"/tournament add {h.users[1].id} Nick")  # a given name stays
+        await h.command(admin, f"/tournament withdraw {late.id}")
+        assert _last(h) == f"{late.first_name} is withdrawn."
+        names = {p.user_id: p.name for p in await h.app.storage.tournament_players(t.id)}
+        assert names == {h.users[1].id: "Nick"}
     finally:
         await h.stop()

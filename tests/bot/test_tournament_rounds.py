@@ -176,3 +176,32 @@ async def test_a_round_of_two_tables_ends_with_its_second_sheet(db_url):
         assert not [c for c in h.sent(TABLE2, ("sendPhoto",))]  # the home group only
     finally:
         await h.stop()
+
+
+async def test_two_workers_hearing_the_round_end_post_it_once(db_url):
+    """Review (issue 22): the round-end post was guarded by a per-process lock only, so two
+    workers (two tables' sheets published together) could both post. Two listeners with their
+    own locks stand for two workers; the storage's claim lets one post."""
+    import asyncio
+
+    from bot.handlers.tournament_rounds import RoundEnd
+
+    h = await make_harness(db_url, n_users=10)
+    try:
+        admin, t = await drawn(h, games=1)
+        assert h.app.sheets is not None
+        h.app.sheets.published.clear()  # the app's own listener: replaced by the two below
+        workers = [RoundEnd(h.app.storage, h.app.translator, h.app.sender, h.app.dp["tournaments"])
+                   for _i in range(2)]
+        before = len(photos(h))
+        gid = await play_round(h, admin, seed=5)
+        assert len(photos(h)) == before + 1  # the sheet's protocol picture only
+        await asyncio.gather(*(w.on_published(gid) for w in workers))
+        await h.app.sender.drain()
+        finals = [p for p in photos(h)[before:]
+                  if plain_text(p.caption or "").startswith("🏁 Final table of «Spring Cup»")]
+        assert len(finals) == 1
+        t1 = await h.app.storage.get_tournament(t.id)
+        assert t1 is not None and t1.status == "finished" and t1.ui["rounds_posted"] == [1]
+    finally:
+        await h.stop()

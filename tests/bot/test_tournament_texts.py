@@ -17,7 +17,7 @@ def test_TOUR_bot_layer_a_long_standings_table_keeps_every_row_whole() -> None:
     base = rows()
     many = [replace(base[i % len(base)], place=i + 1, user_id=10_000 + i,
                     name=f"A&B <i>{i}</i> " + "Ж" * 40) for i in range(60)]
-    text = tx.standings_text(_, record(), many, {}, final=False)
+    text = tx.standings_text(_, record(), many, {}, final=False, locale="en")
     pages = split_text(text)
     assert len(pages) > 1
     lines = [line for page in pages for line in page.split("\n")]
@@ -32,3 +32,16 @@ def test_TOUR_bot_layer_the_schedule_head_counts_without_a_plural() -> None:
         one_table = draw(PLAYERS, 1, 1, 7)  # 20 players, one table at once: two rounds
         head = tx.schedule_pages(_, record(), one_table, {})[0].split("\n\n")[0]
         assert "1 tables" not in head and ": 1 ·" in head
+
+
+def test_SCORE_X16_the_standings_write_points_as_the_sheet_does() -> None:
+    """Review: the tournament's own formatter wrote «1.5» in Russian and a plain hyphen minus;
+    the standings use bot.ui.scoring.num (the locale's separator, a true minus)."""
+    base = rows()
+    negative = replace(base[0], points=-0.5, additional=0.25, best_move=1.5)
+    ru = tx.standings_text(Translator().get("ru"), record(), [negative], {}, final=False,
+                           locale="ru")
+    assert "−0,5" in ru and "0,25" in ru and "1,5" in ru and "-0" not in ru
+    en = tx.standings_text(Translator().get("en"), record(), [negative], {}, final=False,
+                           locale="en")
+    assert "−0.5" in en and "0.25" in en

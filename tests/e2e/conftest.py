@@ -6,6 +6,8 @@ Per test module (``loop_scope="module"``, mark the module with
 database (``e2e_database_url``: a SQLite file, and a fresh PostgreSQL database too when
 ``TEST_DATABASE_URL`` is set) and one bot process (``bot_proc``), stopped with SIGTERM at the end
 (a non-zero exit fails the module).  Importing aiogram costs ~3 s per process, hence the scope.
+A long whole-game module adds ``ONCE`` (:data:`ONCE`) to its ``pytestmark``: it runs on one
+backend only (PostgreSQL when ``TEST_DATABASE_URL`` is set, else SQLite), to keep CI short.
 
 Who acts next is read from the game's log in the database with the project's own code
 (``Storage.load_log`` + ``engine.replay``): the simulated players know their roles and seats
@@ -49,6 +51,26 @@ _BACKENDS = [
     pytest.param("postgres", id="postgres",
                  marks=pytest.mark.skipif(TEST_DATABASE_URL is None, reason="TEST_DATABASE_URL is not set")),
 ]
+#: the mark of a module that plays on one database backend only (see the module's docstring)
+ONCE = pytest.mark.e2e_once
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "e2e_once: an e2e module run on one database backend "
+                                       "(PostgreSQL when TEST_DATABASE_URL is set, else SQLite)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the SQLite run of an ``e2e_once`` module when PostgreSQL is there (the PostgreSQL
+    run is skipped anyway without it)."""
+    if TEST_DATABASE_URL is None:
+        return
+    skip = pytest.mark.skip(reason="an e2e_once module: played on PostgreSQL only")
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if item.get_closest_marker("e2e_once") is not None and callspec is not None \
+                and callspec.params.get("e2e_database_url") == "sqlite":
+            item.add_marker(skip)
 
 
 # --- fixtures ------------------------------------------------------------------------------------

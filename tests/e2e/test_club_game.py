@@ -38,11 +38,11 @@ from engine import GameState, Phase, Role, Team
 from engine.club.state import fouls_of
 
 from .botproc import BotProcess
-from .conftest import TIMEOUT, Table, ids, seat_label
+from .conftest import ONCE, TIMEOUT, Table, ids, seat_label
 from .fake_api import FakeBotAPI
 from .model import StoredMessage, unisolated
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), ONCE]
 
 GROUP = -1001000000003
 TITLE = "Club night"

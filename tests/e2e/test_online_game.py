@@ -31,11 +31,11 @@ import pytest
 from engine import GameState, OnlinePhase, Phase, Role, Team
 
 from .botproc import BotProcess
-from .conftest import TIMEOUT, Table, ids, seat_label
+from .conftest import ONCE, TIMEOUT, Table, ids, seat_label
 from .fake_api import FakeBotAPI
 from .model import StoredMessage
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), ONCE]
 
 GROUP = -1001000000004
 TITLE = "Online night"

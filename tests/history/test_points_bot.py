@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 
 from bot.history import export as X
-from bot.history.render_points import pts, signed
+from bot.history.render_points import signed
 from bot.storage import PointsRow
 from bot.storage.models import utcnow
 from bot.ui.callbacks import Hist
+from bot.ui.scoring import num as pts
 from engine import command_from_dict
 from engine.scoring import FIIM, ScoreSheet, sheet_of_log
 from tests.bot.harness import GROUP, Harness, make_harness
@@ -140,7 +141,8 @@ async def test_the_points_button_is_refused_in_a_private_chat(sqlite_url: str):
 
 def test_SCORE_X16_points_shown_with_a_true_minus_sign():
     """trial21: /history's protocol showed «📋 -0,5» while the sheet and its caption say «−0,5»."""
-    from bot.history.render_points import pts, signed
+    from bot.history.render_points import signed
+    from bot.ui.scoring import num as pts
 
     assert pts("ru", -0.5) == "\u22120,5" and pts("en", -1234.5) == "\u22121,234.5"
     assert pts("en", 0.25) == "0.25" and signed("en", -0.2) == "\u22120.2" and signed("en", 0.3) == "+0.3"

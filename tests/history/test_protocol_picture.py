@@ -10,9 +10,10 @@ import pytest
 from PIL import Image
 
 from bot.history import protocol as P
-from bot.history.protocol_card import Span, build_card, points_text, sheet_of_entries, text_pages
+from bot.history.protocol_card import Span, build_card, sheet_of_entries, text_pages
 from bot.history.protocol_picture import WIDTH, draw, wrap
 from bot.ui.i18n import Translator
+from bot.ui.scoring import num
 from engine.scoring import FIIM, PLAIN
 from tests.history.club_protocol import ADDITIONAL, DOCS, card_of, docs_picture, recorded
 
@@ -93,12 +94,14 @@ def test_without_a_sheet_there_are_no_point_columns():
 def test_the_plain_system_scores_the_win_only():
     card = card_of(recorded(), "en", system=PLAIN)
     assert [r.points[-1] for r in card.rows] == ["1" if r.won else "0" for r in card.rows]
-    assert "Scoring: plain (a win is 1)" in [words(n) for n in card.notes]
+    assert "Scoring: Plain (a win = 1)" in [words(n) for n in card.notes]
 
 
-def test_points_read_in_the_locale():
-    assert points_text("ru", -0.5) == "−0,5" and points_text("en", 0.25) == "0.25"
-    assert points_text("en", 1.0) == "1"
+def test_SCORE_X16_one_formatter_of_points_in_the_locale():
+    assert num("ru", -0.5) == "−0,5" and num("en", 0.25) == "0.25"
+    assert num("en", 1.0) == "1" and num("en", -0.001) == "0" and num("ru", 1.5) == "1,5"
+    # the tournament's standings, the protocol card and /top share it: no plain hyphen
+    assert "-" not in num("en", -0.25)
 
 
 def test_every_word_is_translated():

@@ -48,7 +48,8 @@ def test_the_same_schedule_gives_the_same_picture_as_in_docs():
 
 def test_the_cards_carry_every_row_and_seat_and_mark_the_substitute():
     _ = Translator().get("en")
-    card = standings_card(_, record(), rows(), names(), "After round 3 of 3", final=True)
+    card = standings_card(_, record(), rows(), names(), "After round 3 of 3", final=True,
+                          locale="en")
     assert card.title == "Final table of «Кубок весны»" and len(card.rows) == 21
     assert [r.substitute for r in card.rows].count(True) == 1 and card.note
     assert card.rows[1].points == "5.15" and card.rows[0].additional == "0"
@@ -63,12 +64,12 @@ def test_a_different_standing_gives_a_different_picture_and_rows_are_capped():
     _ = Translator().get("en")
     other = rows()
     other[0], other[1] = other[1], other[0]
-    a = draw_standings(standings_card(_, record(), rows(), names(), "x", final=False))
-    b = draw_standings(standings_card(_, record(), other, names(), "x", final=False))
+    a = draw_standings(standings_card(_, record(), rows(), names(), "x", final=False, locale="en"))
+    b = draw_standings(standings_card(_, record(), other, names(), "x", final=False, locale="en"))
     assert a != b
     many = [r for _i in range(8) for r in rows()]  # 168 rows
     big = Image.open(io.BytesIO(draw_standings(standings_card(_, record(), many, names(), "x",
-                                                              final=False))))
+                                                              final=False, locale="en"))))
     assert sum(big.size) <= 10_000 and big.size[1] < 46 * (MAX_ROWS + 10)
 
 

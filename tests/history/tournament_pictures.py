@@ -55,7 +55,7 @@ def standings_png(locale: str = "ru") -> bytes:
     _ = Translator().get(locale)
     after = _("After round {r} of {n}").format(r=3, n=3)
     return draw_standings(standings_card(_, record(), rows(), names(), after,
-                                         final=True))
+                                         final=True, locale=locale))
 
 
 def schedule_png(locale: str = "ru") -> bytes | None:

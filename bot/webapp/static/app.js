@@ -9,6 +9,22 @@
   const query = new URLSearchParams(location.search);
   const initData = (tg && tg.initData) || launch.get("tgWebAppData") || "";
   let game = query.get("g") || "";
+  // a tournament's link (startapp=t<id>) or ?t=<id>: its pages (tournament.html, the same
+  // launch parameters); a game opened from them (?back=t<id>) gets Telegram's Back button
+  const startParam = query.get("tgWebAppStartParam") || launch.get("tgWebAppStartParam")
+    || new URLSearchParams(initData).get("start_param") || "";
+  const tour = query.get("t") || (/^t\d+$/.test(startParam) ? startParam.slice(1) : "");
+  if (!game && /^\d{1,18}$/.test(tour)) {
+    location.replace("tournament?t=" + tour + location.hash);
+    return;
+  }
+  const back = query.get("back") || "";
+  if (tg && tg.BackButton && /^t\d{1,18}$/.test(back)) {
+    tg.BackButton.show();
+    tg.BackButton.onClick(() => {
+      location.href = "tournament?t=" + back.slice(1) + (launch.get("tgWebAppData") ? location.hash : "");
+    });
+  }
   let data = null;     // the last table
   let skew = 0;        // server clock - local clock, seconds
   let busy = false;
