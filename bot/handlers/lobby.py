@@ -190,7 +190,7 @@ async def private_start(message: Message, command: CommandObject, bot: Bot, serv
     try:
         g = await service.live(game_id)
     except KeyError:
-        _ = tr.get(None)
+        _ = tr.get(sender_locale(message))  # his language, as /start's greeting (issue 20)
         say(sender, message.chat.id, _("This game does not exist any more."))
         return
     say(sender, message.chat.id, await join_lobby(service, bot, tr, g, user.id,

@@ -28,7 +28,16 @@ from engine import (
 
 from ..presentation import views
 from ..ui.replies import answering
-from .common import chat_locale, is_chat_admin, no_seat_text, refusal, reply, seat_user
+from .common import (
+    chat_locale,
+    is_chat_admin,
+    no_seat_text,
+    refusal,
+    refuse,
+    reply,
+    seat_user,
+    sender_locale,
+)
 
 if TYPE_CHECKING:
     from ..presentation.presenter import Presenter
@@ -59,18 +68,18 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service: 
     game_id = await service.game_for_chat(message.chat.id)
     if game_id is None:  # e.g. /foul 3 after the end (issue 20): the judge plays no game
         _ = tr.get(await chat_locale(service.storage, message.chat.id))
-        reply(sender, message, _("There is no open game here. /newgame starts one."))
+        refuse(sender, message, _("There is no open game here. /newgame starts one."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
     st = g.state
     if st is None or not find_ruleset(st.ruleset).fouls:
-        reply(sender, message, _("This game has no fouls."))
+        refuse(sender, message, _("This game has no fouls."))  # once a minute (issue 20)
         return
     if not await _judge_ok(bot, message, st):
         text = (_("This game has a host: only he gives fouls.") if st.host is not None
                 else _("Only the host or a group admin can give fouls."))
-        reply(sender, message, text)
+        refuse(sender, message, text)
         return
     target = None
     replied = message.reply_to_message
@@ -80,7 +89,7 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service: 
     elif re.fullmatch(r"[+-]?\d{1,18}", arg):
         target = seat_user(st, int(arg))
         if target is None:
-            reply(sender, message, no_seat_text(_, st, int(arg)))
+            reply(sender, message, no_seat_text(_, st, int(arg)))  # a slip: always answered
             return
     if target is None:
         reply(sender, message, _("Reply to the player's message with /{command}, or give the "
@@ -99,7 +108,7 @@ async def foul_cmd(message: Message, command: CommandObject, bot: Bot, service: 
         with answering(message):  # the foul's announcement replies to the judge's command
             await service.execute(game_id, cmd)
     except IllegalCommand as exc:
-        reply(sender, message, refusal(tr, g.locale, exc))
+        refuse(sender, message, refusal(tr, g.locale, exc))
 
 
 async def panel_cmd(message: Message, bot: Bot, service: GameService, presenter: Presenter, tr: Translator,
@@ -111,9 +120,10 @@ async def panel_cmd(message: Message, bot: Bot, service: GameService, presenter:
         game_id = await service.game_for_user(uid)
     else:
         game_id = await service.game_for_chat(message.chat.id)
-    _ = tr.get(None)
+    _ = tr.get(sender_locale(message) if message.chat.type == "private"  # issue 20: his
+               else await chat_locale(service.storage, message.chat.id))  # or the group's
     if game_id is None:
-        reply(sender, message, _("You are not in a running game."))
+        refuse(sender, message, _("You are not in a running game."))
         return
     g = await service.live(game_id)
     _ = tr.get(g.locale)
@@ -122,7 +132,7 @@ async def panel_cmd(message: Message, bot: Bot, service: GameService, presenter:
         st.host is None and await is_chat_admin(bot, g.chat_id, uid)))
     forum = st is not None and st.ruleset == "forum"  # FORUM: warnings and removals
     if st is None or not allowed or not (forum or find_ruleset(st.ruleset).fouls) or st.over:
-        reply(sender, message, _("Only the host or a group admin can give fouls."))
+        refuse(sender, message, _("Only the host or a group admin can give fouls."))
         return
     if forum:
         presenter.send_moderation_panel(g, _, st, uid)

@@ -171,3 +171,34 @@ async def test_CLUB_31_32_checks_arrive_at_dawn_privately(sqlite_url):
         assert any(" is black" in t for t in h.texts(sheriff.user_id))
     finally:
         await h.stop()
+
+
+async def test_CLUB_39_a_vote_cancelled_or_stopped_loses_its_buttons(sqlite_url):
+    """Issue 20 (the club tried again with a judge): a disqualification during the vote cancels
+    it (CLUB-39), and its message kept «Against …» and its ▶️ to the end of the game; a /stop
+    during a vote left them too. The message shows where the vote stood, without buttons."""
+    from tests.bot.helpers import drive_until
+
+    h = await make_harness(sqlite_url, n_users=10)
+    try:
+        h.session.set_member(GROUP, ADMIN.id, "administrator")
+        for how in ("/disqualify", "/stop"):
+            await club_game(h)
+            st = await drive_until(h, lambda s: s.phase is Phase.VOTING and s.vote is not None
+                                   and len(s.vote.candidates) > 1, seed=3)
+            g = await h.game()
+            vote = g.ui["vote"]
+            assert h.message(GROUP, vote)["reply_markup"]["inline_keyboard"]
+            out = next(p for p in st.alive() if p.user_id not in st.vote.candidates)
+            await h.command(ADMIN, f"{how} {out.seat}" if how == "/disqualify" else how)
+            await h.app.sender.drain()
+            if how == "/disqualify":
+                st = (await h.game()).state
+                assert not st.players[out.user_id].alive and st.phase is not Phase.VOTING
+            shown = h.message(GROUP, vote)
+            assert not (shown.get("reply_markup") or {}).get("inline_keyboard"), how
+            assert "▶️" not in shown["text"] and shown["text"].startswith("🗳 Vote"), shown["text"]
+            if how == "/disqualify":
+                await h.command(ADMIN, "/stop")
+    finally:
+        await h.stop()

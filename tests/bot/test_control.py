@@ -215,3 +215,47 @@ async def test_PARTY_44_a_back_at_night_is_told_as_the_away_was(h: Harness):
     await h.command(away, "/back")
     await h.app.sender.drain()
     assert f"🟢 {label} is back." in h.sent_texts(GROUP)
+
+
+async def test_PARTY_44_a_player_back_at_night_keeps_his_one_night_message(h: Harness):
+    """Issue 20 (online trial): a player made inactive pressed his night message; the press
+    brought him back with his role card again and a second night message, and the one he had
+    pressed kept its live buttons to the end of the game. Back by a press or by /back, he gets
+    no new message: the night message he has is the live one, shown as the night now is."""
+    await start_game(h)
+    for u in h.users:
+        await press_action(h, u, u.id, "ready")
+    st = (await h.game()).state
+    assert st.phase is Phase.NIGHT
+    pressed, typed = h.user(st.by_seat(3).user_id), h.user(st.by_seat(4).user_id)
+    for away in (pressed, typed):
+        await h.command(away, "/away")
+        assert not (await h.game()).state.players[away.id].active
+    sends = {u.id: len(h.sent(u.id, ("sendMessage",))) for u in (pressed, typed)}
+
+    assert await press_action(h, pressed, pressed.id, "sleep") == "💤"
+    await h.dm(typed, "/back")
+    st = (await h.game()).state
+    assert st.players[pressed.id].active and st.players[typed.id].active
+    assert h.sent_texts(pressed.id, ("sendMessage",))[sends[pressed.id]:] == []
+    assert h.sent_texts(typed.id, ("sendMessage",))[sends[typed.id]:] == [
+        "Done: the group has been told."]  # the answer to his /back, nothing else
+    live = {mid for mid, b in h.buttons(typed.id) if (b.get("callback_data") or "")[:2] == "a:"}
+    assert len(live) == 1  # his one night message, still to be pressed
+    assert await press_action(h, typed, typed.id, "sleep") == "💤"
+
+
+async def test_refused_judge_commands_are_answered_once_a_minute(h: Harness):
+    """Issue 20, tried again: a party host's /foul 3, sent three times, was "This game has no
+    fouls." three times in the group; the moderation commands' refusals follow the rule of the
+    others (once a minute per user and text)."""
+    await start_game(h)
+    await to_day(h)
+    mark = len(h.sent_texts(GROUP, ("sendMessage",)))
+    for _ in range(3):
+        await h.command(h.users[1], "/foul 3")
+        await h.command(h.users[1], "/panel")
+    await h.app.sender.drain()
+    answers = h.sent_texts(GROUP, ("sendMessage",))[mark:]
+    assert answers == ["This game has no fouls.",
+                       "Only the host or a group admin can give fouls."], answers

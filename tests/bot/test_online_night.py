@@ -27,6 +27,7 @@ from tests.bot.online_support import (
     seat_of,
     start_online,
     state,
+    tap,
     texts_of,
 )
 from tests.fakes.telegram import plain_text
@@ -240,5 +241,70 @@ async def test_ONLINE_Q13_sheriff_and_don_results_come_by_dm_at_once(sqlite_url:
         assert (await state(h)).phase is Phase.NIGHT  # at once, not at dawn
         await night(h, {b: civilian for b in blacks(st)})
         assert_no_secrets(h, group_texts(h, mark))
+    finally:
+        await h.stop()
+
+
+async def test_ONLINE_X18_two_picks_when_the_time_runs_out_are_no_best_move(sqlite_url: str):
+    """Issue 20: two of three picks made when the 30 s ran out were dropped without a word.
+    ONLINE-X18 decides it (three names or none): the prompt says so and shows its end, the
+    group is told he makes no best move, and neither pick is published or scored."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        await start_online(h)
+        await night_1(h)
+        st = await all_pass(h)
+        victim = reds(st)[0]
+        await night(h, {b: victim for b in blacks(st)})
+        st = await state(h)
+        assert st.phase is OnlinePhase.BEST_MOVE and st.speaker == victim
+        prompt = next(t for t in texts_of(h, victim) if "You are the mafia's first victim" in t)
+        assert "Fewer than three when the time runs out count as no best move." in prompt
+        assert "⏱ 30 s. Until " in prompt
+        v = h.user(victim)
+        picks = blacks(st)[:2]
+        assert await press_action(h, v, victim, "bm", seat_of(st, picks[0])) == "1 of 3 chosen."
+        assert await press_action(h, v, victim, "bm", seat_of(st, picks[1])) == "2 of 3 chosen."
+        mark = len(h.session.calls)
+        await h.fire()  # the best move's 30 s run out with a draft of two
+        st = await state(h)
+        assert st.phase is Phase.LAST_WORD and st.speaker == victim
+        told = group_texts(h, mark)
+        assert any(f"🎯 {name(st, victim)} makes no best move." in t for t in told), told
+        assert not any("Best move of" in t for t in told)
+        assert not [b for _, b in h.buttons(victim) if (b.get("callback_data") or "")[:2] == "a:"
+                    and Act.unpack(b["callback_data"]).a in ("bm", "bmx")]  # the prompt is closed
+    finally:
+        await h.stop()
+
+
+async def test_ONLINE_a_ballot_cut_short_by_stop_loses_its_buttons(sqlite_url: str):
+    """Issue 20 (online tried again): /stop during the discussion left the group's ballot with
+    every name and PASS live; a game stopped in the best move left the victim's prompt live."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        h.session.set_member(GROUP, h.users[0].id, "administrator")
+        await start_online(h)
+        st = await night_1(h)
+        ballot = (await h.game()).ui["ballot"]
+        s = [p.user_id for p in st.seated()]
+        assert await tap(h, s[0], s[1]) == "🗳"
+        await h.command(h.users[0], "/stop")
+        await h.app.sender.drain()
+        assert await h.game() is None
+        shown = h.message(GROUP, ballot)
+        assert not (shown.get("reply_markup") or {}).get("inline_keyboard")
+        assert "☀️ Day 1: discussion and vote.\n\n" + f"{name(st, s[1])} — 1" in shown["text"]
+
+        await start_online(h)
+        await night_1(h)
+        st = await all_pass(h)
+        victim = reds(st)[0]
+        await night(h, {b: victim for b in blacks(st)})
+        assert (await state(h)).phase is OnlinePhase.BEST_MOVE
+        assert h.find_button(victim, action="bm") is not None
+        await h.command(h.users[0], "/stop")
+        await h.app.sender.drain()
+        assert h.find_button(victim, action="bm") is None and h.find_button(victim, action="bmx") is None
     finally:
         await h.stop()

@@ -150,6 +150,8 @@ async def test_a_new_group_and_private_answers_follow_the_senders_telegram_langu
         assert h.texts(english.id)[-1].startswith("👋 I host mafia games in group chats.")
         await h.dm(english, "/help")
         assert h.texts(english.id)[-1].startswith("Commands\n")
+        await h.dm(english, "/start join_999")  # an old deep link: a game that is gone
+        assert h.texts(english.id)[-1] == "This game does not exist any more."
         await h.dm(russian, "/help")
         assert not h.texts(russian.id)[-1].startswith("Commands\n")
         await h.command(english, "/newgame")

@@ -19,7 +19,19 @@ from tests.bot.harness import GROUP
 from tests.bot.helpers import start_game, to_day, to_voting
 from tests.fakes.updates import FakeUser
 
-from .browser_support import CHROMEDRIVER, CHROMIUM, DARK, LIGHT, By, js, page_url, shoot, wait_for
+from .browser_support import (
+    CHROMEDRIVER,
+    CHROMIUM,
+    DARK,
+    LIGHT,
+    LONG_NAME,
+    By,
+    click,
+    js,
+    page_url,
+    shoot,
+    wait_for,
+)
 from .browser_support import browser_fixture as browser_fixture  # noqa: F401 - the browser fixture
 from .support import served
 
@@ -159,3 +171,47 @@ async def test_the_commissars_check_marks_the_checked_seat(sqlite_url, browser):
                           li.querySelector('.tag.checked').title]);""")
         verdict = "mafia" if target.team is Team.MAFIA else "not mafia"
         assert marks == [[target.seat, f"🔎 {verdict}", f"checked: №{cop.seat}, night 2"]]
+
+
+async def test_an_online_players_page_on_a_phone_with_a_long_name(sqlite_url, browser):
+    """Issue 20, the Mini App tried again on the online preset as a player would: at 390×844,
+    with a 64-character name at the table, his page shows his role only, the day's ballot taps
+    fit the screen, and a tap from the page lands in the group's ballot."""
+    async with served(sqlite_url, n_users=6) as (h, client):
+        h.users[2] = FakeUser(h.users[2].id, LONG_NAME)
+        h.session.register_user(h.users[2])
+        await h.command(h.users[0], "/newgame online")
+        g = await h.game()
+        for u in h.users:
+            await h.dm(u, f"/start join_{g.id}")
+        await h.command(h.users[0], "/startgame")
+        st = (await h.game()).state
+        for p in st.alive():  # night 1: the blacks are ready (ONLINE-X17)
+            await press_action(h, h.user(p.user_id), p.user_id, "sleep")
+        st = (await h.game()).state
+        assert st.phase.value == "discussion", st.phase
+        me = next(p for p in st.alive() if p.user_id != h.users[2].id)
+        await asyncio.to_thread(browser.execute_cdp_cmd, "Emulation.setDeviceMetricsOverride",
+                                {"width": 390, "height": 844, "deviceScaleFactor": 3,
+                                 "mobile": True})
+        await asyncio.to_thread(browser.get, page_url(client, h, h.user(me.user_id), g.id, DARK))
+        await wait_for(browser, js("return document.querySelectorAll('#players li').length"))
+        await wait_for(browser, js("return document.querySelectorAll('#actions button').length"))
+        roles = await asyncio.to_thread(browser.execute_script, """
+            return [...document.querySelectorAll('#players [data-role]')]
+              .map(n => +n.closest('li').dataset.seat);""")
+        known = {p.seat for p in st.alive() if p.team is me.team} if me.team.value == "mafia" \
+            else {me.seat}  # a black knows his team (ONLINE-02), a red only himself
+        assert set(roles) <= known and me.seat in roles, (roles, known)
+        overflow = await asyncio.to_thread(browser.execute_script, """
+            const w = document.documentElement.clientWidth;
+            return [w, document.documentElement.scrollWidth,
+                    [...document.querySelectorAll('body *')]
+                      .filter(n => n.getBoundingClientRect().right > w + 0.5)
+                      .map(n => n.tagName + '.' + n.className).slice(0, 8)];""")
+        assert overflow[0] == 390 and overflow[1] <= 390 and overflow[2] == [], overflow
+        long_seat = st.players[h.users[2].id].seat
+        await click(browser, f'#actions button[data-t="{long_seat}"]')
+        await wait_for(browser, js("return !document.getElementById('toast').hidden"))
+        await asyncio.sleep(0.3)
+        assert (await h.game()).state.ballot.taps.get(me.user_id, (None,))[0] == h.users[2].id

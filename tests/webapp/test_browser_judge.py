@@ -307,3 +307,47 @@ async def test_SCORE_X12_X11_the_judge_fills_and_publishes_the_sheet_on_a_phone(
             document.querySelectorAll('#sheet .sheetrow button').length,
             [...document.querySelectorAll('#sheet .buttons button')].map(b => b.dataset.a)]""") \
             == [0, ["cor"]]
+
+
+async def test_FORUM_18_the_forum_hosts_removal_asks_first_in_the_page(sqlite_url, browser):
+    """Issue 20, tried again for the forum: its host's tools in the page (❗ a warning, 🟥 a
+    removal) keep their places after a warning, carry words, and 🟥 asks first."""
+    async with served(sqlite_url, n_users=6) as (h, client):
+        h.session.register_user(JUDGE)
+        await h.command(h.users[0], "/newgame forum")
+        g = await h.game()
+        await h.dm(JUDGE, f"/start host_{g.id}")
+        for u in h.users:
+            await h.dm(u, f"/start join_{g.id}")
+        await h.command(h.users[0], "/startgame")
+        st = (await h.game()).state
+        target = st.seated()[2]
+        await asyncio.to_thread(browser.get, page_url(client, h, JUDGE, g.id, DARK))
+        await wait_for(browser, js("return document.querySelectorAll('#judge button').length"))
+        await wait_for(browser, js("return +document.body.dataset.renders >= 2"))
+        row = f'#judge .seatrow[data-seat="{target.seat}"]'
+        before = await rects(browser, f"{row} > *")
+        words = await asyncio.to_thread(browser.execute_script, f"""
+            return [...document.querySelectorAll('{row} button')].map(b => b.getAttribute('aria-label'));""")
+        assert f"Warning: №{target.seat} {target.name}" in words
+        assert f"Disqualify: №{target.seat} {target.name}" in words
+        await click(browser, f'{row} button[data-a="warn"]')
+        await wait_for(browser, js("return !document.getElementById('toast').hidden"))
+        await asyncio.sleep(0.3)
+        after = await rects(browser, f"{row} > *")
+        assert [(r["left"], r["right"]) for r in after] == [(r["left"], r["right"]) for r in before]
+        await click(browser, f'{row} button[data-a="dq"]')
+        await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
+        question = await asyncio.to_thread(lambda: browser.find_element(By.ID, "confirm").text)
+        assert f"Disqualify №{target.seat} {target.name}?" in question
+        await click(browser, "#confirm button.no")
+        await asyncio.sleep(0.3)
+        assert (await h.game()).state.players[target.user_id].alive
+        await click(browser, f'{row} button[data-a="dq"]')
+        await wait_for(browser, js("return !document.getElementById('confirm').hidden"))
+        await click(browser, "#confirm button.yes")
+        await wait_for(browser, js(f"""return document.querySelector(
+            '#players li[data-seat="{target.seat}"]').classList.contains('out')"""))
+        assert not (await h.game()).state.players[target.user_id].alive
+        told = [t for t in h.sent_texts(GROUP, ("sendMessage",)) if "🟥" in t]
+        assert len(told) == 1 and "is removed from the game" in told[0], told

@@ -26,6 +26,8 @@ class AfterGameEvents(PresenterBase):
 
     if TYPE_CHECKING:  # presenter.py
         def forum_close_dms(self, g: Live, prefix: str) -> None: ...
+        def forum_close_group(self, g: Live, key: str, text: str) -> None: ...
+        def close_votes(self, g: Live, _: Gettext, before: GameState | None) -> None: ...
 
     def on_VictoryDeclared(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                            e: fev.VictoryDeclared) -> None:
@@ -34,6 +36,7 @@ class AfterGameEvents(PresenterBase):
         self.announce(g, head + "\n" + _("The survivors' cards stay hidden until the reveal."))
         self.forum_close_dms(g, "night:")
         self.forum_close_dms(g, "console:")
+        self.close_votes(g, _, before)  # won by a removal in the discussion or the vote
 
     def on_GuessesRecorded(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                            e: fev.GuessesRecorded) -> None:
@@ -66,13 +69,15 @@ class AfterGameEvents(PresenterBase):
         sides = dict(e.sides)
         won = set(e.winners)
         lines = [_("🎭 <b>The cards</b>:")]
+        disqualified = set(g.ui.get("disqualified") or ())  # 🟥 as in the final list (issue 20)
         for _seat_no, uid, role in e.roles:
             p = st.players[uid]
             extra = ""
             if uid in sides:
                 extra = " — " + _("side: {side}").format(side=vf.side_name(_, sides[uid]))
             lines.append(f"{label(st, uid)} — {_card(_, role)}{extra}"
-                         + ("" if p.alive else " ☠️") + (" 🏆" if uid in won else ""))
+                         + ("" if p.alive else " 🟥" if uid in disqualified else " ☠️")
+                         + (" 🏆" if uid in won else ""))
         self.announce(g, "\n".join(lines))  # with the best-player vote's call, one message
 
     def on_BestPlayerVoted(self, g: Live, _: Gettext, before: GameState | None, st: GameState,

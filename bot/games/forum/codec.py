@@ -15,6 +15,7 @@ from engine import (
     IssueWarning,
     NameSuspect,
     NightAction,
+    NotAllowed,
     RevealCheck,
     Role,
     Team,
@@ -39,7 +40,7 @@ class ForumCodec(MafiaCodec):
     TARGETED = MafiaCodec.TARGETED | {"block", "slay", "infect", "sus", "rchk", "best", "warn",
                                       "dq"}
     OPTIONAL_TARGET = frozenset({"hd"})
-    JUDGE = frozenset({"warn", "dq"})
+    JUDGE = frozenset({"warn", "dq", "?dq", "cx", "nop"})  # ?dq asks, cx cancels, nop: «·»
 
     COMMANDS = {
         **MafiaCodec.COMMANDS,
@@ -62,6 +63,30 @@ class ForumCodec(MafiaCodec):
     async def run(self, press: Press) -> str:
         if press.data.a in ("cmp", "bg", "bgs", "bgx"):
             return await self.draft(press)
+        if press.data.a in ("?dq", "cx", "nop", "dq"):
+            return await self.removal(press)
+        return await super().run(press)
+
+    async def removal(self, press: Press) -> str:
+        """The panel's 🟥 asks first (``?dq``; issue 20: one tap removed a player), «✅ Confirm»
+        (``dq``, also the Mini App's, which asks in the page) removes, «✖ Cancel» (``cx``) goes
+        back. Only the host, or a group admin where there is none (the handler checks that)."""
+        _, data, st, g, uid = press._, press.data, press.st, press.g, press.user_id
+        if st.host is not None and uid != st.host:
+            raise NotAllowed("only the host removes")
+        asked = g.refs.get(f"ask:console:{uid}")
+        if data.a == "nop":
+            return _("Press ✅ Confirm or ✖ Cancel.") if asked else "·"
+        if data.a == "cx":
+            press.presenter.ask_moderation(g, _, st, uid, None)
+            return _("Cancelled.")
+        if data.a == "?dq":
+            if not any(p.seat == data.t for p in st.alive()):
+                return _("You can't choose that player now.")
+            press.presenter.ask_moderation(g, _, st, uid, data.t)
+            return _("Press ✅ Confirm or ✖ Cancel.")
+        if asked is not None:
+            press.presenter.ask_moderation(g, _, st, uid, None)  # the grid again, whatever comes
         return await super().run(press)
 
     async def draft(self, press: Press) -> str:

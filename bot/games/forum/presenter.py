@@ -8,17 +8,15 @@ a player who leaves (FORUM-Q08)."""
 
 from __future__ import annotations
 
-from html import escape
 from typing import TYPE_CHECKING
 
 from engine import ForumPhase, GameState, Phase, TeamChat
 from engine.forum import events as fev
 from engine.forum import team_chat
 from engine.mafia import events as ev
-from engine.mafia.roles import Role
 
 from ...ui import drafts
-from ...ui.texts import ELIMINATION_CAUSES, SANCTION_REASONS, label
+from ...ui.texts import label
 from ..hints import Gettext
 from ..mafia import views
 from ..mafia.base import Markup
@@ -26,22 +24,17 @@ from ..mafia.presenter import MafiaPresenter
 from . import views as vf
 from .after import AfterGameEvents
 from .cards import card as _card
+from .moderation import ModerationEvents
 
 if TYPE_CHECKING:
     from ..hints import Live
 
 
-def _reason(_: Gettext, reason: str) -> str:
-    if not reason:
-        return ""
-    return " (" + (_(SANCTION_REASONS[reason]) if reason in SANCTION_REASONS
-                   else escape(reason)) + ")"
-
-
-class ForumPresenter(AfterGameEvents, MafiaPresenter):
+class ForumPresenter(AfterGameEvents, ModerationEvents, MafiaPresenter):
     """Renders a forum game: its own phases and events, and the shared ones it overrides."""
 
     TIMING_KEYS: tuple[str, ...] = ("forum_day", "forum_vote", "last_word", "meeting", "cop", "forum_night")
+    GAME_KEYBOARDS: tuple[str, ...] = (*MafiaPresenter.GAME_KEYBOARDS, "decide")
 
     # --- the shared hooks --------------------------------------------------------------------
     def audience_ids(self, st: GameState, audience: object) -> list[int]:
@@ -126,25 +119,20 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
         elif st.phase in (Phase.NIGHT, ForumPhase.COP_TURN):
             self.edit(g, key, uid, text, markup)
 
+    def close_votes(self, g: Live, _: Gettext, before: GameState | None) -> None:
+        """The discussion or the ballot cut short -- the game won by a removal, stopped or
+        abandoned in it -- shows how it stood, without buttons (issue 20: they stayed live)."""
+        if before is not None:
+            self.forum_close_group(g, "debate", vf.debate_text(_, before))
+            if before.forum is not None and before.vote is not None:
+                self.forum_close_group(g, "ballot", vf.ballot_text(_, before, final=True))
+
     def forum_close_dms(self, g: Live, prefix: str) -> None:
         """Take the keyboards off every private message kept under ``prefix``."""
         for key in {k for k in (*g.ui, *g.refs) if k.startswith(prefix)}:
             self.close(g, key, int(key.split(":", 1)[1]))  # not when it has no keyboard left
             g.ui.pop(key, None)
             g.refs.pop(key, None)
-
-    def send_moderation_panel(self, g: Live, _: Gettext, st: GameState, chat_id: int) -> None:
-        """FORUM-17, 18: the host's (or an admin's) warnings and removals, kept up to date."""
-        text, markup = vf.moderation_text(_), vf.moderation_keyboard(g.id, st)
-        key = f"console:{chat_id}"
-        self.close_dm(g, key, chat_id)  # a panel replaced by /panel keeps no live buttons
-        self.keep(g, key, self.dm(chat_id, text, markup))
-        self.remember(g, key, text, markup)
-
-    def refresh_moderation(self, g: Live, _: Gettext, st: GameState) -> None:
-        for key in {k for k in (*g.ui, *g.refs) if k.startswith("console:")}:
-            self.edit(g, key, int(key.split(":", 1)[1]), vf.moderation_text(_),
-                      vf.moderation_keyboard(g.id, st))
 
     # --- phases ------------------------------------------------------------------------------
     def phase_started(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
@@ -155,6 +143,7 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             self.close_turn(g, _, before)
             if before.phase is Phase.LAST_WORD and before.phase_seq != st.phase_seq:
                 self.forum_close_dms(g, "lastword:")
+            self.forum_close_dms(g, "decide:")  # the host's decision on a tied revote
         if phase == "cop_turn":
             self.forum_close_dms(g, "night:")
             self.group(g, _("🌙 <b>Night {n}</b>. The Cop moves first (up to {s} s); the other "
@@ -185,9 +174,10 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             self.forum_close_group(g, "debate", vf.debate_text(_, st))
             if st.forum.stage == "host":
                 self.group(g, vf.ballot_text(_, st))
-                if st.host:
-                    self.dm(st.host, _("⚖️ The revote is tied. Remove one of the tied, or "
-                                       "nobody."), vf.host_decide_keyboard(_, g.id, st))
+                if st.host:  # kept: closed when the phase moves on (issue 20: it stayed live)
+                    self.send_private(g, f"decide:{st.host}", st.host, _(
+                        "⚖️ The revote is tied. Remove one of the tied, or nobody."),
+                        vf.host_decide_keyboard(_, g.id, st))
                 return True
             self.standing(g, "ballot", self.ballot_view(g, _, st), vf.ballot_keyboard(_, g.id, st))
         elif phase == "last_word":
@@ -365,31 +355,3 @@ class ForumPresenter(AfterGameEvents, MafiaPresenter):
             _("🔎 {player} reveals his check: {target} is <b>not mafia</b>.")
         self.announce(g, text.format(player=label(st, e.user_id), target=label(st, e.target)))
         self.forum_last_word_dm(g, _, st)
-
-    def on_WarningIssued(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
-                         e: fev.WarningIssued) -> None:
-        self.group(g, _("❗ Warning to {player} ({n}){reason}.").format(
-            player=label(st, e.player), n=e.count, reason=_reason(_, e.reason)))
-        self.refresh_moderation(g, _, st)
-
-    def on_PlayerRemoved(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
-                         e: fev.PlayerRemoved) -> None:
-        self.group(g, _("🟥 {player} is removed from the game{reason}.").format(
-            player=label(st, e.player), reason=_reason(_, e.reason)))
-
-    def forum_eliminated(self, g: Live, _: Gettext, st: GameState, e: ev.PlayerEliminated,
-                         role: Role) -> None:
-        """FORUM-Q08: the card of every player who leaves is shown at once (``role``: his,
-        which ``e`` carries in the forum)."""
-        self.refresh_moderation(g, _, st)
-        card = _("Card: {card}.").format(card=_card(_, role))  # whoever it was (issue 20)
-        if e.cause == "disqualified":
-            g.ui["disqualified"] = [*(g.ui.get("disqualified") or []), e.user_id]  # 🟥 at the end
-            self.announce(g, _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
-                          + " " + card)
-            self.dm(e.user_id, _("🟥 You are removed. Please watch without posting."))
-            return
-        self.announce(g, "☠️ " + _(ELIMINATION_CAUSES[e.cause]).format(player=label(st, e.user_id))
-                      + " " + card)
-        self.dm(e.user_id, _("☠️ You are out of the game. Town roles get a last word; after it "
-                             "please watch without posting."))

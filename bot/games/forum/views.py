@@ -272,19 +272,34 @@ def last_word_keyboard(_: Gettext, game_id: int, st: GameState, uid: int) -> Inl
 
 
 # --- moderation ------------------------------------------------------------------------------
-def moderation_text(_: Gettext) -> str:
+def moderation_text(_: Gettext, st: GameState | None = None, asking: int | None = None) -> str:
+    """The host's panel; ``asking``: the seat whose removal its 🟥 asked to confirm."""
+    if st is not None and asking:
+        who = label(st, st.by_seat(asking).user_id)
+        return (_("🟥 Disqualify {player}? He leaves the game at once, without a last word.")
+                .format(player=who) + "\n" + _("Press ✅ Confirm or ✖ Cancel."))
     return _("⚖️ Moderation: ❗ warns, 🟥 removes (the card is shown, no last word). "
              "/panel shows this again.")
 
 
-def moderation_keyboard(game_id: int, st: GameState) -> InlineKeyboardMarkup:
-    """One row per living seat (seat-only labels: no user text)."""
+def moderation_keyboard(_: Gettext, game_id: int, st: GameState,
+                        asking: int | None = None) -> InlineKeyboardMarkup:
+    """One row per living seat (seat-only labels: no user text): ❗ warns, 🟥 asks first
+    (``?dq``). While it asks (``asking``: the seat), the grid keeps its shape: that row's 🟥
+    becomes «✖ Cancel» (a second tap cancels), its ❗ «✅ Confirm» (``dq``), the rest «·»."""
     kb = InlineKeyboardBuilder()
     for p in st.alive():
-        n = st.forum.warnings.get(p.user_id, 0) if st.forum is not None else 0
-        kb.button(text=f"❗ №{p.seat}" + (f" ({n})" if n else ""),
-                  callback_data=Act(g=game_id, s=0, a="warn", t=p.seat))
-        kb.button(text=f"🟥 №{p.seat}", callback_data=Act(g=game_id, s=0, a="dq", t=p.seat))
+        if asking is None:
+            n = st.forum.warnings.get(p.user_id, 0) if st.forum is not None else 0
+            kb.button(text=f"❗ №{p.seat}" + (f" ({n})" if n else ""),
+                      callback_data=Act(g=game_id, s=0, a="warn", t=p.seat))
+            kb.button(text=f"🟥 №{p.seat}", callback_data=Act(g=game_id, s=0, a="?dq", t=p.seat))
+        elif p.seat == asking:
+            kb.button(text=_("✅ Confirm"), callback_data=Act(g=game_id, s=0, a="dq", t=p.seat))
+            kb.button(text=_("✖ Cancel"), callback_data=Act(g=game_id, s=0, a="cx"))
+        else:
+            for _cell in range(2):
+                kb.button(text="·", callback_data=Act(g=game_id, s=0, a="nop"))
     kb.adjust(2)
     return kb.as_markup()
 

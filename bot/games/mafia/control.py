@@ -1,5 +1,5 @@
 """Pause, presence and game rights (a part of :class:`~bot.games.mafia.presenter.MafiaPresenter`):
-paused and resumed, a player away and back (his role card and night keyboard again, PARTY-44),
+paused and resumed, a player away and back (his night message again, PARTY-44),
 the organiser and the end of host mode."""
 
 from __future__ import annotations
@@ -63,7 +63,9 @@ class ControlEvents(PresenterBase):
         typed = bool(g.refs.get(f"back:{e.user_id}"))  # his /back: told as his /away was
         if (typed or st.phase is not Phase.NIGHT) and not unreachable:  # a night press: no
             self.group(g, _("🟢 {player} is back.").format(player=label(st, e.user_id)))
-        card = self.resync(g, _, st, e.user_id, card=unreachable or not typed)
+        # his role card reached him unless he blocked the bot (issue 20: a press or a /back
+        # sent it again, and a second night message beside the live one he had just pressed)
+        card = self.resync(g, _, st, e.user_id, card=unreachable)
         if unreachable and card is not None:  # a press of a player who blocked the bot: silent
             card.add_done_callback(lambda f: self._reached(g, e.user_id, f))
 
@@ -75,9 +77,11 @@ class ControlEvents(PresenterBase):
 
     def resync(self, g: Live, _: Gettext, st: GameState, uid: int,
                card: bool = True) -> asyncio.Future[Any] | None:
-        """A returning player gets his role card (unless not ``card``: a /back after /away,
-        whose card reached him) and, at night, his night keyboard again (a DM may have failed
-        while he was away: PARTY-44). Returns the card's send future (None: no card)."""
+        """A returning player gets his role card again when ``card`` (he had blocked the bot:
+        his DMs failed) and, at night, his night message: the one he has, shown as the night now
+        is (its buttons stay the live ones), or a new one when he has none or his DMs failed
+        (the old one then loses its buttons). PARTY-44. Returns the card's send future (None:
+        no card)."""
         p = st.players.get(uid)
         if p is None or not p.seat:
             return None
@@ -86,8 +90,12 @@ class ControlEvents(PresenterBase):
             text = views.role_card(_, st, uid, g.ui.get("title", ""))
             sent = self.dm(uid, text, None, protect_content=True)
         if p.alive and st.phase is Phase.NIGHT:
-            fut = self.dm(uid, *self.night_view(_, g, st, uid))
-            self.keep(g, f"night:{uid}", fut)
+            key = f"night:{uid}"
+            if not card and self.ref(g, key) is not None:
+                self.refresh_night_dm(g, _, st, uid)  # an edit only if it shows something else
+            else:
+                self.close(g, key, uid)  # no second live keyboard beside the new one
+                self.keep(g, key, self.dm(uid, *self.night_view(_, g, st, uid)))
         elif p.alive and st.phase is Phase.READY and st.ready_purpose == "intro" \
                 and uid not in st.ready and not st.host:
             self.keep(g, f"readme:{uid}", self.dm(

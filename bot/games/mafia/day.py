@@ -87,7 +87,21 @@ class DayEvents(PresenterBase):
 
     def on_DayWithoutElimination(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                                  e: ev.DayWithoutElimination) -> None:
+        self.close_votes(g, _, before)  # a disqualification cancelled it (CLUB-39)
         self.announce(g, "🌗 " + _(NO_ELIMINATION[e.reason]))
+
+    def close_votes(self, g: Live, _: Gettext, before: GameState | None) -> None:
+        """A vote cut short -- cancelled by a disqualification, or the game ended or stopped in
+        it -- shows where it stood, without buttons (issue 20: its «Against» stayed live to the
+        end of the game). A vote whose result was shown is left as it is."""
+        if before is None:
+            return
+        shown = g.refs.get("shown:vote")
+        if before.phase is Phase.VOTING and before.vote is not None \
+                and self.ref(g, "vote") is not None and (shown is None or shown[1] is not None):
+            self.edit(g, "vote", g.chat_id, views.vote_text(_, before, final=True), None)
+        if before.phase is Phase.EXCLUDE_VOTE:
+            self.close(g, "exclude", g.chat_id)
 
     def on_PlayerEliminated(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                             e: ev.PlayerEliminated) -> None:

@@ -245,7 +245,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
             self.edit(g, "turn", g.chat_id, views.turn_text(_, before, final=True), None)
 
     #: private messages kept as ``<prefix>:<chat id>`` whose buttons act on the running game
-    GAME_KEYBOARDS = ("night", "role", "readme", "console", "lastword", "bonus", "best")
+    GAME_KEYBOARDS: tuple[str, ...] = ("night", "role", "readme", "console", "lastword", "bonus", "best")
 
     def close_keyboards(self, g: Live, _: Gettext, before: GameState | None) -> None:
         """The game ended or was stopped: none of its buttons stays live (issue 20) -- the last
@@ -253,6 +253,7 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         a role card keeps only the Mini App's button."""
         if before is not None:
             self.close_turn(g, _, before)
+            self.close_votes(g, _, before)
         for key in {k for k in (*g.ui, *g.refs) if k.count(":") == 1}:
             prefix, chat = key.split(":")
             if prefix in self.GAME_KEYBOARDS and chat.lstrip("-").isdigit():

@@ -93,7 +93,7 @@ def news_lines(_: Gettext, st: NoirState, events: Sequence[Event]) -> list[str]:
 
 def result_text(_: Gettext, st: NoirState, e: GameEnded) -> str:
     """The end (NOIR-10, 11, Q19): the outcome, the score, and who was who."""
-    head = {"agents": _("🏆 <b>The agents win!</b>"), "mafia": _("🏆 <b>The mafia wins!</b>"),
+    head = {"agents": _("🏆 <b>The agents win!</b>"), "mafia": _("🏆 <b>Mafia wins!</b>"),
             "draw": _("🤝 <b>A draw</b>: both thresholds at once.")}[e.outcome]
     lines = [head, _("Arrests {a}/{an} · Dead {p}/{pn}").format(
         a=e.arrests, an=st.table.arrests_needed, p=e.points, pn=st.table.points_needed), "",

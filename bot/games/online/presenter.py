@@ -51,6 +51,21 @@ class OnlinePresenter(MafiaPresenter):
             self.keep(g, "best_move", fut)
         return True
 
+    def close_votes(self, g: Live, _: Gettext, before: GameState | None) -> None:
+        """The open ballot, the lift vote or the best move cut short (the game stopped or
+        abandoned in it) shows where it stood, without buttons (issue 20: they stayed live)."""
+        super().close_votes(g, _, before)
+        if before is None:
+            return
+        shown = g.refs.get("shown:ballot")
+        if before.phase in (OnlinePhase.DISCUSSION, OnlinePhase.REVOTE) and \
+                self.ref(g, "ballot") is not None and (shown is None or shown[1] is not None):
+            self.edit(g, "ballot", g.chat_id, vo.ballot_text(_, before, final=True), None)
+        if before.phase is OnlinePhase.LIFT_VOTE:
+            self.close(g, "lift", g.chat_id)
+        if before.phase is OnlinePhase.BEST_MOVE and before.speaker is not None:
+            self.close(g, "best_move", before.speaker)
+
     def ballot_view(self, g: Live, _: Gettext, st: GameState) -> str:
         """The open ballot with its length and its end as clock time (BOT-X03)."""
         return self.with_end(g, _, st, vo.ballot_text(_, st), "ballot")

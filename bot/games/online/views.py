@@ -49,7 +49,7 @@ def ballot_text(_: Gettext, st: GameState, final: bool = False) -> str:
     by_choice: dict = {}
     for voter, (choice, fin) in b.taps.items():
         by_choice.setdefault(choice, []).append((voter, fin))
-    lines = [head, "" if final else rules, ""]
+    lines = [head, ""] if final else [head, rules, ""]
     order = sorted((c for c in by_choice if c is not None), key=lambda c: st.players[c].seat)
     for c in order:
         lines.append(f"{label(st, c)} — {len(by_choice[c])}: {_voters(st, by_choice[c])}")
