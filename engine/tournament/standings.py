@@ -1,8 +1,10 @@
 """A tournament's standings from its games' score sheets (docs/rules/tournament.md, TOUR-X07..X09).
 
 :func:`standings` adds up the published sheets (:class:`engine.scoring.ScoreSheet`) per player
-and orders the rows by points, then by the tie-breaks (``DEFAULT_TIE_BREAKS`` unless the
-tournament sets its own).  A substitute's points are his own (TOUR-X07): a game may be given as
+and orders the rows by points -- or by points per game while the players with a game have
+played different numbers of them (TOUR-X10) -- then by the tie-breaks (``DEFAULT_TIE_BREAKS``
+unless the tournament sets its own); players without a game come last.  A substitute's
+points are his own (TOUR-X07): a game may be given as
 :class:`Played` with the substitutes' user ids, which are counted in ``Row.substitute_games``.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from fractions import Fraction
 
 from ..mafia.roles import Role
 from ..scoring import ScoreSheet
@@ -58,7 +61,9 @@ class Row:
     no game); ``points``: the sum of his sheets' totals (exact decimals); ``additional``,
     ``best_move``, ``penalties`` (<= 0): the sums of those columns; ``fouls``: his fouls;
     ``by_team`` / ``by_role``: a :class:`Tally` by team / role value (``"town"``, ``"don"``...),
-    only those he played; ``substitute_games``: games he played as a substitute."""
+    only those he played; ``substitute_games``: games he played as a substitute;
+    ``per_game``: the table is ranked by points per game (TOUR-X10: the players with a game
+    have played different numbers of them), the same on every row of one table."""
 
     place: int
     user_id: int
@@ -73,6 +78,7 @@ class Row:
     substitute_games: int
     by_team: dict[str, Tally] = field(default_factory=dict)
     by_role: dict[str, Tally] = field(default_factory=dict)
+    per_game: bool = False
 
     @property
     def average(self) -> float:
@@ -85,7 +91,7 @@ class Row:
         out: dict[str, object] = {
             k: getattr(self, k) for k in (
                 "place", "user_id", "name", "points", "games", "wins", "additional", "best_move",
-                "penalties", "fouls", "substitute_games")}
+                "penalties", "fouls", "substitute_games", "average", "per_game")}
         for key in ("by_team", "by_role"):
             tallies: dict[str, Tally] = getattr(self, key)
             out[key] = {k: {"games": t.games, "wins": t.wins, "points": t.points}
@@ -129,18 +135,29 @@ class _Sum:
                    by_team=tallies(self.teams), by_role=tallies(self.roles))
 
 
-def _key(row: Row, tie_breaks: Sequence[str]) -> tuple[float, ...]:
-    """Higher is better for every component."""
-    out = [row.points]
+def _per_game(sums: Iterable[_Sum]) -> bool:
+    """TOUR-X10: the players with a game have not all played the same number of games."""
+    return len({s.games for s in sums if s.games}) > 1
+
+
+def _key(s: _Sum, tie_breaks: Sequence[str], per_game: bool) -> tuple[Fraction, ...]:
+    """TOUR-X08/X10, exact (no float ties); higher is better for every component: a game
+    played at all, the points (per game when ``per_game``), then the tie-breaks in turn."""
+    average = Fraction(s.points) / s.games if s.games else Fraction(0)
+    out = [Fraction(1 if s.games else 0), average if per_game else Fraction(s.points)]
     for name in tie_breaks:
         if name.startswith(ROLE_PREFIX):
-            out.append(row.by_role.get(name[len(ROLE_PREFIX):], Tally()).wins)
+            out.append(Fraction(int(s.roles.get(name[len(ROLE_PREFIX):], [Decimal(0)] * 3)[1])))
         elif name == "penalties":
-            out.append(row.penalties)  # <= 0: nearer 0 is better
+            out.append(Fraction(s.penalties))  # <= 0: nearer 0 is better
         elif name == "fouls":
-            out.append(-row.fouls)
+            out.append(Fraction(-s.fouls))
+        elif name == "average":
+            out.append(average)
+        elif name == "wins":
+            out.append(Fraction(s.wins))
         else:
-            out.append(float(getattr(row, name)))
+            out.append(Fraction(s.additional if name == "additional" else s.best_move))
     return tuple(out)
 
 
@@ -150,8 +167,10 @@ def standings(games: Iterable[ScoreSheet | Played], tie_breaks: Iterable[str] = 
     :class:`ScoreSheet` or a :class:`Played`) and per user id of ``players`` (the registered,
     so that somebody without a game yet has his row of zeros), best first: by points, then by
     each tie-break in turn (names from ``TIE_BREAKS``), then sharing a place (ordered by user
-    id).  A corrected sheet replaces the old one in ``games`` (the caller passes the current
-    sheets only).  Raises :class:`BadTieBreak` on an unknown tie-break."""
+    id).  TOUR-X10: while the players with a game have played different numbers of games
+    the first key is the points per game (every ``Row.per_game`` is True), and players without
+    a game rank after all with one.  A corrected sheet replaces the old one in ``games`` (the
+    caller passes the current sheets only).  Raises :class:`BadTieBreak` on an unknown tie-break."""
     order = check_tie_breaks(tie_breaks)
     sums: dict[int, _Sum] = {p: _Sum(p) for p in players}
     for game in games:
@@ -174,11 +193,12 @@ def standings(games: Iterable[ScoreSheet | Played], tie_breaks: Iterable[str] = 
                 tally[0] += 1
                 tally[1] += line.won
                 tally[2] += total
-    rows = sorted((s.row(0) for s in sums.values()), key=lambda r: r.user_id)
-    rows.sort(key=lambda r: _key(r, order), reverse=True)
+    per_game = _per_game(sums.values())
+    keyed = sorted(((_key(s, order, per_game), s) for s in sums.values()),
+                   key=lambda ks: (tuple(-k for k in ks[0]), ks[1].user_id))
     out: list[Row] = []
-    for i, row in enumerate(rows):
-        same = out and _key(out[-1], order) == _key(row, order)
+    for i, (rank, tot) in enumerate(keyed):
+        same = i > 0 and keyed[i - 1][0] == rank
         place = out[-1].place if same else i + 1
-        out.append(replace(row, place=place))
+        out.append(replace(tot.row(place), per_game=per_game))
     return out

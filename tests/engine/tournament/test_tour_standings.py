@@ -122,7 +122,8 @@ def test_TOUR_X08_the_tie_breaks_are_settable():
 def test_TOUR_X09_a_tie_left_after_every_tie_break_shares_the_place():
     x = sheet(list(range(1, 11)), Team.TOWN)
     rows = standings([x], players=[42])
-    # seats 4..10 (town) share place 1 in user-id order; 1..3 share 8 with 42 (no game yet)
+    # seats 4..10 (town) share place 1 in user-id order; 1..3 share 8; 42 (no game yet) comes
+    # after every player with a game (TOUR-X10)
     assert [(r.place, r.user_id) for r in rows] == \
-        [(1, u) for u in range(4, 11)] + [(8, 1), (8, 2), (8, 3), (8, 42)]
+        [(1, u) for u in range(4, 11)] + [(8, 1), (8, 2), (8, 3), (11, 42)]
     assert standings([]) == []
