@@ -85,12 +85,17 @@ def standings_card(_: Gettext, t: TournamentRecord, rows: Sequence[Row], names: 
         place=r.place, name=r.name or names.get(r.user_id, str(r.user_id)),
         points=num(locale, r.points), games=str(r.games), wins=str(r.wins),
         additional=num(locale, r.additional), best_move=num(locale, r.best_move),
-        substitute=bool(r.substitute_games)) for r in rows)
+        substitute=bool(r.substitute_games),
+        per_game=num(locale, r.average) if r.per_game and r.games else "") for r in rows)
+    per_game = any(r.per_game for r in rows)
+    notes = [tx.per_game_note(_)] if per_game else []
+    if any(x.substitute for x in lines):
+        notes.append(_("* played as a substitute"))
     return StandingsCard(
         title=title, subtitle=subtitle,
         heads=("#", _("Player"), _("Points"), _("Games"), _("Wins"), _("Additional"),
                _("Best move")),
-        rows=lines, note=_("* played as a substitute") if any(x.substitute for x in lines) else "")
+        rows=lines, note="\n".join(notes), per_game_head=_("Per game") if per_game else "")
 
 
 def schedule_card(_: Gettext, t: TournamentRecord, schedule: Schedule, names: Mapping[int, str]

@@ -92,10 +92,17 @@ def schedule_pages(_: Gettext, t: TournamentRecord, schedule: Schedule,
     return pages
 
 
+def per_game_note(_: Gettext) -> str:
+    """TOUR-X10: why the table is ranked by the points per game (shown under the table)."""
+    return _("Ranked by points per game: not everyone has played the same number of games "
+             "(players without a game come last).")
+
+
 def standings_text(_: Gettext, t: TournamentRecord, rows: Sequence[Row],
                    names: Mapping[int, str], *, final: bool, locale: str) -> str:
     """The standings as text (HTML): one line per row, points as ``bot.ui.scoring.num`` writes
-    them in ``locale`` (``1,5``, ``−0,5`` in Russian)."""
+    them in ``locale`` (``1,5``, ``−0,5`` in Russian); while the rows are ranked by points per
+    game (TOUR-X10) each line shows them and a note under the table says so."""
     title = _("🏁 <b>Final table of «{name}»</b>") if final else \
         _("📊 <b>Standings of «{name}»</b>")
     lines = [title.format(name=isolate(t.name, limit=128))]
@@ -106,6 +113,10 @@ def standings_text(_: Gettext, t: TournamentRecord, rows: Sequence[Row],
             place=row.place, name=isolate(row.name or names.get(row.user_id, str(row.user_id))),
             points=num(locale, row.points), games=row.games, wins=row.wins,
             add=num(locale, row.additional), bm=num(locale, row.best_move), sub=sub))
+        if row.per_game and row.games:
+            lines[-1] += _(" · {avg} per game").format(avg=num(locale, row.average))
+    if any(r.per_game for r in rows):
+        lines.append(per_game_note(_))
     if any(r.substitute_games for r in rows):
         lines.append(_("* played as a substitute"))
     return "\n".join(lines)
@@ -136,12 +147,13 @@ def rounds_text(_: Gettext, schedule: Schedule | None, due: int | None,
 
 def standings_csv(rows: Sequence[Row]) -> bytes:
     """The standings as CSV (UTF-8 with BOM, for spreadsheets): place, user_id, name, points,
-    games, wins, additional, best_move, penalties, fouls, substitute_games."""
+    games, wins, additional, best_move, penalties, fouls, substitute_games, average (points per
+    game), per_game (1 while the table is ranked by them, TOUR-X10)."""
     out = io.StringIO()
     w = csv.writer(out)
     cols = ("place", "user_id", "name", "points", "games", "wins", "additional", "best_move",
-            "penalties", "fouls", "substitute_games")
+            "penalties", "fouls", "substitute_games", "average", "per_game")
     w.writerow(cols)
     for r in rows:
-        w.writerow([getattr(r, c) for c in cols])
+        w.writerow([*(getattr(r, c) for c in cols[:-2]), round(r.average, 4), int(r.per_game)])
     return ("\ufeff" + out.getvalue()).encode()

@@ -35,7 +35,9 @@ SUB_FILL, TOP_FILL = (232, 238, 250), (252, 242, 204)
 @dataclass(frozen=True)
 class StandingLine:
     """One row: ``place``, ``name``, and the numbers as shown (``points``, ``games``, ``wins``,
-    ``additional``, ``best_move``: text); ``substitute``: he played as a substitute (marked)."""
+    ``additional``, ``best_move``: text); ``substitute``: he played as a substitute (marked);
+    ``per_game``: his points per game as shown, drawn in a column after the points when the
+    card has ``per_game_head`` (TOUR-X10)."""
 
     place: int
     name: str
@@ -45,18 +47,22 @@ class StandingLine:
     additional: str
     best_move: str
     substitute: bool = False
+    per_game: str = ""
 
 
 @dataclass(frozen=True)
 class StandingsCard:
     """``heads``: the 7 column titles (place, name, points, games, wins, additional, best
-    move); ``note``: the line under the table (the substitutes' mark), may be empty."""
+    move); ``note``: the lines under the table (the per-game key, the substitutes' mark), may
+    be empty; ``per_game_head``: the title of the per-game column, drawn only when not empty
+    (the table is ranked by points per game, TOUR-X10)."""
 
     title: str
     subtitle: str
     heads: tuple[str, str, str, str, str, str, str]
     rows: tuple[StandingLine, ...]
     note: str = ""
+    per_game_head: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,16 +90,24 @@ def _png(img: Image.Image) -> bytes:
 
 # --- the standings -------------------------------------------------------------------------------
 S_COLS = (70, 0, 120, 90, 90, 120, 130)  # px; the name takes what the others leave
+S_PER_GAME = 110  # px: the per-game column after the points (TOUR-X10)
 
 
 def draw_standings(card: StandingsCard) -> bytes:
     """The standings as PNG bytes: a title, a subtitle, the table (the top three tinted gold,
-    a substitute's row blue with ``*``), the note; at most :data:`MAX_ROWS` rows."""
+    a substitute's row blue with ``*``), the per-game column when the card has one, the note
+    (one line per its lines); at most :data:`MAX_ROWS` rows."""
     rows = card.rows[:MAX_ROWS]
     inner = S_WIDTH - 2 * MARGIN
     widths = list(S_COLS)
+    heads = list(card.heads)
+    if card.per_game_head:
+        widths.insert(3, S_PER_GAME)
+        heads.insert(3, card.per_game_head)
     widths[1] = inner - sum(widths)
-    height = MARGIN + 92 + S_HEAD + S_ROW * len(rows) + (40 if card.note else 0) + MARGIN
+    notes = card.note.splitlines()
+    height = MARGIN + 92 + S_HEAD + S_ROW * len(rows) + 32 * len(notes) + \
+        (8 if notes else 0) + MARGIN
     img = Image.new("RGB", (S_WIDTH, height), BG)
     d = ImageDraw.Draw(img)
     _bold(d, (MARGIN, MARGIN), _fit(card.title, 34, inner), 34, INK)
@@ -101,7 +115,7 @@ def draw_standings(card: StandingsCard) -> bytes:
     y = MARGIN + 92
     d.rectangle((MARGIN, y, S_WIDTH - MARGIN, y + S_HEAD), fill=BAND, outline=RULE)
     x = MARGIN
-    for k, (title, w) in enumerate(zip(card.heads, widths, strict=True)):
+    for k, (title, w) in enumerate(zip(heads, widths, strict=True)):
         if k == 1:
             _bold(d, (x + 10, y + S_HEAD / 2), _fit(title, 19, w - 12), 19, INK, anchor="lm")
         else:
@@ -113,8 +127,10 @@ def draw_standings(card: StandingsCard) -> bytes:
         fill = SUB_FILL if row.substitute else TOP_FILL if row.place <= 3 else PAPER
         d.rectangle((MARGIN, y, S_WIDTH - MARGIN, y + S_ROW), fill=fill, outline=RULE)
         mid = y + S_ROW / 2
-        cells = (str(row.place), row.name + (" *" if row.substitute else ""), row.points,
-                 row.games, row.wins, row.additional, row.best_move)
+        cells = [str(row.place), row.name + (" *" if row.substitute else ""), row.points,
+                 row.games, row.wins, row.additional, row.best_move]
+        if card.per_game_head:
+            cells.insert(3, row.per_game)
         x = MARGIN
         for k, (text, w) in enumerate(zip(cells, widths, strict=True)):
             if k == 0:
@@ -122,7 +138,7 @@ def draw_standings(card: StandingsCard) -> bytes:
             elif k == 1:
                 d.text((x + 10, mid), _fit(text, 22, w - 16), font=_font(22), fill=INK,
                        anchor="lm")
-            elif k == 2:
+            elif k == 2 or (k == 3 and card.per_game_head):
                 _bold(d, (x + w / 2, mid), _fit(text, 23, w - 8), 23, INK, anchor="mm")
             else:
                 d.text((x + w / 2, mid), _fit(text, 21, w - 8), font=_font(21), fill=INK,
@@ -133,8 +149,8 @@ def draw_standings(card: StandingsCard) -> bytes:
     for w in widths[:-1]:
         x += w
         d.line((x, top, x, y), fill=RULE)
-    if card.note:
-        d.text((MARGIN, y + 10), _fit(card.note, 20, inner), font=_font(20), fill=DIM)
+    for i, note in enumerate(notes):
+        d.text((MARGIN, y + 10 + 32 * i), _fit(note, 20, inner), font=_font(20), fill=DIM)
     return _png(img)
 
 

@@ -121,6 +121,8 @@ TOURNAMENT_TEXTS = {
     "col_wins": N_("W"),
     "col_add": N_("Add."),
     "col_bm": N_("BM"),
+    "col_per_game": N_("/G"),
+    "per_game": N_("Points per game"),
     "points": N_("Points"),
     "games": N_("Games"),
     "wins": N_("Wins"),

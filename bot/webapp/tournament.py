@@ -17,8 +17,10 @@ The answer (``parts``: any of :data:`PARTS`; a part not asked for is absent)::
                      "seats": [{"seat", "name", "me": bool, "substitute": null | {"for": name}}]}],
          "sitting_out": [{"name", "me"}]}]},
      "standings": {"rows": [{"place", "name", "points", "games", "wins", "additional",
-                             "best_move", "penalties", "fouls", "substitute": bool, "me": bool}],
-                   "final": bool, "published": int, "tie_breaks": str, "state": str, "note": str},
+                             "best_move", "penalties", "fouls", "per_game": str (points per game
+                             while ranked by them, else ""), "substitute": bool, "me": bool}],
+                   "final": bool, "published": int, "tie_breaks": str, "state": str, "note": str,
+                   "per_game": bool (TOUR-X10: ranked by points per game), "per_game_note": str},
      "mine": {"summary": null | str, "games": [{"round", "table", "group", "seat", "game",
               "status", "status_text", "published", "substitute": null | {"for": name},
               "replaced_by": null | name, "result": null | {"won", "role", "team", "total",
@@ -198,12 +200,15 @@ def standings_json(_: Gettext, locale: str, f: Facts, rows: Sequence[Row], uid: 
     out = [{"place": r.place, "name": r.name or f.name(r.user_id), "points": num(locale, r.points),
             "games": r.games, "wins": r.wins, "additional": num(locale, r.additional),
             "best_move": num(locale, r.best_move), "penalties": num(locale, r.penalties),
-            "fouls": r.fouls, "substitute": bool(r.substitute_games), "me": r.user_id == uid}
+            "fouls": r.fouls, "substitute": bool(r.substitute_games), "me": r.user_id == uid,
+            "per_game": num(locale, r.average) if r.per_game and r.games else ""}
            for r in rows]
+    per_game = any(r.per_game for r in rows)
     return {"rows": out, "final": f.schedule is not None and due is None,
             "published": len(f.pairs), "tie_breaks": tie_breaks_text(_, f.t),
             "state": tx.rounds_text(_, f.schedule, due, f.played),
-            "note": _("* played as a substitute") if any(r["substitute"] for r in out) else ""}
+            "note": _("* played as a substitute") if any(r["substitute"] for r in out) else "",
+            "per_game": per_game, "per_game_note": tx.per_game_note(_) if per_game else ""}
 
 
 def _result(_: Gettext, locale: str, sheet: ScoreSheet | None, uid: int) -> dict[str, Any] | None:

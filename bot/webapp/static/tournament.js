@@ -117,7 +117,10 @@
   const COLS = [["points", "col_points", "points"], ["games", "col_games", "games"],
                 ["wins", "col_wins", "wins"], ["additional", "col_add", "additional"],
                 ["best_move", "col_bm", "best_move"]];
+  // TOUR-X10: while the table is ranked by points per game, their column follows the points
+  const PER_GAME = ["per_game", "col_per_game", "per_game"];
   function drawStandings(s) {
+    const cols = s.per_game ? [COLS[0], PER_GAME, ...COLS.slice(1)] : COLS;
     const pane = $("pane-standings");
     pane.replaceChildren();
     const box = el("section", "standings");
@@ -125,10 +128,10 @@
     if (s.final) head.append(chip("🏁 " + T("final"), "final"));
     head.append(el("span", "muted", T("published_n", { n: s.published })));
     box.append(head);
-    const grid = el("div", "st-grid");
+    const grid = el("div", "st-grid" + (s.per_game ? " per-game" : ""));
     const top = el("div", "st-row st-head");
     top.append(el("span", "place", "#"), el("span", "name", T("col_player")));
-    for (const [, short, long] of COLS) {
+    for (const [, short, long] of cols) {
       const cell = el("span", "num", T(short));
       cell.title = T(long);
       top.append(cell);
@@ -138,10 +141,11 @@
       const row = el("div", "st-row" + (r.me ? " me" : "") + (r.place <= 3 && r.games ? " top" + r.place : ""));
       row.dataset.place = r.place;
       row.append(el("span", "place", r.place), el("span", "name", r.name + (r.substitute ? " *" : "")));
-      for (const [key] of COLS) row.append(el("span", "num " + key, r[key]));
+      for (const [key] of cols) row.append(el("span", "num " + key, r[key]));
       grid.append(row);
     }
     box.append(grid);
+    if (s.per_game_note) box.append(el("div", "muted note", s.per_game_note));
     if (s.note) box.append(el("div", "muted note", s.note));
     box.append(el("div", "muted note", s.tie_breaks));
     pane.append(box);
