@@ -94,8 +94,7 @@ def schedule_pages(_: Gettext, t: TournamentRecord, schedule: Schedule,
 
 def per_game_note(_: Gettext) -> str:
     """TOUR-X10: why the table is ranked by the points per game (shown under the table)."""
-    return _("Ranked by points per game: not everyone has played the same number of games "
-             "(players without a game come last).")
+    return _("Ranked by points per game: not everyone has played the same number of games.")
 
 
 def standings_text(_: Gettext, t: TournamentRecord, rows: Sequence[Row],

@@ -95,8 +95,9 @@ S_PER_GAME = 110  # px: the per-game column after the points (TOUR-X10)
 
 def draw_standings(card: StandingsCard) -> bytes:
     """The standings as PNG bytes: a title, a subtitle, the table (the top three tinted gold,
-    a substitute's row blue with ``*``), the per-game column when the card has one, the note
-    (one line per its lines); at most :data:`MAX_ROWS` rows."""
+    a substitute's row blue with ``*``), the per-game column when the card has one (then in
+    bold instead of the points), the note (one line per its lines); at most :data:`MAX_ROWS`
+    rows."""
     rows = card.rows[:MAX_ROWS]
     inner = S_WIDTH - 2 * MARGIN
     widths = list(S_COLS)
@@ -138,7 +139,7 @@ def draw_standings(card: StandingsCard) -> bytes:
             elif k == 1:
                 d.text((x + 10, mid), _fit(text, 22, w - 16), font=_font(22), fill=INK,
                        anchor="lm")
-            elif k == 2 or (k == 3 and card.per_game_head):
+            elif k == (3 if card.per_game_head else 2):  # the ranking key in bold
                 _bold(d, (x + w / 2, mid), _fit(text, 23, w - 8), 23, INK, anchor="mm")
             else:
                 d.text((x + w / 2, mid), _fit(text, 21, w - 8), font=_font(21), fill=INK,

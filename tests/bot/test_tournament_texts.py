@@ -45,3 +45,29 @@ def test_SCORE_X16_the_standings_write_points_as_the_sheet_does() -> None:
     en = tx.standings_text(Translator().get("en"), record(), [negative], {}, final=False,
                            locale="en")
     assert "−0.5" in en and "0.25" in en
+
+
+def test_TOUR_X10_the_text_card_picture_and_csv_show_the_points_per_game() -> None:
+    from bot.handlers.tournament_rounds import standings_card
+    from bot.history.tournament_picture import draw_standings
+    from tests.history.tournament_pictures import names
+
+    base = rows()
+    per_game = [replace(r, per_game=True) for r in base]
+    for locale, word in (("en", "per game"), ("ru", "за игру")):
+        _ = Translator().get(locale)
+        plain = tx.standings_text(_, record(), base, {}, final=False, locale=locale)
+        text = tx.standings_text(_, record(), per_game, {}, final=False, locale=locale)
+        assert word not in plain and tx.per_game_note(_) not in plain
+        # 121 (1 game, 0.4) and the first (3 games, 5.4: 1.8 per game)
+        assert f"· {'1.8' if locale == 'en' else '1,8'} {word}" in text.split("\n")[1]
+        assert tx.per_game_note(_) in text
+        card = standings_card(_, record(), per_game, names(), "x", final=False, locale=locale)
+        assert card.per_game_head and card.rows[0].per_game in ("1.8", "1,8")
+        assert card.note.split("\n") == [tx.per_game_note(_), _("* played as a substitute")]
+        old = standings_card(_, record(), base, names(), "x", final=False, locale=locale)
+        assert old.per_game_head == "" and old.rows[0].per_game == ""
+        assert draw_standings(card) != draw_standings(old)
+    csv_rows = tx.standings_csv(per_game).decode("utf-8-sig").splitlines()
+    assert csv_rows[0].endswith(",average,per_game") and csv_rows[1].endswith(",1.8,1")
+    assert tx.standings_csv(base).decode("utf-8-sig").splitlines()[1].endswith(",1.8,0")

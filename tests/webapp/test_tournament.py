@@ -274,3 +274,42 @@ async def test_the_groups_tournament_messages_open_the_pages(sqlite_url):
         post = request_of(calls[0], SendPhoto)
         assert plain_text(post.caption or "").startswith("🏁 Final table of «Spring Cup»")
         assert buttons(post.reply_markup) == [link]
+
+
+async def test_TOUR_X10_uneven_games_show_the_points_per_game_everywhere(sqlite_url):
+    """After two rounds of 11 players some played two games, some one: the table is ranked by
+    points per game, and the page, /tournament's text and the CSV say so and show them."""
+    async with served(sqlite_url, n_users=12) as (h, client):
+        admin, t = await drawn(h)
+        first, second = (t.schedule["rounds"][r][0] for r in (0, 1))
+        await published(h, t, 1, first)
+        data = (await (await get(client, h, admin, t=str(t.id))).json())["standings"]
+        assert not data["per_game"] and data["per_game_note"] == ""  # everybody played one
+        assert all(r["per_game"] == "" for r in data["rows"])
+        # x won round 1 and loses round 2 with 0.25 additional (1.25 in 2 games); y sat out
+        # round 1 and wins round 2 (1.0 in 1 game): y ranks above x on fewer points
+        x = next(u for u in first[:7] if u in second)
+        y = next(u for u in second if u not in first)
+        second = [y, *(u for u in second if u not in (x, y)), x]  # the first seven win
+        await published(h, t, 2, second, extra={x: 0.25})
+        data = (await (await get(client, h, admin, t=str(t.id))).json())["standings"]
+        assert data["per_game"] and data["per_game_note"].startswith("Ranked by points per game")
+        rows = data["rows"]
+        assert {r["games"] for r in rows} == {1, 2}
+        assert all(r["per_game"] for r in rows if r["games"])
+        per_game = [float(r["per_game"]) for r in rows]
+        assert per_game == sorted(per_game, reverse=True)
+        names = {p.user_id: p.name for p in await h.app.storage.tournament_players(t.id)}
+        rx, ry = (next(r for r in rows if r["name"] == names[u]) for u in (x, y))
+        assert (rx["points"], rx["per_game"], ry["points"], ry["per_game"]) == \
+            ("1.25", "0.62", "1", "1")  # num: 0.625 as the sheets round
+        assert ry["place"] < rx["place"]
+        h.session.fail("sendPhoto", chat_id=GROUP, error_code=400, times=None,
+                       description="Bad Request: not enough rights to send photos to the chat")
+        await h.command(admin, "/tournament")
+        await h.app.sender.drain()
+        text = next(x for x in reversed(h.sent_texts(GROUP)) if x.startswith("📊 Standings"))
+        lines = [x for x in text.splitlines()[1:] if re.match(r"\d+\. ", x)]
+        for line, row in zip(lines, rows, strict=True):
+            assert line.endswith(f" · {row['per_game']} per game"), line
+        assert data["per_game_note"] in text
