@@ -91,7 +91,7 @@ class Row:
         out: dict[str, object] = {
             k: getattr(self, k) for k in (
                 "place", "user_id", "name", "points", "games", "wins", "additional", "best_move",
-                "penalties", "fouls", "substitute_games", "average", "per_game")}
+                "penalties", "fouls", "substitute_games", "per_game")}
         for key in ("by_team", "by_role"):
             tallies: dict[str, Tally] = getattr(self, key)
             out[key] = {k: {"games": t.games, "wins": t.wins, "points": t.points}

@@ -18,7 +18,7 @@ from aiogram.types import BufferedInputFile, Update
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 
-from bot.services.tournament_import import read_export, standings_of
+from bot.services.tournament_import import ImportRefused, read_export, standings_of
 from bot.storage.models import Game
 from bot.storage.models_tournament import (
     TournamentGameRow,
@@ -257,3 +257,25 @@ async def test_TOUR_where_the_games_are_held_their_sheets_are_checked_against_th
         assert len(ids) == 2
     finally:
         await h.stop()
+
+
+async def test_TOUR_X10_an_export_from_before_the_per_game_key_still_reads(db_url):
+    h = await make_harness(db_url, n_users=10)
+    try:
+        admin, _t = await _played(h)
+        body = await _export(h, admin)
+    finally:
+        await h.stop()
+    data = json.loads(body)
+    assert all("per_game" in r for r in data["standings"])
+    assert read_export(body).data["standings"] == data["standings"]
+    for row in data["standings"]:  # as written before TOUR-X10
+        del row["per_game"]
+    assert read_export(json.dumps(data)).data["standings"] == data["standings"]
+    data["standings"][0]["points"] = 99  # still checked
+    try:
+        read_export(json.dumps(data))
+    except ImportRefused as e:
+        assert (e.field, e.reason) == ("standings", "standings")
+    else:
+        raise AssertionError("a changed standings row was read")
