@@ -219,9 +219,12 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         if ready is not None and before.phase is Phase.READY and st.phase is not Phase.READY:
             # the press that closed the gate is in ``st.ready``, not yet in ``before.ready``
             pressed = before.ready | st.ready
-            text = _("🌙 Night {n}: the table is ready ({r}/{t}).").format(
-                n=before.night, r=sum(1 for p in before.alive_active() if p.user_id in pressed),
-                t=len(before.alive_active()))
+            if before.host:  # PARTY-Q14, X27: the host's «Next» replaced readiness, no count
+                text = _("🌙 Night {n}: the host starts the night.").format(n=before.night)
+            else:
+                text = _("🌙 Night {n}: the table is ready ({r}/{t}).").format(
+                    n=before.night, r=sum(1 for p in before.alive_active() if p.user_id in pressed),
+                    t=len(before.alive_active()))
             if night_line:
                 text, told = text + "\n" + night_line, True
                 if self.out.on_group_text is not None:  # the onlookers' copy of it
