@@ -46,13 +46,14 @@ from .tournament_seats import unused_tables_note
 from .tournament_settings import add_judge, set_tie_breaks
 from .tournament_tables import (
     gettext_for,
+    known,
     link_table,
     may_organise,
-    named,
     round_due,
     round_game,
     substitute,
     target_of,
+    unknown_id,
 )
 
 if TYPE_CHECKING:
@@ -313,7 +314,10 @@ async def add_or_withdraw(message: Message, sub: str, args: list[str], t: Tourna
                  "&lt;ID&gt;.").format(sub=sub)
     user_id, name = target
     if sub == "add":
-        user_id, name = await named(bot, t.chat_id, target)
+        found = await known(bot, t.chat_id, target)
+        if found is None:
+            return unknown_id(_, sub, user_id)
+        user_id, name = found
     elif name == str(user_id):  # e2e22: the registered player's name, not his ID
         name = next((p.name for p in await storage.tournament_players(t.id)
                      if p.user_id == user_id), name)

@@ -1,0 +1,82 @@
+"""/tournament edges found by the trial run of 5 Dec (trial22): a mistyped bare user ID is
+refused instead of registering (or seating) a player nobody can reach, and ``/newgame`` in a
+linked table the draw leaves unused says so instead of «wait for the other tables»."""
+
+from __future__ import annotations
+
+from tests.bot.harness import GROUP, Harness, make_harness
+
+TABLE2 = GROUP - 7
+GHOST = 12345  # an ID Telegram knows no user by in the group
+
+
+def _last(h: Harness, chat_id: int = GROUP) -> str:
+    return h.sent_texts(chat_id)[-1]
+
+
+async def test_TOUR_a_mistyped_bare_id_is_refused_not_registered(db_url):
+    h = await make_harness(db_url, n_users=2)
+    try:
+        admin = h.users[0]
+        h.session.set_member(GROUP, admin.id, "administrator")
+        await h.command(admin, "/tournament new Odd Cup")
+        t = await h.app.storage.tournament_for_chat(GROUP)
+        assert t is not None
+        h.session.fail("getChatMember", chat_id=GROUP, error_code=400,
+                       description="Bad Request: PARTICIPANT_ID_INVALID", times=None)
+        await h.command(admin, f"/tournament add {GHOST}")
+        assert _last(h) == (f"Telegram knows no user {GHOST} in this group: check the ID, or "
+                            f"give his name after it: /tournament add {GHOST} <name>.")
+        assert await h.app.storage.tournament_players(t.id) == []
+        await h.command(admin, f"/tournament add {GHOST} Petya")  # a name given: taken as is
+        assert _last(h) == "✅ Petya is registered."
+        assert [p.name for p in await h.app.storage.tournament_players(t.id)] == ["Petya"]
+    finally:
+        await h.stop()
+
+
+async def test_TOUR_a_mistyped_substitute_id_is_refused(db_url):
+    h = await make_harness(db_url, n_users=10)
+    try:
+        admin = h.users[0]
+        h.session.set_member(GROUP, admin.id, "administrator")
+        await h.command(admin, "/tournament new Odd Cup club 1")
+        t = await h.app.storage.tournament_for_chat(GROUP)
+        assert t is not None
+        for u in h.users:
+            await h.dm(u, f"/start tour_{t.id}")
+        await h.command(admin, "/tournament close")
+        await h.command(admin, "/tournament draw")
+        await h.command(admin, "/newgame")
+        game = await h.game()
+        h.session.fail("getChatMember", chat_id=GROUP, error_code=400,
+                       description="Bad Request: PARTICIPANT_ID_INVALID", times=None)
+        await h.command(admin, f"/tournament sub 3 {GHOST}")
+        assert _last(h) == (f"Telegram knows no user {GHOST} in this group: check the ID, or "
+                            f"give his name after it: /tournament sub 3 {GHOST} <name>.")
+        slot = await h.app.storage.tournament_of_game(game.id)
+        assert slot is not None and not slot.substitutes
+    finally:
+        await h.stop()
+
+
+async def test_TOUR_newgame_in_a_table_the_draw_leaves_unused_says_so(db_url):
+    h = await make_harness(db_url, n_users=10)
+    try:
+        admin = h.users[0]
+        for chat in (GROUP, TABLE2):
+            h.session.set_member(chat, admin.id, "administrator")
+        await h.command(admin, "/tournament new Odd Cup club 1")
+        t = await h.app.storage.tournament_for_chat(GROUP)
+        assert t is not None
+        for u in h.users:
+            await h.dm(u, f"/start tour_{t.id}")
+        await h.command(admin, f"/tournament table {t.id}", chat_id=TABLE2)
+        await h.command(admin, "/tournament close")
+        await h.command(admin, "/tournament draw")  # ten players: one table at once
+        await h.command(admin, "/newgame", chat_id=TABLE2)
+        assert _last(h, TABLE2) == ("«Odd Cup» does not use this table: its rounds are played "
+                                    "at the other tables.")
+        assert await h.app.storage.tournament_games(t.id) == []
+    finally:
+        await h.stop()
