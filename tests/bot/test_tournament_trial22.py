@@ -80,3 +80,21 @@ async def test_TOUR_newgame_in_a_table_the_draw_leaves_unused_says_so(db_url):
         assert await h.app.storage.tournament_games(t.id) == []
     finally:
         await h.stop()
+
+
+async def test_TOUR_an_import_with_a_group_at_two_tables_names_the_group(db_url):
+    """The refusal named no value («tables: appears twice ().»)."""
+    import json
+
+    from tests.bot.test_tournament_import import _export, _played, _send_import
+
+    h = await make_harness(db_url, n_users=10)
+    try:
+        admin, t = await _played(h)
+        data = json.loads(await _export(h, admin))
+        data["tables"] = {"1": GROUP, "2": GROUP}
+        answer = await _send_import(h, admin, json.dumps(data).encode())
+        assert answer == (f"❌ Not imported — tables: appears twice ({GROUP}). "
+                          "Nothing was written.")
+    finally:
+        await h.stop()
