@@ -98,3 +98,22 @@ async def test_TOUR_an_import_with_a_group_at_two_tables_names_the_group(db_url)
                           "Nothing was written.")
     finally:
         await h.stop()
+
+
+async def test_PARTY_X26_a_tournament_game_says_its_seats_are_the_schedules(db_url):
+    """«Seats are drawn at random» was announced at a round's start, though PARTY-X26 seats the
+    schedule's order; an ordinary game still says it."""
+    from tests.bot.test_tournament_rounds import drawn
+
+    h = await make_harness(db_url, n_users=10)
+    try:
+        admin, _t = await drawn(h)
+        await h.command(admin, "/newgame")
+        await h.command(admin, "/startgame")
+        await h.app.sender.drain()
+        texts = h.sent_texts(GROUP)
+        assert any("🎭 Roles are dealt in private messages. Seats follow the tournament's "
+                   "schedule." in t for t in texts), texts[-5:]
+        assert not any("Seats are drawn at random" in t for t in texts)
+    finally:
+        await h.stop()
