@@ -180,6 +180,25 @@ def slot_table(chat_id: int, tables: dict[int, int]) -> int:
     return next((n for n, c in tables.items() if c == chat_id), 0)
 
 
+async def not_due(_: Gettext, tour: TournamentRecord, due: int | None, chat_id: int,
+                  storage: Storage, tournaments: TournamentService) -> str:
+    """What ``/newgame`` answers in a table's group that has no lobby to open: every round
+    played; a linked table the draw leaves unused; this table's game of round ``due`` done (the
+    others still play); no game here in round ``due`` (trial22: the last two were one text,
+    «no game in round 1», said to a table that had just played it)."""
+    if not due:
+        return _("Every round of «{name}» is played: /tournament.").format(name=escape(tour.name))
+    schedule = tournaments.schedule(tour)
+    table = slot_table(chat_id, await storage.tournament_tables(tour.id))
+    if schedule is not None and table > schedule.tables:
+        return _("«{name}» does not use this table: its rounds are played at the other "
+                 "tables.").format(name=escape(tour.name))
+    if schedule is not None and any(g.table == table for g in schedule.round(due)):
+        return _("This table's game of round {r} is played: wait for the other "
+                 "tables.").format(r=due)
+    return _("This table has no game in round {r}: wait for the other tables.").format(r=due)
+
+
 async def round_game(message: Message, bot: Bot, storage: Storage, tr: Translator,
                      presenter: Presenter, sender: Sender, tournaments: TournamentService,
                      tour: TournamentRecord, slot: Any, due: int | None) -> None:
@@ -187,17 +206,8 @@ async def round_game(message: Message, bot: Bot, storage: Storage, tr: Translato
     locale, _ = await gettext_for(storage, tr, message.chat.id)
     uid = author(message).id
     if slot is None:
-        schedule = tournaments.schedule(tour)
-        if due and schedule is not None and slot_table(
-                message.chat.id, await storage.tournament_tables(tour.id)) > schedule.tables:
-            # trial22: a linked table the draw leaves unused never gets a game
-            reply(sender, message, _("«{name}» does not use this table: its rounds are "
-                                     "played at the other tables.").format(
-                name=escape(tour.name)))
-            return
-        reply(sender, message, _("This table has no game in round {r}: wait for the other "
-                                 "tables.").format(r=due) if due else
-              _("Every round of «{name}» is played: /tournament.").format(name=escape(tour.name)))
+        reply(sender, message, await not_due(_, tour, due, message.chat.id, storage,
+                                             tournaments))
         return
     if slot.opened is not None and slot.opened.status in ("lobby", "running"):
         reply(sender, message, _("A game is already open in this chat. Finish it or /cancel "

@@ -117,3 +117,30 @@ async def test_PARTY_X26_a_tournament_game_says_its_seats_are_the_schedules(db_u
         assert not any("Seats are drawn at random" in t for t in texts)
     finally:
         await h.stop()
+
+
+async def test_TOUR_newgame_at_a_table_whose_game_is_played_says_so(db_url):
+    """Table 1 played its game of round 1, table 2 has not: table 1's /newgame said «This table
+    has no game in round 1»."""
+    from tests.bot.driver import play_to_end
+
+    h = await make_harness(db_url, n_users=20)
+    try:
+        admin = h.users[0]
+        for chat in (GROUP, TABLE2):
+            h.session.set_member(chat, admin.id, "administrator")
+        await h.command(admin, "/tournament new Two Tables club 1")
+        t = await h.app.storage.tournament_for_chat(GROUP)
+        assert t is not None
+        for u in h.users:
+            await h.dm(u, f"/start tour_{t.id}")
+        await h.command(admin, f"/tournament table {t.id}", chat_id=TABLE2)
+        await h.command(admin, "/tournament close")
+        await h.command(admin, "/tournament draw")
+        await h.command(admin, "/newgame")
+        await h.command(admin, "/startgame")
+        await play_to_end(h, seed=3)
+        await h.command(admin, "/newgame")
+        assert _last(h) == "This table's game of round 1 is played: wait for the other tables."
+    finally:
+        await h.stop()
