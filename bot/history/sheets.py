@@ -199,7 +199,9 @@ class SheetService(SheetPresses):
     async def _score(self, rec: SheetRecord, additional: Mapping[int, float]) -> ScoreSheet | None:
         """The sheet of ``rec``'s game with ``additional`` (None: the log has no sheet; bad
         stored points are logged and left out)."""
-        system = system_of(rec.system, rec.game_id)
+        # trial22: ``rec.system`` is the system's own dict (``to_settings``), not a game's
+        # settings: read as settings, every sheet was scored with FIIM
+        system = system_of({"scoring": rec.system}, rec.game_id)
         entries = await self._entries(rec.game_id)
         try:
             return sheet_of_entries(entries, system, dict(additional))

@@ -4,7 +4,10 @@ linked table the draw leaves unused says so instead of «wait for the other tabl
 
 from __future__ import annotations
 
-from tests.bot.harness import GROUP, Harness, make_harness
+from aiogram.methods import SendPhoto
+
+from tests.bot.harness import GROUP, Harness, make_harness, request_of
+from tests.fakes.telegram import plain_text
 
 TABLE2 = GROUP - 7
 GHOST = 12345  # an ID Telegram knows no user by in the group
@@ -142,5 +145,30 @@ async def test_TOUR_newgame_at_a_table_whose_game_is_played_says_so(db_url):
         await play_to_end(h, seed=3)
         await h.command(admin, "/newgame")
         assert _last(h) == "This table's game of round 1 is played: wait for the other tables."
+    finally:
+        await h.stop()
+
+
+async def test_SCORE_X10_a_sheet_is_scored_with_its_stored_system_not_fiim(db_url):
+    """The sheet's stored system (``ScoringSystem.to_settings``) was read as a game's settings
+    (no ``scoring`` key): every sheet was scored and captioned with FIIM — a plain tournament's
+    game was published «scoring: FIIM», a group's «win 2» gave 1 a win."""
+    from tests.bot.driver import play_to_end
+    from tests.bot.test_club import club_game
+
+    h = await make_harness(db_url, n_users=10)
+    try:
+        admin = h.users[0]
+        h.session.set_member(GROUP, admin.id, "administrator")
+        await h.command(admin, "/settings scoring win 2")
+        game_id = await club_game(h)  # no judge: published at once
+        await play_to_end(h, seed=5)
+        await h.app.sender.drain()
+        rec = await h.app.storage.get_sheet(game_id)
+        assert rec is not None and rec.published and rec.system["win"] == 2.0
+        rows = await h.app.storage.game_points_rows(game_id)
+        assert {r.win_points for r in rows if r.won} == {2.0}
+        [photo] = [request_of(c, SendPhoto) for c in h.sent(GROUP, ("sendPhoto",))]
+        assert "scoring: Own figures" in plain_text(photo.caption or ""), photo.caption
     finally:
         await h.stop()
