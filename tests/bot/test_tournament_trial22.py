@@ -172,3 +172,15 @@ async def test_SCORE_X10_a_sheet_is_scored_with_its_stored_system_not_fiim(db_ur
         assert "scoring: Own figures" in plain_text(photo.caption or ""), photo.caption
     finally:
         await h.stop()
+
+
+async def test_TOUR_the_registration_names_the_scoring_system_in_words(db_url):
+    """The registration message wrote the system's key («scoring: plain»; in Russian too)."""
+    h = await make_harness(db_url, n_users=2)
+    try:
+        admin = h.users[0]
+        h.session.set_member(GROUP, admin.id, "administrator")
+        await h.command(admin, "/tournament new Cup club 2 plain")
+        assert "club · games per player: 2 · scoring: Plain (a win = 1)" in _last(h)
+    finally:
+        await h.stop()
