@@ -198,7 +198,7 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
     elif sub == "tiebreaks":
         reply(sender, message, await set_tie_breaks(args[1:], t, storage, _))
     elif sub == "judge":
-        reply(sender, message, await add_judge(message, args[1:], t, storage, _))
+        reply(sender, message, await add_judge(message, args[1:], t, bot, storage, _))
     else:
         reply(sender, message, _("Unknown /tournament command «{name}». Commands: new, close, "
                                  "add, withdraw, draw, schedule, table, sub, standings, "

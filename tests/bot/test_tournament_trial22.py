@@ -184,3 +184,22 @@ async def test_TOUR_the_registration_names_the_scoring_system_in_words(db_url):
         assert "club · games per player: 2 · scoring: Plain (a win = 1)" in _last(h)
     finally:
         await h.stop()
+
+
+async def test_TOUR_a_judge_given_by_id_is_named_and_a_mistyped_id_refused(db_url):
+    """«⚖️ 31100 is a judge of …»: the judge given by a bare ID was named by his ID."""
+    h = await make_harness(db_url, n_users=3)
+    try:
+        admin, judge = h.users[0], h.users[2]
+        h.session.set_member(GROUP, admin.id, "administrator")
+        await h.command(admin, "/tournament new Cup")
+        await h.command(admin, f"/tournament judge {judge.id}")
+        assert _last(h) == f"⚖️ {judge.first_name} is a judge of «Cup»."
+        h.session.fail("getChatMember", chat_id=GROUP, error_code=400,
+                       description="Bad Request: PARTICIPANT_ID_INVALID", times=None)
+        await h.command(admin, f"/tournament judge {GHOST}")
+        assert _last(h).startswith(f"Telegram knows no user {GHOST} in this group")
+        t = await h.app.storage.tournament_for_chat(GROUP)
+        assert t is not None and t.judges == [admin.id, judge.id]
+    finally:
+        await h.stop()
