@@ -197,14 +197,21 @@ class RoundEnd:
         final = due is None
         after = _("After round {r} of {n}").format(r=r, n=schedule.rounds)
         if final:
-            leader = rows[0].name or names.get(rows[0].user_id, "") if rows else ""
+            # trial22: a tie for the first place names every winner, not the first row's
+            top = [isolate(row.name or names.get(row.user_id, "")) for row in rows
+                   if row.place == 1]
             head = _("🏁 <b>Final table of «{name}»</b>").format(name=isolate(t.name, limit=128))
-            nxt = _("The tournament is over. Winner: {name}. Congratulations!").format(
-                name=isolate(leader))
+            nxt = (_("The tournament is over. Winner: {name}. Congratulations!").format(
+                name=top[0] if top else "") if len(top) <= 1 else
+                _("The tournament is over. Shared first place: {names}. Congratulations!")
+                .format(names=", ".join(top)))
         else:
             head = _("📊 <b>Standings of «{name}»</b>").format(name=isolate(t.name, limit=128))
-            nxt = _("Next: round {r} of {n} — /newgame in each table's group.").format(
-                r=due, n=schedule.rounds)
+            playing = sorted(g.table for g in schedule.round(due)) if due else []
+            nxt = (_("Next: round {r} of {n} — /newgame in each table's group.") if
+                   len(playing) >= schedule.tables else  # trial22: not every table plays it
+                   _("Next: round {r} of {n} — /newgame at table {tables} only.")).format(
+                r=due, n=schedule.rounds, tables=", ".join(map(str, playing)))
         caption = f"{head}\n{after}\n\n{nxt}"
         text = tx.standings_text(_, t, rows, names, final=final, locale=locale) + \
             f"\n\n{after}\n{nxt}"

@@ -203,3 +203,61 @@ async def test_TOUR_a_judge_given_by_id_is_named_and_a_mistyped_id_refused(db_ur
         assert t is not None and t.judges == [admin.id, judge.id]
     finally:
         await h.stop()
+
+
+async def test_TOUR_a_tie_for_first_names_every_winner(db_url):
+    """One plain game: every winner has the same points and tie-breaks (place 1 each); the final
+    caption named only the first row as «Winner»."""
+    from tests.bot.test_tournament_rounds import drawn, photos, play_round
+
+    h = await make_harness(db_url, n_users=10)
+    try:
+        admin, t = await drawn(h, games=1)
+        await play_round(h, admin, seed=5)
+        caption = plain_text(photos(h)[-1].caption or "")
+        assert "Shared first place: " in caption and "Winner:" not in caption, caption
+        from bot.handlers.tournament_rounds import RoundEnd
+
+        [end] = [f.__self__ for f in h.app.sheets.published
+                 if isinstance(getattr(f, "__self__", None), RoundEnd)]
+        rows = await end.tournaments.standings(await h.app.storage.get_tournament(t.id))
+        first = [r.name for r in rows if r.place == 1]
+        assert len(first) in (3, 7) and all(name in caption for name in first), caption
+    finally:
+        await h.stop()
+
+
+async def test_TOUR_the_next_round_at_fewer_tables_names_them(db_url):
+    """25 players, 2 games each, 2 tables: rounds of 2, 2 and 1 games; after round 2 the post
+    said «/newgame in each table's group» though table 2 plays no more."""
+    from bot.handlers.tournament_rounds import RoundEnd
+    from tests.bot.test_tournament_rounds import photos
+
+    h = await make_harness(db_url, n_users=25)
+    try:
+        admin = h.users[0]
+        for chat in (GROUP, TABLE2):
+            h.session.set_member(chat, admin.id, "administrator")
+        await h.command(admin, "/tournament new Cup club 2")
+        t = await h.app.storage.tournament_for_chat(GROUP)
+        assert t is not None
+        for u in h.users:
+            await h.dm(u, f"/start tour_{t.id}")
+        await h.command(admin, f"/tournament table {t.id}", chat_id=TABLE2)
+        await h.command(admin, "/tournament close")
+        await h.command(admin, "/tournament draw")
+        t = await h.app.storage.get_tournament(t.id)
+        [end] = [f.__self__ for f in h.app.sheets.published
+                 if isinstance(getattr(f, "__self__", None), RoundEnd)]
+        schedule = end.tournaments.schedule(t)
+        assert [len(schedule.round(r)) for r in (1, 2, 3)] == [2, 2, 1]
+        await end._post(t, schedule, 2, 3)  # noqa: SLF001 - the post after round 2
+        await h.app.sender.drain()
+        caption = plain_text(photos(h)[-1].caption or "")
+        assert caption.endswith("Next: round 3 of 3 — /newgame at table 1 only."), caption
+        await end._post(t, schedule, 1, 2)  # noqa: SLF001
+        await h.app.sender.drain()
+        caption = plain_text(photos(h)[-1].caption or "")
+        assert caption.endswith("Next: round 2 of 3 — /newgame in each table's group."), caption
+    finally:
+        await h.stop()
