@@ -261,3 +261,36 @@ async def test_TOUR_the_next_round_at_fewer_tables_names_them(db_url):
         assert caption.endswith("Next: round 2 of 3 — /newgame in each table's group."), caption
     finally:
         await h.stop()
+
+
+async def test_SCORE_X11_a_judge_who_never_got_his_draft_gets_it_after_a_restart(sqlite_url):
+    """Killed right after a game's end, the bot had stored the draft but not sent it: after the
+    restart the judge had no sheet to fill (only its publication by itself 15 min later)."""
+    from tests.bot.test_sheets import JUDGE, judged_game
+
+    def drafts(h: Harness) -> list[dict]:
+        return [m for m in h.messages(JUDGE.id)
+                if any(b.get("callback_data", "").startswith("sh:pub:")
+                       for row in (m.get("reply_markup") or {}).get("inline_keyboard", [])
+                       for b in row)]
+
+    h = await make_harness(sqlite_url, n_users=10)
+    game_id = await judged_game(h)
+    assert len(drafts(h)) == 1
+    await h.app.storage.set_sheet_ui(game_id, {})  # as if the process stopped before sending
+    await h.stop()
+    h2 = await make_harness(sqlite_url, n_users=10, session=h.session, clock=h.clock)
+    try:
+        await h2.app.sender.drain()
+        assert h2.app.sheets is not None
+        await h2.app.sheets.settle()
+        assert len(drafts(h2)) == 2  # the draft again, with its buttons
+        assert "message_id" in (await h2.app.storage.get_sheet(game_id)).ui
+    finally:
+        await h2.stop()
+    h3 = await make_harness(sqlite_url, n_users=10, session=h.session, clock=h.clock)
+    try:  # a draft whose message is known is not sent again at the next start
+        await h3.app.sender.drain()
+        assert len(drafts(h3)) == 2
+    finally:
+        await h3.stop()
