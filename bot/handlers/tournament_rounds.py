@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiogram.methods import SendPhoto
@@ -175,6 +175,26 @@ class RoundEnd:
             if claimed is None:
                 return
             await self._post(claimed, schedule, slot.round, due)
+
+    async def recover(self, chats: Callable[[int], bool] | None = None) -> int:
+        """Start-up (trial22): post the end of every complete round not posted yet — the process
+        stopped between a sheet's publication and its round's post, which no later publication
+        would make. ``chats``: only the tournaments whose home group it accepts. Never raises;
+        returns the rounds looked at again."""
+        seen = 0
+        try:
+            for t in await self.storage.running_tournaments():
+                if chats is not None and not chats(t.chat_id):
+                    continue
+                posted = {int(x) for x in t.ui.get("rounds_posted") or []}
+                games = await self.storage.tournament_games(t.id)
+                for r in sorted({g.round for g in games} - posted):
+                    last = max((g for g in games if g.round == r), key=lambda g: g.table_no)
+                    seen += 1
+                    await self.on_published(last.game_id)  # posts it only when complete
+        except Exception:
+            logger.exception("the tournaments' round ends could not be recovered")
+        return seen
 
     async def _complete(self, t: TournamentRecord, schedule: Schedule, r: int) -> bool:
         """Every game of round ``r`` finished with a published sheet."""

@@ -294,3 +294,34 @@ async def test_SCORE_X11_a_judge_who_never_got_his_draft_gets_it_after_a_restart
         assert len(drafts(h3)) == 2
     finally:
         await h3.stop()
+
+
+async def test_TOUR_a_round_end_lost_in_a_crash_is_posted_at_the_next_start(sqlite_url):
+    """Killed between the last sheet's publication and the round's post, the bot never posted
+    the final table (the tournament stayed «running»): no later publication would post it."""
+    from tests.bot.test_tournament_rounds import drawn, photos, play_round
+
+    h = await make_harness(sqlite_url, n_users=10)
+    admin, t = await drawn(h, games=1)
+    h.app.sheets.published.clear()  # the process dies before the listener runs
+    await play_round(h, admin, seed=5)
+    posts = len(photos(h))
+    t1 = await h.app.storage.get_tournament(t.id)
+    assert t1.status == "running" and not t1.ui.get("rounds_posted")
+    await h.stop()
+    h2 = await make_harness(sqlite_url, n_users=10, session=h.session, clock=h.clock)
+    try:
+        await h2.app.sender.drain()
+        new = photos(h2)[posts:]
+        assert len(new) == 1 and plain_text(new[0].caption or "").startswith(
+            "🏁 Final table of «Spring Cup»\nAfter round 1 of 1"), new
+        t2 = await h2.app.storage.get_tournament(t.id)
+        assert t2.status == "finished" and t2.ui["rounds_posted"] == [1]
+    finally:
+        await h2.stop()
+    h3 = await make_harness(sqlite_url, n_users=10, session=h.session, clock=h.clock)
+    try:  # posted once
+        await h3.app.sender.drain()
+        assert len(photos(h3)) == posts + 1
+    finally:
+        await h3.stop()
