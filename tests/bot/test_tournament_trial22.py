@@ -1,6 +1,11 @@
-"""/tournament edges found by the trial run of 5 Dec (trial22): a mistyped bare user ID is
-refused instead of registering (or seating) a player nobody can reach, and ``/newgame`` in a
-linked table the draw leaves unused says so instead of «wait for the other tables»."""
+"""Edges found by the trial run of 5 Dec (trial22), through feed_update: a mistyped bare user ID
+is refused by /tournament add, sub and judge (no player nobody can reach), and a judge given by ID
+is named; /newgame in a linked table the draw leaves unused, or at a table whose game of the round
+is played, says so; an import naming a group at two tables names it; a tournament game says its
+seats follow the schedule (PARTY-X26); a score sheet is scored with its stored system, not FIIM;
+the registration names the system in words; a tie for the first place names every winner and the
+next round at fewer tables names them; a judge whose draft never went gets it at the next start;
+a round end lost in a crash is posted at the next start."""
 
 from __future__ import annotations
 
