@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import GameState
 from engine.mafia import events as ev
+from engine.mafia.lobby import seat_order
 
 from ..hints import Gettext
 from .base import Markup
@@ -138,7 +139,10 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         self.keep(g, "table", fut)
         self.remember(g, "table", text, markup)
         fut.add_done_callback(lambda f: self._pin(g, f))
-        self.announce(g, _("🎭 Roles are dealt in private messages. Seats are drawn at random."))
+        # trial22: a tournament's seats are the schedule's (PARTY-X26), not drawn
+        self.announce(g, _("🎭 Roles are dealt in private messages. Seats follow the "
+                           "tournament's schedule.") if seat_order(st.settings) else
+                      _("🎭 Roles are dealt in private messages. Seats are drawn at random."))
 
     def _pin(self, g: Live, fut: asyncio.Future[Any]) -> None:
         msg = fut.result() if not fut.cancelled() else None
