@@ -92,6 +92,8 @@ class App:
     webapp: Any = None
     #: the score sheets of sport games (bot/history/sheets.py)
     sheets: SheetService | None = None
+    #: the tournaments' round-end posts (bot/handlers/tournament_rounds.py)
+    round_end: RoundEnd | None = None
 
     async def start(self, *, recover: bool = True) -> int:
         """Connect the store, learn the bot's username, start the deadline clock and (unless
@@ -130,6 +132,8 @@ class App:
             await self.history.backfill()  # games that ended while their recording was pending
         if self.sheets is not None:
             await self.sheets.recover(chats)  # the drafts' publication jobs (SCORE-X11)
+        if self.round_end is not None:  # trial22: a round whose end was not posted (a crash)
+            await self.round_end.recover(chats)
         return count
 
     async def stop(self, drain_seconds: float = 15.0) -> None:
@@ -296,14 +300,14 @@ def build_app(*, token: str, database_url: str, api_url: str | None = None,
     dp["tournaments"] = tournaments = TournamentService(storage, service)
     if webapp is not None:
         webapp.tournaments = tournaments  # the tournament's pages (bot/webapp/tournament.py)
-    sheets.published.append(RoundEnd(storage, translator, sender, tournaments,
-                                      presenter).on_published)
+    round_end = RoundEnd(storage, translator, sender, tournaments, presenter)
+    sheets.published.append(round_end.on_published)
     dp["onlookers"] = onlookers
     dp["webapp"] = webapp  # None without WEBAPP_URL (membership updates tell the Mini App)
     dp["rules_url"] = rules_url
     return App(bot=bot, dp=dp, storage=storage, sender=sender, presenter=presenter,
                service=service, deadlines=deadlines, translator=translator, history=history,
-               afk=afk, webapp=webapp, sheets=sheets)
+               afk=afk, webapp=webapp, sheets=sheets, round_end=round_end)
 
 
 def shared_limiter(redis_url: str, prefix: str, workers: int,

@@ -46,7 +46,7 @@ from .tournament_rounds import send_schedule, send_standings
 from .tournament_seats import unused_tables_note
 from .tournament_settings import add_judge, set_tie_breaks
 from .tournament_start import round_due, round_game, start_button, start_markup
-from .tournament_tables import gettext_for, link_table, may_organise, named, substitute, target_of
+from .tournament_tables import gettext_for, known, link_table, may_organise, substitute, target_of, unknown_id
 
 if TYPE_CHECKING:
     from ..presentation.presenter import Presenter
@@ -191,7 +191,7 @@ async def tournament_cmd(message: Message, command: CommandObject, bot: Bot, sto
     elif sub == "tiebreaks":
         reply(sender, message, await set_tie_breaks(args[1:], t, storage, _))
     elif sub == "judge":
-        reply(sender, message, await add_judge(message, args[1:], t, storage, _))
+        reply(sender, message, await add_judge(message, args[1:], t, bot, storage, _))
     else:
         reply(sender, message, _("Unknown /tournament command «{name}». Commands: new, close, "
                                  "add, withdraw, draw, schedule, table, sub, standings, "
@@ -314,7 +314,10 @@ async def add_or_withdraw(message: Message, sub: str, args: list[str], t: Tourna
                  "&lt;ID&gt;.").format(sub=sub)
     user_id, name = target
     if sub == "add":
-        user_id, name = await named(bot, t.chat_id, target)
+        found = await known(bot, t.chat_id, target)
+        if found is None:
+            return unknown_id(_, sub, user_id)
+        user_id, name = found
     elif name == str(user_id):  # e2e22: the registered player's name, not his ID
         name = next((p.name for p in await storage.tournament_players(t.id)
                      if p.user_id == user_id), name)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiogram.methods import SendPhoto
@@ -183,6 +183,26 @@ class RoundEnd:
                 return
             await self._post(claimed, schedule, slot.round, due)
 
+    async def recover(self, chats: Callable[[int], bool] | None = None) -> int:
+        """Start-up (trial22): post the end of every complete round not posted yet — the process
+        stopped between a sheet's publication and its round's post, which no later publication
+        would make. ``chats``: only the tournaments whose home group it accepts. Never raises;
+        returns the rounds looked at again."""
+        seen = 0
+        try:
+            for t in await self.storage.running_tournaments():
+                if chats is not None and not chats(t.chat_id):
+                    continue
+                posted = {int(x) for x in t.ui.get("rounds_posted") or []}
+                games = await self.storage.tournament_games(t.id)
+                for r in sorted({g.round for g in games} - posted):
+                    last = max((g for g in games if g.round == r), key=lambda g: g.table_no)
+                    seen += 1
+                    await self.on_published(last.game_id)  # posts it only when complete
+        except Exception:
+            logger.exception("the tournaments' round ends could not be recovered")
+        return seen
+
     async def _complete(self, t: TournamentRecord, schedule: Schedule, r: int) -> bool:
         """Every game of round ``r`` finished with a published sheet."""
         played = {(g.round, g.table_no): g for g in await self.storage.tournament_games(t.id)}
@@ -204,14 +224,21 @@ class RoundEnd:
         final = due is None
         after = _("After round {r} of {n}").format(r=r, n=schedule.rounds)
         if final:
-            leader = rows[0].name or names.get(rows[0].user_id, "") if rows else ""
+            # trial22: a tie for the first place names every winner, not the first row's
+            top = [isolate(row.name or names.get(row.user_id, "")) for row in rows
+                   if row.place == 1]
             head = _("🏁 <b>Final table of «{name}»</b>").format(name=isolate(t.name, limit=128))
-            nxt = _("The tournament is over. Winner: {name}. Congratulations!").format(
-                name=isolate(leader))
+            nxt = (_("The tournament is over. Winner: {name}. Congratulations!").format(
+                name=top[0] if top else "") if len(top) <= 1 else
+                _("The tournament is over. Shared first place: {names}. Congratulations!")
+                .format(names=", ".join(top)))
         else:
             head = _("📊 <b>Standings of «{name}»</b>").format(name=isolate(t.name, limit=128))
-            nxt = _("Next: round {r} of {n} — /newgame in each table's group.").format(
-                r=due, n=schedule.rounds)
+            playing = sorted(g.table for g in schedule.round(due)) if due else []
+            nxt = (_("Next: round {r} of {n} — /newgame in each table's group.") if
+                   len(playing) >= schedule.tables else  # trial22: not every table plays it
+                   _("Next: round {r} of {n} — /newgame at table {tables} only.")).format(
+                r=due, n=schedule.rounds, tables=", ".join(map(str, playing)))
         caption = f"{head}\n{after}\n\n{nxt}"
         text = tx.standings_text(_, t, rows, names, final=final, locale=locale) + \
             f"\n\n{after}\n{nxt}"

@@ -8,13 +8,14 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
+from aiogram import Bot
 from aiogram.types import Message
 
 from engine.tournament import DEFAULT_TIE_BREAKS, BadTieBreak, check_tie_breaks
 
 from ..storage import TournamentRecord
 from .common import Gettext
-from .tournament_tables import target_of
+from .tournament_tables import known, target_of, unknown_id
 
 if TYPE_CHECKING:
     from ..storage import Storage
@@ -56,15 +57,18 @@ async def set_tie_breaks(args: list[str], t: TournamentRecord, storage: Storage,
     return _("✅ Tie-breaks after the points: {list}.").format(list=escape(", ".join(chosen)))
 
 
-async def add_judge(message: Message, args: list[str], t: TournamentRecord, storage: Storage,
-                    _: Gettext) -> str:
+async def add_judge(message: Message, args: list[str], t: TournamentRecord, bot: Bot,
+                    storage: Storage, _: Gettext) -> str:
     """``/tournament judge`` in reply to a user's message or with his user ID: he becomes a
     judge (he may organise, substitute and judge the tournament's games)."""
     target = target_of(message, args)
     if target is None:
         return _("Reply to the judge's message, or give his user ID: /tournament judge "
                  "&lt;ID&gt;.")
-    user_id, name = target
+    found = await known(bot, t.chat_id, target)  # trial22: named, not «⚖️ 31100 is a judge»
+    if found is None:
+        return unknown_id(_, "judge", target[0])
+    user_id, name = found
     if user_id in t.judges:
         return _("{name} is a judge already.").format(name=escape(name))
     await storage.update_tournament(t.id, judges=[*t.judges, user_id])

@@ -59,13 +59,37 @@ async def start_markup(storage: Storage, tournaments: TournamentService, _: Gett
     if t.status not in ("drawn", "running"):
         return markup
     tables = await storage.tournament_tables(t.id)
-    table_no = next((n for n, c in tables.items() if c == chat_id), None)
-    if table_no is None:
+    table_no = slot_table(chat_id, tables)
+    if not table_no:
         return markup
     _due, slot = await tournaments.slot(t, table_no)
     if slot is None or (slot.opened is not None and slot.opened.status in OPEN):
         return markup
     return with_start(_, markup, t.id, slot.round, table_no)
+
+
+def slot_table(chat_id: int, tables: dict[int, int]) -> int:
+    """The table number of ``chat_id`` among ``tables`` (0: none)."""
+    return next((n for n, c in tables.items() if c == chat_id), 0)
+
+
+async def not_due(_: Gettext, tour: TournamentRecord, due: int | None, chat_id: int,
+                  storage: Storage, tournaments: TournamentService) -> str:
+    """What ``/newgame`` answers in a table's group that has no lobby to open: every round
+    played; a linked table the draw leaves unused; this table's game of round ``due`` done (the
+    others still play); no game here in round ``due`` (trial22: the last two were one text,
+    «no game in round 1», said to a table that had just played it)."""
+    if not due:
+        return _("Every round of «{name}» is played: /tournament.").format(name=escape(tour.name))
+    schedule = tournaments.schedule(tour)
+    table = slot_table(chat_id, await storage.tournament_tables(tour.id))
+    if schedule is not None and table > schedule.tables:
+        return _("«{name}» does not use this table: its rounds are played at the other "
+                 "tables.").format(name=escape(tour.name))
+    if schedule is not None and any(g.table == table for g in schedule.round(due)):
+        return _("This table's game of round {r} is played: wait for the other "
+                 "tables.").format(r=due)
+    return _("This table has no game in round {r}: wait for the other tables.").format(r=due)
 
 
 # --- /newgame and the press: one way in ----------------------------------------------------------
@@ -77,9 +101,7 @@ async def start_here(chat_id: int, title: str, uid: int, tour: TournamentRecord,
     for the group, True) when the lobby opened, else (the refusal, False)."""
     locale, _ = await gettext_for(storage, tr, chat_id)
     if slot is None:
-        return (_("This table has no game in round {r}: wait for the other tables.").format(r=due)
-                if due else _("Every round of «{name}» is played: /tournament.").format(
-                    name=escape(tour.name))), False
+        return await not_due(_, tour, due, chat_id, storage, tournaments), False
     busy = _("A game is already open in this chat. Finish it or /cancel it first.")
     if slot.opened is not None and slot.opened.status in OPEN:
         return busy, False

@@ -8,7 +8,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import Message
 
 from engine import IllegalCommand
@@ -49,19 +49,28 @@ def target_of(message: Message, args: list[str]) -> tuple[int, str] | None:
     return None
 
 
-async def named(bot: Bot, chat_id: int, target: tuple[int, str]) -> tuple[int, str]:
+async def known(bot: Bot, chat_id: int, target: tuple[int, str]) -> tuple[int, str] | None:
     """``target`` (:func:`target_of`) with the user's Telegram name when the command gave a
-    bare user ID (its name is the ID): asked of ``chat_id`` (getChatMember), the ID kept when
-    Telegram cannot say (e2e22: a substitute or a player added by ID was shown, seated and
-    scored as «22101»)."""
+    bare user ID (its name is the ID), asked of ``chat_id`` (getChatMember); None when Telegram
+    refuses that ID there with a 400 (no such user: a mistyped ID, trial22 — it was registered
+    and seated as «12345», a player nobody can reach). A name given with the ID is taken as is;
+    any other failure keeps the ID as the name (e2e22)."""
     user_id, name = target
     if name != str(user_id):
         return target
     try:
         member = await bot.get_chat_member(chat_id, user_id)
+    except TelegramBadRequest:
+        return None
     except TelegramAPIError:
         return target
     return user_id, display_name(member.user)
+
+
+def unknown_id(_: Gettext, sub: str, user_id: int) -> str:
+    """The refusal of :func:`known`'s None."""
+    return _("Telegram knows no user {id} in this group: check the ID, or give his name after "
+             "it: /tournament {sub} {id} &lt;name&gt;.").format(id=user_id, sub=sub)
 
 
 async def link_table(message: Message, args: list[str], bot: Bot, storage: Storage,
@@ -125,7 +134,10 @@ async def substitute(message: Message, args: list[str], bot: Bot, storage: Stora
     if target[1] == str(target[0]) and target[0] in names:
         name = names[target[0]]
     else:
-        name = (await named(bot, message.chat.id, target))[1]
+        found = await known(bot, message.chat.id, target)
+        if found is None:
+            return unknown_id(_, f"sub {args[0]}", target[0])
+        name = found[1]
     if elsewhere is not None:
         return _("{name} plays at table {t} in this round.").format(name=escape(name),
                                                                     t=elsewhere)

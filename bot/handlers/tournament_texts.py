@@ -9,12 +9,13 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
+from engine.scoring import BadScoring, system_from_settings
 from engine.tournament import Row, Schedule
 
 from ..services.tournaments import SEED_LIMIT
 from ..storage import TournamentGame, TournamentPlayer, TournamentRecord
 from ..ui.names import isolate
-from ..ui.scoring import num
+from ..ui.scoring import num, system_name
 
 Gettext = Callable[[str], str]
 #: a page of the schedule stays well within Telegram's 4,096 characters (entities included)
@@ -28,7 +29,10 @@ def preset_name(_: Gettext, preset: str) -> str:
 
 
 def heading(_: Gettext, t: TournamentRecord) -> str:
-    scoring = str(t.scoring.get("name") or t.scoring.get("base") or "")
+    try:  # trial22: the system's name as every screen writes it, not «fiim» / «plain»
+        scoring = system_name(_, system_from_settings(t.scoring))
+    except BadScoring:
+        scoring = str(t.scoring.get("name") or t.scoring.get("base") or "")
     return _("🏆 <b>Tournament «{name}»</b> (#{id})\n{preset} · games per player: {games} · "
              "scoring: {scoring}").format(
         name=isolate(t.name, limit=128), id=t.id, preset=preset_name(_, t.preset),

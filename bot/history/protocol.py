@@ -125,6 +125,14 @@ class Protocol:
     def player(self, user_id: int) -> PlayerLine | None:
         return next((p for p in self.players if p.user_id == user_id), None)
 
+    def won(self, p: PlayerLine) -> bool:
+        """Whether ``p`` won: his team is the winner -- except in the forum, where a player
+        the host removed is no winner though his side won (FORUM-X24)."""
+        winner = self.result.winner if self.result else None
+        if winner is None or p.team != winner:
+            return False
+        return not (self.ruleset == "forum" and p.left == "disqualified")
+
 
 def build_protocol(entries: Sequence[Entry] | Replay) -> Protocol:
     """The game's protocol from its full log (or from a full :class:`Replay`)."""

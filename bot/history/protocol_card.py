@@ -146,7 +146,7 @@ def build_card(_: Gettext, locale: str, pr: P.Protocol, sheet: ScoreSheet | None
         how = _(word) if word else (_("left") if p.left else "")
         role = _role_name(_, p.role)
         rows.append(SeatRow(p.seat, p.name, role, p.role, p.team, p.fouls, when, how, points,
-                            won=winner is not None and p.team == winner))
+                            won=pr.won(p)))
     totals: tuple[str, ...] = ()
     if sheet is not None:
         sums = [sum(getattr(x, k) for x in sheet.seats) for k in

@@ -126,8 +126,8 @@ class SheetService(SheetPresses):
     async def recover(self, chats: Callable[[int], bool] | None = None) -> int:
         """Start-up: open the sheet of a game that ended without one in the last
         ``corrections_for`` (the process stopped in between); arm every draft's publication
-        again (``chats``: only those chats'); an overdue one is published at once. Returns the
-        drafts seen."""
+        again (``chats``: only those chats'); an overdue one is published at once; a judge who
+        never got his draft (no message remembered) gets it. Returns the drafts seen."""
         since = self.clock() - self.corrections_for
         for game_id, chat_id, _ended in await self.storage.finished_without_sheet(SCORED, since):
             if chats is None or chats(chat_id):  # ended, and the process stopped before its sheet
@@ -138,8 +138,14 @@ class SheetService(SheetPresses):
         for rec in drafts:
             if rec.publish_by is None or rec.publish_by <= self.clock():
                 await self.publish_due(rec.game_id)
-            else:
-                self._arm(rec)
+                continue
+            self._arm(rec)
+            if rec.judge_id is not None and "message_id" not in rec.ui:
+                # trial22: the process stopped before the judge got his draft: without it he
+                # could not fill it (only its publication by itself, 15 min later, was left)
+                sheet = await self._score(rec, rec.additional)
+                if sheet is not None:
+                    await self._show(rec, sheet, V.DRAFT, await self._locale(rec.game_id))
         return len(drafts)
 
     async def _publish(self, rec: SheetRecord, by: int | None, *, auto: bool) -> bool:
@@ -199,7 +205,9 @@ class SheetService(SheetPresses):
     async def _score(self, rec: SheetRecord, additional: Mapping[int, float]) -> ScoreSheet | None:
         """The sheet of ``rec``'s game with ``additional`` (None: the log has no sheet; bad
         stored points are logged and left out)."""
-        system = system_of(rec.system, rec.game_id)
+        # trial22: ``rec.system`` is the system's own dict (``to_settings``), not a game's
+        # settings: read as settings, every sheet was scored with FIIM
+        system = system_of({"scoring": rec.system}, rec.game_id)
         entries = await self._entries(rec.game_id)
         try:
             return sheet_of_entries(entries, system, dict(additional))

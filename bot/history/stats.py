@@ -122,7 +122,7 @@ def summarize(game: GameRecord, protocol: Protocol,
                           finished_at=game.finished_at)
     results = [PlayerResult(game_id=game.id, chat_id=game.chat_id, user_id=p.user_id,
                             name=p.name[:256], seat=p.seat, role=p.role or "?",
-                            team=p.team or "?", won=p.team is not None and p.team == winner,
+                            team=p.team or "?", won=protocol.won(p),
                             survived=p.alive, fouls=p.fouls, finished_at=game.finished_at)
                for p in protocol.players]
     return summary, results

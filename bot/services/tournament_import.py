@@ -250,8 +250,9 @@ def _tables(items: dict[str, Any], home: int) -> dict[int, int]:
         out[int(key)] = _int(chat, f"tables.{key}", hi=-1)
     if sorted(out) != list(range(1, len(out) + 1)) or out.get(1) != home:
         raise ImportRefused("tables", "value", ", ".join(f"{k}: {v}" for k, v in out.items()))
-    if len(set(out.values())) != len(out):
-        raise ImportRefused("tables", "duplicate", "")
+    if len(set(out.values())) != len(out):  # trial22: name the group («appears twice ()»)
+        twice = next(c for c in out.values() if list(out.values()).count(c) > 1)
+        raise ImportRefused("tables", "duplicate", str(twice))
     return out
 
 

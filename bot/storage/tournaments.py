@@ -107,6 +107,13 @@ class TournamentStorage(CoreStorage):
             row = (await c.execute(select(tours).where(tours.c.id == tournament_id))).first()
         return None if row is None else _record(row)
 
+    async def running_tournaments(self) -> list[TournamentRecord]:
+        """Every tournament whose rounds are being played (status ``running``), oldest first."""
+        async with self._read() as c:
+            rows = (await c.execute(select(tours).where(tours.c.status == "running")
+                                    .order_by(tours.c.id))).all()
+        return [_record(row) for row in rows]
+
     async def tournament_for_chat(self, chat_id: int) -> TournamentRecord | None:
         """The newest tournament whose home or linked table is ``chat_id``, open first (a
         finished one when none is open), or None."""

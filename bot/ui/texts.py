@@ -91,7 +91,8 @@ SANCTION_REASONS = {
     "warnings": N_("too many warnings"),
 }
 INACTIVE_REASONS = {
-    "blocked": N_("{player} cannot be reached (the bot is blocked) and is inactive now."),
+    "blocked": N_("{player} cannot be reached in private (he has not started the bot or has "
+                   "blocked it) and is inactive now."),
     "left": N_("{player} left the group and is inactive now."),
     "away": N_("{player} stepped away and is inactive now."),
     "missed": N_("{player} missed his turns and is inactive now."),

@@ -41,12 +41,14 @@ ROLE_ORDER = (Role.MAFIA, *OPTIONAL_ROLES.values(), Role.CIVILIAN)
 
 
 def winners(st: GameState) -> list[int]:
-    """FORUM-Q13, Q20: the players who win with ``st.winner`` (seat order): the Mafia -- the
+    """FORUM-Q13, Q20, X24: the players who win with ``st.winner`` (seat order): the Mafia -- the
     mafiosi, a turned Werewolf, a Maniac or Putana of the Mafia's side; Town -- everybody else
-    (an unturned Werewolf included)."""
+    (an unturned Werewolf included); never a player the host removed for a breach."""
     if st.winner is None:
         return []
-    return [p.user_id for p in st.seated() if side(st, p) is st.winner]
+    removed = st.forum.removed
+    return [p.user_id for p in st.seated()
+            if side(st, p) is st.winner and p.user_id not in removed]
 
 
 def side(st: GameState, p: Player) -> Team:

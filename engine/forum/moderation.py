@@ -73,6 +73,7 @@ def take_out(s: Step, uid: int, by: int | None, reason: str) -> None:
     """Out at once: card shown, no last word, his vote and his night action dropped."""
     st = s.st
     s.emit(PlayerRemoved(player=uid, by=by, reason=reason))
+    st.forum.removed.add(uid)  # FORUM-X24: his side may win, he does not
     elimination.eliminate(s, uid, "disqualified")
     if uid in st.queue:
         st.queue.remove(uid)

@@ -36,6 +36,8 @@ class ForumState:
     shown: set[int] = field(default_factory=set)
     #: FORUM-17, 18, Q05, Q17: warnings per player
     warnings: dict[int, int] = field(default_factory=dict)
+    #: FORUM-18, 32, 38, 49, Q17, X24: the players the host removed (none of them wins)
+    removed: set[int] = field(default_factory=set)
     #: the open ballot: 'vote' (the day's vote), 'revote' (the tied only, FORUM-11/12) or
     #: 'host' (the host settles a second tie, FORUM-Q06)
     stage: str = ""
@@ -49,7 +51,8 @@ class ForumState:
             sides=dict(self.sides), cop_target=self.cop_target, mafia_blocked=self.mafia_blocked,
             revealed=self.revealed, extended=self.extended, infected=dict(self.infected),
             self_healed=self.self_healed, checks=dict(self.checks), named=set(self.named),
-            shown=set(self.shown), warnings=dict(self.warnings), stage=self.stage,
+            shown=set(self.shown), warnings=dict(self.warnings), removed=set(self.removed),
+            stage=self.stage,
             guesses=dict(self.guesses), best_votes=dict(self.best_votes),
         )
 

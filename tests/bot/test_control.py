@@ -1,5 +1,5 @@
 """Flow control through the bot: pause and resume (PARTY-40), stepping away and coming back
-(PARTY-41..44), and host mode (PARTY-Q18)."""
+(PARTY-41..44), and host mode (PARTY-Q18, X27)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,15 @@ from datetime import timedelta
 
 from aiogram.methods import SendMessage
 
+from bot.games.mafia.webapp import MafiaWebView
+from bot.games.spec import Viewer
+from bot.ui.callbacks import Act
 from bot.ui.texts import ROLE_ICONS, ROLE_NAMES
 from engine import Phase
 from tests.bot.driver import press_action
 from tests.bot.harness import GROUP, Harness, request_of, text_of
 from tests.bot.helpers import act, end_speech, role_card_heads, start_game, to_day
+from tests.engine.helpers import started_game, uid
 from tests.fakes.telegram import plain_text
 
 
@@ -156,13 +160,54 @@ async def test_PARTY_Q18_host_mode(h: Harness):
     while st.phase is Phase.SPEECH:
         st = await end_speech(h)
     assert st.phase is Phase.READY and st.night == 2
-    for p in st.alive():
-        assert await press_action(h, h.user(p.user_id), GROUP, "ready") == "✅"
-    st = (await h.game()).state
-    assert st.phase is Phase.READY and len(st.ready) == len(st.alive())
+    for p in st.alive():  # PARTY-X27: nothing for the players to press
+        assert await press_action(h, h.user(p.user_id), GROUP, "ready") is None
     await h.command(host, "/next")
     st = (await h.game()).state
     assert st.phase is Phase.NIGHT and st.night == 2
+
+
+async def _host_game(h: Harness):
+    players, host = h.users[:5], h.users[5]
+    await h.command(players[0], "/newgame")
+    g = await h.game()
+    await h.dm(host, f"/start host_{g.id}")
+    for u in players:
+        await h.dm(u, f"/start join_{g.id}")
+    await h.command(players[0], "/startgame")
+    return players, host
+
+
+async def test_PARTY_X27_a_host_run_gate_counts_nobody_and_offers_no_ready(h: Harness):
+    """Issue 20: the night gate of a host-run party read "the table is ready (0/7)" once the host
+    pressed «Next». PARTY-Q14: the host's «Next» replaces readiness, so the gate shows no count
+    and no «Ready»; a stale or forged «Ready» is refused and not stored."""
+    players, host = await _host_game(h)
+    g = await h.game()
+    gate = g.ui["ready"]
+    assert "(0/" not in h.message(GROUP, gate)["text"]
+    await h.command(host, "/next")
+    text = h.message(GROUP, gate)["text"]
+    assert "\n🌙 Night 1: the host starts the night.\n" in text and "/" not in text, text
+    st = (await h.game()).state
+    for p in st.alive():
+        await press_action(h, h.user(p.user_id), p.user_id, "sleep")
+    while (st := (await h.game()).state).phase is Phase.SPEECH:
+        await end_speech(h)
+    assert st.phase is Phase.READY and st.night == 2
+    g = await h.game()
+    gate = g.ui["ready"]
+    shown = h.message(GROUP, gate)
+    assert shown["text"].endswith("🌙 Night 2 is coming. Waiting for the host to start it.")
+    assert not (shown.get("reply_markup") or {}).get("inline_keyboard")
+    forged = Act(g=g.id, s=st.phase_seq, a="ready").pack()
+    log_len = await h.log_len(g.id)
+    answer = await h.press(players[1], GROUP, gate, forged)
+    assert answer == "The host starts the night: there is nothing to press."
+    assert await h.log_len(g.id) == log_len and not (await h.game()).state.ready
+    await h.command(host, "/next")
+    text = h.message(GROUP, gate)["text"]
+    assert "🌙 Night 2: the host starts the night." in text and "/" not in text, text
 
 
 async def test_a_game_command_sent_privately_is_confirmed_there(h: Harness):
@@ -259,3 +304,13 @@ async def test_refused_judge_commands_are_answered_once_a_minute(h: Harness):
     answers = h.sent_texts(GROUP, ("sendMessage",))[mark:]
     assert answers == ["This game has no fouls.",
                        "Only the host or a group admin can give fouls."], answers
+
+
+def test_PARTY_X27_the_mini_app_offers_no_ready_in_a_host_run_game():
+    """The page's buttons follow the bot's: with a host no «Ready» / «I have read my role»;
+    without one, every living player has it at the gate."""
+    for host in (True, False):
+        st = started_game(5, "MCDTT", host=host).state
+        assert st.phase is Phase.READY
+        codes = {b["a"] for b in MafiaWebView().buttons(lambda s: s, st, Viewer(uid(2), "player"))}
+        assert ("ready" in codes) is not host, (host, codes)

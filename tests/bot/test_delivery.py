@@ -31,7 +31,7 @@ async def test_PARTY_Q20_blocked_player_becomes_inactive_and_the_game_goes_on(h:
     assert not st.players[blocked.id].active and st.players[blocked.id].alive
     seat = st.players[blocked.id].seat
     group = h.sent_texts(GROUP)
-    assert any(f"№{seat} {blocked.first_name} cannot be reached (the bot is blocked)" in t
+    assert any(f"№{seat} {blocked.first_name} cannot be reached in private" in t
                for t in group), group
     # Every other player still got his role card; the reading gate waits only for them.
     heads = role_card_heads(h.app.translator)

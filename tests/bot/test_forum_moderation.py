@@ -1,7 +1,8 @@
 """The forum host's removals through the bot (issue 20, found when the forum was tried again with
 a host): one tap on 🟥 removed a player at once; the group got two messages for one removal;
 a removal that decided the game during the vote left the ballot's buttons live to the end; the
-cards' reveal showed ☠️ for a removed player (🟥 in the final list). FORUM-17, 18, Q08."""
+cards' reveal showed ☠️ for a removed player (🟥 in the final list), and 🏆 for a removed
+player of the winning side. FORUM-17, 18, Q08, X24."""
 
 from __future__ import annotations
 
@@ -108,6 +109,39 @@ async def test_a_removal_that_decides_the_game_closes_the_ballot(sqlite_url: str
         assert "🟥" in line and "☠️" not in line, line
         assert not [b for chat in (GROUP, *(u.id for u in h.users)) for _m, b in h.buttons(chat)
                     if (b.get("callback_data") or "").startswith(f"a:{g.id}:")]
+    finally:
+        await h.stop()
+
+
+async def test_FORUM_X24_a_removed_player_is_no_winner_in_the_reveal(sqlite_url: str):
+    """Issue 20: a removed player was shown 🏆 in the final reveal. His side wins, he does not:
+    🟥 and no 🏆 on his card's line, and he is not in the result's «Winners»."""
+    h = await make_harness(sqlite_url, n_users=6)
+    try:
+        players, host = h.users[:5], h.users[5]
+        await open_forum(h, "", players, host)
+        await h.command(players[0], "/startgame")
+        st = await state(h)
+        removed = next(p for p in st.alive() if p.team is Team.TOWN)
+        mafia = [p for p in st.alive() if p.team is Team.MAFIA]
+        for p in (removed, *mafia):  # a townsman, then the Mafia: the town wins
+            await tap(h, host, "?dq", p.seat)
+            assert await tap(h, host, "dq", p.seat) == "🟥"
+        await h.app.sender.drain()
+        assert (await state(h)).winner is Team.TOWN
+        for _ in range(10):  # the after-game: the bonus offer, the cards, the best player
+            if (await h.game()) is None:
+                break
+            await h.fire()
+        await h.app.sender.drain()
+        cards = next(t for t in h.sent_texts(GROUP) if t.startswith("🎭 The cards"))
+        lines = {int(x[1:].split()[0]): x for x in cards.splitlines() if x.startswith("№")}
+        assert "🟥" in lines[removed.seat] and "🏆" not in lines[removed.seat], cards
+        town = [p for p in st.seated() if p.team is Team.TOWN and p is not removed]
+        assert all("🏆" in lines[p.seat] for p in town), cards
+        result = next(t for t in h.sent_texts(GROUP) if "Winners:" in t)
+        winners = next(x for x in result.splitlines() if x.startswith("Winners:"))
+        assert removed.name not in winners and all(p.name in winners for p in town), winners
     finally:
         await h.stop()
 

@@ -8,10 +8,10 @@ import asyncio
 
 from aiogram.methods import PinChatMessage, UnpinChatMessage
 
-from bot.games.noir import menus, picker
+from bot.games.noir import board, menus, picker
 from bot.games.noir.names import SUSPECTS
 from bot.ui.i18n import Translator
-from engine.noir import Role, cell_name, legal_actions, positions
+from engine.noir import TABLES, Role, cell_name, legal_actions, positions
 from tests.bot import noir_driver as nd
 from tests.bot.harness import GROUP, Harness
 from tests.engine.noir.helpers import G, sid
@@ -131,18 +131,19 @@ def _one_letter_apart(a: str, b: str) -> bool:
 
 
 def test_NOIR_Q22_suspect_names_tell_apart_by_their_first_letters_in_both_languages():
-    """Issue 20: no near-twins (Клара / Карла / Карл), no common first names, short forms that
-    name one suspect, ≤ 7 letters (a cell of the board and of the text grid)."""
+    """Issue 20: no near-twins (Клара / Карла / Карл), no common first names, no two alike at a
+    glance; every name fits the picker's width whole (NOIR-X33) in both languages."""
+    assert max(t.size for t in TABLES.values()) ** 2 == len(SUSPECTS) == 49  # the largest grid
     for locale in ("en", "ru"):
         _ = Translator().get(locale)
         names = [_(n).lower() for n in SUSPECTS]
         assert len(names) == 49 and len(set(names)) == 49, locale
-        assert all(len(n) <= 7 for n in names), locale
+        assert all(len(n) <= picker.WIDTH for n in names), (locale, max(names, key=len))
         assert not FIRST_NAMES & set(names), locale
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 assert a[:3] != b[:3], (a, b)
-                assert sorted(a[:picker.WIDTH]) != sorted(b[:picker.WIDTH]), (a, b)  # anagrams
+                assert sorted(a) != sorted(b), (a, b)  # anagrams
                 assert not _one_letter_apart(a, b), (a, b)
 
 
@@ -154,6 +155,30 @@ def test_NOIR_Q22_the_picker_shows_each_cell_with_its_short_name():
     for r, line in enumerate(g.st.grid):
         for c, s in enumerate(line):
             text = rows[r][c].text
-            assert text.endswith(f"{cell_name(r, c)} {SUSPECTS[s][:picker.WIDTH]}"), text
+            assert text.endswith(f"{cell_name(r, c)} {SUSPECTS[s]}"), text
             assert text.startswith("·") == (s not in legal)
-    assert rows[0][0].text == f"·⭐A1 {SUSPECTS[g.st.grid[0][0]][:picker.WIDTH]}"  # his own
+    assert rows[0][0].text == f"·⭐A1 {SUSPECTS[g.st.grid[0][0]]}"  # his own
+
+
+def test_NOIR_X33_every_picker_label_carries_the_whole_name_on_the_largest_grid():
+    """Issue 20 ("Кинжа", "Боцма"): on the 7x7 grid of 8 players, in Russian and English, each
+    button ends with the cell and the suspect's whole translated name."""
+    g = G(8)
+    assert len(g.st.grid) == 7
+    killer = g.u(Role.KILLER)
+    for locale in ("ru", "en"):
+        _ = Translator().get(locale)
+        rows = picker.cell_rows(_, g.st, killer, 1, 0, legal_actions(g.st, killer).kill)
+        for r, line in enumerate(g.st.grid):
+            for c, s in enumerate(line):
+                assert rows[r][c].text.endswith(f"{cell_name(r, c)} {_(SUSPECTS[s])}"), locale
+
+
+def test_NOIR_X33_every_name_fits_a_cell_of_the_board_picture():
+    """The picture draws the whole name in its cell (17 px DejaVu Sans, 92 px cells): each name
+    is narrower than the cell with a margin on both sides, in both languages."""
+    font = board._font(17)
+    for locale in ("ru", "en"):
+        _ = Translator().get(locale)
+        widest = max((_(n) for n in SUSPECTS), key=font.getlength)
+        assert font.getlength(widest) <= board.CELL - 2 * 10, (locale, widest)

@@ -74,7 +74,9 @@ async def test_the_standings_go_to_the_group_once_per_round_then_the_final_table
         await play_round(h, admin, seed=6)
         last = plain_text(photos(h)[-1].caption or "")
         assert last.startswith("🏁 Final table of «Spring Cup»\nAfter round 2 of 2")
-        assert "The tournament is over. Winner: " in last
+        # plain scoring: the winners often tie for the first place (trial22: all named)
+        assert "The tournament is over. Winner: " in last or \
+            "The tournament is over. Shared first place: " in last
         t2 = await h.app.storage.get_tournament(t.id)
         assert t2 is not None and t2.status == "finished" and t2.ui["rounds_posted"] == [1, 2]
     finally:
@@ -94,7 +96,7 @@ async def test_the_round_end_goes_as_text_when_the_photo_cannot(sqlite_url):
         text = next(x for x in h.sent_texts(GROUP) if x.startswith("🏁 Final table"))
         assert text.startswith("🏁 Final table of «Spring Cup»")
         assert "1. " in text.splitlines()[1] and "After round 1 of 1" in text
-        assert "The tournament is over. Winner: " in text
+        assert "The tournament is over. Shared first place: " in text  # 3 or 7 winners tie
     finally:
         await h.stop()
 

@@ -184,10 +184,10 @@ async def test_PARTY_X26_each_tables_group_starts_its_own_table_only(db_url):
         st = h.app.storage
         await st.set_status(g.id, "finished", "town")
         assert await h.press(judge2, TABLE2, mid2, go2.pack()) == \
-            "This table has no game in round 1: wait for the other tables."
+            "This table's game of round 1 is played: wait for the other tables."
         await h.command(admin, "/newgame", chat_id=TABLE2)  # /newgame says the same
         assert h.sent_texts(TABLE2)[-1] == \
-            "This table has no game in round 1: wait for the other tables."
+            "This table's game of round 1 is played: wait for the other tables."
         # the home table's button still opens the home table's game, in the home group
         assert await h.press(admin, GROUP, mid1, go1.pack()) == "▶️ Round 1: the lobby is open."
         home = await h.game()

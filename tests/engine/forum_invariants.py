@@ -71,6 +71,7 @@ class Model:
         self.infected: dict[int, int] = {}
         self.self_healed = False
         self.sides: dict[int, Team] = {}
+        self.removed: set[int] = set()  # FORUM-X24: none of them wins
         self.night = 0
         self.new_night()
 
@@ -276,6 +277,8 @@ def check_forum_game(po) -> Counter:  # noqa: C901  (one walk over the events, b
                 seen[f"warning_{e.reason}"] += 1
             elif isinstance(e, PlayerRemoved):
                 assert isinstance(nxt, PlayerEliminated) and nxt.cause == "disqualified"
+                m.removed.add(e.player)
+                seen["removed"] += 1
             elif isinstance(e, SuspectNamed):
                 assert phase == "last_word" and e.target in m.alive
                 seen["suspect_named"] += 1
@@ -299,8 +302,11 @@ def check_forum_game(po) -> Counter:  # noqa: C901  (one walk over the events, b
                                            for g, gs in e.guesses)
             elif isinstance(e, RolesRevealed):
                 side = {u: m.sides.get(u, m.team(u)) for u in m.role}
-                assert e.winners == tuple(sorted((u for u in m.role if side[u] is decided),
+                assert e.winners == tuple(sorted((u for u in m.role if side[u] is decided
+                                                  and u not in m.removed),
                                                  key=lambda u: m.seat[u]))
+                seen["removed_on_the_winning_side"] += any(
+                    side[u] is decided for u in m.removed)
                 seen["side_mafia_won"] += any(m.sides.get(u) is Team.MAFIA is decided
                                               for u in e.winners)
             elif isinstance(e, BestPlayerVoted):

@@ -97,22 +97,22 @@ def scripted() -> list[Entry]:
 
 def test_the_protocol_says_every_action_in_words():
     text = plain("\n\n".join(HISTORY.protocol_blocks(_, ngettext, scripted())))
-    assert "1. N11 (Killer) · Mafia · Hustler" in text
-    assert "3. N13 (Bomber) · Mafia · Joker → Needle · 🚔" in text
-    assert "4. N14 (Detective) · Agents · Judge → Neon · ☠️" in text
+    assert "1. N11 (Killer) · Mafia · Lefty" in text
+    assert "3. N13 (Bomber) · Mafia · Mask → Onyx · 🚔" in text
+    assert "4. N14 (Detective) · Agents · Mist → Owl · ☠️" in text
     assert "Turn 1 · N11 (Killer)\n↔️ N11 (Killer): shift of row 3 by +1" in text
-    assert "accusation of Joker — a hit" in text
-    assert "🚔 Arrest of the Bomber (Joker) — N13 · arrests 1/4" in text
-    assert "The bombs leave the board: Bosun" in text
-    assert "N13 (Bomber) takes a new identity → Needle" in text
-    assert "detonation of the bomb on Bullet · chain: Cipher → Judge" in text
-    assert "☠️ Judge dies (blown up) · the identity of N14 (Detective) · dead 3/18" in text
-    assert "interrogation about Dagger; next to him: Psycho" in text
+    assert "accusation of Mask — a hit" in text
+    assert "🚔 Arrest of the Bomber (Mask) — N13 · arrests 1/4" in text
+    assert "The bombs leave the board: Blues" in text
+    assert "N13 (Bomber) takes a new identity → Onyx" in text
+    assert "detonation of the bomb on Cobra · chain: Count → Mist" in text
+    assert "☠️ Mist dies (blown up) · the identity of N14 (Detective) · dead 3/18" in text
+    assert "interrogation about Dice; next to him: Psycho" in text
     assert "N15 (Psycho): time is up, the turn passes · auto-pass from now on" in text
-    assert "threats on Ashes, Bishop · by the timeout" in text
-    assert "collapse, the grid is now 5×6; removed: Cipher" in text
-    assert "🔪 N11 (Killer): kill of Cobra" in text
-    assert "profiling with Cricket; mafiosi next to him: nobody" in text
+    assert "threats on Ashes, Baron · by the timeout" in text
+    assert "collapse, the grid is now 5×6; removed: Count" in text
+    assert "🔪 N11 (Killer): kill of Dame" in text
+    assert "profiling with Dandy; mafiosi next to him: nobody" in text
     assert text.rstrip().endswith("Arrests 4/4 · Dead 4/18\n🏆 The agents win.\nTurns played: 7.")
 
 

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.history import protocol as P
+from bot.history.protocol import Entry
 from bot.history.stats import (
     BASE_RATING,
     K_FACTOR,
@@ -19,6 +20,9 @@ from bot.history.stats import (
     standings,
     summarize,
 )
+from engine import Disqualify, Team, to_dict
+from tests.engine.forum_helpers import forum_at_day
+from tests.engine.helpers import uid
 from tests.history.helpers import entries_of, sample_playouts
 
 
@@ -79,7 +83,25 @@ def test_summaries_follow_the_protocol():
         assert summary.winner == st.winner.value and summary.days == st.day
         assert summary.players == len(st.seated()) and summary.duration is None
         assert [(r.user_id, r.role, r.team, r.won, r.survived) for r in results] == [
-            (p.user_id, p.role.value, p.team.value, p.team is st.winner, p.alive)
+            (p.user_id, p.role.value, p.team.value, p.team is st.winner and not (
+                st.ruleset == "forum" and p.user_id in st.forum.removed), p.alive)  # FORUM-X24
             for p in st.seated()]
     with pytest.raises(ValueError):
         summarize(SimpleNamespace(id=1, finished_at=None), pr)
+
+
+def test_FORUM_X24_a_removed_player_counts_no_win():
+    """His side won, he did not: /history says lost, /me counts no win; the sheet likewise."""
+    t = forum_at_day("MCDTTT", host=True, options={"bonus_round": False})
+    t.do(Disqualify(user_id=t.state.host, player=uid(6), reason="card"))
+    t.vote_out(1)
+    t.timeout()  # the best-player vote closes: GameEnded
+    assert t.state.over and t.state.winner is Team.TOWN
+    entries = [Entry(i, to_dict(cmd), [to_dict(e) for e in evs])
+               for i, (cmd, evs) in enumerate(zip(t.log, t.produced, strict=True))]
+    pr = P.build_protocol(entries)
+    game = SimpleNamespace(id=3, chat_id=-5, ruleset="forum", started_at=None,
+                           finished_at=SimpleNamespace())
+    _summary, results = summarize(game, pr)
+    assert {r.seat: r.won for r in results} == {1: False, 2: True, 3: True, 4: True, 5: True,
+                                                6: False}

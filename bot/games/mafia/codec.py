@@ -19,6 +19,7 @@ from engine import (
     MarkReady,
     NightAction,
     Nominate,
+    Phase,
     Resume,
 )
 from engine.core.commands import Command
@@ -96,6 +97,9 @@ class MafiaCodec:
             return self.CONFIRM["pause"]
         if press.data.a not in self.COMMANDS:
             return _("This button is out of date.")  # a code no button of ours carries
+        if press.data.a == "ready" and press.st.host and press.st.phase is Phase.READY:
+            # PARTY-Q14, X27: an old or forged «Ready» at a host's night gate
+            return _("The host starts the night: there is nothing to press.")
         cmd = self.command(press.data, press.user_id, press.st)
         if cmd is None:
             return _("You can't choose that player now.")

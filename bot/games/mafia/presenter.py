@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import GameState
 from engine.mafia import events as ev
+from engine.mafia.lobby import seat_order
 
 from ..hints import Gettext
 from .base import Markup
@@ -138,7 +139,10 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         self.keep(g, "table", fut)
         self.remember(g, "table", text, markup)
         fut.add_done_callback(lambda f: self._pin(g, f))
-        self.announce(g, _("🎭 Roles are dealt in private messages. Seats are drawn at random."))
+        # trial22: a tournament's seats are the schedule's (PARTY-X26), not drawn
+        self.announce(g, _("🎭 Roles are dealt in private messages. Seats follow the "
+                           "tournament's schedule.") if seat_order(st.settings) else
+                      _("🎭 Roles are dealt in private messages. Seats are drawn at random."))
 
     def _pin(self, g: Live, fut: asyncio.Future[Any]) -> None:
         msg = fut.result() if not fut.cancelled() else None
@@ -219,9 +223,12 @@ class MafiaPresenter(LobbyMessages, LiveMessages, ClockEvents, DayEvents, NightE
         if ready is not None and before.phase is Phase.READY and st.phase is not Phase.READY:
             # the press that closed the gate is in ``st.ready``, not yet in ``before.ready``
             pressed = before.ready | st.ready
-            text = _("🌙 Night {n}: the table is ready ({r}/{t}).").format(
-                n=before.night, r=sum(1 for p in before.alive_active() if p.user_id in pressed),
-                t=len(before.alive_active()))
+            if before.host:  # PARTY-Q14, X27: the host's «Next» replaced readiness, no count
+                text = _("🌙 Night {n}: the host starts the night.").format(n=before.night)
+            else:
+                text = _("🌙 Night {n}: the table is ready ({r}/{t}).").format(
+                    n=before.night, r=sum(1 for p in before.alive_active() if p.user_id in pressed),
+                    t=len(before.alive_active()))
             if night_line:
                 text, told = text + "\n" + night_line, True
                 if self.out.on_group_text is not None:  # the onlookers' copy of it

@@ -205,17 +205,22 @@ def ready_text(_: Gettext, st: GameState, at: datetime | None = None) -> str:
     return "\n".join(lines)
 
 
-def ready_keyboard(_: Gettext, game_id: int, st: GameState, bot_url: str) -> InlineKeyboardMarkup:
+def ready_keyboard(_: Gettext, game_id: int, st: GameState, bot_url: str
+                   ) -> InlineKeyboardMarkup | None:
+    """The gate's buttons: «Open the bot» before night 1 (the roles are read there), «Ready»
+    before later nights -- none with a host, whose «Next» replaces readiness (PARTY-Q14, X27)
+    -- and «Continue» once the wait is over (PARTY-39); None when there is no button."""
     kb = InlineKeyboardBuilder()
     if st.ready_purpose == "intro":
         kb.row(button(text=_("📩 Open the bot"), url=bot_url))
-    else:
+    elif not st.host:
         kb.row(button(text=_("✅ Ready"),
                                     callback_data=Act(g=game_id, s=st.phase_seq, a="ready").pack()))
     if st.continue_allowed:
         kb.row(button(text=_("▶️ Continue"),
                                     callback_data=Act(g=game_id, s=st.phase_seq, a="cont").pack()))
-    return kb.as_markup()
+    markup = kb.as_markup()
+    return markup if markup.inline_keyboard else None
 
 
 # --- voting ----------------------------------------------------------------------------------

@@ -242,7 +242,8 @@ class MafiaWebView:
         def add(code: str, label: str, kind: str, target: int | None = None) -> None:
             out.append({"a": code, "t": self.seat(st, target) or 0, "label": label, "kind": kind})
 
-        if la.ready:
+        if la.ready and not (st.host and st.phase is Phase.READY):  # PARTY-Q14, X27: the
+            # host's «Next» replaces the night gate's readiness (the forum's debate keeps it)
             add("ready", _("✅ I have read my role") if st.ready_purpose == "intro"
                 else _("✅ Ready"), "ready")
         if la.continue_:

@@ -3,10 +3,11 @@ grid, row by row (≤ 7 a row, ≤ 49 cells + one row of controls, under Telegra
 
 Every cell is a button: a legal one carries ``Act(a="c", t=suspect)``, any other
 ``Act(a="u", t=suspect)`` which is answered "You can't choose that cell now." and changes
-nothing.  A button reads "⭐B3 Cobra": the marks, the cell, the short name (issue 20: the
-cell names the suspect even where a phone cuts the text; the names tell apart by their first
-letters, ``names.py``).  Marks: ⭐ the player's own suspect, 👥 a teammate's, ✅ already
-picked in this draft, ✖ dead, 🔒 arrested; a cell that cannot be picked now starts with "·"."""
+nothing.  A button reads "⭐B3 Cobra": the marks, the cell, the suspect's whole name (issue 20,
+NOIR-X33: no name is longer than ``WIDTH`` letters in any catalogue, ``names.py``, so none is
+cut; the cell comes first and names the suspect even where a phone's client cuts the text).
+Marks: ⭐ the player's own suspect, 👥 a teammate's, ✅ already picked in this draft, ✖ dead,
+🔒 arrested; a cell that cannot be picked now starts with "·"."""
 
 from __future__ import annotations
 
@@ -19,15 +20,15 @@ from engine.noir import NoirState, cell_name
 from ...ui.callbacks import Act
 from .names import suspect_name
 
-#: the width of a cell's name on a button (phones show 7 buttons a row)
+#: the longest suspect name, in letters, a button is meant for (phones show 7 buttons a row);
+#: every name of every catalogue fits (NOIR-X33, tested), the label never cuts one
 WIDTH = 5
 OWN, MATE, PICKED, DEAD, ARRESTED, NOPE = "⭐", "👥", "✅", "✖", "🔒", "·"
 
 
 def cell_label(_: Callable[[str], str], st: NoirState, suspect: int, *, own: int | None,
                mates: set[int], picked: set[int], legal: bool, cell: str) -> str:
-    """One cell's button text: its marks, its ``cell`` ("B3"), then the first letters of the
-    suspect's name."""
+    """One cell's button text: its marks, its ``cell`` ("B3"), then the suspect's whole name."""
     mark = ""
     if suspect in picked:
         mark = PICKED
@@ -39,7 +40,7 @@ def cell_label(_: Callable[[str], str], st: NoirState, suspect: int, *, own: int
         mark += DEAD
     elif suspect in st.arrested:
         mark += ARRESTED
-    name = f"{cell} {suspect_name(_, suspect)[:WIDTH]}"
+    name = f"{cell} {suspect_name(_, suspect)}"
     return f"{mark}{name}" if legal else f"{NOPE}{mark}{name}"
 
 

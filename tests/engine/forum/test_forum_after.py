@@ -1,5 +1,5 @@
 """The forum preset's end: the win, the bonus round, the reveal, the best player
-(docs/rules/forum.md: FORUM-54..58, Q23..Q25, X17)."""
+(docs/rules/forum.md: FORUM-54..58, Q23..Q25, X17, X24)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from engine import (
     BonusResults,
     CastVote,
     DecideBonusRound,
+    Disqualify,
     ForumPhase,
     GameEnded,
     GuessesRecorded,
@@ -30,6 +31,7 @@ from engine import (
     VoteBestPlayer,
     legal_actions,
 )
+from engine.forum import winners
 
 from ..forum_helpers import forum_at_day
 from ..helpers import ORGANISER, uid
@@ -146,3 +148,23 @@ def test_FORUM_X17_the_after_game_comes_before_game_ended():
                                        "GameEnded")]
     assert order == ["VictoryDeclared", "RolesRevealed", "BestPlayerChosen", "GameEnded"]
     assert kinds[-1] == "GameEnded" and t.state.over
+
+
+def test_FORUM_X24_a_removed_player_is_no_winner_though_his_side_wins():
+    """Issue 20: a mafioso the host removed was shown 🏆 in the final reveal. His side's win
+    stands (the removal is a win check, FORUM-Q29), but he is not one of its winners."""
+    t = forum_at_day("MMCDTTTT", host=True, options={"bonus_round": False})
+    host = t.state.host
+    m = t.mark()
+    for s in (2, 3, 4, 5, 6, 7):  # the second mafioso, then Town down to parity: 1 vs 1
+        t.do(Disqualify(user_id=host, player=uid(s), reason="insult"))
+    assert t.events(VictoryDeclared, m)[0].winner is Team.MAFIA
+    assert t.events(RolesRevealed, m)[0].winners == (uid(1),)
+    assert winners(t.state) == [uid(1)]
+    t = won_by_town(host=True, options={"bonus_round": False})
+    assert t.events(RolesRevealed)[0].winners == tuple(uid(s) for s in range(2, 7))
+    t = forum_at_day("MCDTTT", host=True, options={"bonus_round": False})
+    t.do(Disqualify(user_id=t.state.host, player=uid(6), reason="card"))
+    t.vote_out(1)
+    assert t.state.winner is Team.TOWN
+    assert t.events(RolesRevealed)[0].winners == tuple(uid(s) for s in range(2, 6))

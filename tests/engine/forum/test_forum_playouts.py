@@ -66,7 +66,7 @@ def test_FORUM_53_the_playouts_meet_every_role_and_interaction() -> None:
                  "shrug", "compare", "compare_shrug", "death_maniac", "death_infection",
                  "saved", "check", "check_revealed", "suspect_named", "ballot_host",
                  "out_host_decision", "out_disqualified", "warning_oath", "side_mafia_won",
-                 "night_extended"):
+                 "night_extended", "removed_on_the_winning_side"):
         assert seen[kind], f"no {kind} in the forum playouts: {sorted(seen)}"
 
 
