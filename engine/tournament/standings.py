@@ -3,7 +3,8 @@
 :func:`standings` adds up the published sheets (:class:`engine.scoring.ScoreSheet`) per player
 and orders the rows by points -- or by points per game while the players with a game have
 played different numbers of them (TOUR-X10) -- then by the tie-breaks (``DEFAULT_TIE_BREAKS``
-unless the tournament sets its own); players without a game come last.  A substitute's
+unless the tournament sets its own); players without a game come last, and substitutes from
+outside the tournament after them (TOUR-X11).  A substitute's
 points are his own (TOUR-X07): a game may be given as
 :class:`Played` with the substitutes' user ids, which are counted in ``Row.substitute_games``.
 """
@@ -135,16 +136,20 @@ class _Sum:
                    by_team=tallies(self.teams), by_role=tallies(self.roles))
 
 
-def _per_game(sums: Iterable[_Sum]) -> bool:
-    """TOUR-X10: the players with a game have not all played the same number of games."""
-    return len({s.games for s in sums if s.games}) > 1
+def _per_game(sums: Iterable[_Sum], outsiders: frozenset[int]) -> bool:
+    """TOUR-X10: the players with a game (substitutes from outside apart, TOUR-X11) have not
+    all played the same number of games."""
+    return len({s.games for s in sums if s.games and s.user_id not in outsiders}) > 1
 
 
-def _key(s: _Sum, tie_breaks: Sequence[str], per_game: bool) -> tuple[Fraction, ...]:
-    """TOUR-X08/X10, exact (no float ties); higher is better for every component: a game
-    played at all, the points (per game when ``per_game``), then the tie-breaks in turn."""
+def _key(s: _Sum, tie_breaks: Sequence[str], per_game: bool, outsider: bool
+         ) -> tuple[Fraction, ...]:
+    """TOUR-X08/X10/X11, exact (no float ties); higher is better for every component: a
+    tournament's player (not a substitute from outside, TOUR-X11), a game played at all, the
+    points (per game when ``per_game``), then the tie-breaks in turn."""
     average = Fraction(s.points) / s.games if s.games else Fraction(0)
-    out = [Fraction(1 if s.games else 0), average if per_game else Fraction(s.points)]
+    out = [Fraction(0 if outsider else 1), Fraction(1 if s.games else 0),
+           average if per_game else Fraction(s.points)]
     for name in tie_breaks:
         if name.startswith(ROLE_PREFIX):
             out.append(Fraction(int(s.roles.get(name[len(ROLE_PREFIX):], [Decimal(0)] * 3)[1])))
@@ -169,10 +174,14 @@ def standings(games: Iterable[ScoreSheet | Played], tie_breaks: Iterable[str] = 
     each tie-break in turn (names from ``TIE_BREAKS``), then sharing a place (ordered by user
     id).  TOUR-X10: while the players with a game have played different numbers of games
     the first key is the points per game (every ``Row.per_game`` is True), and players without
-    a game rank after all with one.  A corrected sheet replaces the old one in ``games`` (the
+    a game rank after all with one.  TOUR-X11: when ``players`` is given, somebody of
+    ``games`` who is not among them (a substitute from outside the tournament) keeps his row
+    and his points but comes after every player of the tournament and does not count for
+    X10's evenness.  A corrected sheet replaces the old one in ``games`` (the
     caller passes the current sheets only).  Raises :class:`BadTieBreak` on an unknown tie-break."""
     order = check_tie_breaks(tie_breaks)
-    sums: dict[int, _Sum] = {p: _Sum(p) for p in players}
+    registered = tuple(players)
+    sums: dict[int, _Sum] = {p: _Sum(p) for p in registered}
     for game in games:
         sheet, subs = (game.sheet, game.substitutes) if isinstance(game, Played) \
             else (game, frozenset[int]())
@@ -193,8 +202,9 @@ def standings(games: Iterable[ScoreSheet | Played], tie_breaks: Iterable[str] = 
                 tally[0] += 1
                 tally[1] += line.won
                 tally[2] += total
-    per_game = _per_game(sums.values())
-    keyed = sorted(((_key(s, order, per_game), s) for s in sums.values()),
+    outsiders = frozenset(sums) - frozenset(registered) if registered else frozenset[int]()
+    per_game = _per_game(sums.values(), outsiders)
+    keyed = sorted(((_key(s, order, per_game, s.user_id in outsiders), s) for s in sums.values()),
                    key=lambda ks: (tuple(-k for k in ks[0]), ks[1].user_id))
     out: list[Row] = []
     for i, (rank, tot) in enumerate(keyed):

@@ -55,7 +55,7 @@ def test_TOUR_X10_players_without_a_game_rank_last():
     # every player with a game lost his only game with a penalty: negative points; 99 has
     # none yet and still comes after all of them
     a = sheet(TEN, Team.TOWN, penalty={u: -0.5 for u in TEN})
-    rows = standings([a], players=[99])
+    rows = standings([a], players=[*TEN, 99])
     assert rows[-1].user_id == 99 and rows[-1].games == 0
     assert all(r.points < 0 for r in rows if r.user_id in (1, 2, 3))
     assert rows[-1].place == 11
@@ -90,7 +90,8 @@ def test_TOUR_X10_shared_places_count_with_the_new_key():
     a = sheet(TEN, Team.TOWN)
     b = sheet([21, 22, 23, 24, 25, 26, 27, 28, 29, 99], Team.TOWN)
     c = sheet([71, 72, 73, 74, 75, 76, 77, 78, 79, 99], Team.TOWN)
-    rows = standings([a, b, c], tie_breaks=(), players=[100])
+    everybody = [*TEN, *range(21, 30), *range(71, 80), 99, 100]
+    rows = standings([a, b, c], tie_breaks=(), players=everybody)
     assert rows[0].per_game and rows[0].user_id == 4
     winners = [r.user_id for r in rows if r.place == 1]
     assert winners == sorted([*range(4, 11), *range(24, 30), *range(74, 80), 99])
@@ -100,3 +101,18 @@ def test_TOUR_X10_shared_places_count_with_the_new_key():
     # by total 99 (2.0) would stand alone on place 1
     by_wins = standings([a, b, c], tie_breaks=["wins"])
     assert by_wins[0].user_id == 99 and by_wins[1].place == 2
+
+
+def test_TOUR_X11_a_substitute_from_outside_plays_for_no_place():
+    # 500 (not registered) substitutes once and wins with a best move: 1.5 in one game would
+    # top a per-game table; he keeps his row and points, after every registered player, and
+    # his one game does not make the games uneven (the registered played one each)
+    a = sheet(TEN, Team.TOWN, additional={10: 0.5})
+    b = sheet([21, 22, 23, 24, 25, 26, 27, 28, 29, 500], Team.TOWN, additional={500: 0.5})
+    registered = [*TEN, *range(21, 30), 30]
+    rows = standings([a, b], players=registered)
+    assert rows[-1].user_id == 500 and rows[-1].points == 1.5 and rows[-1].games == 1
+    assert rows[-1].place > max(r.place for r in rows if r.user_id != 500)
+    assert rows[0].user_id == 10 and not any(r.per_game for r in rows)
+    # without the registered list everybody of the sheets ranks (the engine's caller decides)
+    assert standings([a, b])[0].user_id in (10, 500)

@@ -121,7 +121,7 @@ def test_TOUR_X08_the_tie_breaks_are_settable():
 
 def test_TOUR_X09_a_tie_left_after_every_tie_break_shares_the_place():
     x = sheet(list(range(1, 11)), Team.TOWN)
-    rows = standings([x], players=[42])
+    rows = standings([x], players=[*range(1, 11), 42])
     # seats 4..10 (town) share place 1 in user-id order; 1..3 share 8; 42 (no game yet) comes
     # after every player with a game (TOUR-X10)
     assert [(r.place, r.user_id) for r in rows] == \
