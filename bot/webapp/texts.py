@@ -62,6 +62,7 @@ PAGE_TEXTS = {
     "morning": N_("Morning"),
     "morning_killed": N_("Killed at night: {player}"),
     "morning_nobody": N_("Nobody was killed at night."),
+    "morning_met": N_("On the first night the mafia only met: nobody was shot."),
     "morning_saved": N_("Nobody was killed at night: the Doctor saved the target."),
     "checked": N_("checked"),
     "night_n": N_("night {n}"),

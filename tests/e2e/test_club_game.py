@@ -187,7 +187,8 @@ async def test_club_game_with_a_judge(bot_api: FakeBotAPI, bot_proc: BotProcess,
 
     # The meeting's timer ends the night; nobody was killed; day 1 opens with seat 1.
     st = await wait_state(table, lambda s: s.phase is Phase.SPEECH, "end the meeting", timeout=30)
-    await table.wait_message(GROUP, _("☀️ Morning. Nobody was killed tonight."))
+    await table.wait_message(GROUP, _("☀️ Morning. On the first night the mafia only met: "
+                                      "nobody was shot."))
     assert st.day == 1 and st.speaker == st.by_seat(1).user_id
 
     # --- day 1 ---------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ eliminated player is told how he left; the page shows the morning's result."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine import Phase, Role, legal_actions
 from tests.bot.helpers import drive_until, start_game
 from tests.fakes.updates import FakeUser
@@ -82,3 +84,18 @@ async def test_an_eliminated_player_is_told_how_he_left_and_everyone_sees_the_mo
             assert victim in killed
             row = next(r for r in table["players"] if r["seat"] == victim.seat)
             assert row["left"] == "killed"
+
+
+async def test_the_first_morning_says_the_mafia_only_met(sqlite_url):
+    """Fresh trial of issue 20: after night 1 (the meeting: no shot possible) the page's morning
+    says so, not "Nobody was killed at night" (app.js picks ``morning_met`` for night 1)."""
+    async with served(sqlite_url) as (h, client):
+        game_id = await start_game(h)
+        st = await drive_until(h, lambda s: s.phase is Phase.SPEECH and s.day == 1, seed=4)
+        resp = await client.get("/webapp/api/table", params={"g": str(game_id)},
+                                headers=auth(h, h.users[0]))
+        body = await resp.json()
+        assert body["table"]["morning"]["night"] == st.night == 1
+        assert body["texts"]["morning_met"] == "On the first night the mafia only met: nobody was shot."
+    js = (Path(__file__).parents[2] / "bot/webapp/static/app.js").read_text(encoding="utf-8")
+    assert 'm.night <= 1 ? T("morning_met")' in js

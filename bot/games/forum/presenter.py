@@ -308,6 +308,8 @@ class ForumPresenter(AfterGameEvents, ModerationEvents, MafiaPresenter):
         if e.killed:
             text = _("☀️ Morning. Tonight the town lost: {list}.").format(
                 list=", ".join(label(st, u) for u in e.killed))
+        elif st.night <= 1:  # the acquaintance: no shot was possible
+            text = _("☀️ Morning. On the first night the mafia only met: nobody was shot.")
         else:
             text = _("☀️ Morning. Nobody died tonight.")
             if e.saved:

@@ -127,7 +127,9 @@ class NightEvents(PresenterBase):
 
     def on_NightResult(self, g: Live, _: Gettext, before: GameState | None, st: GameState,
                        e: ev.NightResult) -> None:
-        if e.killed is None:
+        if e.killed is None and st.night <= 1:  # the meeting: no shot was possible
+            text = _("☀️ Morning. On the first night the mafia only met: nobody was shot.")
+        elif e.killed is None:
             text = _("☀️ Morning. Nobody was killed tonight.")
             if e.saved:
                 text += " " + _("The doctor saved the victim.")

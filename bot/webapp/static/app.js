@@ -253,7 +253,7 @@
     if (box.hidden) return;
     box.append(el("h2", null, T("morning") + " · " + T("night_n").replace("{n}", m.night)));
     box.append(el("div", "row", m.killed ? T("morning_killed").replace("{player}", seatName(m.killed))
-      : m.saved ? T("morning_saved") : T("morning_nobody")));
+      : m.saved ? T("morning_saved") : m.night <= 1 ? T("morning_met") : T("morning_nobody")));
   }
 
   // NOIR's board (noir.js)
