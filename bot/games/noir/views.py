@@ -99,4 +99,9 @@ def identity_text(_: Gettext, st: NoirState, card: PrivateCard) -> str:
     if card.hand:
         lines.append(_("Your cards: {cards}.").format(
             cards=", ".join(where(_, st, s) for s in card.hand)))
+    if card.suspect is not None or any(s is not None for _u, _r, s in card.teammates):
+        # the card is not edited as the grid moves (a private edit per player per shift):
+        # it says so, and the turn's picker marks where they stand then (fresh20)
+        lines.append(_("Cells as of this card: shifts and swaps move them; on your turn the "
+                       "picker marks ⭐ you and 👥 your teammates where they stand."))
     return "\n".join(lines)
