@@ -161,11 +161,15 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
 
 def snapshot(value: Any) -> Any:
     """Plain JSON data for a piece of state: enums -> values, sets -> sorted lists, dict keys
-    -> strings (JSON keeps no other), tuples -> lists, dataclasses -> dicts of their fields."""
+    -> strings (JSON keeps no other), tuples -> lists, dataclasses -> dicts of their fields
+    (an empty field marked ``omit_empty`` in its metadata left out)."""
     if isinstance(value, Enum):
         return value.value
     if dataclasses.is_dataclass(value):
-        return {f.name: snapshot(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        # a field marked ``metadata={"omit_empty": True}`` is left out while empty: a field
+        # added later keeps the snapshots of games that never use it as they were (REV-X01)
+        return {f.name: snapshot(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if not (f.metadata.get("omit_empty") and not getattr(value, f.name))}
     if isinstance(value, (set, frozenset)):
         return sorted((snapshot(v) for v in value), key=repr)
     if isinstance(value, (list, tuple)):

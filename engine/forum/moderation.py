@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..core.errors import NotAllowed, NotInGame, PhaseClosed, PlayerDead
 from ..mafia import flow
 from ..mafia.commands import Disqualify
+from ..mafia.rules import rules_revision
 from ..mafia.state import Phase
 from ..mafia.step import Step
 from . import elimination
@@ -73,7 +74,8 @@ def take_out(s: Step, uid: int, by: int | None, reason: str) -> None:
     """Out at once: card shown, no last word, his vote and his night action dropped."""
     st = s.st
     s.emit(PlayerRemoved(player=uid, by=by, reason=reason))
-    st.forum.removed.add(uid)  # FORUM-X24: his side may win, he does not
+    if rules_revision(st.settings) >= 3:  # REV-X01: revision 3 brought FORUM-X24
+        st.forum.removed.add(uid)  # FORUM-X24: his side may win, he does not
     elimination.eliminate(s, uid, "disqualified")
     if uid in st.queue:
         st.queue.remove(uid)

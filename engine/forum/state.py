@@ -37,7 +37,8 @@ class ForumState:
     #: FORUM-17, 18, Q05, Q17: warnings per player
     warnings: dict[int, int] = field(default_factory=dict)
     #: FORUM-18, 32, 38, 49, Q17, X24: the players the host removed (none of them wins)
-    removed: set[int] = field(default_factory=set)
+    #: (rules revision 3 on, REV-X01: an older log keeps none, and its snapshot no such key)
+    removed: set[int] = field(default_factory=set, metadata={"omit_empty": True})
     #: the open ballot: 'vote' (the day's vote), 'revote' (the tied only, FORUM-11/12) or
     #: 'host' (the host settles a second tie, FORUM-Q06)
     stage: str = ""

@@ -25,8 +25,8 @@ TIMING_KEYS = ("speech", "defence", "last_word", "vote", "night", "ready_wait", 
 #: REV-X01 (docs/rules/README.md): the rules revision a new game is played by. The shell stamps it
 #: on every new game (``CreateGame.settings["revision"]``); a log without it replays under
 #: revision 1, the rules it was played by. Revision 2: ONLINE-X17 (online night 1 asks nothing
-#: of the reds).
-REVISION = 2
+#: of the reds). Revision 3: FORUM-X24 (a player the forum's host removed is no winner).
+REVISION = 3
 
 
 def rules_revision(settings: dict[str, Any]) -> int:

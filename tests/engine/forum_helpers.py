@@ -15,6 +15,7 @@ count), so any deal the role table allows can be written down:
 from __future__ import annotations
 
 from engine import (
+    REVISION,
     CastVote,
     ChooseSide,
     ComparePlayers,
@@ -187,7 +188,7 @@ class ForumTable(Table):
 def forum_game(roles: str, *, host: bool = False, options: dict | None = None,
                settings: dict | None = None) -> ForumTable:
     """A started forum game (NIGHT 1, the acquaintance) with the deal ``roles`` by seat."""
-    settings = dict(settings or {})
+    settings = {"revision": REVISION, **(settings or {})}  # REV-X01: today's rules
     settings["options"] = {**options_for(roles), **(options or {})}
     base = lobby(len(roles), host=host, settings=settings, ruleset="forum")
     t = ForumTable()

@@ -153,7 +153,7 @@ def play(seed: int, n: int, *, host: bool = False, chaos: float = 0.05,
         po.state = st
         return True
 
-    revision = {"revision": REVISION} if rs.name == "online" else {}  # REV-X01: today's rules
+    revision = {"revision": REVISION} if rs.name in ("online", "forum") else {}  # REV-X01: today's rules
     do(CreateGame(user_id=organiser, ruleset=rs.name, settings={**revision, **(settings or {})}))
     host_id = None
     if host:

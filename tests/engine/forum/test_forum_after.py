@@ -30,6 +30,7 @@ from engine import (
     VictoryDeclared,
     VoteBestPlayer,
     legal_actions,
+    state_to_dict,
 )
 from engine.forum import winners
 
@@ -168,3 +169,17 @@ def test_FORUM_X24_a_removed_player_is_no_winner_though_his_side_wins():
     t.vote_out(1)
     assert t.state.winner is Team.TOWN
     assert t.events(RolesRevealed)[0].winners == tuple(uid(s) for s in range(2, 6))
+
+
+def test_REV_X01_a_forum_game_before_revision_3_keeps_its_removed_winner():
+    """REV-X01: FORUM-X24 came with rules revision 3; a forum game created before it (running
+    across the upgrade, or replayed for /history) is played by its own revision: the removed
+    mafioso is among the winners as he was, and the state keeps no ``removed`` key."""
+    t = forum_at_day("MMCDTTTT", host=True, options={"bonus_round": False},
+                     settings={"revision": 2})
+    host = t.state.host
+    m = t.mark()
+    for s in (2, 3, 4, 5, 6, 7):
+        t.do(Disqualify(user_id=host, player=uid(s), reason="insult"))
+    assert t.events(RolesRevealed, m)[0].winners == (uid(1), uid(2))
+    assert "removed" not in state_to_dict(t.state)["forum"]
