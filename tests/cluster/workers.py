@@ -38,6 +38,9 @@ from tests.bot.harness import FAST_RATES, FakeClock, make_users
 from tests.fakes.session import TEST_TOKEN, RecordingSession
 from tests.fakes.updates import FakeUser, Updates
 
+#: seconds a Sender's drain or a killed worker's tasks may take before the test fails (a CI
+#: run once hung 10 min in tests/cluster/test_workers.py with no frame to show where)
+DRAIN_LIMIT = 120.0
 
 @dataclass
 class Node:
@@ -172,7 +175,11 @@ class Cluster:
                 busy += info["pending"] + lag
             if busy == 0:
                 for n in self.live():
-                    await n.app.sender.drain()
+                    try:  # bounded: a stalled Sender fails the test with its node, not hangs CI
+                        await asyncio.wait_for(n.app.sender.drain(), DRAIN_LIMIT)
+                    except TimeoutError:
+                        raise AssertionError(f"{n.name}: the Sender did not drain in "
+                                             f"{DRAIN_LIMIT} s") from None
                 return
             if time.monotonic() - started > timeout:
                 raise AssertionError(f"{busy} update(s) not handled")
@@ -188,7 +195,11 @@ class Cluster:
         tasks += [t for s in w._inflight.values() for t in s]
         for t in tasks:
             t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        try:  # bounded: a task that ignores its cancellation fails the test, not hangs CI
+            await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), DRAIN_LIMIT)
+        except TimeoutError:
+            raise AssertionError(f"{node.name}: its tasks did not stop in {DRAIN_LIMIT} s "
+                                 f"{[t for t in tasks if not t.done()]}") from None
         w.leases.held.clear()  # its in-memory games can no longer write
         node.app.deadlines.pending.clear()
         if node.relay is not None:
