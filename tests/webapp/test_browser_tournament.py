@@ -20,6 +20,7 @@ import pytest
 
 from tests.webapp.test_tournament import drawn, published
 
+from .browser_support import browser_fixture as browser_fixture  # noqa: F401 - the browser fixture
 from .support import served, sign_init_data
 
 webdriver = pytest.importorskip("selenium.webdriver")
@@ -38,21 +39,6 @@ LONG_NAME = ("Wolfgang" * 8)[:64]
 NAMES = ["Anna", "Boris", "Vera", "Grigory", LONG_NAME, "Elena", "Zhenya", "Ivan", "Kira",
          "Lev", "Maria"]
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
-
-
-@pytest.fixture
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=420,1000", "--host-resolver-rules=MAP telegram.org ~NOTFOUND"):
-        options.add_argument(arg)  # telegram.org unreachable: the page works without its script
-    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=CHROMEDRIVER),
-                              options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def launch_url(client, h, user, path: str, start_param: str | None = None) -> str:
